@@ -1,0 +1,156 @@
+# fwlens: firmware and ACPI analysis toolkit.
+#
+#   make              build build/fwlens
+#   make demo         install missing packages (as root), build the samples, run the main job on them
+#   make check        install missing packages (as root), build, run every test; ends "N passed, N failed"
+#   make check SANITIZE=1   the same under AddressSanitizer + UndefinedBehaviorSanitizer (build/sanitize/)
+#   make bench        speed and memory figures (not part of check)
+#   make fuzz FUZZ_SECONDS=N   libFuzzer campaign over every target (clang)
+#   make install PREFIX=/usr/local DESTDIR=
+#
+# Sources are picked up by directory, so a new file needs no Makefile edit. A new command is a
+# new tools/cli/cmd-*.c with an FW_COMMAND(...) line; the command table is generated from those.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share/fwlens
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
+
+VERSION := 0.9.0
+PKGS := liblzma libbrotlidec zlib libcrypto libxml-2.0 jansson
+
+ifeq ($(SANITIZE),1)
+BUILD := build/sanitize
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+OPT := -O1 -g
+else
+BUILD := build
+SAN_FLAGS :=
+OPT := -O2 -g
+endif
+
+CC ?= cc
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+WARN := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wformat=2 -Wno-format-truncation -Wvla
+CPPFLAGS += -D_GNU_SOURCE -DFWLENS_VERSION='"$(VERSION)"' -DFWLENS_DATADIR='"$(DATADIR)"' -I. -I$(BUILD)/gen
+CFLAGS += -std=c11 $(OPT) $(WARN) $(SAN_FLAGS) $(PKG_CFLAGS) -MMD -MP
+LDFLAGS += $(SAN_FLAGS)
+LDLIBS += $(PKG_LIBS) -lpthread
+
+LIB_SRCS := $(sort $(wildcard parsers/*.c capsule/*.c ifr/*.c acpi/*.c tools/query/*.c))
+CLI_SRCS := $(sort $(wildcard tools/cli/*.c))
+UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
+SAMPLE_SRCS := $(sort $(wildcard samples/*.c))
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz-*.c))
+
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
+UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)
+SAMPLE_OBJS := $(SAMPLE_SRCS:%.c=$(BUILD)/obj/%.o)
+FUZZ_REPLAY_OBJ := $(BUILD)/obj/tests/fuzz/replay-main.o
+FUZZ_TARGETS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+
+LIB := $(BUILD)/libfwlens.a
+BIN := $(BUILD)/fwlens
+UNIT := $(BUILD)/tests/unit
+SAMPLER := $(BUILD)/fwlens-samples
+
+.PHONY: all deps demo check test unit samples bench fuzz install clean man completion
+
+all: $(BIN)
+
+$(BUILD)/gen/commands.inc: $(CLI_SRCS) Makefile
+	@mkdir -p $(dir $@)
+	@sed -n 's/^FW_COMMAND(\([a-z0-9_]*\).*/FW_CMD(\1)/p' $(CLI_SRCS) > $@.tmp
+	@cmp -s $@.tmp $@ 2>/dev/null && rm -f $@.tmp || mv $@.tmp $@
+
+$(BUILD)/obj/tools/cli/commands.o: $(BUILD)/gen/commands.inc
+
+Q := $(if $(V),,@)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	@rm -f $@
+	$(Q)$(AR) rcs $@ $^
+
+$(BIN): $(CLI_OBJS) $(LIB)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
+
+$(UNIT): $(UNIT_OBJS) $(LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB) $(LDLIBS)
+
+$(SAMPLER): $(SAMPLE_OBJS) $(LIB)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(SAMPLE_OBJS) $(LIB) $(LDLIBS)
+
+# Fuzz targets are linked with a replay main so `make check` can run their seed corpora
+# without clang; `make fuzz` rebuilds them with -fsanitize=fuzzer under build/libfuzzer/.
+$(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.o $(FUZZ_REPLAY_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(FUZZ_REPLAY_OBJ) $(LIB) $(LDLIBS)
+
+# --- set-up -------------------------------------------------------------------------------------
+deps:
+	@tools/deps.sh
+
+# --- samples ------------------------------------------------------------------------------------
+ifneq ($(SAMPLE_SRCS),)
+samples: $(SAMPLER) $(BIN)
+	@$(SAMPLER) --out $(BUILD)/samples
+else
+samples:
+	@echo "samples: no sample builder yet"
+endif
+
+demo: deps
+	@$(MAKE) --no-print-directory all samples
+	@tools/demo.sh $(BUILD)
+
+# --- tests --------------------------------------------------------------------------------------
+check: deps
+	@$(MAKE) --no-print-directory all $(UNIT) samples $(FUZZ_TARGETS)
+	@FWLENS_BUILD=$(BUILD) tests/run.sh
+
+test: check
+
+unit: $(UNIT)
+	@$(UNIT)
+
+bench: all samples
+	@tools/bench.sh $(BUILD)
+
+fuzz:
+	@tools/fuzz.sh $(or $(FUZZ_SECONDS),60)
+
+# --- install ------------------------------------------------------------------------------------
+man: $(BIN)
+	@mkdir -p $(BUILD)/man
+	@$(BIN) help --man-dir $(BUILD)/man
+
+completion: $(BIN)
+	@mkdir -p $(BUILD)/completion
+	@$(BIN) help --completion bash > $(BUILD)/completion/fwlens.bash
+	@$(BIN) help --completion zsh > $(BUILD)/completion/_fwlens
+
+install: all man completion
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/fwlens
+	install -m 0644 $(BUILD)/man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 $(BUILD)/completion/fwlens.bash $(DESTDIR)$(BASHCOMPDIR)/fwlens
+	install -m 0644 $(BUILD)/completion/_fwlens $(DESTDIR)$(ZSHCOMPDIR)/_fwlens
+	@for f in $(wildcard tools/query/rules/*); do install -m 0644 $$f $(DESTDIR)$(DATADIR)/; done
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,162 @@
+/* The generic node tree every decoder builds and every writer visits.
+ *
+ * A node has a kind (the DESIGN.md contract: capsule, image, region, volume, file, section,
+ * nvram-store, variable, psp-directory, psp-entry, padding, free-space), a subtype text, its
+ * absolute offset in the input (or unknown inside decompressed data), its size (header + body,
+ * as UEFIExtract counts it), an optional GUID and name, decoded fields in declaration order and
+ * diagnostics. The tree owns every node, string and decompressed buffer; limits on depth, node
+ * count and decompressed bytes are enforced here, once, for every format.
+ */
+#ifndef FW_NODE_H
+#define FW_NODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "error.h"
+#include "guid.h"
+#include "view.h"
+
+enum fw_node_kind {
+	FW_NODE_CAPSULE,
+	FW_NODE_IMAGE,
+	FW_NODE_REGION,
+	FW_NODE_VOLUME,
+	FW_NODE_FILE,
+	FW_NODE_SECTION,
+	FW_NODE_NVRAM_STORE,
+	FW_NODE_VARIABLE,
+	FW_NODE_PSP_DIRECTORY,
+	FW_NODE_PSP_ENTRY,
+	FW_NODE_PADDING,
+	FW_NODE_FREE_SPACE,
+	FW_NODE_KIND_COUNT
+};
+const char *fw_node_kind_name(enum fw_node_kind k);
+
+enum fw_value_type { FW_VAL_UINT, FW_VAL_INT, FW_VAL_BOOL, FW_VAL_STR, FW_VAL_GUID, FW_VAL_BYTES };
+enum fw_value_fmt { FW_FMT_DEC, FW_FMT_HEX };
+
+/* One decoded field on a node ("Attributes" = 0x4FEFF, "HeaderChecksum valid" = true, ...). */
+struct fw_field_value {
+	struct fw_field_value *next;
+	const char *key;
+	enum fw_value_type type;
+	enum fw_value_fmt fmt;
+	union {
+		uint64_t u;
+		int64_t i;
+		bool b;
+		const char *s;
+		struct fw_guid g;
+		struct {
+			const uint8_t *p;
+			size_t n;
+		} bytes;
+	} v;
+};
+
+enum fw_diag_severity { FW_DIAG_INFO, FW_DIAG_WARN, FW_DIAG_ERROR };
+const char *fw_diag_severity_name(enum fw_diag_severity s);
+
+struct fw_diag {
+	struct fw_diag *next;
+	enum fw_diag_severity severity;
+	uint64_t offset; /* absolute, or FW_OFFSET_UNKNOWN */
+	const char *msg;
+};
+
+/* Node flags */
+#define FW_NODE_F_OPAQUE 0x01       /* could not be parsed; kept as bytes with a diagnostic */
+#define FW_NODE_F_COMPRESSED 0x02   /* children come from decompressed data */
+#define FW_NODE_F_CHECKSUM_BAD 0x04 /* a checksum of this node did not match */
+#define FW_NODE_F_HAS_HII 0x08      /* carries HII form packages (set by the IFR layer) */
+
+struct fw_node {
+	enum fw_node_kind kind;
+	const char *type;    /* subtype: "FFSv2", "DXE driver", "GUID defined", ... */
+	uint64_t offset;     /* absolute in the input file, or FW_OFFSET_UNKNOWN */
+	uint64_t size;       /* header + body (+ tail) */
+	uint32_t header_size;
+	uint32_t flags;
+	bool has_guid;
+	struct fw_guid guid;
+	const char *name;    /* UI section text or GUID-table name */
+	const char *text;    /* secondary text (variable name, section description) */
+	struct fw_view data; /* the node's bytes: header + body */
+	struct fw_view body; /* the decoded body (decompressed bytes for compressed sections) */
+	struct fw_node *parent, *first_child, *last_child, *next;
+	unsigned nchildren;
+	unsigned depth;
+	struct fw_field_value *fields, *fields_tail;
+	struct fw_diag *diags, *diags_tail;
+	void *ext; /* format-specific decoded model, owned by the tree's arena */
+};
+
+struct fw_limits {
+	unsigned max_depth;
+	size_t max_nodes;
+	uint64_t max_decompressed_total; /* all inflated bytes of one run */
+	uint64_t max_decompressed_one;   /* one compressed section */
+	size_t max_string;               /* one decoded string (UI name, variable name, HII string) */
+};
+/* Defaults documented in README "Limits"; lowered in fuzz builds (-DFW_FUZZING). */
+struct fw_limits fw_limits_default(void);
+
+struct fw_owned_buffer;
+
+struct fw_tree {
+	struct fw_arena arena;
+	struct fw_limits limits;
+	struct fw_node *root;
+	size_t node_count;
+	uint64_t decompressed_total;
+	size_t diag_count;
+	struct fw_owned_buffer *buffers;
+	const char *input_path;
+	const uint8_t *input;
+	size_t input_len;
+};
+
+struct fw_tree *fw_tree_new(const struct fw_limits *limits);
+void fw_tree_free(struct fw_tree *t);
+
+/* Create a node covering `data` under `parent` (NULL for the root). Fails with FW_E_LIMIT when
+ * the depth or node limit is reached. */
+struct fw_node *fw_node_add(struct fw_tree *t, struct fw_node *parent, enum fw_node_kind kind, const char *type,
+			    const struct fw_view *data, struct fw_error *err);
+void fw_node_set_guid(struct fw_node *n, const struct fw_guid *g);
+void fw_node_set_name(struct fw_tree *t, struct fw_node *n, const char *name);
+
+/* Fields, kept in insertion order. Keys must be string literals or arena strings. */
+struct fw_field_value *fw_node_field_uint(struct fw_tree *t, struct fw_node *n, const char *key, uint64_t v,
+					   enum fw_value_fmt fmt);
+struct fw_field_value *fw_node_field_int(struct fw_tree *t, struct fw_node *n, const char *key, int64_t v);
+struct fw_field_value *fw_node_field_bool(struct fw_tree *t, struct fw_node *n, const char *key, bool v);
+struct fw_field_value *fw_node_field_str(struct fw_tree *t, struct fw_node *n, const char *key, const char *s);
+struct fw_field_value *fw_node_field_guid(struct fw_tree *t, struct fw_node *n, const char *key,
+					   const struct fw_guid *g);
+struct fw_field_value *fw_node_field_bytes(struct fw_tree *t, struct fw_node *n, const char *key, const uint8_t *p,
+					    size_t len);
+const struct fw_field_value *fw_node_field_get(const struct fw_node *n, const char *key);
+
+/* Diagnostics on a node (n may be NULL for tree-level ones). */
+void fw_node_diag(struct fw_tree *t, struct fw_node *n, enum fw_diag_severity sev, uint64_t offset, const char *fmt,
+		  ...) __attribute__((format(printf, 5, 6)));
+
+/* Buffers (decompressed data) owned by the tree; freed with it. */
+void fw_tree_own(struct fw_tree *t, void *buf, size_t len);
+/* Count `n` more decompressed bytes against the limits; fails with FW_E_LIMIT. */
+bool fw_tree_account_decompressed(struct fw_tree *t, uint64_t n, struct fw_error *err);
+
+/* Depth-first pre-order walk; stop when the callback returns false. */
+typedef bool (*fw_node_visit_fn)(struct fw_node *n, void *ctx);
+bool fw_node_walk(struct fw_node *n, fw_node_visit_fn fn, void *ctx);
+/* First node in pre-order with this GUID (and kind, unless kind == FW_NODE_KIND_COUNT). */
+struct fw_node *fw_node_find_guid(struct fw_node *root, const struct fw_guid *g, enum fw_node_kind kind);
+/* Path of GUIDs/names from the root, "Image/Volume 8C8C.../File 1234..." for messages. */
+char *fw_node_describe(const struct fw_node *n, char *buf, size_t len);
+
+#endif

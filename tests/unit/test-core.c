@@ -1,0 +1,171 @@
+/* Unit tests for the parser core: bounded reader, GUIDs, layouts, sums, UCS-2, the node tree. */
+#include "harness.h"
+#include "parsers/fv.h"
+#include "parsers/guid.h"
+#include "parsers/hash.h"
+#include "parsers/layout.h"
+#include "parsers/node.h"
+#include "parsers/ucs2.h"
+#include "parsers/view.h"
+
+#include <stdlib.h>
+
+TEST(view_reads_little_endian)
+{
+	const uint8_t b[] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08};
+	struct fw_view v = fw_view_make(b, sizeof(b), 0x100);
+	uint16_t u16;
+	uint32_t u24, u32;
+	uint64_t u64;
+	struct fw_error err;
+	CHECK(fw_rd_u16(&v, 1, &u16, &err));
+	CHECK_EQ(u16, 0x0302);
+	CHECK(fw_rd_u24(&v, 0, &u24, &err));
+	CHECK_EQ(u24, 0x030201);
+	CHECK(fw_rd_u32(&v, 4, &u32, &err));
+	CHECK_EQ(u32, 0x08070605);
+	CHECK(fw_rd_u64(&v, 0, &u64, &err));
+	CHECK_EQ(u64, 0x0807060504030201ULL);
+}
+
+TEST(view_rejects_out_of_range_and_overflow)
+{
+	const uint8_t b[4] = {0};
+	struct fw_view v = fw_view_make(b, sizeof(b), 0x2000);
+	uint32_t u32;
+	struct fw_view sub;
+	struct fw_error err;
+	fw_error_clear(&err);
+	CHECK(!fw_rd_u32(&v, 1, &u32, &err));
+	CHECK_EQ(err.code, FW_E_TRUNCATED);
+	CHECK(strstr(err.msg, "0x2001") != NULL);
+	CHECK(!fw_rd_sub(&v, 2, SIZE_MAX, &sub, &err));
+	CHECK(!fw_rd_sub(&v, SIZE_MAX, 2, &sub, &err));
+	CHECK(fw_rd_sub(&v, 4, 0, &sub, &err));
+	CHECK_EQ(sub.base, 0x2004);
+	size_t off = 3;
+	CHECK(!fw_size_inc(&off, SIZE_MAX, 4, &err));
+}
+
+TEST(view_unknown_base_stays_unknown)
+{
+	const uint8_t b[8] = {0};
+	struct fw_view v = fw_view_make(b, sizeof(b), FW_OFFSET_UNKNOWN), sub;
+	CHECK(fw_rd_sub(&v, 2, 4, &sub, NULL));
+	CHECK_EQ(sub.base, FW_OFFSET_UNKNOWN);
+}
+
+TEST(guid_round_trip_and_byte_order)
+{
+	struct fw_guid g;
+	char s[FW_GUID_STR_LEN];
+	CHECK(fw_guid_parse("8C8CE578-8A3D-4F1C-9935-896185C32DD3", &g));
+	const uint8_t disk[16] = {0x78, 0xE5, 0x8C, 0x8C, 0x3D, 0x8A, 0x1C, 0x4F,
+				  0x99, 0x35, 0x89, 0x61, 0x85, 0xC3, 0x2D, 0xD3};
+	CHECK(memcmp(g.b, disk, 16) == 0);
+	CHECK_STR(fw_guid_format(&g, s), "8C8CE578-8A3D-4F1C-9935-896185C32DD3");
+	CHECK_STR(fw_guid_format_lower(&g, s), "8c8ce578-8a3d-4f1c-9935-896185c32dd3");
+	CHECK(fw_guid_parse("{ec87d643-eba4-4bb5-a1e5-3f3e36b20da9}", &g));
+	CHECK(!fw_guid_parse("EC87D643-EBA4-4BB5-A1E5-3F3E36B20DA", &g));
+	CHECK(!fw_guid_parse("EC87D643XEBA4-4BB5-A1E5-3F3E36B20DA9", &g));
+	CHECK(fw_guid_eq(&fw_guid_ffs2, &(struct fw_guid)FW_GUID_INIT(0x8C8CE578, 0x8A3D, 0x4F1C, 0x99, 0x35, 0x89, 0x61, 0x85, 0xC3, 0x2D, 0xD3)));
+}
+
+TEST(guid_name_table)
+{
+	struct fw_guid g;
+	CHECK(fw_guid_parse("899407D7-99FE-43D8-9A21-79EC328CAC21", &g));
+	CHECK_STR(fw_guid_name(&g), "Setup");
+	CHECK(fw_guid_parse("E369E9DE-DC16-4F58-AC7B-088EA6DD5566", &g));
+	CHECK_STR(fw_guid_name(&g), "CbsSetupDxeSHP");
+	CHECK(fw_guid_parse("00000000-0000-0000-0000-000000000001", &g));
+	CHECK(fw_guid_name(&g) == NULL);
+	const struct fw_guid_name *n = fw_guid_lookup_name("AMITSE");
+	CHECK(n != NULL);
+	CHECK(n->source != NULL && n->source[0]);
+	/* every entry has a kind and a source */
+	for (size_t i = 0; i < fw_guid_table_size(); i++) {
+		const struct fw_guid_name *e = fw_guid_table_at(i);
+		CHECK_MSG(e->kind[0] && e->source[0], "entry %s lacks kind or source", e->name);
+	}
+}
+
+TEST(layout_decode_and_encode_agree)
+{
+	uint8_t fvh[FW_FVH_SIZE] = {0};
+	fw_layout_put_guid(&fw_fvh_layout, fvh, FVH_FILE_SYSTEM_GUID, &fw_guid_ffs2);
+	fw_layout_put(&fw_fvh_layout, fvh, FVH_LENGTH, 0x80000);
+	fw_layout_put(&fw_fvh_layout, fvh, FVH_SIGNATURE, FW_FVH_SIGNATURE);
+	fw_layout_put(&fw_fvh_layout, fvh, FVH_ATTRIBUTES, 0x4FEFF);
+	fw_layout_put(&fw_fvh_layout, fvh, FVH_REVISION, 2);
+	CHECK(memcmp(fvh + 0x28, "_FVH", 4) == 0);
+	struct fw_view v = fw_view_make(fvh, sizeof(fvh), 0);
+	CHECK(fw_layout_check(&fw_fvh_layout, &v, 0, NULL));
+	CHECK(!fw_layout_check(&fw_fvh_layout, &v, 1, NULL));
+	CHECK_EQ(fw_layout_get(&fw_fvh_layout, &v, 0, FVH_LENGTH), 0x80000);
+	CHECK_EQ(fw_layout_get(&fw_fvh_layout, &v, 0, FVH_REVISION), 2);
+	struct fw_tree *t = fw_tree_new(NULL);
+	struct fw_node *n = fw_node_add(t, NULL, FW_NODE_VOLUME, "FFSv2", &v, NULL);
+	fw_layout_emit(t, n, &fw_fvh_layout, &v, 0);
+	const struct fw_field_value *f = fw_node_field_get(n, "Attributes flags");
+	CHECK(f != NULL);
+	CHECK_STR(f->v.s, "READ_DISABLED_CAP|READ_ENABLED_CAP|READ_STATUS|WRITE_DISABLED_CAP|WRITE_ENABLED_CAP|"
+			  "WRITE_STATUS|LOCK_CAP|LOCK_STATUS|STICKY_WRITE|MEMORY_MAPPED|ERASE_POLARITY|READ_LOCK_CAP|"
+			  "READ_LOCK_STATUS|WRITE_LOCK_CAP|WRITE_LOCK_STATUS|0x40000");
+	CHECK(fw_node_field_get(n, "Signature") == NULL); /* hidden */
+	fw_tree_free(t);
+}
+
+TEST(sums_and_fletcher)
+{
+	const uint8_t b[] = {0x01, 0x02, 0xFD};
+	CHECK_EQ(fw_sum8(b, 3), 0);
+	const uint8_t w[] = {0x01, 0x00, 0xFF, 0xFF};
+	CHECK_EQ(fw_sum16(w, 4), 0);
+	/* Fletcher-32 over the words 0x0001, 0x0002 with 0xFFFF seeds: c0 = 0x10002 -> 0x0003,
+	 * c1 = 0xFFFF + 0x10000 + 0x10002 -> folded 0x0004 */
+	const uint8_t f[] = {0x01, 0x00, 0x02, 0x00};
+	CHECK_EQ(fw_fletcher32(f, 4), 0x00040003);
+	CHECK_EQ(fw_crc32((const uint8_t *)"123456789", 9), 0xCBF43926);
+	char hex[FW_SHA256_HEX_LEN];
+	CHECK_STR(fw_sha256_hex((const uint8_t *)"abc", 3, hex),
+		  "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+TEST(ucs2_conversion)
+{
+	const uint8_t s[] = {'S', 0, 'e', 0, 't', 0, 0xE9, 0, 0xF0, 0xFF, 0x2C, 0x20, 0, 0};
+	bool term = false;
+	CHECK_EQ(fw_ucs2_len(s, 7, &term), 6);
+	CHECK(term);
+	char *u = fw_ucs2_to_utf8(s, 6);
+	CHECK_STR(u, "Set\xC3\xA9\xE2\x80\xAC");
+	free(u);
+	size_t units;
+	uint8_t *back = fw_utf8_to_ucs2("Set\xC3\xA9", &units);
+	CHECK_EQ(units, 5);
+	CHECK(memcmp(back, s, 8) == 0);
+	free(back);
+}
+
+TEST(node_tree_limits)
+{
+	struct fw_limits l = fw_limits_default();
+	l.max_depth = 2;
+	l.max_nodes = 4;
+	struct fw_tree *t = fw_tree_new(&l);
+	struct fw_error err;
+	fw_error_clear(&err);
+	struct fw_node *a = fw_node_add(t, NULL, FW_NODE_IMAGE, "UEFI", NULL, &err);
+	struct fw_node *b = fw_node_add(t, a, FW_NODE_VOLUME, "FFSv2", NULL, &err);
+	struct fw_node *c = fw_node_add(t, b, FW_NODE_FILE, "Raw", NULL, &err);
+	CHECK(a && b && c);
+	CHECK(fw_node_add(t, c, FW_NODE_SECTION, "Raw", NULL, &err) == NULL);
+	CHECK_EQ(err.code, FW_E_LIMIT);
+	CHECK(fw_node_add(t, a, FW_NODE_PADDING, "Empty", NULL, &err) != NULL);
+	CHECK(fw_node_add(t, a, FW_NODE_PADDING, "Empty", NULL, &err) == NULL);
+	CHECK_EQ(t->node_count, 4);
+	CHECK(fw_tree_account_decompressed(t, 10, &err));
+	CHECK(!fw_tree_account_decompressed(t, l.max_decompressed_one + 1, &err));
+	fw_tree_free(t);
+}

@@ -1,0 +1,108 @@
+/* The fwlens command line: a command registry, one option table per command, shared options,
+ * output writers and logging. Only tools/cli prints.
+ *
+ * To add a command: create tools/cli/cmd-NAME.c with a run function and an
+ *     FW_COMMAND(NAME, .synopsis = ..., .summary = ..., .run = ...);
+ * line (at the start of a line: the Makefile generates the command table from those). Help,
+ * man pages and shell completion come from the same definition.
+ */
+#ifndef FW_CLI_H
+#define FW_CLI_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "parsers/error.h"
+
+struct fw_option {
+	const char *name;  /* long name without "--" */
+	char short_name;   /* 0 if none */
+	const char *arg;   /* argument placeholder ("FILE"), NULL for a flag */
+	const char *help;
+	const char *values; /* comma-separated choices for completion ("pe32,te,raw"), or NULL */
+};
+
+struct fw_cli;
+
+struct fw_command {
+	const char *name;
+	const char *synopsis;    /* after "fwlens NAME " */
+	const char *summary;     /* one line */
+	const char *description; /* paragraphs, wrapped by the help printer */
+	const char *formats;     /* comma-separated --format values, first is the default; NULL: no --format */
+	const struct fw_option *options; /* terminated by {0}; shared options are added automatically */
+	const char *examples;    /* lines "fwlens ...  # what it does" */
+	const char *subcommands; /* comma-separated, for completion ("capture,show") */
+	int min_args, max_args;  /* positional arguments; max -1 = unlimited */
+	int (*run)(struct fw_cli *cli);
+	int order;               /* position in `fwlens help` */
+};
+
+#define FW_COMMAND(id, ...) const struct fw_command fw_command_##id = {.name = #id, __VA_ARGS__}
+
+struct fw_cli {
+	const struct fw_command *cmd;
+	int argc;         /* positional arguments */
+	char **argv;
+	const char *format;
+	const char *output_path; /* -o/--output; NULL = stdout */
+	int verbose;
+	bool quiet;
+	bool color;       /* stdout is a terminal and colour is allowed */
+	bool err_color;
+	const char **values; /* per option of cmd->options */
+	int *counts;
+	FILE *out;        /* stdout or the temporary output file */
+	char *tmp_path;
+	bool show_progress;
+};
+
+/* Registry */
+const struct fw_command *fw_cli_find(const char *name);
+size_t fw_cli_command_count(void);
+const struct fw_command *fw_cli_command_at(size_t i); /* in help order */
+/* Shared options every command accepts. */
+extern const struct fw_option fw_cli_common_options[];
+
+/* Options of the running command */
+const char *fw_cli_opt(const struct fw_cli *cli, const char *name);
+bool fw_cli_flag(const struct fw_cli *cli, const char *name);
+int fw_cli_count(const struct fw_cli *cli, const char *name);
+bool fw_cli_format_is(const struct fw_cli *cli, const char *fmt);
+
+/* Output: all command output goes to cli->out; with -o it lands atomically at exit. */
+FILE *fw_cli_out(struct fw_cli *cli);
+/* Print a JSON document (pretty, key order preserved) and a newline. Steals the reference. */
+void fw_cli_print_json(struct fw_cli *cli, json_t *doc);
+/* One JSON value per line (jsonl). Steals the reference. */
+void fw_cli_print_jsonl(struct fw_cli *cli, json_t *value);
+/* XML rendering of a JSON document with libxml2 (objects -> elements, arrays -> repeated
+ * elements named `item_name` or the singular of the key). Steals the reference. */
+void fw_cli_print_json_as_xml(struct fw_cli *cli, json_t *doc, const char *root_name);
+
+/* Report an error as one line on stderr and return the exit code for it. */
+int fw_cli_fail(struct fw_cli *cli, const struct fw_error *err);
+int fw_cli_usage_error(struct fw_cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Logging to stderr: -q silences warnings, -v/-vv show info/debug. */
+void fw_log_warn(const struct fw_cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void fw_log_info(const struct fw_cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void fw_log_debug(const struct fw_cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Colour escape for stdout ("" when colour is off): "bold", "dim", "red", "green", "yellow",
+ * "blue", "cyan", "reset". */
+const char *fw_cli_color(const struct fw_cli *cli, const char *what);
+
+/* Progress line on stderr (only on a terminal, only after the work has taken a second). */
+void fw_cli_progress(struct fw_cli *cli, const char *what, unsigned long done, unsigned long total);
+void fw_cli_progress_done(struct fw_cli *cli);
+
+/* Entry point used by main(). */
+int fw_cli_main(int argc, char **argv);
+
+/* Help rendering (cmd-help.c) */
+void fw_cli_print_command_help(FILE *f, const struct fw_command *cmd, bool color);
+void fw_cli_print_usage(FILE *f);
+
+#endif

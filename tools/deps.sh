@@ -1,0 +1,53 @@
+#!/bin/sh
+# Install the Debian packages fwlens needs to build and test, or say exactly what is missing.
+# Build: compiler, pkg-config and the libraries. Tests: the oracles (UEFIExtract, iasl/acpixtract,
+# OVMF/AAVMF images). Set FWLENS_NO_DEPS=1 to skip this step.
+set -u
+[ "${FWLENS_NO_DEPS:-0}" = 1 ] && exit 0
+
+build_pkgs="gcc make pkg-config liblzma-dev libbrotli-dev zlib1g-dev libssl-dev libxml2-dev libjansson-dev"
+test_pkgs="uefitool-cli acpica-tools ovmf qemu-efi-aarch64 openssl"
+optional_pkgs="clang libclang-rt-14-dev hyperfine"
+
+missing=""
+for p in $build_pkgs $test_pkgs; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
+	case "$status" in
+	*"install ok installed"*) ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+opt_missing=""
+for p in $optional_pkgs; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
+	case "$status" in
+	*"install ok installed"*) ;;
+	*) opt_missing="$opt_missing $p" ;;
+	esac
+done
+
+[ -z "$missing" ] && [ -z "$opt_missing" ] && exit 0
+
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "fwlens: installing Debian packages:$missing$opt_missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	if ! apt-get install -y --no-install-recommends $missing $opt_missing >/dev/null 2>&1; then
+		apt-get update >/dev/null 2>&1 || true
+		if ! apt-get install -y --no-install-recommends $missing >/dev/null; then
+			echo "fwlens: apt-get could not install:$missing" >&2
+			exit 1
+		fi
+		apt-get install -y --no-install-recommends $opt_missing >/dev/null 2>&1 ||
+			echo "fwlens: optional packages not installed (fuzzing, benchmarks):$opt_missing" >&2
+	fi
+	exit 0
+fi
+
+if [ -n "$missing" ]; then
+	echo "fwlens: missing Debian packages:$missing" >&2
+	echo "fwlens: install them as root with:" >&2
+	echo "    apt-get install -y$missing$opt_missing" >&2
+	exit 1
+fi
+echo "fwlens: optional packages missing (fuzzing, benchmarks):$opt_missing" >&2
+exit 0
