@@ -1,0 +1,51 @@
+/* Input detection: open any firmware input and build its node tree.
+ *
+ * Recognised inputs: capsules (AMI Aptio signed/unsigned, EFI, FMP), flash images (AMD EFS/PSP
+ * regions, firmware volumes found by scanning), a single volume, an FFS file, a section or a
+ * section stream (UEFITool .sct exports), a PE32/TE module body, NVRAM stores (NVAR, VSS) and
+ * efivarfs files. Unknown data becomes an image node whose volumes are found by an aligned scan.
+ */
+#ifndef FW_DETECT_H
+#define FW_DETECT_H
+
+#include "parsers/file.h"
+#include "parsers/node.h"
+
+enum fw_input_kind {
+	FW_INPUT_UNKNOWN,
+	FW_INPUT_CAPSULE,
+	FW_INPUT_IMAGE,
+	FW_INPUT_VOLUME,
+	FW_INPUT_FFS_FILE,
+	FW_INPUT_SECTION,
+	FW_INPUT_PE,
+	FW_INPUT_NVRAM,
+	FW_INPUT_EFIVAR,
+};
+const char *fw_input_kind_name(enum fw_input_kind k);
+
+/* Parse flags (explicit leniency, as in fwupd) */
+#define FW_OPEN_IGNORE_CHECKSUM 0x01 /* do not flag checksum mismatches */
+#define FW_OPEN_NO_SEARCH 0x02       /* no heuristic scans for volumes in raw areas */
+#define FW_OPEN_LAYOUT_ONLY 0x04     /* do not inflate compressed sections */
+
+struct fw_open_options {
+	unsigned flags;
+	const struct fw_limits *limits; /* NULL: fw_limits_default() */
+};
+
+struct fw_firmware {
+	struct fw_file file;   /* the mapped input (read-only) */
+	struct fw_tree *tree;  /* owns every node and decompressed buffer */
+	enum fw_input_kind kind;
+};
+
+/* Map `path` read-only and build its tree. A structure that cannot be parsed becomes an opaque
+ * node with a diagnostic; only an input that is nothing fwlens knows, or a hard limit, fails. */
+bool fw_firmware_open(const char *path, const struct fw_open_options *o, struct fw_firmware *fw, struct fw_error *err);
+/* The same over a buffer the caller keeps alive (fuzzers, tests). */
+bool fw_firmware_parse_buffer(const uint8_t *p, size_t n, const struct fw_open_options *o, struct fw_firmware *fw,
+			      struct fw_error *err);
+void fw_firmware_close(struct fw_firmware *fw);
+
+#endif

@@ -1,0 +1,50 @@
+/* NVRAM variables, whatever store they come from (AMI NVAR, EDK2 VSS/VSS2, efivarfs files).
+ *
+ * Store parsers add nvram-store and variable nodes to a tree; each variable node's `ext` points to
+ * a struct fw_variable. Consumers (settings binding, snapshots, diff) work on the flat list from
+ * fw_nvram_collect and never on store formats. */
+#ifndef FW_NVRAM_H
+#define FW_NVRAM_H
+
+#include "node.h"
+
+enum fw_var_state {
+	FW_VAR_STATE_VALID,   /* the live version */
+	FW_VAR_STATE_DELETED, /* an older version, or deleted */
+	FW_VAR_STATE_INVALID, /* malformed or not completely written */
+};
+const char *fw_var_state_name(enum fw_var_state s);
+
+struct fw_variable {
+	const char *name;     /* UTF-8 */
+	struct fw_guid guid;
+	uint32_t attributes;  /* EFI_VARIABLE_* */
+	const uint8_t *data;  /* the live data (after following NVAR links) */
+	size_t size;
+	enum fw_var_state state;
+	uint64_t offset;      /* absolute offset of the record, or FW_OFFSET_UNKNOWN */
+	const char *store;    /* "NVAR", "VSS", "efivarfs", or a defaults store name ("StdDefaults") */
+	struct fw_node *node;
+};
+
+struct fw_varlist {
+	struct fw_variable **items;
+	size_t count, cap;
+};
+
+/* Store parsers: add children to `parent` from the store bytes in v. */
+bool fw_nvar_parse_store(struct fw_tree *t, struct fw_node *parent, const struct fw_view *v, struct fw_error *err);
+bool fw_vss_parse_store(struct fw_tree *t, struct fw_node *parent, const struct fw_view *v, struct fw_error *err);
+/* An efivarfs file (4-byte attributes + data) named Name-guid. */
+bool fw_efivarfs_parse_file(struct fw_tree *t, struct fw_node *parent, const char *file_name, const struct fw_view *v,
+			    struct fw_error *err);
+/* A folder laid out like /sys/firmware/efi/efivars, or a tar archive of one. */
+bool fw_efivarfs_load(const char *path, struct fw_tree *t, struct fw_error *err);
+
+/* Every variable under `root` (all versions when all_versions, else the live ones). */
+void fw_nvram_collect(struct fw_node *root, bool all_versions, struct fw_varlist *out);
+/* Live variable by name and GUID (NULL GUID matches any), outside default stores. */
+const struct fw_variable *fw_nvram_find(const struct fw_varlist *l, const char *name, const struct fw_guid *g);
+void fw_varlist_free(struct fw_varlist *l);
+
+#endif
