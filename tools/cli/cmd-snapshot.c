@@ -1,0 +1,227 @@
+/* fwlens snapshot capture|show: capture a machine into one file, and show what a snapshot holds. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "parsers/hash.h"
+#include "tools/query/machine.h"
+#include "tools/query/snapshot.h"
+
+static void progress(void *ctx, unsigned long done)
+{
+	fw_cli_progress(ctx, "capturing", done, 0);
+}
+
+static int run_capture(struct fw_cli *cli)
+{
+	if (!cli->output_path)
+		return fw_cli_usage_error(cli, "capture needs -o OUT (the snapshot file to write)");
+	if (cli->argc > 1)
+		return fw_cli_usage_error(cli, "capture takes no further arguments ('%s')", cli->argv[1]);
+	struct fw_capture_options o;
+	memset(&o, 0, sizeof(o));
+	o.root = fw_cli_opt(cli, "root") ? fw_cli_opt(cli, "root") : "/";
+	o.image = fw_cli_opt(cli, "image");
+	o.dmesg = fw_cli_opt(cli, "dmesg");
+	o.all_vars = fw_cli_flag(cli, "all-vars");
+	o.progress = progress;
+	o.progress_ctx = cli;
+	struct fw_capture_stats st;
+	struct fw_error err;
+	fw_error_clear(&err);
+	if (!fw_snapshot_capture(&o, fw_cli_out(cli), &st, &err))
+		return fw_cli_fail(cli, &err);
+	if (st.unreadable)
+		fw_log_warn(cli, "%lu files could not be read (recorded in the manifest; 'fwlens snapshot show' lists them)",
+			    st.unreadable);
+	fw_log_info(cli, "%lu files, %lu links, %llu bytes (%llu stored)", st.members, st.links,
+		    (unsigned long long)st.bytes, (unsigned long long)st.stored_bytes);
+	if (!cli->quiet)
+		fprintf(stderr, "fwlens snapshot: captured %lu files and %lu links from %s into %s\n", st.members, st.links,
+			o.root, cli->output_path);
+	return 0;
+}
+
+static char *trimmed(struct fw_machine *m, const char *rel)
+{
+	struct fw_blob b;
+	if (!fw_machine_read(m, rel, &b, NULL))
+		return NULL;
+	size_t n = b.len;
+	while (n && (b.data[n - 1] == '\n' || b.data[n - 1] == ' ' || b.data[n - 1] == '\0'))
+		n--;
+	return fw_xstrndup((const char *)b.data, n);
+}
+
+/* Readable files under a folder (one level of subfolders, as sysfs ACPI tables have). */
+static size_t count_files(struct fw_machine *m, const char *rel, int depth)
+{
+	struct fw_strlist l;
+	if (depth > 2 || !fw_machine_list(m, rel, &l))
+		return 0;
+	size_t n = 0;
+	for (size_t i = 0; i < l.count; i++) {
+		char sub[4096];
+		struct fw_blob b;
+		snprintf(sub, sizeof(sub), "%s/%s", rel, l.items[i]);
+		if (fw_machine_read(m, sub, &b, NULL))
+			n++;
+		else
+			n += count_files(m, sub, depth + 1);
+	}
+	fw_strlist_free(&l);
+	return n;
+}
+
+static size_t count_dir(struct fw_machine *m, const char *rel)
+{
+	struct fw_strlist l;
+	if (!fw_machine_list(m, rel, &l))
+		return 0;
+	size_t n = l.count;
+	fw_strlist_free(&l);
+	return n;
+}
+
+static int run_show(struct fw_cli *cli)
+{
+	if (cli->argc != 2)
+		return fw_cli_usage_error(cli, "show takes one snapshot (or machine folder)");
+	const char *path = cli->argv[1];
+	struct fw_machine *m;
+	struct fw_error err;
+	fw_error_clear(&err);
+	if (!fw_machine_open(path, &m, &err))
+		return fw_cli_fail(cli, &err);
+	json_t *manifest = NULL;
+	if (fw_machine_manifest_json(m))
+		manifest = json_loads(fw_machine_manifest_json(m), 0, NULL);
+	/* integrity: every member's bytes against the manifest's SHA-256 */
+	size_t checked = 0, mismatched = 0;
+	json_t *members = manifest ? json_object_get(manifest, "members") : NULL, *e;
+	size_t i;
+	json_array_foreach(members, i, e)
+	{
+		const char *p = json_string_value(json_object_get(e, "path"));
+		const char *want = json_string_value(json_object_get(e, "sha256"));
+		struct fw_blob b;
+		char sha[FW_SHA256_HEX_LEN];
+		if (!p || !want)
+			continue;
+		checked++;
+		if (!fw_machine_read(m, p, &b, NULL) || strcmp(fw_sha256_hex(b.data, b.len, sha), want) != 0) {
+			mismatched++;
+			fw_log_warn(cli, "member %s does not match its SHA-256 in the manifest", p);
+		}
+	}
+	static const char *const dmi[][2] = {
+		{"board", "sys/class/dmi/id/board_name"},     {"product", "sys/class/dmi/id/product_name"},
+		{"vendor", "sys/class/dmi/id/sys_vendor"},    {"bios_version", "sys/class/dmi/id/bios_version"},
+		{"bios_date", "sys/class/dmi/id/bios_date"},  {"kernel", "proc/sys/kernel/osrelease"},
+		{"cmdline", "proc/cmdline"},
+	};
+	json_t *facts = json_object();
+	for (size_t k = 0; k < sizeof(dmi) / sizeof(dmi[0]); k++) {
+		char *v = trimmed(m, dmi[k][1]);
+		json_object_set_new(facts, dmi[k][0], v ? json_string(v) : json_null());
+		free(v);
+	}
+	json_t *counts = json_object();
+	json_object_set_new(counts, "acpi_tables", json_integer((json_int_t)count_files(m, "sys/firmware/acpi/tables", 0)));
+	json_object_set_new(counts, "efivars", json_integer((json_int_t)count_files(m, "sys/firmware/efi/efivars", 2)));
+	json_object_set_new(counts, "pci_devices", json_integer((json_int_t)count_dir(m, "sys/bus/pci/devices")));
+	json_object_set_new(counts, "iommu_groups", json_integer((json_int_t)count_dir(m, "sys/kernel/iommu_groups")));
+	json_object_set_new(counts, "kernel_log", json_boolean(fw_machine_exists(m, "var/log/dmesg")));
+	json_t *unreadable = manifest ? json_incref(json_object_get(manifest, "unreadable")) : json_array();
+
+	if (fw_cli_format_is(cli, "json")) {
+		json_t *doc = json_object();
+		json_object_set_new(doc, "path", json_string(path));
+		json_object_set_new(doc, "kind", json_string(fw_machine_kind(m) == FW_MACHINE_SNAPSHOT ? "snapshot" : "folder"));
+		if (manifest) {
+			json_object_set(doc, "created", json_object_get(manifest, "created"));
+			json_object_set(doc, "tool", json_object_get(manifest, "tool"));
+			json_object_set(doc, "source", json_object_get(manifest, "source"));
+			json_object_set_new(doc, "members", json_integer((json_int_t)json_array_size(members)));
+			json_object_set_new(doc, "links", json_integer((json_int_t)json_array_size(json_object_get(manifest, "links"))));
+			json_object_set_new(doc, "members_checked", json_integer((json_int_t)checked));
+			json_object_set_new(doc, "members_mismatched", json_integer((json_int_t)mismatched));
+		}
+		json_object_set_new(doc, "facts", facts);
+		json_object_set_new(doc, "counts", counts);
+		json_object_set_new(doc, "unreadable", unreadable);
+		fw_cli_print_json(cli, doc);
+	} else {
+		FILE *f = fw_cli_out(cli);
+		const char *b = fw_cli_color(cli, "bold"), *r = fw_cli_color(cli, "reset");
+		fprintf(f, "%s%s%s: %s\n", b, path, r, fw_machine_kind(m) == FW_MACHINE_SNAPSHOT ? "fwlens snapshot" : "machine folder");
+		if (manifest) {
+			fprintf(f, "  created   %s by %s\n", json_string_value(json_object_get(manifest, "created")),
+				json_string_value(json_object_get(manifest, "tool")));
+			fprintf(f, "  from      %s\n", json_string_value(json_object_get(json_object_get(manifest, "source"), "root")));
+			fprintf(f, "  members   %zu files, %zu links; %zu checked, %zu mismatched\n", json_array_size(members),
+				json_array_size(json_object_get(manifest, "links")), checked, mismatched);
+		}
+		const char *k;
+		json_t *v;
+		json_object_foreach(facts, k, v) fprintf(f, "  %-13s %s\n", k, json_is_string(v) ? json_string_value(v) : "(not captured)");
+		json_object_foreach(counts, k, v)
+		{
+			if (json_is_boolean(v))
+				fprintf(f, "  %-13s %s\n", k, json_is_true(v) ? "yes" : "no");
+			else
+				fprintf(f, "  %-13s %lld\n", k, (long long)json_integer_value(v));
+		}
+		if (json_array_size(unreadable)) {
+			fprintf(f, "  unreadable:\n");
+			json_array_foreach(unreadable, i, e)
+				fprintf(f, "    %s: %s\n", json_string_value(json_object_get(e, "path")),
+					json_string_value(json_object_get(e, "reason")));
+		}
+		json_decref(facts);
+		json_decref(counts);
+		json_decref(unreadable);
+	}
+	json_decref(manifest);
+	fw_machine_close(m);
+	return mismatched ? FW_EXIT_BAD_INPUT : 0;
+}
+
+static int run_snapshot(struct fw_cli *cli)
+{
+	const char *sub = cli->argv[0];
+	if (strcmp(sub, "capture") == 0)
+		return run_capture(cli);
+	if (strcmp(sub, "show") == 0)
+		return run_show(cli);
+	return fw_cli_usage_error(cli, "unknown subcommand '%s' (capture or show)", sub);
+}
+
+static const struct fw_option snapshot_options[] = {
+	{"root", 0, "DIR", "capture: the machine root to read (default /); a folder laid out like one works too", NULL},
+	{"image", 0, "FILE", "capture: also store this BIOS image in the snapshot", NULL},
+	{"dmesg", 0, "FILE", "capture: the kernel log to store (default: var/log/dmesg, or the dmesg program on /)", NULL},
+	{"all-vars", 0, NULL, "capture: every EFI variable, not only setup, defaults and Secure Boot ones", NULL},
+	{0},
+};
+
+FW_COMMAND(snapshot,
+	.synopsis = "capture [--root DIR] [--image FILE] [--dmesg FILE] [--all-vars] -o OUT | show SNAPSHOT",
+	.summary = "Capture a machine's firmware-related state into one file, or show what a snapshot holds",
+	.description =
+		"capture reads, without writing anything to the source: the ACPI tables, the EFI variables that hold setup "
+		"values, defaults and Secure Boot keys, DMI ids, the kernel command line and version, IOMMU groups with their "
+		"types and devices, PCI config spaces and topology, the kvm_amd/ccp parameters, the kernel log and, with "
+		"--image, the BIOS image. A manifest records what was read, from where, sizes, SHA-256 and what could not be "
+		"read and why; large members are gzip-compressed. Unprivileged runs work and record what root would have "
+		"added. Symbolic links are followed only inside --root.\n\n"
+		"Every command that takes a machine accepts a snapshot file or the folder itself.",
+	.formats = "text,json",
+	.options = snapshot_options,
+	.subcommands = "capture,show",
+	.examples = "fwlens snapshot capture -o host-$(date +%F).fwsnap\n"
+		    "fwlens snapshot capture --root build/samples/sysroot-1104 -o s1104.fwsnap\n"
+		    "fwlens snapshot show s1104.fwsnap --format json",
+	.min_args = 1, .max_args = 2, .run = run_snapshot, .order = 60);

@@ -1,0 +1,528 @@
+/* Machine roots: a folder (live "/" or a sysroot) read through root-confined path resolution, or
+ * a snapshot whose members live in memory. */
+#include "machine.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "strmap.h"
+
+#define MAX_LINK_HOPS 40
+#define MAX_COMPONENTS 256
+
+struct machine_file {
+	uint8_t *data;
+	size_t len;
+	int err_code; /* errno when unreadable (folder) */
+};
+
+struct fw_machine {
+	enum fw_machine_kind kind;
+	char *path;
+	int root_fd;
+	struct fw_strmap files;  /* rel -> struct machine_file* (cache for folders, members for snapshots) */
+	struct fw_strmap links;  /* rel -> char* target (machine-relative) */
+	struct fw_strmap nodes;  /* snapshot: rel -> (void*)1 for every directory and special node */
+	char *manifest;
+};
+
+void fw_strlist_push(struct fw_strlist *l, const char *s)
+{
+	if (l->count == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 16;
+		l->items = fw_xrealloc(l->items, l->cap * sizeof(char *));
+	}
+	l->items[l->count++] = fw_xstrdup(s);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void fw_strlist_sort(struct fw_strlist *l)
+{
+	if (l->count > 1)
+		qsort(l->items, l->count, sizeof(char *), cmp_str);
+}
+
+void fw_strlist_free(struct fw_strlist *l)
+{
+	for (size_t i = 0; i < l->count; i++)
+		free(l->items[i]);
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
+
+static struct fw_machine *machine_new(enum fw_machine_kind kind, const char *path)
+{
+	struct fw_machine *m = fw_xcalloc(1, sizeof(*m));
+	m->kind = kind;
+	m->path = fw_xstrdup(path);
+	m->root_fd = -1;
+	fw_strmap_init(&m->files);
+	fw_strmap_init(&m->links);
+	fw_strmap_init(&m->nodes);
+	return m;
+}
+
+struct fw_machine *fw_machine_new_snapshot(const char *path)
+{
+	return machine_new(FW_MACHINE_SNAPSHOT, path);
+}
+
+/* Record every parent directory of rel so listings of snapshots see it. */
+static void add_parents(struct fw_machine *m, const char *rel)
+{
+	char buf[4096];
+	snprintf(buf, sizeof(buf), "%s", rel);
+	for (char *slash = strrchr(buf, '/'); slash; slash = strrchr(buf, '/')) {
+		*slash = '\0';
+		if (fw_strmap_has(&m->nodes, buf))
+			break;
+		fw_strmap_put(&m->nodes, buf, (void *)1);
+	}
+}
+
+void fw_machine_add_file(struct fw_machine *m, const char *rel, uint8_t *data_taken, size_t len)
+{
+	struct machine_file *f = fw_xcalloc(1, sizeof(*f));
+	f->data = data_taken;
+	f->len = len;
+	struct machine_file *old = fw_strmap_put(&m->files, rel, f);
+	if (old) {
+		free(old->data);
+		free(old);
+	}
+	add_parents(m, rel);
+}
+
+void fw_machine_add_link(struct fw_machine *m, const char *rel, const char *target)
+{
+	free(fw_strmap_put(&m->links, rel, fw_xstrdup(target)));
+	add_parents(m, rel);
+}
+
+void fw_machine_add_node(struct fw_machine *m, const char *rel)
+{
+	fw_strmap_put(&m->nodes, rel, (void *)1);
+	add_parents(m, rel);
+}
+
+void fw_machine_set_manifest(struct fw_machine *m, char *json_taken)
+{
+	free(m->manifest);
+	m->manifest = json_taken;
+}
+
+const char *fw_machine_manifest_json(const struct fw_machine *m)
+{
+	return m->manifest;
+}
+
+enum fw_machine_kind fw_machine_kind(const struct fw_machine *m)
+{
+	return m->kind;
+}
+
+const char *fw_machine_path(const struct fw_machine *m)
+{
+	return m->path;
+}
+
+bool fw_machine_looks_like_root(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return false;
+	if (!S_ISDIR(st.st_mode))
+		return fw_snapshot_probe(path);
+	char buf[4096];
+	snprintf(buf, sizeof(buf), "%s/sys", path);
+	if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+		return true;
+	snprintf(buf, sizeof(buf), "%s/proc", path);
+	return stat(buf, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool fw_machine_open(const char *path, struct fw_machine **out, struct fw_error *err)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return fw_error_errno(err, "%s: cannot open", path);
+	if (!S_ISDIR(st.st_mode))
+		return fw_snapshot_load(path, out, err);
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return fw_error_errno(err, "%s: cannot open the folder", path);
+	struct fw_machine *m = machine_new(FW_MACHINE_FOLDER, path);
+	m->root_fd = fd;
+	*out = m;
+	return true;
+}
+
+static void free_file(void *v)
+{
+	struct machine_file *f = v;
+	if (f) {
+		free(f->data);
+		free(f);
+	}
+}
+
+void fw_machine_close(struct fw_machine *m)
+{
+	if (!m)
+		return;
+	const char *k;
+	void *v;
+	for (size_t i = 0; fw_strmap_next(&m->files, &i, &k, &v);)
+		free_file(v);
+	for (size_t i = 0; fw_strmap_next(&m->links, &i, &k, &v);)
+		free(v);
+	fw_strmap_free(&m->files);
+	fw_strmap_free(&m->links);
+	fw_strmap_free(&m->nodes);
+	if (m->root_fd >= 0)
+		close(m->root_fd);
+	free(m->manifest);
+	free(m->path);
+	free(m);
+}
+
+/* --- root-confined path resolution (folders) ------------------------------------------------ */
+
+struct comp_stack {
+	char *items[MAX_COMPONENTS];
+	size_t n;
+};
+
+static void stack_clear(struct comp_stack *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->items[i]);
+	s->n = 0;
+}
+
+static void join(const struct comp_stack *s, size_t upto, char *out, size_t len)
+{
+	size_t used = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < upto && used < len; i++) {
+		int w = snprintf(out + used, len - used, "%s%s", i ? "/" : "", s->items[i]);
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+	if (upto == 0)
+		snprintf(out, len, ".");
+}
+
+/* Split `path` and push its components in front of the pending list (processed left to right). */
+static bool push_pending(struct comp_stack *pending, const char *path)
+{
+	char *copy = fw_xstrdup(path);
+	char *parts[MAX_COMPONENTS];
+	size_t n = 0;
+	for (char *tok = strtok(copy, "/"); tok; tok = strtok(NULL, "/")) {
+		if (n == MAX_COMPONENTS) {
+			free(copy);
+			return false;
+		}
+		parts[n++] = tok;
+	}
+	if (pending->n + n > MAX_COMPONENTS) {
+		free(copy);
+		return false;
+	}
+	/* pending is a stack whose top (end) is the next component to process */
+	for (size_t i = n; i-- > 0;)
+		pending->items[pending->n++] = fw_xstrdup(parts[i]);
+	free(copy);
+	return true;
+}
+
+/* Resolve rel to a symlink-free path inside the root. follow_last: resolve a final symlink too. */
+static bool resolve(struct fw_machine *m, const char *rel, bool follow_last, char *out, size_t outlen, int *err_no)
+{
+	struct comp_stack done = {0}, pending = {0};
+	unsigned hops = 0;
+	bool ok = push_pending(&pending, rel);
+	while (ok && pending.n) {
+		char *c = pending.items[--pending.n];
+		if (strcmp(c, ".") == 0 || c[0] == '\0') {
+			free(c);
+			continue;
+		}
+		if (strcmp(c, "..") == 0) {
+			free(c);
+			if (done.n)
+				free(done.items[--done.n]);
+			continue;
+		}
+		if (done.n == MAX_COMPONENTS) {
+			free(c);
+			ok = false;
+			*err_no = ENAMETOOLONG;
+			break;
+		}
+		done.items[done.n++] = c;
+		bool last = pending.n == 0;
+		if (last && !follow_last)
+			break;
+		char cand[4096];
+		join(&done, done.n, cand, sizeof(cand));
+		struct stat st;
+		if (fstatat(m->root_fd, cand, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			*err_no = errno;
+			ok = false;
+			break;
+		}
+		if (!S_ISLNK(st.st_mode))
+			continue;
+		if (++hops > MAX_LINK_HOPS) {
+			*err_no = ELOOP;
+			ok = false;
+			break;
+		}
+		char target[4096];
+		ssize_t n = readlinkat(m->root_fd, cand, target, sizeof(target) - 1);
+		if (n < 0) {
+			*err_no = errno;
+			ok = false;
+			break;
+		}
+		target[n] = '\0';
+		free(done.items[--done.n]); /* the link itself is replaced by its target */
+		if (target[0] == '/')
+			stack_clear(&done); /* absolute targets are taken relative to the root */
+		if (!push_pending(&pending, target)) {
+			*err_no = ENAMETOOLONG;
+			ok = false;
+		}
+	}
+	if (ok)
+		join(&done, done.n, out, outlen);
+	stack_clear(&done);
+	stack_clear(&pending);
+	return ok;
+}
+
+/* Open a symlink-free relative path, refusing any symlink met on the way. */
+static int open_confined(struct fw_machine *m, const char *resolved, int flags)
+{
+	if (strcmp(resolved, ".") == 0)
+		return openat(m->root_fd, ".", flags | O_CLOEXEC);
+	char buf[4096];
+	snprintf(buf, sizeof(buf), "%s", resolved);
+	int dir = dup(m->root_fd);
+	char *save = NULL;
+	char *c = strtok_r(buf, "/", &save);
+	while (c && dir >= 0) {
+		char *next = strtok_r(NULL, "/", &save);
+		int fd = openat(dir, c, (next ? O_RDONLY | O_DIRECTORY : flags) | O_NOFOLLOW | O_CLOEXEC);
+		close(dir);
+		dir = fd;
+		c = next;
+	}
+	return dir;
+}
+
+static bool read_fd_all(int fd, size_t cap, uint8_t **data, size_t *len)
+{
+	size_t size = 0, alloc = 4096;
+	uint8_t *buf = fw_xmalloc(alloc);
+	for (;;) {
+		if (size == alloc) {
+			if (alloc >= cap) {
+				free(buf);
+				errno = EFBIG;
+				return false;
+			}
+			alloc = alloc * 2 > cap ? cap : alloc * 2;
+			buf = fw_xrealloc(buf, alloc);
+		}
+		ssize_t r = read(fd, buf + size, alloc - size);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			free(buf);
+			errno = e;
+			return false;
+		}
+		if (r == 0)
+			break;
+		size += (size_t)r;
+	}
+	*data = buf;
+	*len = size;
+	return true;
+}
+
+static struct machine_file *folder_read(struct fw_machine *m, const char *rel)
+{
+	struct machine_file *f = fw_strmap_get(&m->files, rel);
+	if (f)
+		return f;
+	f = fw_xcalloc(1, sizeof(*f));
+	char resolved[4096];
+	int e = 0;
+	if (!resolve(m, rel, true, resolved, sizeof(resolved), &e)) {
+		f->err_code = e ? e : ENOENT;
+	} else {
+		int fd = open_confined(m, resolved, O_RDONLY | O_NONBLOCK);
+		struct stat st;
+		if (fd < 0) {
+			f->err_code = errno;
+		} else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+			f->err_code = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		} else if (!read_fd_all(fd, FW_MACHINE_FILE_CAP, &f->data, &f->len)) {
+			f->err_code = errno;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	fw_strmap_put(&m->files, rel, f);
+	return f;
+}
+
+bool fw_machine_read(struct fw_machine *m, const char *rel, struct fw_blob *out, struct fw_error *err)
+{
+	struct machine_file *f;
+	if (m->kind == FW_MACHINE_FOLDER) {
+		f = folder_read(m, rel);
+	} else {
+		f = fw_strmap_get(&m->files, rel);
+		if (!f) {
+			/* a member stored under a linked directory: resolve links in the snapshot */
+			const char *target = NULL;
+			char buf[4096];
+			snprintf(buf, sizeof(buf), "%s", rel);
+			for (char *slash = strrchr(buf, '/'); slash && !target; slash = strrchr(buf, '/')) {
+				*slash = '\0';
+				target = fw_strmap_get(&m->links, buf);
+				if (target) {
+					char joined[4096];
+					snprintf(joined, sizeof(joined), "%s/%s", target, rel + strlen(buf) + 1);
+					f = fw_strmap_get(&m->files, joined);
+				}
+			}
+		}
+		if (!f)
+			return fw_error_set(err, FW_E_NOT_FOUND, "%s: not in the snapshot %s", rel, m->path);
+	}
+	if (f->err_code) {
+		errno = f->err_code;
+		return fw_error_errno(err, "%s/%s", m->path, rel);
+	}
+	out->data = f->data ? f->data : (const uint8_t *)"";
+	out->len = f->len;
+	return true;
+}
+
+bool fw_machine_exists(struct fw_machine *m, const char *rel)
+{
+	if (m->kind == FW_MACHINE_SNAPSHOT)
+		return fw_strmap_has(&m->files, rel) || fw_strmap_has(&m->links, rel) || fw_strmap_has(&m->nodes, rel);
+	char resolved[4096];
+	int e = 0;
+	if (!resolve(m, rel, true, resolved, sizeof(resolved), &e))
+		return false;
+	struct stat st;
+	return fstatat(m->root_fd, resolved, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+const char *fw_machine_link(struct fw_machine *m, const char *rel)
+{
+	const char *cached = fw_strmap_get(&m->links, rel);
+	if (cached || m->kind == FW_MACHINE_SNAPSHOT)
+		return cached;
+	/* Resolve the parent fully, then the entry itself. */
+	char parent[4096], resolved_parent[4096], resolved[4096];
+	snprintf(parent, sizeof(parent), "%s", rel);
+	char *slash = strrchr(parent, '/');
+	const char *base = rel;
+	if (slash) {
+		*slash = '\0';
+		base = slash + 1;
+	} else {
+		snprintf(parent, sizeof(parent), ".");
+	}
+	int e = 0;
+	if (!resolve(m, parent, true, resolved_parent, sizeof(resolved_parent), &e))
+		return NULL;
+	char entry[4096];
+	snprintf(entry, sizeof(entry), "%s/%s", resolved_parent, base);
+	struct stat st;
+	if (fstatat(m->root_fd, entry, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISLNK(st.st_mode))
+		return NULL;
+	if (!resolve(m, entry, true, resolved, sizeof(resolved), &e))
+		return NULL;
+	char *copy = fw_xstrdup(resolved);
+	fw_strmap_put(&m->links, rel, copy);
+	return copy;
+}
+
+bool fw_machine_list(struct fw_machine *m, const char *rel_dir, struct fw_strlist *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (m->kind == FW_MACHINE_SNAPSHOT) {
+		/* the directory may itself be a link */
+		const char *dir = rel_dir;
+		const char *target = fw_strmap_get(&m->links, rel_dir);
+		if (target)
+			dir = target;
+		if (!fw_strmap_has(&m->nodes, dir))
+			return false;
+		size_t dlen = strlen(dir);
+		struct fw_strmap seen;
+		fw_strmap_init(&seen);
+		const struct fw_strmap *maps[3] = {&m->files, &m->links, &m->nodes};
+		for (int k = 0; k < 3; k++) {
+			const char *key;
+			for (size_t i = 0; fw_strmap_next(maps[k], &i, &key, NULL);) {
+				if (strncmp(key, dir, dlen) != 0 || key[dlen] != '/')
+					continue;
+				const char *rest = key + dlen + 1;
+				const char *sl = strchr(rest, '/');
+				char name[1024];
+				snprintf(name, sizeof(name), "%.*s", (int)(sl ? (size_t)(sl - rest) : strlen(rest)), rest);
+				if (!fw_strmap_has(&seen, name)) {
+					fw_strmap_put(&seen, name, NULL);
+					fw_strlist_push(out, name);
+				}
+			}
+		}
+		fw_strmap_free(&seen);
+		fw_strlist_sort(out);
+		return true;
+	}
+	char resolved[4096];
+	int e = 0;
+	if (!resolve(m, rel_dir, true, resolved, sizeof(resolved), &e))
+		return false;
+	int fd = open_confined(m, resolved, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return false;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return false;
+	}
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		fw_strlist_push(out, de->d_name);
+	}
+	closedir(d);
+	fw_strlist_sort(out);
+	return true;
+}

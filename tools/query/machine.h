@@ -1,0 +1,71 @@
+/* A machine as fwlens sees it: a live root ("/"), a folder laid out like one (a sysroot), or a
+ * captured snapshot. Every reader of machine facts (ACPI tables, efivars, DMI, PCI config
+ * spaces, IOMMU groups, the kernel log) goes through this one interface, so a command gives the
+ * same answer from a snapshot as from the folder it was captured from.
+ *
+ * Paths are relative to the machine root ("sys/firmware/acpi/tables/DSDT"). On a folder,
+ * symbolic links are resolved inside the root (an absolute target is taken relative to the
+ * root, ".." stops at the root), so nothing outside --root is ever read.
+ */
+#ifndef FW_MACHINE_H
+#define FW_MACHINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "parsers/error.h"
+
+struct fw_machine;
+
+enum fw_machine_kind { FW_MACHINE_FOLDER, FW_MACHINE_SNAPSHOT };
+
+struct fw_blob {
+	const uint8_t *data;
+	size_t len;
+};
+
+struct fw_strlist {
+	char **items;
+	size_t count, cap;
+};
+void fw_strlist_push(struct fw_strlist *l, const char *s);
+void fw_strlist_sort(struct fw_strlist *l);
+void fw_strlist_free(struct fw_strlist *l);
+
+/* Largest single file read from a machine (a 64 MiB BIOS image fits; sysfs files are small). */
+#define FW_MACHINE_FILE_CAP ((size_t)128 << 20)
+
+/* A folder (live root or sysroot) or a snapshot file. */
+bool fw_machine_open(const char *path, struct fw_machine **out, struct fw_error *err);
+void fw_machine_close(struct fw_machine *m);
+enum fw_machine_kind fw_machine_kind(const struct fw_machine *m);
+const char *fw_machine_path(const struct fw_machine *m);
+/* True for a folder that looks like a Linux root (has sys/ or proc/), or any snapshot. */
+bool fw_machine_looks_like_root(const char *path);
+
+/* File contents, owned by the machine; false when absent or unreadable (err says why). */
+bool fw_machine_read(struct fw_machine *m, const char *rel, struct fw_blob *out, struct fw_error *err);
+/* Names in a directory, sorted; false when the directory is absent. */
+bool fw_machine_list(struct fw_machine *m, const char *rel_dir, struct fw_strlist *out);
+/* Target of a symbolic link as a machine-relative path ("sys/devices/pci0000:00/0000:00:01.1"),
+ * or NULL when rel is not a link. Owned by the machine. */
+const char *fw_machine_link(struct fw_machine *m, const char *rel);
+/* Whether a path exists (file, directory or device node such as dev/sev). */
+bool fw_machine_exists(struct fw_machine *m, const char *rel);
+
+/* Snapshot-only facts recorded at capture time (NULL for folders). */
+const char *fw_machine_manifest_json(const struct fw_machine *m);
+
+/* Building a machine from a snapshot archive (tools/query/snapshot.c). Data and strings passed
+ * as "taken" are owned by the machine afterwards. */
+struct fw_machine *fw_machine_new_snapshot(const char *path);
+void fw_machine_add_file(struct fw_machine *m, const char *rel, uint8_t *data_taken, size_t len);
+void fw_machine_add_link(struct fw_machine *m, const char *rel, const char *target);
+void fw_machine_add_node(struct fw_machine *m, const char *rel); /* exists, not a regular file (dev/sev) */
+void fw_machine_set_manifest(struct fw_machine *m, char *json_taken);
+/* Loader of snapshot archives, implemented in snapshot.c. */
+bool fw_snapshot_load(const char *path, struct fw_machine **out, struct fw_error *err);
+bool fw_snapshot_probe(const char *path);
+
+#endif

@@ -1,0 +1,692 @@
+/* Machine snapshots: capture (root folder -> archive) and load (archive -> machine). */
+#include "snapshot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <jansson.h>
+#include <poll.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "machine.h"
+#include "parsers/file.h"
+#include "parsers/guid.h"
+#include "parsers/hash.h"
+#include "parsers/tar.h"
+
+extern char **environ;
+
+/* --- what a capture reads -------------------------------------------------------------------- */
+
+/* Setup-related efivars: the names settings are bound from, the defaults stores, Secure Boot. */
+static const char *const wanted_var_names[] = {
+	"Setup", "AmdSetup*", "AMD_PBS_SETUP", "ServerSetup", "StdDefaults", "MfgDefaults", "AMITSESetup",
+	"SecureBoot", "SetupMode", "AuditMode", "DeployedMode", "PK", "KEK", "db", "dbx", "dbt", "dbr",
+	"BootOrder", "BootCurrent", "Timeout", "PlatformLang", "OsIndications*", "CbsVariable*", "Pbs*",
+	NULL,
+};
+/* Varstore GUIDs whose variables are all kept (AMI Setup, AMD CBS, AMD PBS, AMI server setup). */
+static const char *const wanted_var_guids[] = {
+	"ec87d643-eba4-4bb5-a1e5-3f3e36b20da9", "3a997502-647a-4c82-998e-52ef9486a247",
+	"a339d746-f678-49b3-9fc7-54ce0f9df226", "01239999-fc0e-4b6e-9e79-d54d5db6cd20", NULL,
+};
+/* DMI attributes kept (serial numbers and UUIDs are left out on purpose). */
+static const char *const dmi_names[] = {
+	"bios_vendor", "bios_version", "bios_date", "bios_release", "ec_firmware_release", "board_vendor",
+	"board_name", "board_version", "product_name", "product_family", "product_version", "product_sku",
+	"sys_vendor", "chassis_vendor", "chassis_type", "chassis_version", NULL,
+};
+static const char *const proc_files[] = {
+	"proc/cmdline", "proc/version", "proc/sys/kernel/osrelease", "proc/cpuinfo", NULL,
+};
+static const char *const pci_files[] = {
+	"config", "class", "vendor", "device", "subsystem_vendor", "subsystem_device", "revision", "numa_node",
+	"resource", "current_link_speed", "current_link_width", "max_link_speed", "max_link_width", "local_cpulist",
+	"enable", NULL,
+};
+static const char *const pci_links[] = {"iommu_group", "driver", NULL};
+
+struct member {
+	char *path;
+	char *from;
+	const char *kind;
+	uint8_t *data;
+	size_t len;
+	bool is_link;
+	char *target; /* machine-relative */
+};
+
+struct capture {
+	const struct fw_capture_options *o;
+	struct fw_machine *m;
+	struct member *members;
+	size_t count, cap;
+	json_t *unreadable;
+	json_t *nodes;
+	struct fw_capture_stats *stats;
+};
+
+static struct member *add_member(struct capture *c)
+{
+	if (c->count == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 256;
+		c->members = fw_xrealloc(c->members, c->cap * sizeof(*c->members));
+	}
+	struct member *m = &c->members[c->count++];
+	memset(m, 0, sizeof(*m));
+	return m;
+}
+
+static char *source_path(const struct capture *c, const char *rel)
+{
+	const char *root = c->o->root ? c->o->root : "/";
+	size_t n = strlen(root);
+	return fw_xasprintf("%s%s%s", root, n && root[n - 1] == '/' ? "" : "/", rel);
+}
+
+static void note_unreadable(struct capture *c, const char *rel, const char *why)
+{
+	json_t *e = json_object();
+	json_object_set_new(e, "path", json_string(rel));
+	json_object_set_new(e, "reason", json_string(why));
+	json_array_append_new(c->unreadable, e);
+	c->stats->unreadable++;
+}
+
+static void take_file(struct capture *c, const char *rel, const char *kind, bool quiet_if_missing)
+{
+	struct fw_blob b;
+	struct fw_error err;
+	fw_error_clear(&err);
+	if (!fw_machine_read(c->m, rel, &b, &err)) {
+		if (!(quiet_if_missing && (err.code == FW_E_NOT_FOUND || strstr(err.msg, "No such file"))))
+			note_unreadable(c, rel, strchr(err.msg, ':') ? strrchr(err.msg, ':') + 2 : err.msg);
+		return;
+	}
+	struct member *m = add_member(c);
+	m->path = fw_xstrdup(rel);
+	m->from = source_path(c, rel);
+	m->kind = kind;
+	m->data = fw_xmalloc(b.len ? b.len : 1);
+	memcpy(m->data, b.data, b.len);
+	m->len = b.len;
+	c->stats->members++;
+	c->stats->bytes += b.len;
+	if (c->o->progress)
+		c->o->progress(c->o->progress_ctx, c->stats->members);
+}
+
+static void take_link(struct capture *c, const char *rel, const char *kind)
+{
+	const char *target = fw_machine_link(c->m, rel);
+	if (!target)
+		return;
+	struct member *m = add_member(c);
+	m->path = fw_xstrdup(rel);
+	m->from = source_path(c, rel);
+	m->kind = kind;
+	m->is_link = true;
+	m->target = fw_xstrdup(target);
+	c->stats->links++;
+}
+
+static void take_tree(struct capture *c, const char *dir, const char *kind, unsigned depth)
+{
+	struct fw_strlist names;
+	if (depth > 4 || !fw_machine_list(c->m, dir, &names))
+		return;
+	for (size_t i = 0; i < names.count; i++) {
+		char rel[4096];
+		snprintf(rel, sizeof(rel), "%s/%s", dir, names.items[i]);
+		struct fw_strlist sub;
+		if (fw_machine_list(c->m, rel, &sub)) {
+			fw_strlist_free(&sub);
+			take_tree(c, rel, kind, depth + 1);
+		} else {
+			take_file(c, rel, kind, false);
+		}
+	}
+	fw_strlist_free(&names);
+}
+
+static bool name_matches(const char *name, const char *const *patterns)
+{
+	for (size_t i = 0; patterns[i]; i++)
+		if (fnmatch(patterns[i], name, 0) == 0)
+			return true;
+	return false;
+}
+
+static void take_efivars(struct capture *c)
+{
+	const char *dir = "sys/firmware/efi/efivars";
+	struct fw_strlist names;
+	if (!fw_machine_list(c->m, dir, &names))
+		return;
+	for (size_t i = 0; i < names.count; i++) {
+		const char *n = names.items[i];
+		size_t len = strlen(n);
+		if (len < 38 || n[len - 37] != '-')
+			continue;
+		char var[1024], guid[40];
+		snprintf(var, sizeof(var), "%.*s", (int)(len - 37), n);
+		snprintf(guid, sizeof(guid), "%s", n + len - 36);
+		for (char *p = guid; *p; p++)
+			*p = (char)(*p >= 'A' && *p <= 'F' ? *p + 32 : *p);
+		bool keep = c->o->all_vars || name_matches(var, wanted_var_names);
+		for (size_t g = 0; !keep && wanted_var_guids[g]; g++)
+			keep = strcmp(guid, wanted_var_guids[g]) == 0;
+		if (!keep)
+			continue;
+		char rel[4096];
+		snprintf(rel, sizeof(rel), "%s/%s", dir, n);
+		take_file(c, rel, "efivar", false);
+	}
+	fw_strlist_free(&names);
+}
+
+static void take_pci(struct capture *c)
+{
+	const char *dir = "sys/bus/pci/devices";
+	struct fw_strlist names;
+	if (!fw_machine_list(c->m, dir, &names))
+		return;
+	for (size_t i = 0; i < names.count; i++) {
+		char base[1024], rel[2048];
+		snprintf(base, sizeof(base), "%s/%s", dir, names.items[i]);
+		take_link(c, base, "pci");
+		for (size_t f = 0; pci_files[f]; f++) {
+			snprintf(rel, sizeof(rel), "%s/%s", base, pci_files[f]);
+			take_file(c, rel, "pci", true);
+		}
+		for (size_t l = 0; pci_links[l]; l++) {
+			snprintf(rel, sizeof(rel), "%s/%s", base, pci_links[l]);
+			take_link(c, rel, "pci");
+		}
+	}
+	fw_strlist_free(&names);
+}
+
+static void take_iommu_groups(struct capture *c)
+{
+	const char *dir = "sys/kernel/iommu_groups";
+	struct fw_strlist groups;
+	if (!fw_machine_list(c->m, dir, &groups))
+		return;
+	for (size_t i = 0; i < groups.count; i++) {
+		char rel[2048], devdir[2048];
+		snprintf(rel, sizeof(rel), "%s/%s/type", dir, groups.items[i]);
+		take_file(c, rel, "iommu-group", true);
+		snprintf(devdir, sizeof(devdir), "%s/%s/devices", dir, groups.items[i]);
+		struct fw_strlist devs;
+		if (fw_machine_list(c->m, devdir, &devs)) {
+			for (size_t d = 0; d < devs.count; d++) {
+				snprintf(rel, sizeof(rel), "%s/%s", devdir, devs.items[d]);
+				take_link(c, rel, "iommu-group");
+			}
+			fw_strlist_free(&devs);
+		}
+	}
+	fw_strlist_free(&groups);
+}
+
+static void take_iommus(struct capture *c)
+{
+	const char *dir = "sys/class/iommu";
+	struct fw_strlist names;
+	if (!fw_machine_list(c->m, dir, &names))
+		return;
+	for (size_t i = 0; i < names.count; i++) {
+		char rel[2048];
+		snprintf(rel, sizeof(rel), "%s/%s", dir, names.items[i]);
+		take_link(c, rel, "iommu");
+		snprintf(rel, sizeof(rel), "%s/%s/amd-iommu/features", dir, names.items[i]);
+		take_file(c, rel, "iommu", true);
+		snprintf(rel, sizeof(rel), "%s/%s/amd-iommu/cap", dir, names.items[i]);
+		take_file(c, rel, "iommu", true);
+	}
+	fw_strlist_free(&names);
+}
+
+/* The kernel log of a live root, from the dmesg program (no shell). */
+static bool run_dmesg(uint8_t **data, size_t *len, char *why, size_t whylen)
+{
+	int pipefd[2];
+	if (pipe2(pipefd, O_CLOEXEC) != 0) {
+		snprintf(why, whylen, "pipe: %s", strerror(errno));
+		return false;
+	}
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+	char *argv[] = {"dmesg", NULL};
+	pid_t pid;
+	int rc = posix_spawnp(&pid, "dmesg", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
+	if (rc != 0) {
+		close(pipefd[0]);
+		snprintf(why, whylen, "cannot run dmesg: %s", strerror(rc));
+		return false;
+	}
+	size_t cap = 64u << 20, size = 0, alloc = 65536;
+	uint8_t *buf = fw_xmalloc(alloc);
+	struct pollfd pfd = {pipefd[0], POLLIN, 0};
+	for (;;) {
+		int pr = poll(&pfd, 1, 10000);
+		if (pr <= 0)
+			break; /* a stuck dmesg: keep what was read */
+		if (size == alloc) {
+			if (alloc >= cap)
+				break;
+			alloc *= 2;
+			buf = fw_xrealloc(buf, alloc);
+		}
+		ssize_t r = read(pipefd[0], buf + size, alloc - size);
+		if (r <= 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			break;
+		}
+		size += (size_t)r;
+	}
+	close(pipefd[0]);
+	int status = 0;
+	kill(pid, SIGKILL); /* no-op when it already exited */
+	waitpid(pid, &status, 0);
+	if (size == 0) {
+		free(buf);
+		snprintf(why, whylen, "dmesg printed nothing (not permitted: kernel.dmesg_restrict?)");
+		return false;
+	}
+	*data = buf;
+	*len = size;
+	return true;
+}
+
+static void take_external(struct capture *c, const char *file, const char *rel, const char *kind)
+{
+	struct fw_file f;
+	struct fw_error err;
+	fw_error_clear(&err);
+	if (!fw_file_read(file, FW_MACHINE_FILE_CAP, &f, &err)) {
+		note_unreadable(c, rel, err.msg);
+		return;
+	}
+	struct member *m = add_member(c);
+	m->path = fw_xstrdup(rel);
+	m->from = fw_xstrdup(file);
+	m->kind = kind;
+	m->data = fw_xmalloc(f.len ? f.len : 1);
+	memcpy(m->data, f.data, f.len);
+	m->len = f.len;
+	c->stats->members++;
+	c->stats->bytes += f.len;
+	fw_file_close(&f);
+}
+
+static void take_kernel_log(struct capture *c)
+{
+	if (c->o->dmesg) {
+		take_external(c, c->o->dmesg, "var/log/dmesg", "kernel-log");
+		return;
+	}
+	if (fw_machine_exists(c->m, "var/log/dmesg")) {
+		take_file(c, "var/log/dmesg", "kernel-log", false);
+		return;
+	}
+	const char *root = c->o->root ? c->o->root : "/";
+	if (strcmp(root, "/") != 0) {
+		note_unreadable(c, "var/log/dmesg", "no kernel log in the root folder (use --dmesg FILE)");
+		return;
+	}
+	uint8_t *data;
+	size_t len;
+	char why[256];
+	if (!run_dmesg(&data, &len, why, sizeof(why))) {
+		note_unreadable(c, "var/log/dmesg", why);
+		return;
+	}
+	struct member *m = add_member(c);
+	m->path = fw_xstrdup("var/log/dmesg");
+	m->from = fw_xstrdup("dmesg");
+	m->kind = "kernel-log";
+	m->data = data;
+	m->len = len;
+	c->stats->members++;
+	c->stats->bytes += len;
+}
+
+/* --- writing the archive --------------------------------------------------------------------- */
+
+static bool gzip_buffer(const uint8_t *in, size_t len, uint8_t **out, size_t *outlen)
+{
+	z_stream z;
+	memset(&z, 0, sizeof(z));
+	/* windowBits 31 = gzip wrapper; no file name or time in the header, so output is deterministic */
+	if (deflateInit2(&z, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return false;
+	size_t cap = deflateBound(&z, len) + 64;
+	uint8_t *buf = fw_xmalloc(cap);
+	z.next_in = (Bytef *)in;
+	z.avail_in = (uInt)len;
+	z.next_out = buf;
+	z.avail_out = (uInt)cap;
+	int rc = deflate(&z, Z_FINISH);
+	deflateEnd(&z);
+	if (rc != Z_STREAM_END) {
+		free(buf);
+		return false;
+	}
+	*out = buf;
+	*outlen = cap - z.avail_out;
+	return true;
+}
+
+static int cmp_member(const void *a, const void *b)
+{
+	return strcmp(((const struct member *)a)->path, ((const struct member *)b)->path);
+}
+
+static uint64_t capture_time(const struct fw_capture_options *o)
+{
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	if (sde && *sde)
+		return strtoull(sde, NULL, 10);
+	return o->created ? o->created : (uint64_t)time(NULL);
+}
+
+bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct fw_capture_stats *stats,
+			 struct fw_error *err)
+{
+	struct capture c;
+	memset(&c, 0, sizeof(c));
+	memset(stats, 0, sizeof(*stats));
+	c.o = o;
+	c.stats = stats;
+	const char *root = o->root ? o->root : "/";
+	struct stat st;
+	if (stat(root, &st) != 0 || !S_ISDIR(st.st_mode))
+		return fw_error_set(err, FW_E_IO, "%s: not a folder", root);
+	if (!fw_machine_open(root, &c.m, err))
+		return false;
+	c.unreadable = json_array();
+	c.nodes = json_array();
+
+	take_tree(&c, "sys/firmware/acpi/tables", "acpi-table", 0);
+	take_efivars(&c);
+	for (size_t i = 0; dmi_names[i]; i++) {
+		char rel[256];
+		snprintf(rel, sizeof(rel), "sys/class/dmi/id/%s", dmi_names[i]);
+		take_file(&c, rel, "dmi", true);
+	}
+	for (size_t i = 0; proc_files[i]; i++)
+		take_file(&c, proc_files[i], "proc", true);
+	take_iommu_groups(&c);
+	take_pci(&c);
+	take_iommus(&c);
+	take_tree(&c, "sys/module/kvm_amd/parameters", "module-param", 0);
+	take_tree(&c, "sys/module/kvm/parameters", "module-param", 0);
+	take_tree(&c, "sys/module/ccp/parameters", "module-param", 0);
+	if (fw_machine_exists(c.m, "dev/sev"))
+		json_array_append_new(c.nodes, json_string("dev/sev"));
+	take_kernel_log(&c);
+	if (o->image) {
+		const char *slash = strrchr(o->image, '/');
+		char rel[1024];
+		snprintf(rel, sizeof(rel), "fwlens/image/%s", slash ? slash + 1 : o->image);
+		take_external(&c, o->image, rel, "bios-image");
+	}
+
+	qsort(c.members, c.count, sizeof(*c.members), cmp_member);
+	uint64_t created = capture_time(o);
+	json_t *manifest = json_object();
+	json_object_set_new(manifest, "format", json_string(FW_SNAPSHOT_FORMAT));
+	json_object_set_new(manifest, "version", json_integer(FW_SNAPSHOT_VERSION));
+	json_object_set_new(manifest, "tool", json_string("fwlens " FWLENS_VERSION));
+	char when[32];
+	time_t t = (time_t)created;
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_object_set_new(manifest, "created", json_string(when));
+	json_t *src = json_object();
+	json_object_set_new(src, "root", json_string(root));
+	json_object_set_new(src, "all_vars", json_boolean(o->all_vars));
+	if (o->image)
+		json_object_set_new(src, "image", json_string(o->image));
+	json_object_set_new(manifest, "source", src);
+
+	/* Compress large members first so the manifest can name what is stored. */
+	json_t *members = json_array(), *links = json_array();
+	uint8_t **stored = fw_xcalloc(c.count ? c.count : 1, sizeof(uint8_t *));
+	size_t *stored_len = fw_xcalloc(c.count ? c.count : 1, sizeof(size_t));
+	for (size_t i = 0; i < c.count; i++) {
+		struct member *m = &c.members[i];
+		if (m->is_link) {
+			json_t *l = json_object();
+			json_object_set_new(l, "path", json_string(m->path));
+			json_object_set_new(l, "target", json_string(m->target));
+			json_array_append_new(links, l);
+			continue;
+		}
+		json_t *e = json_object();
+		char sha[FW_SHA256_HEX_LEN];
+		json_object_set_new(e, "path", json_string(m->path));
+		json_object_set_new(e, "kind", json_string(m->kind));
+		json_object_set_new(e, "from", json_string(m->from));
+		json_object_set_new(e, "size", json_integer((json_int_t)m->len));
+		json_object_set_new(e, "sha256", json_string(fw_sha256_hex(m->data, m->len, sha)));
+		bool gz = m->len > FW_SNAPSHOT_GZIP_THRESHOLD && gzip_buffer(m->data, m->len, &stored[i], &stored_len[i]);
+		json_object_set_new(e, "compression", gz ? json_string("gzip") : json_null());
+		char *name = fw_xasprintf("files/%s%s", m->path, gz ? ".gz" : "");
+		json_object_set_new(e, "stored", json_string(name));
+		free(name);
+		json_array_append_new(members, e);
+	}
+	json_object_set_new(manifest, "members", members);
+	json_object_set_new(manifest, "links", links);
+	json_object_set_new(manifest, "nodes", c.nodes);
+	json_object_set_new(manifest, "unreadable", c.unreadable);
+
+	char *text = json_dumps(manifest, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(manifest);
+	struct fw_tar_writer w;
+	fw_tar_writer_init(&w, out, created);
+	bool ok = fw_tar_write_file(&w, "manifest.json", (const uint8_t *)text, strlen(text));
+	free(text);
+	for (size_t i = 0; ok && i < c.count; i++) {
+		struct member *m = &c.members[i];
+		char *name = fw_xasprintf("files/%s%s", m->path, stored[i] ? ".gz" : "");
+		if (m->is_link) {
+			/* links live in the manifest only, so `tar x` of a snapshot gives a plain tree */
+		} else if (stored[i]) {
+			ok = fw_tar_write_file(&w, name, stored[i], stored_len[i]);
+			stats->stored_bytes += stored_len[i];
+		} else {
+			ok = fw_tar_write_file(&w, name, m->data, m->len);
+			stats->stored_bytes += m->len;
+		}
+		free(name);
+	}
+	ok = ok && fw_tar_finish(&w);
+	for (size_t i = 0; i < c.count; i++) {
+		free(c.members[i].path);
+		free(c.members[i].from);
+		free(c.members[i].data);
+		free(c.members[i].target);
+		free(stored[i]);
+	}
+	free(stored);
+	free(stored_len);
+	free(c.members);
+	fw_machine_close(c.m);
+	if (!ok)
+		return fw_error_errno(err, "writing the snapshot failed");
+	return true;
+}
+
+/* --- loading --------------------------------------------------------------------------------- */
+
+static bool gunzip_capped(const uint8_t *in, size_t len, size_t cap, uint8_t **out, size_t *outlen)
+{
+	z_stream z;
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, 31) != Z_OK)
+		return false;
+	size_t alloc = len * 4 + 4096, size = 0;
+	if (alloc > cap)
+		alloc = cap;
+	uint8_t *buf = fw_xmalloc(alloc ? alloc : 1);
+	z.next_in = (Bytef *)in;
+	z.avail_in = (uInt)len;
+	int rc = Z_OK;
+	while (rc != Z_STREAM_END) {
+		if (size == alloc) {
+			if (alloc >= cap)
+				break;
+			alloc = alloc * 2 > cap ? cap : alloc * 2;
+			buf = fw_xrealloc(buf, alloc);
+		}
+		z.next_out = buf + size;
+		z.avail_out = (uInt)(alloc - size);
+		rc = inflate(&z, Z_NO_FLUSH);
+		size = alloc - z.avail_out;
+		if (rc != Z_OK && rc != Z_STREAM_END)
+			break;
+	}
+	inflateEnd(&z);
+	if (rc != Z_STREAM_END) {
+		free(buf);
+		return false;
+	}
+	*out = buf;
+	*outlen = size;
+	return true;
+}
+
+bool fw_snapshot_probe(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	uint8_t h[FW_TAR_BLOCK + 64];
+	ssize_t n = read(fd, h, sizeof(h));
+	close(fd);
+	if (n < FW_TAR_BLOCK + 32)
+		return false;
+	struct fw_view v = fw_view_make(h, (size_t)n, 0);
+	return fw_tar_probe(&v) && strncmp((const char *)h, "manifest.json", 14) == 0 &&
+	       memmem(h + FW_TAR_BLOCK, (size_t)n - FW_TAR_BLOCK, FW_SNAPSHOT_FORMAT, strlen(FW_SNAPSHOT_FORMAT));
+}
+
+bool fw_snapshot_load(const char *path, struct fw_machine **out, struct fw_error *err)
+{
+	struct fw_file f;
+	if (!fw_file_open(path, &f, err))
+		return false;
+	struct fw_view v = fw_view_make(f.data, f.len, 0);
+	if (!fw_tar_probe(&v)) {
+		fw_file_close(&f);
+		return fw_error_set(err, FW_E_INVALID, "%s: not a fwlens snapshot (no tar header at 0x0)", path);
+	}
+	struct fw_tar_reader r;
+	fw_tar_reader_init(&r, &v);
+	struct fw_tar_entry e;
+	struct fw_machine *m = fw_machine_new_snapshot(path);
+	json_t *manifest = NULL;
+	unsigned long count = 0;
+	uint64_t total = 0;
+	bool ok = true;
+	fw_error_clear(err);
+	while (fw_tar_next(&r, &e, err)) {
+		if (++count > FW_SNAPSHOT_MAX_MEMBERS) {
+			ok = fw_error_set(err, FW_E_LIMIT, "%s: more than %d members", path, FW_SNAPSHOT_MAX_MEMBERS);
+			break;
+		}
+		if (strcmp(e.name, "manifest.json") == 0 && e.type == '0') {
+			json_error_t je;
+			manifest = json_loadb((const char *)e.data.p, e.data.len, 0, &je);
+			if (!manifest || !json_is_object(manifest) ||
+			    strcmp(json_string_value(json_object_get(manifest, "format")) ?: "", FW_SNAPSHOT_FORMAT) != 0) {
+				ok = fw_error_set(err, FW_E_INVALID, "%s: manifest.json at 0x%llx is not a fwlens snapshot manifest",
+						  path, (unsigned long long)e.header_offset);
+				break;
+			}
+			continue;
+		}
+		if (strncmp(e.name, "files/", 6) != 0)
+			continue;
+		const char *rel = e.name + 6;
+		if (!rel[0] || strstr(rel, "../") || rel[0] == '/')
+			continue; /* never trust member names to build paths */
+		if (e.type != '0')
+			continue;
+		size_t rlen = strlen(rel);
+		uint8_t *data;
+		size_t len;
+		if (rlen > 3 && strcmp(rel + rlen - 3, ".gz") == 0) {
+			if (!gunzip_capped(e.data.p, e.data.len, FW_MACHINE_FILE_CAP, &data, &len)) {
+				ok = fw_error_set(err, FW_E_INVALID, "%s: member %s at 0x%llx: corrupt or too large gzip data", path,
+						  e.name, (unsigned long long)e.header_offset);
+				break;
+			}
+			char *plain = fw_xstrndup(rel, rlen - 3);
+			total += len;
+			fw_machine_add_file(m, plain, data, len);
+			free(plain);
+		} else {
+			data = fw_xmalloc(e.data.len ? e.data.len : 1);
+			memcpy(data, e.data.p, e.data.len);
+			total += e.data.len;
+			fw_machine_add_file(m, rel, data, e.data.len);
+		}
+		if (total > FW_SNAPSHOT_MAX_TOTAL) {
+			ok = fw_error_set(err, FW_E_LIMIT, "%s: members add up to more than %llu bytes", path,
+					  (unsigned long long)FW_SNAPSHOT_MAX_TOTAL);
+			break;
+		}
+	}
+	if (ok && err->code != FW_OK) {
+		fw_error_prefix(err, "%s: ", path);
+		ok = false;
+	}
+	if (ok && !manifest)
+		ok = fw_error_set(err, FW_E_INVALID, "%s: no manifest.json: not a fwlens snapshot", path);
+	if (ok) {
+		/* symbolic links and device nodes come from the manifest */
+		json_t *links = json_object_get(manifest, "links"), *l;
+		size_t i;
+		json_array_foreach(links, i, l)
+		{
+			const char *p = json_string_value(json_object_get(l, "path"));
+			const char *t = json_string_value(json_object_get(l, "target"));
+			if (p && t && !strstr(p, "..") && !strstr(t, ".."))
+				fw_machine_add_link(m, p, t);
+		}
+		json_t *nodes = json_object_get(manifest, "nodes");
+		json_array_foreach(nodes, i, l)
+		{
+			const char *p = json_string_value(l);
+			if (p && !strstr(p, ".."))
+				fw_machine_add_node(m, p);
+		}
+		fw_machine_set_manifest(m, json_dumps(manifest, JSON_INDENT(2) | JSON_PRESERVE_ORDER));
+	}
+	json_decref(manifest);
+	fw_file_close(&f);
+	if (!ok) {
+		fw_machine_close(m);
+		return false;
+	}
+	*out = m;
+	return true;
+}

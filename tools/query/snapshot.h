@@ -1,0 +1,48 @@
+/* Machine snapshots: a read-only capture of what a machine says about its firmware setup, in one
+ * file that every command accepts wherever it takes a machine.
+ *
+ * The file is a ustar archive: `manifest.json` first (what was read, from where, size, SHA-256,
+ * what could not be read and why, and the sysfs symbolic links), then the members under
+ * `files/<machine path>` (gzip-compressed as `files/<path>.gz` when large), so `tar x` of a
+ * snapshot gives a plain tree of files. Capture never
+ * writes to the source and follows no link out of --root.
+ */
+#ifndef FW_SNAPSHOT_H
+#define FW_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "parsers/error.h"
+
+#define FW_SNAPSHOT_FORMAT "fwlens-snapshot"
+#define FW_SNAPSHOT_VERSION 1
+/* Members larger than this are stored gzip-compressed. */
+#define FW_SNAPSHOT_GZIP_THRESHOLD 16384
+/* Hard caps when loading a snapshot (a corrupt or hostile archive cannot exhaust memory). */
+#define FW_SNAPSHOT_MAX_MEMBERS 200000
+#define FW_SNAPSHOT_MAX_TOTAL ((uint64_t)1 << 31)
+
+struct fw_capture_options {
+	const char *root;      /* "/" by default */
+	const char *image;     /* optional BIOS image to include */
+	const char *dmesg;     /* kernel log file; else var/log/dmesg under root, else `dmesg` on a live root */
+	bool all_vars;         /* every efivar, not only the ones that matter */
+	uint64_t created;      /* capture time (seconds since the epoch); SOURCE_DATE_EPOCH overrides */
+	/* progress callback: called with the number of members read so far */
+	void (*progress)(void *ctx, unsigned long done);
+	void *progress_ctx;
+};
+
+struct fw_capture_stats {
+	unsigned long members, links, unreadable;
+	uint64_t bytes, stored_bytes;
+};
+
+/* Capture a machine into `out` (an open file). Warnings (unreadable files) are recorded in the
+ * manifest and counted in stats; only a failure to write the archive is an error. */
+bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct fw_capture_stats *stats,
+			 struct fw_error *err);
+
+#endif
