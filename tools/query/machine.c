@@ -439,19 +439,45 @@ bool fw_machine_exists(struct fw_machine *m, const char *rel)
 	return fstatat(m->root_fd, resolved, &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
+/* Lexically join a link's text to the folder it sits in, confined to the root. */
+static char *lexical_target(const char *dir, const char *text)
+{
+	struct comp_stack st = {0};
+	char buf[8192];
+	snprintf(buf, sizeof(buf), "%s/%s", text[0] == '/' ? "" : dir, text);
+	char *save = NULL;
+	for (char *c = strtok_r(buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+		if (strcmp(c, ".") == 0)
+			continue;
+		if (strcmp(c, "..") == 0) {
+			if (st.n)
+				free(st.items[--st.n]);
+			continue;
+		}
+		if (st.n == MAX_COMPONENTS)
+			break;
+		st.items[st.n++] = fw_xstrdup(c);
+	}
+	char out[4096];
+	join(&st, st.n, out, sizeof(out));
+	stack_clear(&st);
+	return fw_xstrdup(out);
+}
+
 const char *fw_machine_link(struct fw_machine *m, const char *rel)
 {
 	const char *cached = fw_strmap_get(&m->links, rel);
 	if (cached || m->kind == FW_MACHINE_SNAPSHOT)
 		return cached;
-	/* Resolve the parent fully, then the entry itself. */
-	char parent[4096], resolved_parent[4096], resolved[4096];
+	/* Resolve the parent fully, then read the entry's own link text; the target need not exist
+	 * (a driver's folder outside a sysroot), only its path is wanted. */
+	char parent[4096], resolved_parent[4096];
 	snprintf(parent, sizeof(parent), "%s", rel);
 	char *slash = strrchr(parent, '/');
 	const char *base = rel;
 	if (slash) {
 		*slash = '\0';
-		base = slash + 1;
+		base = rel + (slash - parent) + 1;
 	} else {
 		snprintf(parent, sizeof(parent), ".");
 	}
@@ -460,14 +486,14 @@ const char *fw_machine_link(struct fw_machine *m, const char *rel)
 		return NULL;
 	char entry[4096];
 	snprintf(entry, sizeof(entry), "%s/%s", resolved_parent, base);
-	struct stat st;
-	if (fstatat(m->root_fd, entry, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISLNK(st.st_mode))
+	char text[4096];
+	ssize_t n = readlinkat(m->root_fd, entry, text, sizeof(text) - 1);
+	if (n < 0)
 		return NULL;
-	if (!resolve(m, entry, true, resolved, sizeof(resolved), &e))
-		return NULL;
-	char *copy = fw_xstrdup(resolved);
-	fw_strmap_put(&m->links, rel, copy);
-	return copy;
+	text[n] = '\0';
+	char *target = lexical_target(strcmp(resolved_parent, ".") == 0 ? "" : resolved_parent, text);
+	fw_strmap_put(&m->links, rel, target);
+	return target;
 }
 
 bool fw_machine_list(struct fw_machine *m, const char *rel_dir, struct fw_strlist *out)

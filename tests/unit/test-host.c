@@ -1,0 +1,176 @@
+/* PCI config space decoding and host facts from a machine folder built here. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "parsers/pci-config.h"
+#include "parsers/view.h"
+#include "tools/query/host.h"
+
+/* A Turin-like root port: PCIe cap at 0x58 (root port, Gen5 x16), ACS at 0x2a0 as lspci shows. */
+static void make_root_port(uint8_t *c)
+{
+	memset(c, 0, 4096);
+	fw_put_le16(c + 0x00, 0x1022);
+	fw_put_le16(c + 0x02, 0x14AB);
+	fw_put_le16(c + 0x06, 0x0010); /* capabilities list */
+	c[0x09] = 0x00, c[0x0A] = 0x04, c[0x0B] = 0x06; /* PCI bridge */
+	c[0x0E] = 0x81; /* type 1, multi-function */
+	c[0x18] = 0x40, c[0x19] = 0x41, c[0x1A] = 0x43;
+	c[0x34] = 0x50;
+	c[0x50] = 0x01, c[0x51] = 0x58; /* power management -> PCIe */
+	c[0x58] = 0x10, c[0x59] = 0x00;
+	fw_put_le16(c + 0x5A, 0x0042);  /* version 2, port type 4 (root port) */
+	fw_put_le32(c + 0x64, 0x00000105); /* LnkCap: Gen5, x16 */
+	fw_put_le16(c + 0x6A, 0x0105);     /* LnkSta: Gen5, x16 */
+	/* extended capabilities: AER at 0x100 -> ARI at 0x150 -> ACS at 0x2a0 */
+	fw_put_le32(c + 0x100, 0x15010001);
+	fw_put_le32(c + 0x150, 0x2A01000E);
+	fw_put_le32(c + 0x2A0, 0x0001000D);
+	fw_put_le16(c + 0x2A4, 0x005F); /* SV TB RR CR UF DT */
+	fw_put_le16(c + 0x2A6, 0x001D); /* SV RR CR UF set, as Linux does */
+}
+
+TEST(pci_config_root_port)
+{
+	uint8_t c[4096];
+	make_root_port(c);
+	struct fw_pci_config cfg;
+	CHECK(fw_pci_config_decode(c, sizeof(c), &cfg));
+	CHECK_EQ(cfg.vendor, 0x1022);
+	CHECK(cfg.bridge && cfg.multifunction);
+	CHECK_EQ(cfg.secondary_bus, 0x41);
+	CHECK_EQ(cfg.subordinate_bus, 0x43);
+	CHECK(cfg.has_pcie);
+	CHECK_EQ(cfg.pcie_port_type, FW_PCIE_ROOT_PORT);
+	CHECK_EQ(cfg.link_cap_speed, 5);
+	CHECK_EQ(cfg.link_width, 16);
+	CHECK(cfg.has_ari);
+	CHECK(cfg.has_acs);
+	CHECK_EQ(cfg.acs_offset, 0x2A0);
+	CHECK_EQ(cfg.acs_ctl, 0x001D);
+	char buf[128];
+	CHECK_STR(fw_pci_acs_str(cfg.acs_ctl, cfg.acs_cap, buf, sizeof(buf)),
+		  "SrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ DirectTrans-");
+	CHECK_EQ(cfg.ext_cap_count, 3);
+	CHECK(!cfg.cap_loop);
+	CHECK_STR(fw_pci_class_name(cfg.class_code), "PCI bridge");
+}
+
+TEST(pci_config_short_reads_and_loops)
+{
+	uint8_t c[4096];
+	make_root_port(c);
+	struct fw_pci_config cfg;
+	/* an unprivileged read gives 64 bytes: header only, nothing guessed */
+	CHECK(fw_pci_config_decode(c, 64, &cfg));
+	CHECK(!cfg.has_pcie && !cfg.extended_known && !cfg.has_acs);
+	CHECK(!fw_pci_config_decode(c, 63, &cfg));
+	/* a capability list that points back to itself ends with cap_loop, not a hang */
+	c[0x59] = 0x50;
+	fw_put_le32(c + 0x2A0, 0x1001000D); /* ACS -> 0x100 again */
+	CHECK(fw_pci_config_decode(c, sizeof(c), &cfg));
+	CHECK(cfg.cap_loop);
+}
+
+static void put_file(const char *dir, const char *rel, const void *data, size_t len)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	for (char *p = path + strlen(dir) + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(path, 0755);
+			*p = '/';
+		}
+	FILE *f = fopen(path, "wb");
+	if (f) {
+		fwrite(data, 1, len, f);
+		fclose(f);
+	}
+}
+
+static void put_link(const char *dir, const char *rel, const char *target)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	put_file(dir, rel, "", 0);
+	unlink(path);
+	if (symlink(target, path) != 0)
+		perror("symlink");
+}
+
+TEST(host_facts_from_a_folder)
+{
+	char dir[] = "/tmp/fwlens-host.XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	uint8_t rp[4096], gpu[4096];
+	make_root_port(rp);
+	memset(gpu, 0, sizeof(gpu));
+	fw_put_le16(gpu, 0x10DE);
+	fw_put_le16(gpu + 2, 0x2BB1);
+	gpu[0x0B] = 0x03;
+	put_file(dir, "sys/devices/pci0000:40/0000:40:01.1/config", rp, sizeof(rp));
+	put_file(dir, "sys/devices/pci0000:40/0000:40:01.1/0000:41:00.0/config", gpu, sizeof(gpu));
+	const char *res = "0x000000f000000000 0x000000f0ffffffff 0x0000000000140204\n"
+			  "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+			  "0x0000002000000000 0x0000003fffffffff 0x000000000014220c\n";
+	put_file(dir, "sys/devices/pci0000:40/0000:40:01.1/0000:41:00.0/resource", res, strlen(res));
+	put_file(dir, "sys/devices/pci0000:40/0000:40:01.1/0000:41:00.0/numa_node", "0\n", 2);
+	put_link(dir, "sys/bus/pci/devices/0000:40:01.1", "../../../devices/pci0000:40/0000:40:01.1");
+	put_link(dir, "sys/bus/pci/devices/0000:41:00.0", "../../../devices/pci0000:40/0000:40:01.1/0000:41:00.0");
+	put_link(dir, "sys/devices/pci0000:40/0000:40:01.1/0000:41:00.0/iommu_group", "../../../../kernel/iommu_groups/12");
+	put_link(dir, "sys/devices/pci0000:40/0000:40:01.1/0000:41:00.0/driver", "../../../../bus/pci/drivers/vfio-pci");
+	put_file(dir, "sys/kernel/iommu_groups/12/type", "DMA-FQ\n", 7);
+	put_link(dir, "sys/kernel/iommu_groups/12/devices/0000:41:00.0", "../../../../devices/pci0000:40/0000:40:01.1/0000:41:00.0");
+	const char *cmd = "BOOT_IMAGE=/vmlinuz root=/dev/md0 amd_iommu=on iommu=pt quiet \"foo=a b\" bar=\"c d\" iommu=nopt -- init=x\n";
+	put_file(dir, "proc/cmdline", cmd, strlen(cmd));
+	const char *log = "[   1.0] AMD-Vi: IOMMU SNP support enabled.\n"
+			  "[  99.1] nvidia 0000:41:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x0012 address=0x2000001000 flags=0x0020]\n"
+			  "[  99.2] AMD-Vi: Event logged [IO_PAGE_FAULT device=41:00.0 domain=0x0012 address=0xf000000040 flags=0x0000]\n";
+	put_file(dir, "var/log/dmesg", log, strlen(log));
+	put_file(dir, "sys/module/kvm_amd/parameters/sev_snp", "Y\n", 2);
+
+	struct fw_machine *m;
+	struct fw_error err;
+	CHECK(fw_machine_open(dir, &m, &err));
+	struct fw_host h;
+	CHECK(fw_host_load(m, &h, &err));
+	CHECK_EQ(h.npci, 2);
+	struct fw_pci_device *g = fw_host_pci(&h, "41:00.0");
+	CHECK(g != NULL);
+	CHECK_STR(g->bdf, "0000:41:00.0");
+	CHECK(g->parent == fw_host_pci(&h, "0000:40:01.1"));
+	CHECK_STR(g->root_bus, "0000:40");
+	CHECK_STR(g->driver, "vfio-pci");
+	CHECK_EQ(g->iommu_group, 12);
+	CHECK_EQ(g->numa_node, 0);
+	CHECK_EQ(g->bars[2].start, 0x2000000000ULL);
+	CHECK_STR(fw_host_group(&h, 12)->type, "DMA-FQ");
+	bool present;
+	CHECK_STR(fw_host_option(&h, "iommu", &present), "nopt");
+	CHECK_STR(fw_host_option(&h, "amd_iommu", &present), "on");
+	CHECK_STR(fw_host_option(&h, "foo", &present), "a b");
+	CHECK_STR(fw_host_option(&h, "bar", &present), "c d");
+	CHECK(fw_host_option(&h, "quiet", &present) == NULL && present);
+	CHECK(fw_host_option(&h, "init", &present) == NULL && !present);
+	CHECK_STR(h.kvm_sev_snp, "Y");
+	CHECK_EQ(h.nfaults, 2);
+	CHECK_STR(h.faults[0].device, "0000:41:00.0");
+	CHECK_STR(h.faults[0].event, "IO_PAGE_FAULT");
+	CHECK_EQ(h.faults[0].domain, 0x12);
+	CHECK_EQ(h.faults[0].address, 0x2000001000ULL);
+	CHECK_STR(h.faults[1].device, "0000:41:00.0");
+	CHECK_EQ(h.faults[1].address, 0xF000000040ULL);
+	int bar = -1;
+	CHECK(fw_host_bar_owner(&h, 0xF000000040ULL, &bar) == g);
+	CHECK_EQ(bar, 0);
+	CHECK_EQ(fw_host_log_lines(&h, "SNP support enabled", NULL, 0), 1);
+	fw_host_free(&h);
+	fw_machine_close(m);
+	char rm[4200];
+	snprintf(rm, sizeof(rm), "rm -rf '%s'", dir);
+	CHECK(system(rm) == 0);
+}
