@@ -70,6 +70,12 @@ $(BUILD)/gen/commands.inc: $(CLI_SRCS) Makefile
 
 $(BUILD)/obj/tools/cli/commands.o: $(BUILD)/gen/commands.inc
 
+# Data files compiled in as C string literals (the topic rules and their schema).
+$(BUILD)/gen/rules-%.inc: tools/query/rules/%
+	@mkdir -p $(dir $@)
+	@sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
+$(BUILD)/obj/tools/query/topics.o: $(BUILD)/gen/rules-topics.xml.inc $(BUILD)/gen/rules-topics.xsd.inc
+
 Q := $(if $(V),,@)
 
 $(BUILD)/obj/%.o: %.c
