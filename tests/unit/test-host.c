@@ -8,6 +8,7 @@
 #include "parsers/pci-config.h"
 #include "parsers/view.h"
 #include "tools/query/host.h"
+#include "sysroot.h"
 
 /* A Turin-like root port: PCIe cap at 0x58 (root port, Gen5 x16), ACS at 0x2a0 as lspci shows. */
 static void make_root_port(uint8_t *c)
@@ -75,32 +76,8 @@ TEST(pci_config_short_reads_and_loops)
 	CHECK(cfg.cap_loop);
 }
 
-static void put_file(const char *dir, const char *rel, const void *data, size_t len)
-{
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	for (char *p = path + strlen(dir) + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(path, 0755);
-			*p = '/';
-		}
-	FILE *f = fopen(path, "wb");
-	if (f) {
-		fwrite(data, 1, len, f);
-		fclose(f);
-	}
-}
-
-static void put_link(const char *dir, const char *rel, const char *target)
-{
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	put_file(dir, rel, "", 0);
-	unlink(path);
-	if (symlink(target, path) != 0)
-		perror("symlink");
-}
+#define put_file fw_sysroot_file
+#define put_link fw_sysroot_link
 
 TEST(host_facts_from_a_folder)
 {
@@ -170,7 +147,5 @@ TEST(host_facts_from_a_folder)
 	CHECK_EQ(fw_host_log_lines(&h, "SNP support enabled", NULL, 0), 1);
 	fw_host_free(&h);
 	fw_machine_close(m);
-	char rm[4200];
-	snprintf(rm, sizeof(rm), "rm -rf '%s'", dir);
-	CHECK(system(rm) == 0);
+	fw_sysroot_remove(dir);
 }

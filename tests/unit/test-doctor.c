@@ -1,0 +1,163 @@
+/* The doctor on a small GPU host built here: two host GPUs under one switch faulting on each
+ * other's BAR, one passthrough GPU, amd_iommu=on on the command line. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "harness.h"
+#include "parsers/pci-config.h"
+#include "sysroot.h"
+#include "tools/query/doctor.h"
+
+static const struct fw_check_result *find(const struct fw_doctor_report *r, const char *id)
+{
+	for (size_t i = 0; i < r->count; i++)
+		if (strcmp(r->results[i].id, id) == 0)
+			return &r->results[i];
+	return NULL;
+}
+
+static bool evidence_has(const struct fw_check_result *c, const char *text)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(c->evidence, i, e) if (strstr(json_string_value(e), text)) return true;
+	return false;
+}
+
+static void build_host(const char *dir, bool identity)
+{
+	uint8_t c[4096];
+	fw_sysroot_cfg_bridge(c, 0x1022, 0x14AB, FW_PCIE_ROOT_PORT, 0x41, 0x45, 0x005F, 0x001D);
+	fw_sysroot_pci(dir, "pci0000:40/0000:40:01.1", c, NULL, 0, "pcieport", 19);
+	fw_sysroot_cfg_bridge(c, 0x1000, 0xC030, FW_PCIE_UPSTREAM_PORT, 0x42, 0x45, 0, 0);
+	fw_sysroot_pci(dir, "pci0000:40/0000:40:01.1/0000:41:00.0", c, NULL, 0, "pcieport", 19);
+	fw_sysroot_cfg_bridge(c, 0x1000, 0xC030, FW_PCIE_DOWNSTREAM_PORT, 0x43, 0x43, 0x005F, 0x001D);
+	fw_sysroot_pci(dir, "pci0000:40/0000:40:01.1/0000:41:00.0/0000:42:00.0", c, NULL, 0, "pcieport", 19);
+	fw_sysroot_cfg_bridge(c, 0x1000, 0xC030, FW_PCIE_DOWNSTREAM_PORT, 0x44, 0x44, 0x005F, 0x001D);
+	fw_sysroot_pci(dir, "pci0000:40/0000:40:01.1/0000:41:00.0/0000:42:01.0", c, NULL, 0, "pcieport", 19);
+	fw_sysroot_cfg_gpu(c, 0x10DE, 0x2BB1, 5, 16);
+	fw_sysroot_pci(dir, "pci0000:40/0000:40:01.1/0000:41:00.0/0000:42:00.0/0000:43:00.0", c,
+		       "0x000000f000000000 0x000000f000ffffff 0x0000000000040200\n"
+		       "0x0000002000000000 0x0000003fffffffff 0x000000000014220c\n",
+		       0, "nvidia", 20);
+	fw_sysroot_cfg_gpu(c, 0x10DE, 0x2BB1, 2, 16); /* trained down to Gen2 */
+	fw_sysroot_pci(dir, "pci0000:40/0000:40:01.1/0000:41:00.0/0000:42:01.0/0000:44:00.0", c,
+		       "0x000000f100000000 0x000000f100ffffff 0x0000000000040200\n"
+		       "0x0000004000000000 0x0000005fffffffff 0x000000000014220c\n",
+		       0, "nvidia", 21);
+	fw_sysroot_cfg_bridge(c, 0x1022, 0x14AB, FW_PCIE_ROOT_PORT, 0x61, 0x61, 0x005F, 0x001D);
+	fw_sysroot_pci(dir, "pci0000:60/0000:60:01.1", c, NULL, 1, "pcieport", 29);
+	fw_sysroot_cfg_gpu(c, 0x10DE, 0x2BB1, 5, 16);
+	fw_sysroot_pci(dir, "pci0000:60/0000:60:01.1/0000:61:00.0", c,
+		       "0x000000f200000000 0x000000f200ffffff 0x0000000000040200\n"
+		       "0x0000006000000000 0x0000007fffffffff 0x000000000014220c\n",
+		       1, "vfio-pci", 30);
+	fw_sysroot_text(dir, "sys/kernel/iommu_groups/19/type", "DMA-FQ\n");
+	fw_sysroot_text(dir, "sys/kernel/iommu_groups/20/type", "DMA-FQ\n");
+	fw_sysroot_text(dir, "sys/kernel/iommu_groups/21/type", identity ? "identity\n" : "DMA-FQ\n");
+	fw_sysroot_text(dir, "sys/kernel/iommu_groups/29/type", "DMA-FQ\n");
+	fw_sysroot_text(dir, "sys/kernel/iommu_groups/30/type", "unmanaged\n");
+	fw_sysroot_text(dir, "proc/cmdline", "BOOT_IMAGE=/boot/vmlinuz root=/dev/sda1 amd_iommu=on\n");
+	fw_sysroot_text(dir, "sys/module/kvm_amd/parameters/sev", "Y\n");
+	fw_sysroot_text(dir, "sys/module/kvm_amd/parameters/sev_es", "Y\n");
+	fw_sysroot_text(dir, "sys/module/kvm_amd/parameters/sev_snp", "Y\n");
+	fw_sysroot_text(dir, "dev/sev", "");
+	fw_sysroot_text(dir, "var/log/dmesg",
+			"[    0.100] AMD-Vi: Unknown option - 'on'\n"
+			"[    0.500] SEV-SNP: RMP table physical range [0x0000000088000000 - 0x00000000a81fffff]\n"
+			"[    1.200] AMD-Vi: Extended features (0x246577efa2254afa, 0x0): PPR NX GT IA GA PC GA_vAPIC SNP\n"
+			"[    1.201] AMD-Vi: IOMMU SNP support enabled.\n"
+			"[    5.000] ccp 0000:22:00.1: SEV-SNP API:1.55 build:21\n"
+			"[    6.000] kvm_amd: SEV-SNP enabled (ASIDs 1 - 99)\n"
+			"[  300.001] nvidia 0000:43:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x0014 address=0x4000100000 flags=0x0030]\n"
+			"[  300.002] nvidia 0000:43:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x0014 address=0x4000100040 flags=0x0030]\n"
+			"[  300.003] nvidia 0000:43:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x0014 address=0x4000100080 flags=0x0030]\n");
+}
+
+static bool run(const char *dir, unsigned profiles, struct fw_doctor_report *rep, struct fw_host *h, struct fw_machine **m)
+{
+	struct fw_error err;
+	if (!fw_machine_open(dir, m, &err) || !fw_host_load(*m, h, &err))
+		return false;
+	struct fw_doctor_ctx ctx = {h, {0}, profiles};
+	fw_doctor_run(&ctx, rep);
+	return true;
+}
+
+TEST(doctor_names_faulting_gpus_and_explains)
+{
+	char dir[] = "/tmp/fwlens-doctor.XXXXXX";
+	CHECK(fw_sysroot_new(dir));
+	build_host(dir, false);
+	struct fw_doctor_report rep;
+	struct fw_host h;
+	struct fw_machine *m;
+	CHECK(run(dir, FW_PROFILE_ALL, &rep, &h, &m));
+	CHECK_MSG(rep.count >= 15, "only %zu checks", rep.count);
+
+	const struct fw_check_result *f = find(&rep, "p2p-io-page-faults");
+	CHECK(f && f->status == FW_CHECK_FAIL);
+	CHECK(strstr(f->explanation, "GPU 0000:43:00.0 (IOMMU group 20, DMA-FQ)") != NULL);
+	CHECK(strstr(f->explanation, "BAR1 of GPU 0000:44:00.0 (group 21") != NULL);
+	CHECK(strstr(f->explanation, "ACS redirect") != NULL);
+	CHECK(f->fix && strstr(f->fix, "NCCL_P2P_DISABLE=1") && strstr(f->fix, "iommu=pt"));
+	CHECK(evidence_has(f, "3 IO_PAGE_FAULT from 0000:43:00.0"));
+	CHECK(evidence_has(f, "0000:42:00.0 (Downstream Port): ACS at 0x100: SrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ DirectTrans-"));
+
+	const struct fw_check_result *a = find(&rep, "acs-gpu-paths");
+	CHECK(a && a->status == FW_CHECK_WARN);
+	CHECK(evidence_has(a, "0000:43:00.0 <-> 0000:44:00.0: meet at 0000:41:00.0 (Upstream Port)"));
+
+	CHECK_EQ(find(&rep, "kernel-options")->status, FW_CHECK_WARN);
+	CHECK(evidence_has(find(&rep, "kernel-options"), "Unknown option - 'on'"));
+	CHECK_EQ(find(&rep, "kernel-iommu-mode")->status, FW_CHECK_PASS);
+	CHECK_EQ(find(&rep, "kernel-snp-log")->status, FW_CHECK_PASS);
+	CHECK_EQ(find(&rep, "kernel-iommu-snp")->status, FW_CHECK_PASS);
+	CHECK_EQ(find(&rep, "ccp-firmware")->status, FW_CHECK_PASS);
+	CHECK_EQ(find(&rep, "kvm-amd-sev")->status, FW_CHECK_PASS);
+	CHECK_EQ(find(&rep, "dev-sev")->status, FW_CHECK_PASS);
+	CHECK_EQ(find(&rep, "iommu-group-types")->status, FW_CHECK_PASS);
+	CHECK_EQ(find(&rep, "vfio-isolation")->status, FW_CHECK_PASS);
+	CHECK_EQ(find(&rep, "gpu-links")->status, FW_CHECK_WARN);
+	CHECK(evidence_has(find(&rep, "gpu-links"), "0000:44:00.0: Gen2 x16 of Gen5 x16 (below capability)"));
+	CHECK_EQ(find(&rep, "gpu-numa")->status, FW_CHECK_PASS);
+	CHECK_EQ(find(&rep, "gpu-bars")->status, FW_CHECK_PASS);
+	/* no BIOS image and no ACPI: those checks say skip, with a reason */
+	CHECK_EQ(find(&rep, "bios-smee")->status, FW_CHECK_SKIP);
+	CHECK(strstr(find(&rep, "bios-smee")->explanation, "--image") != NULL);
+	CHECK_EQ(find(&rep, "acpi-ivrs")->status, FW_CHECK_SKIP);
+	for (size_t i = 0; i < rep.count; i++)
+		CHECK_MSG(rep.results[i].explanation[0], "%s has no explanation", rep.results[i].id);
+	fw_doctor_report_free(&rep);
+	fw_host_free(&h);
+	fw_machine_close(m);
+	fw_sysroot_remove(dir);
+}
+
+TEST(doctor_identity_group_fails_snp_and_profiles_filter)
+{
+	char dir[] = "/tmp/fwlens-doctor.XXXXXX";
+	CHECK(fw_sysroot_new(dir));
+	build_host(dir, true);
+	fw_sysroot_text(dir, "proc/cmdline", "root=/dev/sda1 iommu=pt\n");
+	struct fw_doctor_report rep;
+	struct fw_host h;
+	struct fw_machine *m;
+	CHECK(run(dir, FW_PROFILE_SNP, &rep, &h, &m));
+	CHECK(find(&rep, "p2p-io-page-faults") == NULL); /* p2p only */
+	CHECK(find(&rep, "vfio-isolation") == NULL);
+	CHECK_EQ(find(&rep, "iommu-group-types")->status, FW_CHECK_FAIL);
+	CHECK(evidence_has(find(&rep, "iommu-group-types"), "identity groups: 21"));
+	CHECK_EQ(find(&rep, "kernel-iommu-mode")->status, FW_CHECK_FAIL);
+	CHECK(strstr(find(&rep, "kernel-iommu-mode")->explanation, "iommu=pt makes default domains passthrough") != NULL);
+	unsigned mask;
+	CHECK(fw_doctor_profile_parse("sev-snp-host", &mask) && mask == FW_PROFILE_SNP);
+	CHECK(!fw_doctor_profile_parse("gpu", &mask));
+	json_t *doc = fw_doctor_report_json(&rep);
+	CHECK(json_integer_value(json_object_get(json_object_get(doc, "summary"), "fail")) >= 2);
+	json_decref(doc);
+	fw_doctor_report_free(&rep);
+	fw_host_free(&h);
+	fw_machine_close(m);
+	fw_sysroot_remove(dir);
+}

@@ -1,0 +1,254 @@
+/* Doctor checks on the BIOS settings stored on the machine (decoded through the image's forms). */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "doctor-checks.h"
+
+enum lookup { FOUND, NO_SETTINGS, ABSENT, NO_VALUE };
+
+/* Look a setting up; when it has a value, add it as evidence. */
+static enum lookup lookup(const struct fw_doctor_ctx *ctx, struct fw_check_result *r, const char *prompt,
+			  struct fw_doctor_setting *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (!ctx->src.setting)
+		return NO_SETTINGS;
+	if (!ctx->src.setting(ctx->src.setting_ctx, prompt, s))
+		return ABSENT;
+	if (!s->has_current) {
+		fw_check_evidence(r, "%s (%s, %s@0x%x): no current value stored; default %s", s->prompt, s->path ? s->path : "",
+				  s->varstore ? s->varstore : "?", s->offset, s->default_text ? s->default_text : "?");
+		return NO_VALUE;
+	}
+	fw_check_evidence(r, "%s = %s (0x%llx) at %s@0x%x; default %s%s; menu %s", s->prompt,
+			  s->current_text ? s->current_text : "(not an option)", (unsigned long long)s->current,
+			  s->varstore ? s->varstore : "?", s->offset, s->default_text ? s->default_text : "?",
+			  s->hidden ? "; hidden in setup" : "", s->path ? s->path : "");
+	return FOUND;
+}
+
+static void skip_for(struct fw_check_result *r, enum lookup l, const char *prompt, const struct fw_doctor_setting *s)
+{
+	switch (l) {
+	case NO_SETTINGS:
+		fw_check_set(r, FW_CHECK_SKIP,
+			     "No BIOS settings are known for this host: give the BIOS image (--image, or a snapshot captured "
+			     "with --image) so the stored variables can be decoded.",
+			     NULL);
+		break;
+	case ABSENT:
+		fw_check_setf(r, FW_CHECK_SKIP, NULL, "This BIOS has no setting named \"%s\".", prompt);
+		break;
+	case NO_VALUE:
+		fw_check_setf(r, FW_CHECK_SKIP, NULL,
+			      "The machine's variables do not hold \"%s\" (no %s variable captured), so its value is unknown.",
+			      prompt, s->varstore ? s->varstore : "setup");
+		break;
+	case FOUND:
+		break;
+	}
+}
+
+/* A setting with its current value, or the check says skip and why. */
+static bool get(const struct fw_doctor_ctx *ctx, struct fw_check_result *r, const char *prompt,
+		struct fw_doctor_setting *s)
+{
+	enum lookup l = lookup(ctx, r, prompt, s);
+	skip_for(r, l, prompt, s);
+	return l == FOUND;
+}
+
+static bool text_is(const struct fw_doctor_setting *s, const char *a, const char *b)
+{
+	return s->current_text && (strcasecmp(s->current_text, a) == 0 || (b && strcasecmp(s->current_text, b) == 0));
+}
+
+void fw_check_bios_smee(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	struct fw_doctor_setting s;
+	if (!get(ctx, r, "SMEE", &s))
+		return;
+	if (text_is(&s, "Enable", "Enabled"))
+		fw_check_set(r, FW_CHECK_PASS, "SMEE is explicitly enabled, so memory encryption is on and the SEV options are shown.",
+			     NULL);
+	else
+		fw_check_setf(r, FW_CHECK_FAIL,
+			      "Set Advanced > AMD CBS > CPU Common Options > SMEE to Enable.",
+			      "SMEE is %s. SEV-SNP needs SMEE=Enable: it sets SYSCFG[23], and Auto hides SEV Control, the ASID "
+			      "limit and the RMP coverage options.",
+			      s.current_text ? s.current_text : "not one of its options");
+}
+
+void fw_check_bios_sev_control(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	struct fw_doctor_setting s;
+	if (!get(ctx, r, "SEV Control", &s))
+		return;
+	if (text_is(&s, "Enable", "Enabled"))
+		fw_check_set(r, FW_CHECK_PASS, "The PSP's SEV firmware is enabled.", NULL);
+	else
+		fw_check_setf(r, FW_CHECK_FAIL, "Set SEV Control to Enable (then power-cycle).", "SEV Control is %s: the PSP "
+			      "will not run SEV or SNP guests.", s.current_text ? s.current_text : "unknown");
+}
+
+void fw_check_bios_asid_limit(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	struct fw_doctor_setting s;
+	if (!get(ctx, r, "SEV-ES ASID Space Limit", &s))
+		return;
+	if (s.current > 1)
+		fw_check_setf(r, FW_CHECK_PASS, NULL, "ASIDs 1 to %llu are left for SEV-ES and SNP guests.",
+			      (unsigned long long)(s.current - 1));
+	else
+		fw_check_setf(r, FW_CHECK_FAIL, "Set SEV-ES ASID Space Limit to e.g. 100 (AMD's guide uses 99).",
+			      "The limit is %llu: SEV-ES and SNP guests get ASIDs 1 to limit-1, so none are left and kvm_amd "
+			      "reports an empty SEV-SNP ASID range.",
+			      (unsigned long long)s.current);
+}
+
+void fw_check_bios_rmp_coverage(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	struct fw_doctor_setting s;
+	if (!get(ctx, r, "SNP Memory (RMP Table) Coverage", &s))
+		return;
+	if (text_is(&s, "Enabled", "Enable"))
+		fw_check_set(r, FW_CHECK_PASS, "The BIOS reserves the RMP table for all memory.", NULL);
+	else if (text_is(&s, "Custom", NULL))
+		fw_check_set(r, FW_CHECK_WARN,
+			     "Custom coverage: if Amount of Memory to Cover is smaller than system RAM the kernel logs "
+			     "\"Memory reserved for the RMP table does not cover full system RAM\".",
+			     "Prefer Enabled.");
+	else
+		fw_check_setf(r, FW_CHECK_FAIL, "Set SNP Memory (RMP Table) Coverage to Enabled.",
+			      "RMP coverage is %s: without a reserved RMP table the kernel logs \"SEV-SNP: Memory for the RMP "
+			      "table has not been reserved by BIOS\" and SNP stays off. SEV-SNP Support alone is not enough.",
+			      s.current_text ? s.current_text : "unknown");
+}
+
+void fw_check_bios_sev_snp_support(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	struct fw_doctor_setting s;
+	if (!get(ctx, r, "SEV-SNP Support", &s))
+		return;
+	if (text_is(&s, "Enable", "Enabled"))
+		fw_check_set(r, FW_CHECK_PASS, "The IOMMU's SNP support is enabled.", NULL);
+	else if (text_is(&s, "Auto", NULL))
+		fw_check_set(r, FW_CHECK_WARN,
+			     "SEV-SNP Support is Auto; on several builds Auto reads as off. Check the IVRS EFR SNP bit and "
+			     "\"AMD-Vi: IOMMU SNP support enabled.\"",
+			     "Set NBIO Common Options > IOMMU/Security > SEV-SNP Support to Enable.");
+	else
+		fw_check_set(r, FW_CHECK_FAIL,
+			     "SEV-SNP Support is off: the kernel will log \"SNP: IOMMU SNP feature not enabled, SNP cannot be "
+			     "supported.\"",
+			     "Set SEV-SNP Support to Enable.");
+}
+
+void fw_check_bios_sme_mk(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	struct fw_doctor_setting s;
+	if (!get(ctx, r, "SME-MK", &s))
+		return;
+	if (s.current == 0)
+		fw_check_set(r, FW_CHECK_PASS, "Multi-key SME is off, as SMEE requires.", NULL);
+	else
+		fw_check_set(r, FW_CHECK_FAIL, "SME-MK is on: enabling both SMEE and SME-MK is not supported (#GP).",
+			     "Set SME-MK to Disabled.");
+}
+
+void fw_check_bios_iommu(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	struct fw_doctor_setting s;
+	if (!get(ctx, r, "IOMMU", &s))
+		return;
+	if (text_is(&s, "Enabled", "Enable"))
+		fw_check_set(r, FW_CHECK_PASS, "The IOMMU is enabled.", NULL);
+	else if (text_is(&s, "Auto", NULL))
+		fw_check_set(r, FW_CHECK_PASS, "IOMMU is Auto, which follows the platform default (enabled on servers); "
+					       "the IVRS check confirms it.",
+			     NULL);
+	else
+		fw_check_set(r, FW_CHECK_FAIL,
+			     "The IOMMU is disabled: no IVRS, no vfio, no SNP. Disabling it removes P2P translation faults but "
+			     "also everything else that needs isolation.",
+			     "Set IOMMU to Enabled.");
+}
+
+void fw_check_bios_svm(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	struct fw_doctor_setting s;
+	if (!get(ctx, r, "SVM Mode", &s))
+		return;
+	if (s.current)
+		fw_check_set(r, FW_CHECK_PASS, "AMD-V is enabled.", NULL);
+	else
+		fw_check_set(r, FW_CHECK_FAIL, "SVM Mode is disabled: KVM cannot run guests.", "Set SVM Mode to Enabled.");
+}
+
+void fw_check_bios_acs(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	struct fw_doctor_setting s;
+	if (!get(ctx, r, "ACS Enable", &s))
+		return;
+	if (text_is(&s, "Disable", "Disabled"))
+		fw_check_set(r, FW_CHECK_WARN,
+			     "ACS is off on the root ports: devices under different ports may share an IOMMU group, so vfio "
+			     "cannot hand one GPU to a guest while its neighbour stays on the host. It does not stop Linux "
+			     "from setting redirect bits on switch ports.",
+			     "Keep ACS Enable at Auto or Enable for per-root-port groups.");
+	else
+		fw_check_setf(r, FW_CHECK_PASS, NULL,
+			      "ACS Enable is %s: root ports isolate their devices into separate IOMMU groups.",
+			      s.current_text ? s.current_text : "set");
+}
+
+void fw_check_bios_large_bars(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	struct fw_doctor_setting a4g, rebar;
+	enum lookup l4g = lookup(ctx, r, "Above 4G Decoding", &a4g);
+	enum lookup lrb = lookup(ctx, r, "Resize BAR Support", &rebar);
+	if (l4g != FOUND && lrb != FOUND) {
+		skip_for(r, l4g, "Above 4G Decoding", &a4g);
+		return;
+	}
+	if (l4g == FOUND && a4g.current == 0)
+		fw_check_set(r, FW_CHECK_FAIL, "Above 4G Decoding is off: eight GPUs cannot map their 64-bit BARs.",
+			     "Enable Above 4G Decoding (Advanced > PCI Subsystem Settings).");
+	else if (lrb != FOUND || rebar.current == 0)
+		fw_check_set(r, FW_CHECK_WARN,
+			     "Resize BAR is off or unknown: GPUs expose a small BAR1, so peers and guests map only part of "
+			     "the VRAM.",
+			     "Enable Resize BAR Support; for vfio guests also give the VM enough 64-bit MMIO space.");
+	else
+		fw_check_set(r, FW_CHECK_PASS, "64-bit BARs above 4 GiB and full-size BARs are enabled.", NULL);
+}
+
+void fw_check_acpi_ivrs(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	if (!ctx->src.ivrs) {
+		fw_check_set(r, FW_CHECK_SKIP, "No ACPI tables are known for this source.", NULL);
+		return;
+	}
+	unsigned n = 0;
+	bool efr_known = false, snp = false;
+	char note[512] = "";
+	if (!ctx->src.ivrs(ctx->src.acpi_ctx, &n, &efr_known, &snp, note, sizeof(note))) {
+		fw_check_set(r, FW_CHECK_FAIL,
+			     "There is no IVRS table: the BIOS did not describe any IOMMU, so Linux runs without one (no vfio, "
+			     "no SNP).",
+			     "Enable IOMMU in the BIOS.");
+		return;
+	}
+	fw_check_evidence(r, "IVRS: %u IOMMU%s%s%s", n, n == 1 ? "" : "s", note[0] ? "; " : "", note);
+	if ((ctx->profiles & FW_PROFILE_SNP) && efr_known && !snp)
+		fw_check_set(r, FW_CHECK_FAIL,
+			     "The IOMMUs' EFR images lack SNPSup (bit 63): Linux will say \"SNP: IOMMU SNP feature not "
+			     "enabled\".",
+			     "Set SEV-SNP Support to Enable.");
+	else if (!efr_known)
+		fw_check_set(r, FW_CHECK_WARN, "IVRS has only type 10h blocks, which carry no EFR image to check SNP with.",
+			     NULL);
+	else
+		fw_check_set(r, FW_CHECK_PASS, "Every IOMMU reports SNP support in its EFR image.", NULL);
+}

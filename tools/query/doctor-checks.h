@@ -1,0 +1,49 @@
+/* The doctor's check functions (one group per file: doctor-bios.c, doctor-host.c, doctor-p2p.c). */
+#ifndef FW_DOCTOR_CHECKS_H
+#define FW_DOCTOR_CHECKS_H
+
+#include "doctor.h"
+
+typedef void (*fw_check_fn)(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+
+/* doctor-bios.c: stored BIOS choices */
+void fw_check_bios_smee(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_bios_sev_control(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_bios_asid_limit(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_bios_rmp_coverage(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_bios_sev_snp_support(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_bios_sme_mk(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_bios_iommu(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_bios_svm(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_bios_acs(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_bios_large_bars(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_acpi_ivrs(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+
+/* doctor-host.c: the kernel and its log */
+void fw_check_cpu_flags(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_kernel_iommu_mode(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_kernel_options(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_kernel_snp_log(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_kernel_iommu_snp(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_ccp_firmware(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_kvm_amd(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_dev_sev(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_iommu_group_types(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_vfio_isolation(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+
+/* doctor-p2p.c: GPUs, their paths, links, NUMA nodes, BARs and the faults between them */
+void fw_check_acs_gpu_paths(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_p2p_faults(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_gpu_links(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_gpu_numa(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_gpu_bars(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+
+/* Shared helpers */
+bool fw_doctor_needs_host(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+bool fw_doctor_needs_log(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+/* Add up to `max` kernel-log lines containing needle as evidence; returns the total count. */
+size_t fw_doctor_log_evidence(const struct fw_doctor_ctx *ctx, struct fw_check_result *r, const char *needle, size_t max);
+/* Whether the IOMMU default domains are passthrough per the command line, with the reason. */
+bool fw_doctor_passthrough(const struct fw_host *h, const char **why);
+
+#endif

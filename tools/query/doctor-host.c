@@ -1,0 +1,393 @@
+/* Doctor checks on the running kernel: command line, log, modules, IOMMU groups. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "doctor-checks.h"
+
+bool fw_doctor_needs_host(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	if (ctx->host)
+		return true;
+	fw_check_set(r, FW_CHECK_SKIP, "No machine was given (a snapshot or a root folder), only firmware.", NULL);
+	return false;
+}
+
+bool fw_doctor_needs_log(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	if (!fw_doctor_needs_host(ctx, r))
+		return false;
+	if (ctx->host->dmesg)
+		return true;
+	fw_check_set(r, FW_CHECK_SKIP, "The kernel log was not captured (snapshot capture --dmesg FILE, or run as root).",
+		     NULL);
+	return false;
+}
+
+size_t fw_doctor_log_evidence(const struct fw_doctor_ctx *ctx, struct fw_check_result *r, const char *needle, size_t max)
+{
+	const char *lines[16];
+	if (max > 16)
+		max = 16;
+	size_t n = fw_host_log_lines(ctx->host, needle, lines, max);
+	for (size_t i = 0; i < n && i < max; i++) {
+		size_t len = strcspn(lines[i], "\n");
+		fw_check_evidence(r, "%.*s", (int)(len > 300 ? 300 : len), lines[i]);
+	}
+	if (n > max)
+		fw_check_evidence(r, "(%zu more lines with \"%s\")", n - max, needle);
+	return n;
+}
+
+static bool word_in(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = list; p && (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+void fw_check_cpu_flags(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	if (!fw_doctor_needs_host(ctx, r))
+		return;
+	const char *flags = ctx->host->cpu_flags;
+	if (!flags) {
+		fw_check_set(r, FW_CHECK_SKIP, "/proc/cpuinfo was not captured.", NULL);
+		return;
+	}
+	static const char *const want[] = {"sme", "sev", "sev_es", "sev_snp"};
+	char missing[128] = "", present[128] = "";
+	for (size_t i = 0; i < 4; i++) {
+		char *dst = word_in(flags, want[i]) ? present : missing;
+		strncat(dst, dst[0] ? " " : "", sizeof(present) - strlen(dst) - 1);
+		strncat(dst, want[i], sizeof(present) - strlen(dst) - 1);
+	}
+	fw_check_evidence(r, "cpu flags present: %s", present[0] ? present : "(none of sme sev sev_es sev_snp)");
+	if (!missing[0])
+		fw_check_set(r, FW_CHECK_PASS, "The kernel reports SME, SEV, SEV-ES and SEV-SNP.", NULL);
+	else if (word_in(flags, "sev") && !word_in(flags, "sev_snp"))
+		fw_check_setf(r, FW_CHECK_FAIL, "Fix the BIOS or IOMMU cause the other checks name.",
+			      "Missing: %s. The kernel clears sev_snp when the RMP table or the IOMMU is not set up for SNP.",
+			      missing);
+	else
+		fw_check_setf(r, FW_CHECK_FAIL, "Set SMEE to Enable in the BIOS.",
+			      "Missing: %s. Without sme/sev the BIOS did not enable memory encryption (SMEE).", missing);
+}
+
+bool fw_doctor_passthrough(const struct fw_host *h, const char **why)
+{
+	bool present;
+	const char *v = fw_host_option(h, "iommu", &present);
+	bool pt = false;
+	*why = NULL;
+	if (present && v && strcmp(v, "pt") == 0)
+		pt = true, *why = "iommu=pt";
+	if (present && v && strcmp(v, "nopt") == 0)
+		pt = false, *why = NULL;
+	v = fw_host_option(h, "iommu.passthrough", &present);
+	if (present && v && (strcmp(v, "1") == 0 || strcmp(v, "y") == 0 || strcmp(v, "Y") == 0 || strcmp(v, "on") == 0))
+		pt = true, *why = "iommu.passthrough=1";
+	return pt;
+}
+
+void fw_check_kernel_iommu_mode(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	if (!fw_doctor_needs_host(ctx, r))
+		return;
+	const struct fw_host *h = ctx->host;
+	if (!h->cmdline) {
+		fw_check_set(r, FW_CHECK_SKIP, "/proc/cmdline was not captured.", NULL);
+		return;
+	}
+	fw_check_evidence(r, "cmdline: %s", h->cmdline);
+	bool present;
+	const char *amd = fw_host_option(h, "amd_iommu", &present);
+	const char *iommu = fw_host_option(h, "iommu", NULL);
+	const char *why;
+	if ((amd && strstr(amd, "off")) || (iommu && strcmp(iommu, "off") == 0)) {
+		fw_check_set(r, FW_CHECK_FAIL,
+			     "The IOMMU driver is switched off on the command line: no DMA remapping, no interrupt remapping, "
+			     "no vfio, no SNP.",
+			     "Remove amd_iommu=off / iommu=off.");
+		return;
+	}
+	if (amd && strstr(amd, "pgtbl_v2")) {
+		fw_check_set(r, FW_CHECK_FAIL,
+			     "amd_iommu=pgtbl_v2 uses guest-format page tables for the DMA API; SNP requires v1 tables "
+			     "(\"SNP: IOMMU is configured with V2 page table mode, SNP cannot be supported\").",
+			     "Remove amd_iommu=pgtbl_v2.");
+		return;
+	}
+	if (fw_doctor_passthrough(h, &why)) {
+		fw_check_setf(r, FW_CHECK_FAIL,
+			      "Remove it: keep the default translated mode, and deal with P2P through ACS or NCCL settings.",
+			      "%s makes default domains passthrough (identity). With SNP the kernel then prints \"SNP: IOMMU "
+			      "disabled or configured in passthrough mode, SNP cannot be supported.\" and turns host SNP off.",
+			      why);
+		return;
+	}
+	fw_check_set(r, FW_CHECK_PASS,
+		     "No passthrough on the command line: default domains are translated (DMA/DMA-FQ), as SNP requires.",
+		     NULL);
+}
+
+void fw_check_kernel_options(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	if (!fw_doctor_needs_host(ctx, r))
+		return;
+	const struct fw_host *h = ctx->host;
+	if (!h->cmdline) {
+		fw_check_set(r, FW_CHECK_SKIP, "/proc/cmdline was not captured.", NULL);
+		return;
+	}
+	/* amd_iommu= takes a comma list of these (drivers/iommu/amd/init.c parse_amd_iommu_options) */
+	static const char *const amd_known[] = {"fullflush", "force_enable", "off", "force_isolation", "pgtbl_v1",
+						"pgtbl_v2", "irtcachedis", "nohugepages", "v2_pgsizes_only", NULL};
+	size_t unknown = 0;
+	for (size_t i = 0; i < h->noptions; i++) {
+		const struct fw_kernel_option *o = &h->options[i];
+		if (strcmp(o->key, "amd_iommu") == 0) {
+			char *copy = fw_xstrdup(o->value ? o->value : ""), *save = NULL;
+			for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+				bool ok = false;
+				for (size_t k = 0; amd_known[k] && !ok; k++)
+					ok = strcmp(tok, amd_known[k]) == 0;
+				if (!ok) {
+					unknown++;
+					fw_check_evidence(r, "amd_iommu=%s: Linux logs \"AMD-Vi: Unknown option - '%s'\" and ignores it",
+							  o->value ? o->value : "", tok);
+				}
+			}
+			free(copy);
+		} else if (strcmp(o->key, "intel_iommu") == 0) {
+			unknown++;
+			fw_check_evidence(r, "intel_iommu=%s applies to Intel VT-d only; on AMD it does nothing",
+					  o->value ? o->value : "");
+		} else if (strcmp(o->key, "pcie_acs_override") == 0) {
+			unknown++;
+			fw_check_evidence(r, "pcie_acs_override=%s is an out-of-tree patch: it pretends isolation and allows "
+					     "peer DMA the IOMMU does not see",
+					  o->value ? o->value : "");
+		}
+	}
+	if (unknown) {
+		size_t n = fw_host_log_lines(h, "Unknown option", NULL, 0);
+		if (n)
+			fw_doctor_log_evidence(ctx, r, "Unknown option", 3);
+		fw_check_set(r, FW_CHECK_WARN,
+			     "Some IOMMU options on the command line do nothing on this machine. amd_iommu=on in particular "
+			     "is not an AMD option: the IOMMU is on by default when IVRS exists, and translated mode comes "
+			     "from not passing iommu=pt.",
+			     "Drop the options named in the evidence; they change nothing and mislead whoever reads the "
+			     "command line next.");
+	} else {
+		fw_check_set(r, FW_CHECK_PASS, "Every IOMMU option on the command line is one Linux knows.", NULL);
+	}
+}
+
+void fw_check_kernel_snp_log(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	if (!fw_doctor_needs_log(ctx, r))
+		return;
+	const struct fw_host *h = ctx->host;
+	size_t n = fw_doctor_log_evidence(ctx, r, "SEV-SNP", 6);
+	n += fw_doctor_log_evidence(ctx, r, "SNP:", 3);
+	static const struct {
+		const char *needle, *why, *fix;
+	} failures[] = {
+		{"Memory for the RMP table has not been reserved by BIOS", "the BIOS reserved no RMP table",
+		 "Set SNP Memory (RMP Table) Coverage to Enabled."},
+		{"does not cover full system RAM", "the RMP table covers less than all memory",
+		 "Set SNP Memory (RMP Table) Coverage to Enabled (not Custom)."},
+		{"IOMMU disabled or configured in passthrough mode", "the IOMMU is off or in passthrough mode",
+		 "Remove iommu=pt / iommu.passthrough=1 and keep the IOMMU enabled."},
+		{"IOMMU SNP feature not enabled", "the IOMMU does not report SNP support",
+		 "Set SEV-SNP Support to Enable in the BIOS."},
+		{"V2 page table mode", "the IOMMU uses v2 page tables", "Remove amd_iommu=pgtbl_v2."},
+		{"failed to INIT", "the PSP failed SNP initialisation",
+		 "Check PSP firmware and BIOS version; one report needed Memory interleaving Disabled for error 0x3."},
+	};
+	for (size_t i = 0; i < sizeof(failures) / sizeof(failures[0]); i++)
+		if (fw_host_log_lines(h, failures[i].needle, NULL, 0)) {
+			fw_check_setf(r, FW_CHECK_FAIL, failures[i].fix, "The kernel did not enable SEV-SNP: %s.", failures[i].why);
+			return;
+		}
+	if (fw_host_log_lines(h, "RMP table physical range", NULL, 0) || fw_host_log_lines(h, "Segmented RMP", NULL, 0))
+		fw_check_set(r, FW_CHECK_PASS, "The kernel found the RMP table the BIOS reserved and set SNP up.", NULL);
+	else if (n)
+		fw_check_set(r, FW_CHECK_WARN, "SEV-SNP lines are present but none reports the RMP table.", NULL);
+	else
+		fw_check_set(r, FW_CHECK_FAIL,
+			     "The kernel log has no SEV-SNP line at all: either the kernel lacks SNP host support (6.11+ with "
+			     "CONFIG_KVM_AMD_SEV) or memory encryption is off in the BIOS.",
+			     "Check SMEE and the kernel version.");
+}
+
+void fw_check_kernel_iommu_snp(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	if (!fw_doctor_needs_log(ctx, r))
+		return;
+	const struct fw_host *h = ctx->host;
+	fw_doctor_log_evidence(ctx, r, "Extended features", 2);
+	if (fw_doctor_log_evidence(ctx, r, "IOMMU SNP support enabled", 1))
+		fw_check_set(r, FW_CHECK_PASS, "AMD-Vi enabled the IOMMU's SNP support.", NULL);
+	else if (fw_host_log_lines(h, "AMD-Vi", NULL, 0))
+		fw_check_set(r, FW_CHECK_FAIL,
+			     "AMD-Vi is running but never printed \"IOMMU SNP support enabled.\": SNP is off on the IOMMU side.",
+			     "Set SEV-SNP Support to Enable, keep the IOMMU in translated mode.");
+	else
+		fw_check_set(r, FW_CHECK_FAIL, "No AMD-Vi line in the kernel log: the AMD IOMMU driver is not running.",
+			     "Enable the IOMMU in the BIOS and do not pass amd_iommu=off.");
+}
+
+void fw_check_ccp_firmware(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	if (!fw_doctor_needs_log(ctx, r))
+		return;
+	size_t snp = fw_doctor_log_evidence(ctx, r, "SEV-SNP API", 2);
+	size_t sev = fw_doctor_log_evidence(ctx, r, "SEV API", 2);
+	if (snp)
+		fw_check_set(r, FW_CHECK_PASS, "The PSP reports an SEV-SNP firmware API (SNP hosts need 1.51 or newer).", NULL);
+	else if (sev)
+		fw_check_set(r, FW_CHECK_WARN, "The PSP runs SEV firmware but reports no SEV-SNP API.", NULL);
+	else
+		fw_check_set(r, FW_CHECK_FAIL, "No ccp SEV firmware line: the PSP driver did not start SEV.",
+			     "Check SMEE, SEV Control and that the ccp module is loaded.");
+}
+
+void fw_check_kvm_amd(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	if (!fw_doctor_needs_host(ctx, r))
+		return;
+	const struct fw_host *h = ctx->host;
+	if (!h->kvm_sev && !h->kvm_sev_snp && !h->kvm_sev_es) {
+		fw_check_set(r, FW_CHECK_SKIP, "kvm_amd's parameters were not captured (module not loaded?).", NULL);
+		return;
+	}
+	const char *names[3] = {"sev", "sev_es", "sev_snp"};
+	const char *vals[3] = {h->kvm_sev, h->kvm_sev_es, h->kvm_sev_snp};
+	bool all = true;
+	for (int i = 0; i < 3; i++) {
+		bool on = vals[i] && (strcmp(vals[i], "Y") == 0 || strcmp(vals[i], "1") == 0);
+		all = all && on;
+		fw_check_evidence(r, "kvm_amd %s = %s", names[i], vals[i] ? vals[i] : "(absent)");
+	}
+	fw_doctor_log_evidence(ctx, r, "kvm_amd: SEV", 3);
+	if (h->dmesg) {
+		const char *line;
+		if (fw_host_log_lines(h, "SEV-SNP enabled (ASIDs", &line, 1)) {
+			unsigned lo = 0, hi = 0;
+			const char *p = strstr(line, "(ASIDs");
+			if (p && sscanf(p, "(ASIDs %u - %u)", &lo, &hi) == 2 && hi < lo) {
+				fw_check_set(r, FW_CHECK_FAIL,
+					     "kvm_amd enabled SEV-SNP with an empty ASID range: no SNP guest can start.",
+					     "Raise SEV-ES ASID Space Limit in the BIOS.");
+				return;
+			}
+		}
+	}
+	if (all)
+		fw_check_set(r, FW_CHECK_PASS, "kvm_amd has SEV, SEV-ES and SEV-SNP enabled.", NULL);
+	else
+		fw_check_set(r, FW_CHECK_FAIL,
+			     "kvm_amd does not have all of sev, sev_es and sev_snp enabled; SNP guests need sev_snp=Y "
+			     "(kernel 6.11+, CONFIG_KVM_AMD_SEV).",
+			     "Fix the BIOS/IOMMU causes named by the other checks; load kvm_amd with sev_snp=1.");
+}
+
+void fw_check_dev_sev(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	if (!fw_doctor_needs_host(ctx, r))
+		return;
+	if (ctx->host->dev_sev)
+		fw_check_set(r, FW_CHECK_PASS, "/dev/sev exists: the ccp driver bound the PSP.", NULL);
+	else if (fw_machine_kind(ctx->host->machine) == FW_MACHINE_SNAPSHOT || fw_machine_exists(ctx->host->machine, "dev"))
+		fw_check_set(r, FW_CHECK_WARN, "/dev/sev is absent: the ccp driver has not bound the PSP function.",
+			     "Load ccp and check SEV in the BIOS.");
+	else
+		fw_check_set(r, FW_CHECK_SKIP, "The root folder has no dev/ to look at.", NULL);
+}
+
+void fw_check_iommu_group_types(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	if (!fw_doctor_needs_host(ctx, r))
+		return;
+	const struct fw_host *h = ctx->host;
+	if (!h->ngroups) {
+		fw_check_set(r, FW_CHECK_FAIL, "There are no IOMMU groups: the IOMMU is off or not used by the kernel.",
+			     "Enable the IOMMU in the BIOS; do not pass amd_iommu=off.");
+		return;
+	}
+	size_t counts[6] = {0};
+	static const char *const types[] = {"DMA", "DMA-FQ", "identity", "unmanaged", "blocked", "other"};
+	char identity[512] = "";
+	for (size_t i = 0; i < h->ngroups; i++) {
+		const char *t = h->groups[i].type ? h->groups[i].type : "other";
+		size_t k = 5;
+		for (size_t j = 0; j < 5; j++)
+			if (strcmp(t, types[j]) == 0)
+				k = j;
+		counts[k]++;
+		if (k == 2) {
+			char one[32];
+			snprintf(one, sizeof(one), "%s%d", identity[0] ? ", " : "", h->groups[i].id);
+			strncat(identity, one, sizeof(identity) - strlen(identity) - 1);
+		}
+	}
+	fw_check_evidence(r, "%zu groups: %zu DMA, %zu DMA-FQ, %zu identity, %zu unmanaged (vfio), %zu blocked, %zu other",
+			  h->ngroups, counts[0], counts[1], counts[2], counts[3], counts[4], counts[5]);
+	if (counts[2] && (ctx->profiles & FW_PROFILE_SNP)) {
+		fw_check_evidence(r, "identity groups: %s", identity);
+		fw_check_set(r, FW_CHECK_FAIL,
+			     "Some groups use identity (passthrough) domains. With SNP the IOMMU must translate (DTE mode 0 is "
+			     "not supported with SNP); identity domains also broke GPU firmware init on this class of host.",
+			     "Return those groups to DMA/DMA-FQ (echo DMA-FQ > /sys/kernel/iommu_groups/N/type with the "
+			     "devices unbound) and handle P2P another way.");
+	} else if (counts[2]) {
+		fw_check_set(r, FW_CHECK_WARN, "Some groups use identity domains: their devices are not isolated.", NULL);
+	} else {
+		fw_check_set(r, FW_CHECK_PASS, "Every group translates DMA (DMA or DMA-FQ), or belongs to vfio.", NULL);
+	}
+}
+
+void fw_check_vfio_isolation(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	if (!fw_doctor_needs_host(ctx, r))
+		return;
+	const struct fw_host *h = ctx->host;
+	size_t vfio = 0, bad = 0;
+	for (size_t i = 0; i < h->npci; i++) {
+		const struct fw_pci_device *d = &h->pci[i];
+		if (!d->driver || strcmp(d->driver, "vfio-pci") != 0)
+			continue;
+		vfio++;
+		const struct fw_iommu_group *g = fw_host_group(h, d->iommu_group);
+		if (!g) {
+			bad++;
+			fw_check_evidence(r, "%s is bound to vfio-pci but has no IOMMU group", d->bdf);
+			continue;
+		}
+		for (size_t k = 0; k < g->ndevices; k++) {
+			const struct fw_pci_device *o = fw_host_pci(h, g->devices[k]);
+			if (!o || o == d || (o->driver && strcmp(o->driver, "vfio-pci") == 0) || (o->have_config && o->cfg.bridge))
+				continue;
+			bad++;
+			fw_check_evidence(r, "group %d holds %s (vfio-pci) and %s (%s)", g->id, d->bdf, o->bdf,
+					  o->driver ? o->driver : "no driver");
+		}
+		fw_check_evidence(r, "%s vfio-pci in group %d (%s)", d->bdf, g->id, g->type ? g->type : "?");
+	}
+	if (!vfio)
+		fw_check_set(r, FW_CHECK_SKIP, "No device is bound to vfio-pci.", NULL);
+	else if (bad)
+		fw_check_set(r, FW_CHECK_FAIL,
+			     "A passthrough device shares its IOMMU group with a device the host still drives: vfio refuses "
+			     "to open such a group.",
+			     "Bind every device of the group to vfio-pci, or move the GPU to a slot whose root port has ACS "
+			     "(ACS Enable in the BIOS).");
+	else
+		fw_check_setf(r, FW_CHECK_PASS, NULL, "All %zu vfio-pci devices sit in groups with no host-driven device.", vfio);
+}

@@ -1,0 +1,356 @@
+/* Doctor checks on GPUs: the bridges between them, ACS redirect, IOMMU faults between peers,
+ * link training, NUMA locality and BAR sizes. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "doctor-checks.h"
+
+#define MAX_GPUS 64
+#define MAX_PATH 32
+
+static bool is_gpu(const struct fw_pci_device *d)
+{
+	if (!d->have_config)
+		return false;
+	uint8_t base = (uint8_t)(d->cfg.class_code >> 16);
+	if (base == 0x03)
+		return true;
+	/* compute accelerators of GPU vendors (NVIDIA, AMD) report class 12h */
+	return base == 0x12 && (d->cfg.vendor == 0x10DE || d->cfg.vendor == 0x1002);
+}
+
+size_t fw_host_gpus(const struct fw_host *h, const struct fw_pci_device **out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < h->npci; i++)
+		if (is_gpu(&h->pci[i])) {
+			if (n < max)
+				out[n] = &h->pci[i];
+			n++;
+		}
+	return n;
+}
+
+static bool is_vfio(const struct fw_pci_device *d)
+{
+	return d->driver && strcmp(d->driver, "vfio-pci") == 0;
+}
+
+static size_t chain(const struct fw_pci_device *d, const struct fw_pci_device **out, size_t max)
+{
+	size_t n = 0;
+	for (const struct fw_pci_device *p = d->parent; p && n < max; p = p->parent)
+		out[n++] = p;
+	return n;
+}
+
+size_t fw_host_path_bridges(const struct fw_host *h, const struct fw_pci_device *a, const struct fw_pci_device *b,
+			    const struct fw_pci_device **out, size_t max, const struct fw_pci_device **common)
+{
+	(void)h;
+	const struct fw_pci_device *ca[MAX_PATH], *cb[MAX_PATH];
+	size_t na = chain(a, ca, MAX_PATH), nb = chain(b, cb, MAX_PATH);
+	*common = NULL;
+	size_t ia = na, ib = nb;
+	for (size_t i = 0; i < na && !*common; i++)
+		for (size_t j = 0; j < nb; j++)
+			if (ca[i] == cb[j]) {
+				*common = ca[i];
+				ia = i;
+				ib = j;
+				break;
+			}
+	size_t n = 0;
+	for (size_t i = 0; i < ia && n < max; i++)
+		out[n++] = ca[i];
+	for (size_t j = 0; j < ib && n < max; j++)
+		out[n++] = cb[j];
+	return n;
+}
+
+static const char *port_kind(const struct fw_pci_device *d)
+{
+	if (d->have_config && d->cfg.has_pcie)
+		return fw_pcie_port_type_name(d->cfg.pcie_port_type);
+	return d->have_config && d->cfg.bridge ? "PCI bridge" : "device";
+}
+
+static void acs_evidence(struct fw_check_result *r, const struct fw_pci_device *b, bool *redirect, bool *unknown)
+{
+	if (!b->have_config || !b->cfg.extended_known) {
+		*unknown = true;
+		fw_check_evidence(r, "%s (%s): ACS unknown (config space read without root)", b->bdf, port_kind(b));
+		return;
+	}
+	if (!b->cfg.has_acs) {
+		fw_check_evidence(r, "%s (%s): no ACS capability", b->bdf, port_kind(b));
+		return;
+	}
+	char bits[160];
+	fw_pci_acs_str(b->cfg.acs_ctl, b->cfg.acs_cap, bits, sizeof(bits));
+	bool rr = (b->cfg.acs_ctl & (FW_PCI_ACS_RR | FW_PCI_ACS_CR)) != 0;
+	*redirect = *redirect || rr;
+	fw_check_evidence(r, "%s (%s): ACS at 0x%x: %s%s", b->bdf, port_kind(b), b->cfg.acs_offset, bits,
+			  rr ? " -> peer requests go up to the root complex" : "");
+}
+
+void fw_check_acs_gpu_paths(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	if (!fw_doctor_needs_host(ctx, r))
+		return;
+	const struct fw_host *h = ctx->host;
+	const struct fw_pci_device *gpus[MAX_GPUS];
+	size_t ng = fw_host_gpus(h, gpus, MAX_GPUS);
+	if (ng > MAX_GPUS)
+		ng = MAX_GPUS;
+	const struct fw_pci_device *host_gpus[MAX_GPUS];
+	size_t nh = 0;
+	for (size_t i = 0; i < ng; i++)
+		if (!is_vfio(gpus[i]))
+			host_gpus[nh++] = gpus[i];
+	if (nh < 2) {
+		fw_check_setf(r, FW_CHECK_SKIP, NULL, "%zu GPU%s driven by the host: no peer pair to look at.", nh, nh == 1 ? "" : "s");
+		return;
+	}
+	size_t shared = 0, redirected = 0;
+	bool unknown = false;
+	for (size_t i = 0; i < nh; i++)
+		for (size_t j = i + 1; j < nh; j++) {
+			const struct fw_pci_device *path[2 * MAX_PATH], *common;
+			size_t np = fw_host_path_bridges(h, host_gpus[i], host_gpus[j], path, 2 * MAX_PATH, &common);
+			if (!common) {
+				fw_check_evidence(r, "%s <-> %s: under different root ports (%s, %s): P2P crosses the root "
+						     "complex and is translated by the IOMMU whatever ACS says",
+						  host_gpus[i]->bdf, host_gpus[j]->bdf,
+						  host_gpus[i]->parent ? host_gpus[i]->parent->bdf : "host bridge",
+						  host_gpus[j]->parent ? host_gpus[j]->parent->bdf : "host bridge");
+				continue;
+			}
+			shared++;
+			fw_check_evidence(r, "%s <-> %s: meet at %s (%s)", host_gpus[i]->bdf, host_gpus[j]->bdf, common->bdf,
+					  port_kind(common));
+			bool redirect = false;
+			for (size_t k = 0; k < np; k++)
+				acs_evidence(r, path[k], &redirect, &unknown);
+			if (redirect)
+				redirected++;
+		}
+	if (unknown)
+		fw_check_set(r, FW_CHECK_SKIP,
+			     "The bridges' ACS control registers were not captured (config spaces need root to read past "
+			     "64 bytes).",
+			     NULL);
+	else if (redirected)
+		fw_check_setf(r, FW_CHECK_WARN,
+			      "To let same-switch pairs talk directly, clear redirect on those downstream ports only "
+			      "(pci=disable_acs_redir=BDF;BDF or pci=config_acs=), keeping the passthrough GPUs under other "
+			      "switches so their groups stay isolated; or keep NCCL_P2P_DISABLE=1.",
+			      "%zu of %zu same-switch GPU pairs have request/completion redirect on the ports between them. "
+			      "Linux sets these bits itself once an IOMMU is present (pci_request_acs), so their P2P goes up to "
+			      "the root complex and through the IOMMU, where it faults unless the peer's BAR is mapped in the "
+			      "requester's domain.",
+			      redirected, shared);
+	else if (shared)
+		fw_check_setf(r, FW_CHECK_PASS, NULL, "The %zu same-switch GPU pairs have no redirect on their path.", shared);
+	else
+		fw_check_set(r, FW_CHECK_PASS,
+			     "No two host GPUs share a switch: every P2P transfer crosses the root complex, so ACS on the "
+			     "ports does not change its route; the IOMMU translates it.",
+			     NULL);
+}
+
+struct fault_group {
+	const char *device;
+	const struct fw_pci_device *peer;
+	int bar;
+	uint64_t domain, lo, hi;
+	size_t count;
+};
+
+void fw_check_p2p_faults(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	if (!fw_doctor_needs_log(ctx, r))
+		return;
+	const struct fw_host *h = ctx->host;
+	struct fault_group groups[64];
+	size_t ng = 0, total = 0, peer_faults = 0;
+	for (size_t i = 0; i < h->nfaults; i++) {
+		const struct fw_iommu_fault *f = &h->faults[i];
+		if (strcmp(f->event, "IO_PAGE_FAULT") != 0)
+			continue;
+		total++;
+		int bar = -1;
+		const struct fw_pci_device *peer = fw_host_bar_owner(h, f->address, &bar);
+		size_t k;
+		for (k = 0; k < ng; k++)
+			if (strcmp(groups[k].device, f->device) == 0 && groups[k].peer == peer && groups[k].domain == f->domain)
+				break;
+		if (k == ng) {
+			if (ng == 64)
+				continue;
+			groups[ng++] = (struct fault_group){f->device, peer, bar, f->domain, f->address, f->address, 0};
+		}
+		struct fault_group *g = &groups[k];
+		g->count++;
+		if (f->address < g->lo)
+			g->lo = f->address;
+		if (f->address > g->hi)
+			g->hi = f->address;
+		if (peer)
+			peer_faults++;
+	}
+	if (!total) {
+		fw_check_set(r, FW_CHECK_PASS, "The kernel log has no IO_PAGE_FAULT.", NULL);
+		return;
+	}
+	const struct fw_pci_device *first_req = NULL, *first_peer = NULL;
+	int first_bar = -1;
+	for (size_t k = 0; k < ng; k++) {
+		const struct fault_group *g = &groups[k];
+		const struct fw_pci_device *req = fw_host_pci(h, g->device);
+		const struct fw_iommu_group *rg = req ? fw_host_group(h, req->iommu_group) : NULL;
+		char target[160];
+		if (g->peer)
+			snprintf(target, sizeof(target), "BAR%d of %s (%s)", g->bar, g->peer->bdf,
+				 is_gpu(g->peer) ? "GPU" : fw_pci_class_name(g->peer->cfg.class_code));
+		else
+			snprintf(target, sizeof(target), "no device BAR (system memory or unmapped)");
+		fw_check_evidence(r, "%zu IO_PAGE_FAULT from %s (%s, IOMMU group %d, %s, domain 0x%" PRIx64 ") at 0x%" PRIx64
+				     "..0x%" PRIx64 " -> %s",
+				  g->count, g->device[0] ? g->device : "(unknown requester)",
+				  req && is_gpu(req) ? "GPU" : "device", req ? req->iommu_group : -1,
+				  rg && rg->type ? rg->type : "type unknown", g->domain, g->lo, g->hi, target);
+		if (req && g->peer && is_gpu(req) && is_gpu(g->peer) && !first_req) {
+			first_req = req;
+			first_peer = g->peer;
+			first_bar = g->bar;
+		}
+	}
+	fw_doctor_log_evidence(ctx, r, "IO_PAGE_FAULT", 2);
+	if (first_req) {
+		const struct fw_pci_device *path[2 * MAX_PATH], *common;
+		size_t np = fw_host_path_bridges(h, first_req, first_peer, path, 2 * MAX_PATH, &common);
+		bool redirect = false, unknown = false;
+		fw_check_evidence(r, "path %s -> %s: %s", first_req->bdf, first_peer->bdf,
+				  common ? "through a shared switch" : "through the root complex");
+		for (size_t k = 0; k < np; k++)
+			acs_evidence(r, path[k], &redirect, &unknown);
+		const struct fw_iommu_group *rg = fw_host_group(h, first_req->iommu_group);
+		const struct fw_iommu_group *pg = fw_host_group(h, first_peer->iommu_group);
+		fw_check_setf(r, FW_CHECK_FAIL,
+			      "Options: (1) keep the IOMMU translating and set NCCL_P2P_DISABLE=1 (traffic goes through host "
+			      "memory; works, slower); (2) map peer BARs for the host GPUs (driver/CUDA peer mappings through "
+			      "the DMA API) so P2P is translated instead of faulting; (3) put the host GPUs that talk to each "
+			      "other under one switch and clear ACS redirect on its downstream ports only "
+			      "(pci=disable_acs_redir=), leaving the passthrough GPUs isolated. Rejected: iommu=pt or identity "
+			      "domains for the host GPUs' groups (SNP requires translation; identity domains also broke GPU "
+			      "firmware init on this class of host); disabling the IOMMU (no SNP, no vfio).",
+			      "GPU %s (IOMMU group %d, %s) issued DMA to addresses inside BAR%d of GPU %s (group %d, %s): "
+			      "peer-to-peer traffic %s. The IOMMU translates every request in a %s domain, and the peer's BAR "
+			      "is not mapped in the requester's domain, so each access faults (%zu of %zu faults hit a peer "
+			      "BAR). This is what makes NCCL hang in init_process_group.",
+			      first_req->bdf, first_req->iommu_group, rg && rg->type ? rg->type : "translated", first_bar,
+			      first_peer->bdf, first_peer->iommu_group, pg && pg->type ? pg->type : "?",
+			      common ? (redirect ? "that ACS redirect sends up to the root complex" : "inside a switch")
+				     : "across the root complex",
+			      rg && rg->type ? rg->type : "translated", peer_faults, total);
+		return;
+	}
+	fw_check_setf(r, FW_CHECK_FAIL, "Find the driver that programs these addresses; faults on system memory often mean a "
+					"stale or missing DMA mapping.",
+		      "%zu IO_PAGE_FAULT events, none of them on a GPU's BAR.", total);
+}
+
+void fw_check_gpu_links(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	if (!fw_doctor_needs_host(ctx, r))
+		return;
+	const struct fw_pci_device *gpus[MAX_GPUS];
+	size_t ng = fw_host_gpus(ctx->host, gpus, MAX_GPUS), known = 0, slow = 0;
+	if (ng > MAX_GPUS)
+		ng = MAX_GPUS;
+	for (size_t i = 0; i < ng; i++) {
+		const struct fw_pci_device *g = gpus[i];
+		if (!g->cfg.has_pcie || !g->cfg.link_cap_speed)
+			continue;
+		known++;
+		bool down = g->cfg.link_speed < g->cfg.link_cap_speed || g->cfg.link_width < g->cfg.link_cap_width;
+		slow += down;
+		fw_check_evidence(r, "%s: Gen%u x%u of Gen%u x%u%s", g->bdf, g->cfg.link_speed, g->cfg.link_width,
+				  g->cfg.link_cap_speed, g->cfg.link_cap_width, down ? " (below capability)" : "");
+	}
+	if (!ng)
+		fw_check_set(r, FW_CHECK_SKIP, "No GPU found.", NULL);
+	else if (!known)
+		fw_check_set(r, FW_CHECK_SKIP, "The GPUs' PCIe capabilities were not captured.", NULL);
+	else if (slow)
+		fw_check_setf(r, FW_CHECK_WARN,
+			      "Check the slot, riser and bifurcation settings; an idle GPU may also train down to save power.",
+			      "%zu of %zu GPUs run below their link capability.", slow, known);
+	else
+		fw_check_setf(r, FW_CHECK_PASS, NULL, "All %zu GPUs run at their full link speed and width.", known);
+}
+
+void fw_check_gpu_numa(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	if (!fw_doctor_needs_host(ctx, r))
+		return;
+	const struct fw_pci_device *gpus[MAX_GPUS];
+	size_t ng = fw_host_gpus(ctx->host, gpus, MAX_GPUS), unknown = 0;
+	if (ng > MAX_GPUS)
+		ng = MAX_GPUS;
+	for (size_t i = 0; i < ng; i++) {
+		fw_check_evidence(r, "%s: NUMA node %d%s", gpus[i]->bdf, gpus[i]->numa_node,
+				  is_vfio(gpus[i]) ? " (vfio-pci)" : "");
+		unknown += gpus[i]->numa_node < 0;
+	}
+	if (!ng)
+		fw_check_set(r, FW_CHECK_SKIP, "No GPU found.", NULL);
+	else if (unknown)
+		fw_check_setf(r, FW_CHECK_WARN,
+			      "The root bridges need a _PXM in the DSDT (or the kernel a SRAT); check 'fwlens acpi topo'.",
+			      "%zu of %zu GPUs have no NUMA node (numa_node -1): pinning VMs and ranks to the GPU's socket is "
+			      "guesswork.",
+			      unknown, ng);
+	else
+		fw_check_setf(r, FW_CHECK_PASS, NULL, "Every GPU has a NUMA node; pin each rank or VM to its GPU's node.");
+}
+
+void fw_check_gpu_bars(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	if (!fw_doctor_needs_host(ctx, r))
+		return;
+	const struct fw_pci_device *gpus[MAX_GPUS];
+	size_t ng = fw_host_gpus(ctx->host, gpus, MAX_GPUS), small = 0, known = 0;
+	if (ng > MAX_GPUS)
+		ng = MAX_GPUS;
+	for (size_t i = 0; i < ng; i++) {
+		uint64_t largest = 0;
+		int which = -1;
+		for (int k = 0; k < 6; k++) {
+			const struct fw_pci_bar *b = &gpus[i]->bars[k];
+			if (b->end > b->start && b->end - b->start + 1 > largest) {
+				largest = b->end - b->start + 1;
+				which = k;
+			}
+		}
+		if (which < 0)
+			continue;
+		known++;
+		bool is_small = largest < (1ULL << 30);
+		small += is_small;
+		fw_check_evidence(r, "%s: largest BAR%d is %" PRIu64 " MiB at 0x%" PRIx64 "%s", gpus[i]->bdf, which,
+				  largest >> 20, gpus[i]->bars[which].start, is_small ? " (small: Resize BAR off?)" : "");
+	}
+	if (!known)
+		fw_check_set(r, FW_CHECK_SKIP, ng ? "The GPUs' BAR ranges were not captured." : "No GPU found.", NULL);
+	else if (small)
+		fw_check_setf(r, FW_CHECK_WARN, "Enable Above 4G Decoding and Resize BAR Support in the BIOS.",
+			      "%zu of %zu GPUs expose no BAR of 1 GiB or more: only a window of the VRAM is mappable by peers "
+			      "and guests.",
+			      small, known);
+	else
+		fw_check_setf(r, FW_CHECK_PASS, NULL, "Every GPU maps at least 1 GiB through one BAR (full-size BAR1).");
+}

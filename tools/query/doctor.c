@@ -1,0 +1,169 @@
+/* The doctor's check table and its runner. */
+#include "doctor.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "doctor-checks.h"
+
+const char *fw_check_status_name(enum fw_check_status s)
+{
+	switch (s) {
+	case FW_CHECK_PASS: return "pass";
+	case FW_CHECK_WARN: return "warn";
+	case FW_CHECK_FAIL: return "fail";
+	case FW_CHECK_SKIP: return "skip";
+	}
+	return "skip";
+}
+
+bool fw_doctor_profile_parse(const char *name, unsigned *mask)
+{
+	if (!name || strcmp(name, "all") == 0)
+		*mask = FW_PROFILE_ALL;
+	else if (strcmp(name, "sev-snp-host") == 0)
+		*mask = FW_PROFILE_SNP;
+	else if (strcmp(name, "vfio") == 0)
+		*mask = FW_PROFILE_VFIO;
+	else if (strcmp(name, "p2p") == 0)
+		*mask = FW_PROFILE_P2P;
+	else
+		return false;
+	return true;
+}
+
+#define SNP FW_PROFILE_SNP
+#define VFIO FW_PROFILE_VFIO
+#define P2P FW_PROFILE_P2P
+
+/* The checks, in the order a person would go through them: BIOS, firmware tables, kernel, devices. */
+static const struct fw_check_def {
+	const char *id;
+	const char *title;
+	unsigned profiles;
+	fw_check_fn fn;
+} checks[] = {
+	{"bios-smee", "SMEE is Enable in the BIOS", SNP, fw_check_bios_smee},
+	{"bios-sev-control", "SEV Control is Enable", SNP, fw_check_bios_sev_control},
+	{"bios-sev-asid-limit", "SEV-ES ASID Space Limit leaves ASIDs for SNP guests", SNP, fw_check_bios_asid_limit},
+	{"bios-snp-rmp-coverage", "SNP Memory (RMP Table) Coverage is Enabled", SNP, fw_check_bios_rmp_coverage},
+	{"bios-sev-snp-support", "SEV-SNP Support is Enable (not Auto)", SNP, fw_check_bios_sev_snp_support},
+	{"bios-sme-mk", "SME-MK is Disabled", SNP, fw_check_bios_sme_mk},
+	{"bios-iommu", "IOMMU is enabled in the BIOS", SNP | VFIO | P2P, fw_check_bios_iommu},
+	{"bios-svm", "SVM (AMD-V) is enabled", SNP | VFIO, fw_check_bios_svm},
+	{"bios-acs", "ACS Enable lets root ports isolate IOMMU groups", VFIO | P2P, fw_check_bios_acs},
+	{"bios-large-bars", "Above 4G Decoding and Resize BAR for large GPU BARs", VFIO | P2P, fw_check_bios_large_bars},
+	{"acpi-ivrs", "IVRS lists the IOMMUs with SNP support", SNP | VFIO | P2P, fw_check_acpi_ivrs},
+	{"cpu-flags", "The CPU and kernel report SME/SEV/SNP", SNP, fw_check_cpu_flags},
+	{"kernel-iommu-mode", "IOMMU in translated mode (SNP needs it)", SNP | P2P, fw_check_kernel_iommu_mode},
+	{"kernel-options", "Kernel IOMMU options are ones Linux knows", SNP | VFIO | P2P, fw_check_kernel_options},
+	{"kernel-snp-log", "The kernel initialised SEV-SNP", SNP, fw_check_kernel_snp_log},
+	{"kernel-iommu-snp", "The IOMMU driver enabled SNP support", SNP, fw_check_kernel_iommu_snp},
+	{"ccp-firmware", "The PSP runs SEV/SNP firmware", SNP, fw_check_ccp_firmware},
+	{"kvm-amd-sev", "kvm_amd runs SEV, SEV-ES and SEV-SNP guests", SNP, fw_check_kvm_amd},
+	{"dev-sev", "/dev/sev is present", SNP, fw_check_dev_sev},
+	{"iommu-group-types", "IOMMU groups use translated domains", SNP | VFIO | P2P, fw_check_iommu_group_types},
+	{"vfio-isolation", "Passthrough devices sit in groups of their own", VFIO, fw_check_vfio_isolation},
+	{"acs-gpu-paths", "ACS redirect on the bridges between host GPUs", P2P | VFIO, fw_check_acs_gpu_paths},
+	{"p2p-io-page-faults", "No IOMMU faults between GPUs", P2P, fw_check_p2p_faults},
+	{"gpu-links", "GPU links run at their full speed and width", P2P, fw_check_gpu_links},
+	{"gpu-numa", "Every GPU has a NUMA node", P2P | VFIO, fw_check_gpu_numa},
+	{"gpu-bars", "GPU BARs map the whole VRAM", P2P | VFIO, fw_check_gpu_bars},
+};
+
+void fw_check_evidence(struct fw_check_result *r, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	/* evidence lines are kept short and single-line */
+	for (char *p = buf; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	json_array_append_new(r->evidence, json_string(buf));
+}
+
+void fw_check_set(struct fw_check_result *r, enum fw_check_status s, const char *explanation, const char *fix)
+{
+	r->status = s;
+	free(r->explanation);
+	free(r->fix);
+	r->explanation = fw_xstrdup(explanation ? explanation : "");
+	r->fix = fix ? fw_xstrdup(fix) : NULL;
+}
+
+void fw_check_setf(struct fw_check_result *r, enum fw_check_status s, const char *fix, const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fw_check_set(r, s, buf, fix);
+}
+
+void fw_doctor_run(const struct fw_doctor_ctx *ctx, struct fw_doctor_report *out)
+{
+	memset(out, 0, sizeof(*out));
+	size_t n = sizeof(checks) / sizeof(checks[0]);
+	out->results = fw_xcalloc(n, sizeof(*out->results));
+	for (size_t i = 0; i < n; i++) {
+		if (!(checks[i].profiles & ctx->profiles))
+			continue;
+		struct fw_check_result *r = &out->results[out->count++];
+		r->id = checks[i].id;
+		r->title = checks[i].title;
+		r->profiles = checks[i].profiles;
+		r->status = FW_CHECK_SKIP;
+		r->evidence = json_array();
+		checks[i].fn(ctx, r);
+		if (!r->explanation)
+			r->explanation = fw_xstrdup("");
+		switch (r->status) {
+		case FW_CHECK_PASS: out->pass++; break;
+		case FW_CHECK_WARN: out->warn++; break;
+		case FW_CHECK_FAIL: out->fail++; break;
+		case FW_CHECK_SKIP: out->skip++; break;
+		}
+	}
+}
+
+void fw_doctor_report_free(struct fw_doctor_report *r)
+{
+	for (size_t i = 0; i < r->count; i++) {
+		json_decref(r->results[i].evidence);
+		free(r->results[i].explanation);
+		free(r->results[i].fix);
+	}
+	free(r->results);
+	memset(r, 0, sizeof(*r));
+}
+
+json_t *fw_doctor_report_json(const struct fw_doctor_report *r)
+{
+	json_t *doc = json_object();
+	json_t *summary = json_object();
+	json_object_set_new(summary, "pass", json_integer((json_int_t)r->pass));
+	json_object_set_new(summary, "warn", json_integer((json_int_t)r->warn));
+	json_object_set_new(summary, "fail", json_integer((json_int_t)r->fail));
+	json_object_set_new(summary, "skip", json_integer((json_int_t)r->skip));
+	json_object_set_new(doc, "summary", summary);
+	json_t *arr = json_array();
+	for (size_t i = 0; i < r->count; i++) {
+		const struct fw_check_result *c = &r->results[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "id", json_string(c->id));
+		json_object_set_new(o, "status", json_string(fw_check_status_name(c->status)));
+		json_object_set_new(o, "title", json_string(c->title));
+		json_object_set(o, "evidence", c->evidence);
+		json_object_set_new(o, "explanation", json_string(c->explanation));
+		json_object_set_new(o, "fix", c->fix ? json_string(c->fix) : json_null());
+		json_array_append_new(arr, o);
+	}
+	json_object_set_new(doc, "checks", arr);
+	return doc;
+}

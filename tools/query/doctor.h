@@ -1,0 +1,94 @@
+/* fwlens doctor: is this host set up right for an SEV-SNP host, vfio passthrough and GPU P2P?
+ *
+ * Checks are a table (doctor.c): id, title, the profiles it belongs to and a function that fills
+ * a result from the evidence at hand. Evidence comes from three optional sources: the machine
+ * (struct fw_host), the BIOS settings with their current values, and the decoded ACPI tables; a
+ * check whose evidence is missing says "skip" and why, never guesses.
+ *
+ * To add a check: write `static void check_xxx(const struct fw_doctor_ctx *, struct fw_check_result *)`
+ * in doctor-*.c, add its row to the table in doctor.c, and a test in tests/unit/test-doctor.c. */
+#ifndef FW_DOCTOR_H
+#define FW_DOCTOR_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "host.h"
+
+enum fw_check_status { FW_CHECK_PASS, FW_CHECK_WARN, FW_CHECK_FAIL, FW_CHECK_SKIP };
+const char *fw_check_status_name(enum fw_check_status s);
+
+/* Profiles a check belongs to (a check may serve several). */
+#define FW_PROFILE_SNP 0x01  /* sev-snp-host */
+#define FW_PROFILE_VFIO 0x02 /* vfio */
+#define FW_PROFILE_P2P 0x04  /* p2p */
+#define FW_PROFILE_ALL 0x07
+bool fw_doctor_profile_parse(const char *name, unsigned *mask);
+
+/* A BIOS setting as the checks need it, supplied by the settings layer. */
+struct fw_doctor_setting {
+	const char *prompt;
+	const char *path;     /* menu path */
+	const char *varstore; /* name */
+	uint32_t offset, width;
+	bool has_current;
+	uint64_t current;
+	const char *current_text; /* option text of the current value, or NULL */
+	bool has_default;
+	uint64_t def;
+	const char *default_text;
+	bool hidden;          /* suppressed in the setup UI with the current values */
+};
+
+struct fw_doctor_sources {
+	/* Find a setting by its prompt (case and spacing ignored); false when absent. NULL when no
+	 * BIOS settings are known for this host. */
+	bool (*setting)(void *ctx, const char *prompt, struct fw_doctor_setting *out);
+	void *setting_ctx;
+	/* ACPI facts: number of IOMMUs in IVRS and whether every EFR image has SNPSup; NULL when no
+	 * ACPI tables are known. Returns false when there is no IVRS. */
+	bool (*ivrs)(void *ctx, unsigned *iommus, bool *efr_known, bool *snp_all, char *note, size_t notelen);
+	void *acpi_ctx;
+};
+
+struct fw_doctor_ctx {
+	const struct fw_host *host; /* may be NULL (image only) */
+	struct fw_doctor_sources src;
+	unsigned profiles;
+};
+
+struct fw_check_result {
+	const char *id;
+	const char *title;
+	unsigned profiles;
+	enum fw_check_status status;
+	json_t *evidence; /* array of strings */
+	char *explanation;
+	char *fix;
+};
+
+struct fw_doctor_report {
+	struct fw_check_result *results;
+	size_t count;
+	size_t pass, warn, fail, skip;
+};
+
+void fw_doctor_run(const struct fw_doctor_ctx *ctx, struct fw_doctor_report *out);
+void fw_doctor_report_free(struct fw_doctor_report *r);
+json_t *fw_doctor_report_json(const struct fw_doctor_report *r);
+
+/* For the check functions (doctor-*.c) */
+void fw_check_evidence(struct fw_check_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void fw_check_set(struct fw_check_result *r, enum fw_check_status s, const char *explanation, const char *fix);
+void fw_check_setf(struct fw_check_result *r, enum fw_check_status s, const char *fix, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* GPUs of the host: display/3D controllers and NVIDIA/AMD accelerators (vendor GPUs behind
+ * passthrough stay GPUs). Returns the count; fills at most max pointers. */
+size_t fw_host_gpus(const struct fw_host *h, const struct fw_pci_device **out, size_t max);
+/* The bridges between two devices (each device's upstream ports up to the common ancestor). */
+size_t fw_host_path_bridges(const struct fw_host *h, const struct fw_pci_device *a, const struct fw_pci_device *b,
+			    const struct fw_pci_device **out, size_t max, const struct fw_pci_device **common);
+
+#endif
