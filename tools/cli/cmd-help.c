@@ -7,44 +7,7 @@
 #include <time.h>
 
 #include "cli.h"
-
-static void wrap(FILE *f, const char *text, const char *indent, size_t width)
-{
-	/* Paragraphs are separated by blank lines; lines starting with spaces are kept verbatim. */
-	const char *p = text;
-	while (*p) {
-		const char *eol = strchr(p, '\n');
-		size_t len = eol ? (size_t)(eol - p) : strlen(p);
-		if (len == 0) {
-			fputc('\n', f);
-		} else if (p[0] == ' ') {
-			fprintf(f, "%s%.*s\n", indent, (int)len, p);
-		} else {
-			size_t col = 0;
-			const char *w = p, *end = p + len;
-			fputs(indent, f);
-			while (w < end) {
-				while (w < end && *w == ' ')
-					w++;
-				const char *we = w;
-				while (we < end && *we != ' ')
-					we++;
-				size_t wl = (size_t)(we - w);
-				if (wl == 0)
-					break;
-				if (col && col + 1 + wl > width) {
-					fprintf(f, "\n%s", indent);
-					col = 0;
-				}
-				fprintf(f, "%s%.*s", col ? " " : "", (int)wl, w);
-				col += wl + (col ? 1 : 0);
-				w = we;
-			}
-			fputc('\n', f);
-		}
-		p = eol ? eol + 1 : p + len;
-	}
-}
+#include "output-text.h"
 
 static void print_option(FILE *f, const struct fw_option *o, const char *formats)
 {
@@ -64,10 +27,10 @@ void fw_cli_print_command_help(FILE *f, const struct fw_command *cmd, bool color
 {
 	const char *b = color ? "\033[1m" : "", *r = color ? "\033[0m" : "";
 	fprintf(f, "%susage:%s fwlens %s %s\n\n", b, r, cmd->name, cmd->synopsis);
-	wrap(f, cmd->summary, "", 96);
+	fw_text_wrap(f, cmd->summary, "", 96);
 	if (cmd->description) {
 		fputc('\n', f);
-		wrap(f, cmd->description, "", 96);
+		fw_text_wrap(f, cmd->description, "", 96);
 	}
 	fprintf(f, "\n%soptions:%s\n", b, r);
 	for (const struct fw_option *o = cmd->options; o && o->name; o++)

@@ -121,6 +121,13 @@ void fw_check_kernel_iommu_mode(const struct fw_doctor_ctx *ctx, struct fw_check
 			     "Remove amd_iommu=pgtbl_v2.");
 		return;
 	}
+	if (fw_doctor_passthrough(h, &why) && !(ctx->profiles & FW_PROFILE_SNP)) {
+		fw_check_setf(r, FW_CHECK_WARN, NULL,
+			      "%s makes default domains passthrough: P2P is not translated (no faults), but devices are not "
+			      "isolated from each other and an SEV-SNP host is impossible.",
+			      why);
+		return;
+	}
 	if (fw_doctor_passthrough(h, &why)) {
 		fw_check_setf(r, FW_CHECK_FAIL,
 			      "Remove it: keep the default translated mode, and deal with P2P through ACS or NCCL settings.",
@@ -304,7 +311,7 @@ void fw_check_dev_sev(const struct fw_doctor_ctx *ctx, struct fw_check_result *r
 		return;
 	if (ctx->host->dev_sev)
 		fw_check_set(r, FW_CHECK_PASS, "/dev/sev exists: the ccp driver bound the PSP.", NULL);
-	else if (fw_machine_kind(ctx->host->machine) == FW_MACHINE_SNAPSHOT || fw_machine_exists(ctx->host->machine, "dev"))
+	else if (fw_machine_exists(ctx->host->machine, "dev"))
 		fw_check_set(r, FW_CHECK_WARN, "/dev/sev is absent: the ccp driver has not bound the PSP function.",
 			     "Load ccp and check SEV in the BIOS.");
 	else

@@ -401,7 +401,8 @@ bool fw_host_load(struct fw_machine *m, struct fw_host *h, struct fw_error *err)
 		h->iommus = iommus.items;
 		h->niommus = iommus.count;
 	}
-	if (fw_machine_read(m, "var/log/dmesg", &b, NULL))
+	char why[256];
+	if (fw_machine_kernel_log(m, &b, why, sizeof(why)))
 		h->dmesg = fw_xstrndup((const char *)b.data, b.len);
 	parse_faults(h);
 	return true;

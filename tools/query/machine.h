@@ -54,6 +54,10 @@ const char *fw_machine_link(struct fw_machine *m, const char *rel);
 /* Whether a path exists (file, directory or device node such as dev/sev). */
 bool fw_machine_exists(struct fw_machine *m, const char *rel);
 
+/* The kernel log: var/log/dmesg, or on the live root the output of the dmesg program (no shell).
+ * On failure `why` says why (not permitted, not captured). */
+bool fw_machine_kernel_log(struct fw_machine *m, struct fw_blob *out, char *why, size_t whylen);
+
 /* Snapshot-only facts recorded at capture time (NULL for folders). */
 const char *fw_machine_manifest_json(const struct fw_machine *m);
 

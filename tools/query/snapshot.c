@@ -5,12 +5,9 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <jansson.h>
-#include <poll.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -20,8 +17,6 @@
 #include "parsers/guid.h"
 #include "parsers/hash.h"
 #include "parsers/tar.h"
-
-extern char **environ;
 
 /* --- what a capture reads -------------------------------------------------------------------- */
 
@@ -255,63 +250,6 @@ static void take_iommus(struct capture *c)
 	fw_strlist_free(&names);
 }
 
-/* The kernel log of a live root, from the dmesg program (no shell). */
-static bool run_dmesg(uint8_t **data, size_t *len, char *why, size_t whylen)
-{
-	int pipefd[2];
-	if (pipe2(pipefd, O_CLOEXEC) != 0) {
-		snprintf(why, whylen, "pipe: %s", strerror(errno));
-		return false;
-	}
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
-	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-	char *argv[] = {"dmesg", NULL};
-	pid_t pid;
-	int rc = posix_spawnp(&pid, "dmesg", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pipefd[1]);
-	if (rc != 0) {
-		close(pipefd[0]);
-		snprintf(why, whylen, "cannot run dmesg: %s", strerror(rc));
-		return false;
-	}
-	size_t cap = 64u << 20, size = 0, alloc = 65536;
-	uint8_t *buf = fw_xmalloc(alloc);
-	struct pollfd pfd = {pipefd[0], POLLIN, 0};
-	for (;;) {
-		int pr = poll(&pfd, 1, 10000);
-		if (pr <= 0)
-			break; /* a stuck dmesg: keep what was read */
-		if (size == alloc) {
-			if (alloc >= cap)
-				break;
-			alloc *= 2;
-			buf = fw_xrealloc(buf, alloc);
-		}
-		ssize_t r = read(pipefd[0], buf + size, alloc - size);
-		if (r <= 0) {
-			if (r < 0 && errno == EINTR)
-				continue;
-			break;
-		}
-		size += (size_t)r;
-	}
-	close(pipefd[0]);
-	int status = 0;
-	kill(pid, SIGKILL); /* no-op when it already exited */
-	waitpid(pid, &status, 0);
-	if (size == 0) {
-		free(buf);
-		snprintf(why, whylen, "dmesg printed nothing (not permitted: kernel.dmesg_restrict?)");
-		return false;
-	}
-	*data = buf;
-	*len = size;
-	return true;
-}
-
 static void take_external(struct capture *c, const char *file, const char *rel, const char *kind)
 {
 	struct fw_file f;
@@ -339,30 +277,21 @@ static void take_kernel_log(struct capture *c)
 		take_external(c, c->o->dmesg, "var/log/dmesg", "kernel-log");
 		return;
 	}
-	if (fw_machine_exists(c->m, "var/log/dmesg")) {
-		take_file(c, "var/log/dmesg", "kernel-log", false);
-		return;
-	}
-	const char *root = c->o->root ? c->o->root : "/";
-	if (strcmp(root, "/") != 0) {
-		note_unreadable(c, "var/log/dmesg", "no kernel log in the root folder (use --dmesg FILE)");
-		return;
-	}
-	uint8_t *data;
-	size_t len;
+	struct fw_blob b;
 	char why[256];
-	if (!run_dmesg(&data, &len, why, sizeof(why))) {
+	if (!fw_machine_kernel_log(c->m, &b, why, sizeof(why))) {
 		note_unreadable(c, "var/log/dmesg", why);
 		return;
 	}
 	struct member *m = add_member(c);
 	m->path = fw_xstrdup("var/log/dmesg");
-	m->from = fw_xstrdup("dmesg");
+	m->from = fw_machine_exists(c->m, "var/log/dmesg") ? source_path(c, "var/log/dmesg") : fw_xstrdup("dmesg");
 	m->kind = "kernel-log";
-	m->data = data;
-	m->len = len;
+	m->data = fw_xmalloc(b.len ? b.len : 1);
+	memcpy(m->data, b.data, b.len);
+	m->len = b.len;
 	c->stats->members++;
-	c->stats->bytes += len;
+	c->stats->bytes += b.len;
 }
 
 /* --- writing the archive --------------------------------------------------------------------- */
@@ -436,6 +365,9 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 	take_tree(&c, "sys/module/kvm_amd/parameters", "module-param", 0);
 	take_tree(&c, "sys/module/kvm/parameters", "module-param", 0);
 	take_tree(&c, "sys/module/ccp/parameters", "module-param", 0);
+	/* device nodes are recorded by existence; "dev" itself tells that they were looked for */
+	if (fw_machine_exists(c.m, "dev"))
+		json_array_append_new(c.nodes, json_string("dev"));
 	if (fw_machine_exists(c.m, "dev/sev"))
 		json_array_append_new(c.nodes, json_string("dev/sev"));
 	take_kernel_log(&c);

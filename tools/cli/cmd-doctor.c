@@ -1,0 +1,109 @@
+/* fwlens doctor: run the readiness checks on a machine (snapshot or root folder). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "output-text.h"
+#include "tools/query/doctor.h"
+#include "tools/query/source.h"
+
+static const char *status_color(const struct fw_cli *cli, enum fw_check_status s)
+{
+	switch (s) {
+	case FW_CHECK_PASS: return fw_cli_color(cli, "green");
+	case FW_CHECK_WARN: return fw_cli_color(cli, "yellow");
+	case FW_CHECK_FAIL: return fw_cli_color(cli, "red");
+	case FW_CHECK_SKIP: return fw_cli_color(cli, "dim");
+	}
+	return "";
+}
+
+static void print_text(struct fw_cli *cli, const char *src, const char *profile, const struct fw_doctor_report *rep)
+{
+	FILE *f = fw_cli_out(cli);
+	const char *b = fw_cli_color(cli, "bold"), *r = fw_cli_color(cli, "reset");
+	fprintf(f, "%sfwlens doctor%s: %s (profile %s)\n\n", b, r, src, profile);
+	bool verbose = cli->verbose > 0;
+	for (size_t i = 0; i < rep->count; i++) {
+		const struct fw_check_result *c = &rep->results[i];
+		char status[8];
+		snprintf(status, sizeof(status), "%s", fw_check_status_name(c->status));
+		for (char *p = status; *p; p++)
+			*p = (char)(*p - 32);
+		fprintf(f, "%s%-4s%s  %s%s%s  (%s)\n", status_color(cli, c->status), status, r, b, c->title, r, c->id);
+		/* pass and skip stay on one line unless -v; warn and fail explain themselves */
+		if (c->status == FW_CHECK_PASS || c->status == FW_CHECK_SKIP) {
+			if (verbose || c->status == FW_CHECK_SKIP)
+				fw_text_wrap(f, c->explanation, "      ", 100);
+			if (!verbose)
+				continue;
+		} else {
+			fw_text_wrap(f, c->explanation, "      ", 100);
+		}
+		size_t k;
+		json_t *e;
+		json_array_foreach(c->evidence, k, e) fw_text_wrap_hanging(f, json_string_value(e), "      - ", "        ", 100);
+		if (c->fix) {
+			char *line = fw_xasprintf("fix: %s", c->fix);
+			fw_text_wrap_hanging(f, line, "      ", "           ", 100);
+			free(line);
+		}
+	}
+	fprintf(f, "\n%zu checks: %s%zu pass%s, %s%zu warn%s, %s%zu fail%s, %zu skip\n", rep->count,
+		status_color(cli, FW_CHECK_PASS), rep->pass, r, status_color(cli, FW_CHECK_WARN), rep->warn, r,
+		status_color(cli, FW_CHECK_FAIL), rep->fail, r, rep->skip);
+}
+
+static int run_doctor(struct fw_cli *cli)
+{
+	const char *profile = fw_cli_opt(cli, "profile") ? fw_cli_opt(cli, "profile") : "all";
+	unsigned mask;
+	if (!fw_doctor_profile_parse(profile, &mask))
+		return fw_cli_usage_error(cli, "--profile takes sev-snp-host, vfio, p2p or all, not '%s'", profile);
+	struct fw_source src;
+	struct fw_error err;
+	fw_error_clear(&err);
+	struct fw_source_options so = {.image = fw_cli_opt(cli, "image")};
+	if (!fw_source_open(cli->argv[0], &so, &src, &err))
+		return fw_cli_fail(cli, &err);
+	for (size_t i = 0; i < src.nwarnings; i++)
+		fw_log_warn(cli, "%s", src.warnings[i]);
+	struct fw_doctor_ctx ctx;
+	fw_source_doctor_ctx(&src, mask, &ctx);
+	struct fw_doctor_report rep;
+	fw_doctor_run(&ctx, &rep);
+	if (fw_cli_format_is(cli, "json")) {
+		json_t *doc = fw_doctor_report_json(&rep);
+		json_object_set_new(doc, "source", json_string(cli->argv[0]));
+		json_object_set_new(doc, "profile", json_string(profile));
+		fw_cli_print_json(cli, doc);
+	} else {
+		print_text(cli, cli->argv[0], profile, &rep);
+	}
+	int rc = rep.fail ? FW_EXIT_DIFFERENT : 0;
+	fw_doctor_report_free(&rep);
+	fw_source_close(&src);
+	return rc;
+}
+
+static const struct fw_option doctor_options[] = {
+	{"profile", 0, "NAME", "which checks: sev-snp-host, vfio, p2p or all (default)", "sev-snp-host,vfio,p2p,all"},
+	{"image", 0, "FILE", "BIOS image whose forms decode the machine's stored settings", NULL},
+	{0},
+};
+
+FW_COMMAND(doctor,
+	.synopsis = "SRC [--profile sev-snp-host|vfio|p2p|all] [--image FILE] [--format text|json]",
+	.summary = "Check whether a host is set up right for SEV-SNP, vfio passthrough and GPU peer-to-peer",
+	.description =
+		"SRC is a machine: a snapshot file, a folder laid out like a Linux root, or / for this machine. "
+		"Each check reports pass, warn, fail or skip with its evidence (settings with their varstore offsets, "
+		"kernel log lines, ACS bits, IOMMU groups), an explanation and a fix. BIOS settings are decoded from the "
+		"machine's EFI variables with the forms of the BIOS image (--image, or the image stored in the snapshot).\n\n"
+		"Exit status 1 when any check fails.",
+	.formats = "text,json",
+	.options = doctor_options,
+	.examples = "fwlens doctor /\n"
+		    "fwlens doctor host.fwsnap --profile p2p\n"
+		    "fwlens doctor build/samples/sysroot-1104 --image build/samples/ESC8000A-E13-ASUS-1104.CAP --format json",
+	.min_args = 1, .max_args = 1, .run = run_doctor, .order = 70);
