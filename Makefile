@@ -59,7 +59,7 @@ BIN := $(BUILD)/fwlens
 UNIT := $(BUILD)/tests/unit
 SAMPLER := $(BUILD)/fwlens-samples
 
-.PHONY: all deps demo check test unit samples bench fuzz install clean man completion
+.PHONY: all deps demo check test unit samples bench fuzz install clean man completion deb
 
 all: $(BIN)
 
@@ -155,6 +155,13 @@ install: all man completion
 	install -m 0644 $(BUILD)/completion/fwlens.bash $(DESTDIR)$(BASHCOMPDIR)/fwlens
 	install -m 0644 $(BUILD)/completion/_fwlens $(DESTDIR)$(ZSHCOMPDIR)/_fwlens
 	@for f in $(wildcard tools/query/rules/*); do install -m 0644 $$f $(DESTDIR)$(DATADIR)/; done
+
+# Debian package, built from a copy of the committed tree so its outputs stay under build/deb/.
+deb:
+	@rm -rf build/deb && mkdir -p build/deb/src
+	@git archive HEAD | tar -x -C build/deb/src
+	@cd build/deb/src && dpkg-buildpackage -us -uc -b >../build.log 2>&1 || { tail -n 30 ../build.log; exit 1; }
+	@ls build/deb/*.deb
 
 clean:
 	rm -rf build
