@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ucs2.h"
+#include "vss.h"
+
 const char *fw_var_state_name(enum fw_var_state s)
 {
 	switch (s) {
@@ -66,28 +69,55 @@ void fw_varlist_free(struct fw_varlist *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* Store parsers not yet implemented report so; the NVRAM work replaces these. */
-bool fw_nvar_parse_store(struct fw_tree *t, struct fw_node *parent, const struct fw_view *v, struct fw_error *err)
+struct fw_variable *fw_variable_new(struct fw_tree *t)
 {
-	(void)t, (void)parent, (void)v;
-	return fw_error_set(err, FW_E_UNSUPPORTED, "NVAR stores are not decoded yet");
+	struct fw_variable *v = fw_arena_alloc(&t->arena, sizeof(*v));
+	v->offset = FW_OFFSET_UNKNOWN;
+	v->name = "";
+	return v;
 }
 
-bool fw_vss_parse_store(struct fw_tree *t, struct fw_node *parent, const struct fw_view *v, struct fw_error *err)
+struct fw_node *fw_nvram_add_variable(struct fw_tree *t, struct fw_node *parent, const char *type,
+				      const struct fw_view *record, struct fw_variable *var, struct fw_error *err)
 {
-	(void)t, (void)parent, (void)v;
-	return fw_error_set(err, FW_E_UNSUPPORTED, "VSS stores are not decoded yet");
+	struct fw_node *n = fw_node_add(t, parent, FW_NODE_VARIABLE, type, record, err);
+	if (!n)
+		return NULL;
+	n->ext = var;
+	var->node = n;
+	if (record)
+		var->offset = record->base;
+	if (var->name && var->name[0])
+		n->name = var->name;
+	if (var->state != FW_VAR_STATE_INVALID || !fw_guid_is_zero(&var->guid)) {
+		fw_node_set_guid(n, &var->guid);
+		n->text = fw_guid_name(&var->guid);
+	}
+	char attrs[64];
+	fw_node_field_str(t, n, "VariableState", fw_var_state_name(var->state));
+	fw_node_field_uint(t, n, "EfiAttributes", var->attributes, FW_FMT_HEX);
+	fw_node_field_str(t, n, "EfiAttributes flags", fw_efi_attributes_str(var->attributes, attrs, sizeof(attrs)));
+	fw_node_field_uint(t, n, "DataSize", var->size, FW_FMT_HEX);
+	return n;
 }
 
-bool fw_efivarfs_parse_file(struct fw_tree *t, struct fw_node *parent, const char *file_name, const struct fw_view *v,
-			    struct fw_error *err)
+const char *fw_nvram_name_8bit(struct fw_tree *t, const uint8_t *p, size_t n)
 {
-	(void)t, (void)parent, (void)file_name, (void)v;
-	return fw_error_set(err, FW_E_UNSUPPORTED, "efivarfs files are not decoded yet");
+	if (n > t->limits.max_string)
+		n = t->limits.max_string;
+	char *out = fw_arena_alloc(&t->arena, n * 2 + 1);
+	size_t used = 0;
+	for (size_t i = 0; i < n && p[i]; i++)
+		used += fw_utf8_put(p[i], out + used, 2);
+	out[used] = '\0';
+	return out;
 }
 
-bool fw_efivarfs_load(const char *path, struct fw_tree *t, struct fw_error *err)
+const char *fw_nvram_name_ucs2(struct fw_tree *t, const uint8_t *p, size_t units)
 {
-	(void)t;
-	return fw_error_set(err, FW_E_UNSUPPORTED, "%s: efivarfs folders are not decoded yet", path);
+	if (units > t->limits.max_string)
+		units = t->limits.max_string;
+	size_t cap = units * 3 + 1;
+	char *out = fw_arena_alloc(&t->arena, cap);
+	return fw_ucs2_to_utf8_buf(p, units, out, cap);
 }

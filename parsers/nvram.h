@@ -32,13 +32,31 @@ struct fw_varlist {
 	size_t count, cap;
 };
 
+/* Helpers shared by the store parsers (nvram.c). */
+struct fw_variable *fw_variable_new(struct fw_tree *t);
+/* Add a variable node for `record` (the whole on-disk record) under `parent`; sets the node's
+ * GUID, name (the variable name), text (the GUID's table name) and ext, and the common fields. */
+struct fw_node *fw_nvram_add_variable(struct fw_tree *t, struct fw_node *parent, const char *type,
+				      const struct fw_view *record, struct fw_variable *var, struct fw_error *err);
+/* Variable names as UTF-8 arena strings, capped at the tree's string limit: an 8-bit name (bytes
+ * above 0x7F read as Latin-1) and a UCS-2 name of `units` CHAR16. */
+const char *fw_nvram_name_8bit(struct fw_tree *t, const uint8_t *p, size_t n);
+const char *fw_nvram_name_ucs2(struct fw_tree *t, const uint8_t *p, size_t units);
+
 /* Store parsers: add children to `parent` from the store bytes in v. */
 bool fw_nvar_parse_store(struct fw_tree *t, struct fw_node *parent, const struct fw_view *v, struct fw_error *err);
+/* The same for a store that is the data of a variable (`name` = "StdDefaults", ...): its
+ * variables carry that name as their store. */
+bool fw_nvar_parse_named_store(struct fw_tree *t, struct fw_node *parent, const struct fw_view *v, const char *name,
+			       struct fw_error *err);
 bool fw_vss_parse_store(struct fw_tree *t, struct fw_node *parent, const struct fw_view *v, struct fw_error *err);
 /* An efivarfs file (4-byte attributes + data) named Name-guid. */
 bool fw_efivarfs_parse_file(struct fw_tree *t, struct fw_node *parent, const char *file_name, const struct fw_view *v,
 			    struct fw_error *err);
-/* A folder laid out like /sys/firmware/efi/efivars, or a tar archive of one. */
+/* True when a file name has the efivarfs form Name-guid. */
+bool fw_efivarfs_name_ok(const char *file_name);
+/* A folder laid out like /sys/firmware/efi/efivars, a tar archive of one, or a single efivarfs
+ * file: the tree gets an nvram-store root ("efivarfs") holding the variables. */
 bool fw_efivarfs_load(const char *path, struct fw_tree *t, struct fw_error *err);
 
 /* Every variable under `root` (all versions when all_versions, else the live ones). */

@@ -9,6 +9,11 @@
 enum { VSS_STORE_SIGNATURE, VSS_STORE_SIZE, VSS_STORE_FORMAT, VSS_STORE_STATE, VSS_STORE__COUNT };
 extern const struct fw_layout fw_vss_store_layout;
 #define FW_VSS_STORE_HEADER_SIZE 28
+/* Older and vendor stores put a 4-byte signature ($VSS, Apple $SVS/$NSS) in place of the GUID:
+ * {u32 Signature, u32 Size, u8 Format, u8 State, u16, u32}, 16 bytes. */
+enum { VSS_SHORT_SIGNATURE, VSS_SHORT_SIZE, VSS_SHORT_FORMAT, VSS_SHORT_STATE, VSS_SHORT__COUNT };
+extern const struct fw_layout fw_vss_short_store_layout;
+#define FW_VSS_SHORT_STORE_HEADER_SIZE 16
 #define FW_VSS_STORE_FORMATTED 0x5A
 #define FW_VSS_STORE_HEALTHY 0xFE
 
@@ -53,9 +58,16 @@ char *fw_efi_attributes_str(uint32_t attributes, char *buf, size_t len);
 
 /* EFI_FAULT_TOLERANT_WORKING_BLOCK_HEADER */
 enum { FTW_SIGNATURE, FTW_CRC, FTW_STATE, FTW_WRITE_QUEUE_SIZE, FTW__COUNT };
-extern const struct fw_layout fw_ftw_layout; /* 32 bytes (64-bit WriteQueueSize) */
+extern const struct fw_layout fw_ftw_layout;    /* 32 bytes (64-bit WriteQueueSize) */
+extern const struct fw_layout fw_ftw32_layout;  /* 28 bytes (32-bit WriteQueueSize, older images) */
 
-extern const struct fw_guid fw_guid_vss_store, fw_guid_vss_auth_store, fw_guid_ftw_working_block;
+extern const struct fw_guid fw_guid_vss_store, fw_guid_vss_auth_store, fw_guid_ftw_working_block,
+	fw_guid_ftw_working_block_old;
 #define FW_VSS_SIGNATURE_DOLLAR 0x53535624u /* "$VSS" */
+#define FW_VSS_SIGNATURE_APPLE_SVS 0x53565324u /* "$SVS" */
+#define FW_VSS_SIGNATURE_APPLE_NSS 0x53534E24u /* "$NSS" */
+
+/* EFI_TIME (16 bytes) as "2024-01-31T12:00:00"; false when the fields are out of range. */
+bool fw_efi_time_str(const uint8_t *p, char *buf, size_t len);
 
 #endif

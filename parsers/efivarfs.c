@@ -1,0 +1,204 @@
+/* Linux efivarfs (reference/formats.md 5.4): a file per variable, named `Name-guid` with the GUID
+ * in lower case, holding the u32 attributes and then the data. Read from one file, from a folder
+ * laid out like /sys/firmware/efi/efivars, or from a tar archive of such a folder. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "file.h"
+#include "nvar.h"
+#include "nvram.h"
+#include "tar.h"
+
+#define EFIVAR_GUID_LEN 36
+/* Larger than any variable a firmware accepts (they cap a variable at tens of KiB). */
+#define EFIVAR_FILE_CAP ((size_t)16 << 20)
+#define EFIVAR_TAR_CAP ((size_t)256 << 20)
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+/* "Name-8be4df61-93ca-11d2-aa0d-00e098032b8c": the GUID is the last 36 characters. */
+static bool split_name(const char *file_name, size_t *name_len, struct fw_guid *g)
+{
+	const char *b = base_name(file_name);
+	size_t n = strlen(b);
+	if (n < EFIVAR_GUID_LEN + 2 || b[n - EFIVAR_GUID_LEN - 1] != '-')
+		return false;
+	if (!fw_guid_parse(b + n - EFIVAR_GUID_LEN, g))
+		return false;
+	*name_len = n - EFIVAR_GUID_LEN - 1;
+	return true;
+}
+
+bool fw_efivarfs_name_ok(const char *file_name)
+{
+	size_t n;
+	struct fw_guid g;
+	return split_name(file_name, &n, &g);
+}
+
+static struct fw_node *new_store(struct fw_tree *t, struct fw_node *parent, const struct fw_view *v,
+				 struct fw_error *err)
+{
+	struct fw_node *s = fw_node_add(t, parent, FW_NODE_NVRAM_STORE, "efivarfs", v, err);
+	if (s && !v) {
+		s->offset = FW_OFFSET_UNKNOWN;
+		s->size = 0;
+	}
+	return s;
+}
+
+bool fw_efivarfs_parse_file(struct fw_tree *t, struct fw_node *parent, const char *file_name, const struct fw_view *v,
+			    struct fw_error *err)
+{
+	size_t name_len;
+	struct fw_guid g;
+	if (!split_name(file_name, &name_len, &g))
+		return fw_error_set(err, FW_E_INVALID, "%s: not an efivarfs file name (Name-guid)", base_name(file_name));
+	if (v->len < 4)
+		return fw_error_set(err, FW_E_TRUNCATED, "%s: %zu bytes are too few for the 4-byte attributes",
+				    base_name(file_name), v->len);
+	if (!parent) {
+		parent = new_store(t, NULL, v, err);
+		if (!parent)
+			return false;
+	}
+	struct fw_variable *var = fw_variable_new(t);
+	var->name = fw_nvram_name_8bit(t, (const uint8_t *)base_name(file_name), name_len);
+	var->guid = g;
+	var->attributes = fw_le32(v->p);
+	var->data = v->p + 4;
+	var->size = v->len - 4;
+	var->state = FW_VAR_STATE_VALID;
+	var->store = "efivarfs";
+	struct fw_node *n = fw_nvram_add_variable(t, parent, "efivarfs", v, var, err);
+	if (!n)
+		return false;
+	n->header_size = 4;
+	fw_rd_tail(v, 4, &n->body, NULL);
+	fw_node_field_str(t, n, "FileName", base_name(file_name));
+	/* AMI keeps its defaults stores in variables too (StdDefaults, MfgDefaults). */
+	if (var->size >= FW_NVAR_HEADER_SIZE && fw_le32(var->data) == FW_NVAR_SIGNATURE) {
+		struct fw_error sub;
+		fw_error_clear(&sub);
+		if (!fw_nvar_parse_named_store(t, n, &n->body, var->name, &sub)) {
+			if (sub.code == FW_E_LIMIT)
+				return fw_error_set(err, sub.code, "%s", sub.msg);
+			fw_node_diag(t, n, FW_DIAG_WARN, n->body.base, "NVAR store in the variable data: %s", sub.msg);
+		}
+	}
+	return true;
+}
+
+/* Every Name-guid file of the archive; other members are skipped. */
+static bool load_tar(struct fw_tree *t, struct fw_node *store, const struct fw_view *v, struct fw_error *err)
+{
+	struct fw_tar_reader r;
+	struct fw_tar_entry e;
+	fw_tar_reader_init(&r, v);
+	fw_error_clear(err);
+	while (fw_tar_next(&r, &e, err)) {
+		if (e.type != '0' || !fw_efivarfs_name_ok(e.name))
+			continue;
+		struct fw_error sub;
+		fw_error_clear(&sub);
+		if (fw_efivarfs_parse_file(t, store, e.name, &e.data, &sub))
+			continue;
+		if (sub.code == FW_E_LIMIT)
+			return fw_error_set(err, sub.code, "%s", sub.msg);
+		fw_node_diag(t, store, FW_DIAG_WARN, e.header_offset, "%s: %s", e.name, sub.msg);
+	}
+	return err->code == FW_OK;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool load_dir(const char *path, struct fw_tree *t, struct fw_error *err)
+{
+	DIR *d = opendir(path);
+	if (!d)
+		return fw_error_errno(err, "%s: cannot open the folder", path);
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || !fw_efivarfs_name_ok(e->d_name))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			names = fw_xrealloc(names, cap * sizeof(*names));
+		}
+		names[n++] = fw_xstrdup(e->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_str);
+	bool ok = true;
+	struct fw_node *store = new_store(t, NULL, NULL, err);
+	if (!store)
+		ok = false;
+	for (size_t i = 0; i < n && ok; i++) {
+		char *full = fw_xasprintf("%s/%s", path, names[i]);
+		struct stat st;
+		struct fw_file f;
+		struct fw_error sub;
+		fw_error_clear(&sub);
+		if (stat(full, &st) != 0 || !S_ISREG(st.st_mode)) {
+			free(full);
+			continue;
+		}
+		if (!fw_file_read(full, EFIVAR_FILE_CAP, &f, &sub)) {
+			fw_node_diag(t, store, FW_DIAG_WARN, FW_OFFSET_UNKNOWN, "%s", sub.msg);
+		} else {
+			fw_tree_own(t, (void *)f.data, f.len);
+			struct fw_view v = fw_view_make(f.data, f.len, FW_OFFSET_UNKNOWN);
+			free(f.path);
+			if (!fw_efivarfs_parse_file(t, store, names[i], &v, &sub)) {
+				if (sub.code == FW_E_LIMIT) {
+					fw_error_set(err, sub.code, "%s", sub.msg);
+					ok = false;
+				} else {
+					fw_node_diag(t, store, FW_DIAG_WARN, FW_OFFSET_UNKNOWN, "%s", sub.msg);
+				}
+			}
+		}
+		free(full);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return ok;
+}
+
+bool fw_efivarfs_load(const char *path, struct fw_tree *t, struct fw_error *err)
+{
+	if (fw_is_directory(path))
+		return load_dir(path, t, err);
+	struct fw_file f;
+	if (!fw_file_read(path, EFIVAR_TAR_CAP, &f, err))
+		return false;
+	fw_tree_own(t, (void *)f.data, f.len);
+	free(f.path);
+	t->input = f.data;
+	t->input_len = f.len;
+	struct fw_view v = fw_view_make(f.data, f.len, 0);
+	if (fw_tar_probe(&v)) {
+		struct fw_node *store = new_store(t, NULL, &v, err);
+		if (!store)
+			return false;
+		fw_node_field_str(t, store, "Container", "tar");
+		if (!load_tar(t, store, &v, err))
+			return false;
+		if (!store->first_child)
+			return fw_error_set(err, FW_E_INVALID, "%s: the archive holds no efivarfs files (Name-guid)", path);
+		return true;
+	}
+	return fw_efivarfs_parse_file(t, NULL, path, &v, err);
+}
