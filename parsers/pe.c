@@ -1,5 +1,7 @@
-/* PE/COFF and TE header layouts. */
+/* PE/COFF and TE header layouts, the image summaries on section nodes, and the HII probe. */
 #include "pe.h"
+
+#include <string.h>
 
 static const struct fw_field dos_fields[DOS__COUNT] = {
 	[DOS_MAGIC] = {"e_magic", FW_FT_U16, 0x00, 0, FW_FF_HEX, NULL},
@@ -9,7 +11,8 @@ const struct fw_layout fw_dos_header_layout = FW_LAYOUT("DOS header", FW_DOS_HEA
 
 static const struct fw_named_value machine_names[] = {
 	{0x014C, "IA32"}, {0x0200, "IA64"}, {0x8664, "X64"}, {0x01C2, "ARM"}, {0xAA64, "AARCH64"},
-	{0x5064, "RISCV64"}, {0x0EBC, "EBC"}, {0, NULL},
+	{0x5064, "RISCV64"}, {0x0EBC, "EBC"}, {0x01C4, "ARMNT"}, {0x5032, "RISCV32"}, {0x5128, "RISCV128"},
+	{0x6232, "LOONGARCH32"}, {0x6264, "LOONGARCH64"}, {0, NULL},
 };
 static const struct fw_field pe_fields[PE__COUNT] = {
 	[PE_SIGNATURE] = {"Signature", FW_FT_U32, 0, 0, FW_FF_HEX | FW_FF_HIDDEN, NULL},
@@ -58,6 +61,18 @@ static const struct fw_field pe64_fields[PE64__COUNT] = {
 	[PE64_NUMBER_OF_RVA_AND_SIZES] = {"NumberOfRvaAndSizes", FW_FT_U32, 108, 0, 0, NULL},
 };
 const struct fw_layout fw_pe64_optional_layout = FW_LAYOUT("PE32+ optional header", FW_PE64_OPTIONAL_FIXED, pe64_fields);
+
+static const struct fw_field pe32_fields[PE32__COUNT] = {
+	[PE32_MAGIC] = {"Magic", FW_FT_U16, 0, 0, FW_FF_HEX, NULL},
+	[PE32_ENTRY_POINT] = {"AddressOfEntryPoint", FW_FT_U32, 16, 0, FW_FF_HEX, NULL},
+	[PE32_BASE_OF_CODE] = {"BaseOfCode", FW_FT_U32, 20, 0, FW_FF_HEX, NULL},
+	[PE32_IMAGE_BASE] = {"ImageBase", FW_FT_U32, 28, 0, FW_FF_HEX, NULL},
+	[PE32_SECTION_ALIGNMENT] = {"SectionAlignment", FW_FT_U32, 32, 0, FW_FF_HEX, NULL},
+	[PE32_SIZE_OF_IMAGE] = {"SizeOfImage", FW_FT_U32, 56, 0, FW_FF_HEX, NULL},
+	[PE32_SIZE_OF_HEADERS] = {"SizeOfHeaders", FW_FT_U32, 60, 0, FW_FF_HEX, NULL},
+	[PE32_SUBSYSTEM] = {"Subsystem", FW_FT_U16, 68, 0, FW_FF_ENUM, subsystem_names},
+};
+const struct fw_layout fw_pe32_optional_layout = FW_LAYOUT("PE32 optional header", FW_PE32_OPTIONAL_SUMMARY, pe32_fields);
 
 static const struct fw_field dir_fields[PE_DIR__COUNT] = {
 	[PE_DIR_RVA] = {"VirtualAddress", FW_FT_U32, 0, 0, FW_FF_HEX, NULL},
@@ -120,3 +135,86 @@ static const struct fw_field te_fields[TE__COUNT] = {
 	[TE_DEBUG_SIZE] = {"DebugSize", FW_FT_U32, 36, 0, FW_FF_HEX, NULL},
 };
 const struct fw_layout fw_te_header_layout = FW_LAYOUT("TE header", FW_TE_HEADER_SIZE, te_fields);
+
+/* --- image summaries ------------------------------------------------------------------------- */
+
+#define HII_PACKAGE_FORMS 0x02
+#define IFR_FORM_SET_OP 0x0E
+#define IFR_FORM_SET_MIN 0x17 /* header 2, GUID 16, title 2, help 2, flags 1 */
+
+bool fw_pe_probe(const uint8_t *b, size_t n)
+{
+	if (n < FW_DOS_HEADER_SIZE || fw_le16(b) != FW_DOS_MAGIC)
+		return false;
+	uint32_t lfanew = fw_le32(b + 0x3C);
+	return lfanew <= n && n - lfanew >= FW_PE_HEADER_SIZE && fw_le32(b + lfanew) == FW_PE_SIGNATURE;
+}
+
+bool fw_te_probe(const uint8_t *b, size_t n)
+{
+	return n >= FW_TE_HEADER_SIZE && fw_le16(b) == FW_TE_SIGNATURE && b[4] != 0 && b[4] <= 96;
+}
+
+bool fw_hii_forms_present(const uint8_t *b, size_t n)
+{
+	/* EFI_HII_PACKAGE_HEADER {u24 Length, u8 Type = 2} then EFI_IFR_FORM_SET {u8 0x0E, u8 Length:7
+	 * Scope:1, GUID, ...}; the FormSet length is 0x17 plus 16 per class GUID. */
+	for (size_t i = 4; i + 2 <= n;) {
+		const uint8_t *hit = memchr(b + i, IFR_FORM_SET_OP, n - i - 1);
+		if (!hit)
+			return false;
+		i = (size_t)(hit - b);
+		uint8_t len = b[i + 1] & 0x7F;
+		if (b[i - 1] == HII_PACKAGE_FORMS && (b[i + 1] & 0x80) && len >= IFR_FORM_SET_MIN &&
+		    (len - IFR_FORM_SET_MIN) % 16 == 0) {
+			uint32_t pkg_len = fw_le24(b + i - 4);
+			if (pkg_len >= 4u + len && pkg_len <= n - (i - 4))
+				return true;
+		}
+		i++;
+	}
+	return false;
+}
+
+void fw_pe_summarize(struct fw_tree *t, struct fw_node *n, const struct fw_view *body)
+{
+	char at[48];
+	fw_offset_str(body->base, at, sizeof(at));
+	if (!fw_pe_probe(body->p, body->len)) {
+		fw_node_diag(t, n, FW_DIAG_WARN, body->base, "PE image at %s: no MZ/PE header", at);
+		return;
+	}
+	size_t pe = fw_le32(body->p + 0x3C);
+	fw_layout_emit(t, n, &fw_pe_header_layout, body, pe);
+	size_t opt = pe + FW_PE_HEADER_SIZE;
+	uint16_t opt_size = (uint16_t)fw_layout_get(&fw_pe_header_layout, body, pe, PE_SIZE_OF_OPTIONAL_HEADER);
+	uint16_t magic;
+	if (opt_size < FW_PE32_OPTIONAL_SUMMARY || !fw_rd_u16(body, opt, &magic, NULL) ||
+	    (magic != FW_PE32_MAGIC && magic != FW_PE64_MAGIC)) {
+		fw_node_diag(t, n, FW_DIAG_WARN, body->base, "PE image at %s: no PE32/PE32+ optional header", at);
+		return;
+	}
+	const struct fw_layout *l = magic == FW_PE32_MAGIC ? &fw_pe32_optional_layout : &fw_pe64_optional_layout;
+	if (!fw_layout_check(l, body, opt, NULL)) {
+		fw_node_diag(t, n, FW_DIAG_WARN, body->base, "PE image at %s: %s is truncated", at, l->name);
+		return;
+	}
+	fw_node_field_str(t, n, "Format", magic == FW_PE32_MAGIC ? "PE32" : "PE32+");
+	fw_layout_emit(t, n, l, body, opt);
+	if (fw_hii_forms_present(body->p, body->len))
+		n->flags |= FW_NODE_F_HAS_HII;
+}
+
+void fw_te_summarize(struct fw_tree *t, struct fw_node *n, const struct fw_view *body)
+{
+	char at[48];
+	fw_offset_str(body->base, at, sizeof(at));
+	if (!fw_te_probe(body->p, body->len)) {
+		fw_node_diag(t, n, FW_DIAG_WARN, body->base, "TE image at %s: no VZ header", at);
+		return;
+	}
+	fw_node_field_str(t, n, "Format", "TE");
+	fw_layout_emit(t, n, &fw_te_header_layout, body, 0);
+	if (fw_hii_forms_present(body->p, body->len))
+		n->flags |= FW_NODE_F_HAS_HII;
+}

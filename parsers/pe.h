@@ -61,6 +61,11 @@ enum {
 };
 extern const struct fw_layout fw_pe64_optional_layout;
 #define FW_PE64_OPTIONAL_FIXED 112 /* data directories follow */
+/* PE32 optional header (0x10B): the fields the image summary shows; ImageBase is 32 bits at 28 */
+enum { PE32_MAGIC, PE32_ENTRY_POINT, PE32_BASE_OF_CODE, PE32_IMAGE_BASE, PE32_SECTION_ALIGNMENT, PE32_SIZE_OF_IMAGE,
+       PE32_SIZE_OF_HEADERS, PE32_SUBSYSTEM, PE32__COUNT };
+extern const struct fw_layout fw_pe32_optional_layout;
+#define FW_PE32_OPTIONAL_SUMMARY 72 /* through DllCharacteristics */
 #define FW_PE32_MAGIC 0x010B
 #define FW_PE64_MAGIC 0x020B
 #define FW_PE_SUBSYSTEM_EFI_APPLICATION 10
@@ -110,5 +115,18 @@ enum { TE_SIGNATURE, TE_MACHINE, TE_NUMBER_OF_SECTIONS, TE_SUBSYSTEM, TE_STRIPPE
 extern const struct fw_layout fw_te_header_layout;
 #define FW_TE_HEADER_SIZE 40
 #define FW_TE_SIGNATURE 0x5A56 /* "VZ" */
+
+/* --- image summaries on section nodes --- */
+/* Add the header fields to an image section node (body = the image); a malformed header becomes
+ * a diagnostic. Sets FW_NODE_F_HAS_HII when the image carries an HII form package. */
+void fw_pe_summarize(struct fw_tree *t, struct fw_node *n, const struct fw_view *body);
+void fw_te_summarize(struct fw_tree *t, struct fw_node *n, const struct fw_view *body);
+/* A PE ("MZ" + "PE\0\0") or TE ("VZ") image starts at b. */
+bool fw_pe_probe(const uint8_t *b, size_t n);
+bool fw_te_probe(const uint8_t *b, size_t n);
+/* True when b holds the header of an HII form package (EFI_HII_PACKAGE_FORMS) directly followed
+ * by a FormSet opcode: how Setup-like modules carry their forms. A cheap probe for `fwlens info`
+ * and the FW_NODE_F_HAS_HII flag; ifr/ finds and decodes the packages properly. */
+bool fw_hii_forms_present(const uint8_t *b, size_t n);
 
 #endif

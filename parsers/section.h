@@ -59,6 +59,7 @@ const char *fw_section_type_name(uint8_t type);
 extern const struct fw_guid fw_guid_section_tiano, fw_guid_section_lzma, fw_guid_section_lzma_hp,
 	fw_guid_section_lzma_f86, fw_guid_section_brotli, fw_guid_section_crc32, fw_guid_section_gzip,
 	fw_guid_section_amd_zlib, fw_guid_section_firmware_contents_signed, fw_guid_section_rsa2048_sha256;
+extern const struct fw_guid fw_guid_pei_apriori, fw_guid_dxe_apriori;
 #define FW_AMD_ZLIB_HEADER_SIZE 0x100 /* u32 CompressedSize at +0x14, zlib stream after the header */
 
 /* Dependency expressions (depex) */

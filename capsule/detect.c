@@ -1,0 +1,255 @@
+/* Input detection: decide what a file is and build its tree.
+ *
+ * Order matters: headers with a signature or a GUID come first (capsule, NVAR store), then the
+ * self-describing structures that must span the whole input (one volume, one FFS file, a section
+ * stream, a PE/TE image), and last the flash image, where volumes are found by a scan.
+ * To recognise a new input kind: a value in enum fw_input_kind (detect.h), a probe and a builder
+ * below, and its place in detect_and_parse().
+ */
+#include "detect.h"
+
+#include <string.h>
+
+#include "amd-flash.h"
+#include "capsule.h"
+#include "parsers/ffs.h"
+#include "parsers/firmware.h"
+#include "parsers/fv.h"
+#include "parsers/hash.h"
+#include "parsers/nvar.h"
+#include "parsers/nvram.h"
+#include "parsers/pe.h"
+#include "parsers/section.h"
+
+_Static_assert(FW_OPEN_IGNORE_CHECKSUM == FW_PARSE_IGNORE_CHECKSUM && FW_OPEN_NO_SEARCH == FW_PARSE_NO_SEARCH &&
+		       FW_OPEN_LAYOUT_ONLY == FW_PARSE_LAYOUT_ONLY,
+	       "open flags and parse flags share their values");
+
+const char *fw_input_kind_name(enum fw_input_kind k)
+{
+	switch (k) {
+	case FW_INPUT_UNKNOWN: return "unknown";
+	case FW_INPUT_CAPSULE: return "capsule";
+	case FW_INPUT_IMAGE: return "image";
+	case FW_INPUT_VOLUME: return "volume";
+	case FW_INPUT_FFS_FILE: return "ffs-file";
+	case FW_INPUT_SECTION: return "section";
+	case FW_INPUT_PE: return "pe-image";
+	case FW_INPUT_NVRAM: return "nvram-store";
+	case FW_INPUT_EFIVAR: return "efivar";
+	}
+	return "unknown";
+}
+
+/* A flash image: volumes by scan, then the AMD flash layout on top. */
+static struct fw_node *parse_image(struct fw_parser *p, struct fw_node *parent, const struct fw_view *v,
+				   struct fw_error *err)
+{
+	struct fw_node *img = fw_node_add(p->t, parent, FW_NODE_IMAGE, "UEFI", v, err);
+	if (!img)
+		return NULL;
+	size_t found = 0;
+	if (!fw_parse_raw_area(p, img, v, true, &found, err))
+		return NULL;
+	if (!found)
+		fw_node_diag(p->t, img, FW_DIAG_WARN, v->base, "no firmware volume found in the 0x%zx-byte image", v->len);
+	struct fw_error e;
+	fw_error_clear(&e);
+	if (!fw_amd_flash_parse(p->t, img, v, &e))
+		fw_node_diag(p->t, img, FW_DIAG_WARN, v->base, "AMD flash layout: %s", e.msg);
+	return img;
+}
+
+/* One FFS file spanning the input; erase polarity and FFS version are guessed from the header. */
+static bool probe_ffs_file(const struct fw_view *v, struct fw_ffs_ctx *ctx)
+{
+	if (v->len < FW_FFS_HEADER_SIZE)
+		return false;
+	const uint8_t *h = v->p;
+	bool large = (h[0x13] & FW_FFS_ATTR_LARGE_FILE) && fw_le24(h + 0x14) == 0;
+	uint64_t size;
+	uint32_t hs;
+	if (!fw_ffs_file_size(v, 0, large, &size, &hs) || size != v->len || size < hs)
+		return false;
+	if ((uint8_t)(fw_sum8(h, hs) - h[0x11] - h[0x17]) != 0)
+		return false;
+	ctx->empty = (h[0x17] & 0x80) ? 0xFF : 0x00;
+	ctx->ffs3 = large;
+	ctx->revision = 2;
+	ctx->fv_start = FW_OFFSET_UNKNOWN;
+	ctx->fv = NULL;
+	return true;
+}
+
+static bool probe_efivar_name(const char *path, const char **name)
+{
+	if (!path)
+		return false;
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t len = strlen(base);
+	if (len < 38 || base[len - 37] != '-')
+		return false;
+	struct fw_guid g;
+	if (!fw_guid_parse(base + len - 36, &g))
+		return false;
+	*name = base;
+	return true;
+}
+
+static bool detect_and_parse(struct fw_parser *p, const struct fw_view *v, const char *path, struct fw_firmware *fw,
+			     struct fw_error *err)
+{
+	struct fw_tree *t = p->t;
+	const char *efivar_name;
+	if (probe_efivar_name(path, &efivar_name) && v->len >= 4) {
+		fw->kind = FW_INPUT_EFIVAR;
+		struct fw_error e;
+		fw_error_clear(&e);
+		if (fw_efivarfs_parse_file(t, NULL, efivar_name, v, &e) && t->root)
+			return true;
+		if (e.code == FW_E_LIMIT)
+			return fw_error_set(err, e.code, "%s", e.msg);
+		struct fw_node *n = t->root ? t->root : fw_node_add(t, NULL, FW_NODE_VARIABLE, "efivarfs", v, err);
+		if (!n)
+			return false;
+		n->flags |= FW_NODE_F_OPAQUE;
+		fw_node_diag(t, n, e.code == FW_E_UNSUPPORTED ? FW_DIAG_INFO : FW_DIAG_WARN, 0, "efivarfs file %s: %s",
+			     efivar_name, e.msg[0] ? e.msg : fw_error_code_name(e.code));
+		return true;
+	}
+	if (fw_capsule_probe(v)) {
+		struct fw_view payload;
+		struct fw_error e;
+		fw_error_clear(&e);
+		struct fw_node *cap = fw_capsule_parse(t, NULL, v, &payload, &e);
+		if (cap) {
+			fw->kind = FW_INPUT_CAPSULE;
+			return parse_image(p, cap, &payload, err) != NULL;
+		}
+		if (e.code == FW_E_LIMIT)
+			return fw_error_set(err, e.code, "%s", e.msg);
+		/* A capsule GUID with a broken header: fall through to the image scan, saying why. */
+		fw->kind = FW_INPUT_IMAGE;
+		struct fw_node *img = parse_image(p, NULL, v, err);
+		if (img)
+			fw_node_diag(t, img, FW_DIAG_ERROR, 0, "capsule header: %s", e.msg);
+		return img != NULL;
+	}
+	uint32_t sig;
+	if (fw_rd_u32(v, 0, &sig, NULL) && sig == FW_NVAR_SIGNATURE) {
+		fw->kind = FW_INPUT_NVRAM;
+		struct fw_error e;
+		fw_error_clear(&e);
+		if (fw_nvar_parse_store(t, NULL, v, &e) && t->root)
+			return true;
+		if (e.code == FW_E_LIMIT)
+			return fw_error_set(err, e.code, "%s", e.msg);
+		struct fw_node *n = t->root ? t->root : fw_node_add(t, NULL, FW_NODE_NVRAM_STORE, "NVAR", v, err);
+		if (!n)
+			return false;
+		n->flags |= FW_NODE_F_OPAQUE;
+		fw_node_diag(t, n, e.code == FW_E_UNSUPPORTED ? FW_DIAG_INFO : FW_DIAG_WARN, 0, "NVAR store: %s",
+			     e.msg[0] ? e.msg : fw_error_code_name(e.code));
+		return true;
+	}
+	uint64_t fv_len;
+	if (fw_volume_probe(v, 0, true, &fv_len) && fv_len == v->len) {
+		fw->kind = FW_INPUT_VOLUME;
+		return fw_parse_volume(p, NULL, v, err) != NULL;
+	}
+	struct fw_ffs_ctx ctx;
+	if (probe_ffs_file(v, &ctx)) {
+		fw->kind = FW_INPUT_FFS_FILE;
+		return fw_parse_ffs_file(p, NULL, v, &ctx, err) != NULL;
+	}
+	if (fw_sections_plausible(v->p, v->len)) {
+		fw->kind = FW_INPUT_SECTION;
+		size_t used = 0;
+		size_t first = fw_le24(v->p);
+		if (first == FW_SECTION_SIZE_EXTENDED && v->len >= FW_SECTION_HEADER2_SIZE)
+			first = fw_le32(v->p + 4);
+		if (first == v->len)
+			return fw_parse_section(p, NULL, v, &used, err) != NULL;
+		/* Several sections: an image node holds the stream. */
+		struct fw_node *root = fw_node_add(t, NULL, FW_NODE_IMAGE, "Section stream", v, err);
+		return root && fw_parse_sections(p, root, v, err);
+	}
+	if (fw_pe_probe(v->p, v->len) || fw_te_probe(v->p, v->len)) {
+		fw->kind = FW_INPUT_PE;
+		bool te = !fw_pe_probe(v->p, v->len);
+		struct fw_node *n =
+			fw_node_add(t, NULL, FW_NODE_SECTION, fw_section_type_name(te ? FW_SECTION_TE : FW_SECTION_PE32), v, err);
+		if (!n)
+			return false;
+		fw_node_field_bool(t, n, "HeaderlessBody", true);
+		if (te)
+			fw_te_summarize(t, n, v);
+		else
+			fw_pe_summarize(t, n, v);
+		return true;
+	}
+	fw->kind = FW_INPUT_IMAGE;
+	struct fw_node *img = parse_image(p, NULL, v, err);
+	if (!img)
+		return false;
+	if (img->nchildren == 1 && img->first_child->kind == FW_NODE_PADDING &&
+	    strcmp(img->first_child->type, "Non-empty") == 0 && !img->first_child->first_child) {
+		fw->kind = FW_INPUT_UNKNOWN;
+		return fw_error_set(err, FW_E_INVALID,
+				    "%s: not a firmware file fwlens knows (no capsule header, firmware volume, FFS file, section, "
+				    "PE image or NVRAM store found in 0x%zx bytes)",
+				    path ? path : "input", v->len);
+	}
+	return true;
+}
+
+static bool parse_into(struct fw_firmware *fw, const uint8_t *p, size_t n, const char *path,
+		       const struct fw_open_options *o, struct fw_error *err)
+{
+	fw->tree = fw_tree_new(o ? o->limits : NULL);
+	fw->tree->input = p;
+	fw->tree->input_len = n;
+	fw->tree->input_path = path;
+	struct fw_parser parser = {fw->tree, o ? o->flags : 0};
+	struct fw_view v = fw_view_make(p, n, 0);
+	bool ok;
+	if (n == 0)
+		ok = fw_error_set(err, FW_E_INVALID, "%s: the input is empty", path ? path : "input");
+	else
+		ok = detect_and_parse(&parser, &v, path, fw, err);
+	if (!ok) {
+		fw_tree_free(fw->tree);
+		fw->tree = NULL;
+	}
+	return ok;
+}
+
+bool fw_firmware_parse_buffer(const uint8_t *p, size_t n, const struct fw_open_options *o, struct fw_firmware *fw,
+			      struct fw_error *err)
+{
+	memset(fw, 0, sizeof(*fw));
+	return parse_into(fw, p, n, NULL, o, err);
+}
+
+bool fw_firmware_open(const char *path, const struct fw_open_options *o, struct fw_firmware *fw, struct fw_error *err)
+{
+	memset(fw, 0, sizeof(*fw));
+	if (!fw_file_open(path, &fw->file, err))
+		return false;
+	if (!parse_into(fw, fw->file.data, fw->file.len, fw->file.path ? fw->file.path : path, o, err)) {
+		fw_file_close(&fw->file);
+		return false;
+	}
+	return true;
+}
+
+void fw_firmware_close(struct fw_firmware *fw)
+{
+	if (!fw)
+		return;
+	fw_tree_free(fw->tree);
+	fw->tree = NULL;
+	if (fw->file.data || fw->file.path)
+		fw_file_close(&fw->file);
+}

@@ -1,0 +1,232 @@
+/* Node tree to JSON (jansson; key order is insertion order). */
+#include "tree-json.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hash.h"
+
+/* Length of the valid UTF-8 sequence at s (0 when invalid); *cp gets the code point. */
+static size_t utf8_seq(const unsigned char *s, uint32_t *cp)
+{
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	size_t n;
+	uint32_t c, min;
+	if ((s[0] & 0xE0) == 0xC0)
+		n = 2, c = s[0] & 0x1F, min = 0x80;
+	else if ((s[0] & 0xF0) == 0xE0)
+		n = 3, c = s[0] & 0x0F, min = 0x800;
+	else if ((s[0] & 0xF8) == 0xF0)
+		n = 4, c = s[0] & 0x07, min = 0x10000;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		c = (c << 6) | (s[i] & 0x3F);
+	}
+	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+		return 0;
+	*cp = c;
+	return n;
+}
+
+char *fw_utf8_clean(const char *s, bool xml)
+{
+	size_t len = strlen(s);
+	char *out = fw_xmalloc(len * 3 + 1);
+	size_t o = 0;
+	const unsigned char *u = (const unsigned char *)s;
+	for (size_t i = 0; i < len;) {
+		uint32_t cp;
+		size_t n = utf8_seq(u + i, &cp);
+		bool bad = n == 0 || (xml && ((cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || cp == 0xFFFE || cp == 0xFFFF));
+		if (bad) {
+			memcpy(out + o, "\xEF\xBF\xBD", 3);
+			o += 3;
+			i += n ? n : 1;
+			continue;
+		}
+		memcpy(out + o, u + i, n);
+		o += n;
+		i += n;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+json_t *fw_json_text(const char *s)
+{
+	json_t *j = json_string(s);
+	if (j)
+		return j;
+	char *clean = fw_utf8_clean(s, false);
+	j = json_string(clean);
+	free(clean);
+	return j ? j : json_string("");
+}
+
+const char *fw_field_text(const struct fw_field_value *f, char *buf, size_t len)
+{
+	switch (f->type) {
+	case FW_VAL_UINT:
+		snprintf(buf, len, f->fmt == FW_FMT_HEX ? "0x%" PRIX64 : "%" PRIu64, f->v.u);
+		break;
+	case FW_VAL_INT:
+		snprintf(buf, len, "%" PRId64, f->v.i);
+		break;
+	case FW_VAL_BOOL:
+		snprintf(buf, len, "%s", f->v.b ? "true" : "false");
+		break;
+	case FW_VAL_STR:
+		snprintf(buf, len, "%s", f->v.s);
+		break;
+	case FW_VAL_GUID: {
+		char g[FW_GUID_STR_LEN];
+		snprintf(buf, len, "%s", fw_guid_format(&f->v.g, g));
+		break;
+	}
+	case FW_VAL_BYTES: {
+		size_t n = f->v.bytes.n;
+		if (len == 0)
+			break;
+		if (n > (len - 1) / 2)
+			n = (len - 1) / 2;
+		fw_hex(f->v.bytes.p, n, buf);
+		break;
+	}
+	}
+	return buf;
+}
+
+const char *fw_node_flags_text(const struct fw_node *n, char *buf, size_t len)
+{
+	static const struct {
+		uint32_t flag;
+		const char *name;
+	} names[] = {{FW_NODE_F_OPAQUE, "opaque"},
+		     {FW_NODE_F_COMPRESSED, "compressed"},
+		     {FW_NODE_F_CHECKSUM_BAD, "checksum-bad"},
+		     {FW_NODE_F_HAS_HII, "hii"}};
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if ((n->flags & names[i].flag) && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "," : "", names[i].name);
+	return buf;
+}
+
+static json_t *field_json(const struct fw_field_value *f)
+{
+	switch (f->type) {
+	case FW_VAL_UINT:
+		if (f->v.u > (uint64_t)INT64_MAX) {
+			char b[24];
+			snprintf(b, sizeof(b), "0x%" PRIX64, f->v.u);
+			return json_string(b);
+		}
+		return json_integer((json_int_t)f->v.u);
+	case FW_VAL_INT:
+		return json_integer((json_int_t)f->v.i);
+	case FW_VAL_BOOL:
+		return json_boolean(f->v.b);
+	case FW_VAL_STR:
+		return fw_json_text(f->v.s);
+	case FW_VAL_GUID: {
+		char g[FW_GUID_STR_LEN];
+		return json_string(fw_guid_format(&f->v.g, g));
+	}
+	case FW_VAL_BYTES: {
+		char *hex = fw_xmalloc(f->v.bytes.n * 2 + 1);
+		fw_hex(f->v.bytes.p, f->v.bytes.n, hex);
+		json_t *j = json_string(hex);
+		free(hex);
+		return j;
+	}
+	}
+	return json_null();
+}
+
+static json_t *offset_json(uint64_t off, bool hex)
+{
+	if (off == FW_OFFSET_UNKNOWN)
+		return json_null();
+	if (hex) {
+		char b[24];
+		snprintf(b, sizeof(b), "0x%" PRIX64, off);
+		return json_string(b);
+	}
+	return json_integer((json_int_t)off);
+}
+
+json_t *fw_node_to_json(const struct fw_node *n, unsigned flags)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "kind", json_string(fw_node_kind_name(n->kind)));
+	json_object_set_new(o, "type", fw_json_text(n->type ? n->type : ""));
+	json_object_set_new(o, "offset", offset_json(n->offset, false));
+	json_object_set_new(o, "offset_hex", offset_json(n->offset, true));
+	json_object_set_new(o, "size", json_integer((json_int_t)n->size));
+	json_object_set_new(o, "header_size", json_integer((json_int_t)n->header_size));
+	if (n->has_guid) {
+		char g[FW_GUID_STR_LEN];
+		json_object_set_new(o, "guid", json_string(fw_guid_format(&n->guid, g)));
+	}
+	if (n->name)
+		json_object_set_new(o, "name", fw_json_text(n->name));
+	if (n->text)
+		json_object_set_new(o, "text", fw_json_text(n->text));
+	if (n->flags) {
+		char fl[96];
+		json_t *arr = json_array();
+		fw_node_flags_text(n, fl, sizeof(fl));
+		for (char *tok = strtok(fl, ","); tok; tok = strtok(NULL, ","))
+			json_array_append_new(arr, json_string(tok));
+		json_object_set_new(o, "flags", arr);
+	}
+	if (flags & FW_JSON_CRC32) {
+		char c[12];
+		snprintf(c, sizeof(c), "%08X", fw_crc32(n->data.p, n->data.len));
+		json_object_set_new(o, "crc32", json_string(c));
+	}
+	json_t *fields = json_object();
+	for (const struct fw_field_value *f = n->fields; f; f = f->next) {
+		char *key = fw_utf8_clean(f->key, false);
+		json_object_set_new(fields, key, field_json(f));
+		free(key);
+	}
+	json_object_set_new(o, "fields", fields);
+	json_t *diags = json_array();
+	for (const struct fw_diag *d = n->diags; d; d = d->next) {
+		json_t *dj = json_object();
+		json_object_set_new(dj, "severity", json_string(fw_diag_severity_name(d->severity)));
+		json_object_set_new(dj, "offset", offset_json(d->offset, false));
+		json_object_set_new(dj, "message", fw_json_text(d->msg));
+		json_array_append_new(diags, dj);
+	}
+	json_object_set_new(o, "diagnostics", diags);
+	json_t *kids = json_array();
+	for (const struct fw_node *c = n->first_child; c; c = c->next)
+		json_array_append_new(kids, fw_node_to_json(c, flags));
+	json_object_set_new(o, "children", kids);
+	return o;
+}
+
+json_t *fw_tree_to_json(const struct fw_tree *t, const char *kind, unsigned flags)
+{
+	json_t *doc = json_object();
+	json_t *in = json_object();
+	json_object_set_new(in, "path", t->input_path ? fw_json_text(t->input_path) : json_null());
+	json_object_set_new(in, "size", json_integer((json_int_t)t->input_len));
+	char sha[FW_SHA256_HEX_LEN];
+	json_object_set_new(in, "sha256", json_string(fw_sha256_hex(t->input, t->input_len, sha)));
+	json_object_set_new(in, "kind", json_string(kind ? kind : "unknown"));
+	json_object_set_new(doc, "input", in);
+	json_object_set_new(doc, "root", t->root ? fw_node_to_json(t->root, flags) : json_null());
+	return doc;
+}

@@ -1,0 +1,33 @@
+/* The JSON shape of a node tree (DESIGN.md "Interfaces"): `fwlens tree --format json`, the
+ * XML writer and the fuzz targets all build it here, so the contract lives in one place.
+ *
+ *   {"input": {"path", "size", "sha256", "kind"}, "root": NODE}
+ *   NODE = {"kind", "type", "offset" (number, or null inside decompressed data), "offset_hex",
+ *           "size" (header + body), "header_size", "guid"?, "name"?, "text"?, "flags"?,
+ *           "crc32"?, "fields": {...}, "diagnostics": [{"severity", "offset", "message"}],
+ *           "children": [NODE...]}
+ */
+#ifndef FW_TREE_JSON_H
+#define FW_TREE_JSON_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "node.h"
+
+#define FW_JSON_CRC32 0x01 /* add "crc32" of each node's bytes (header + body as stored) */
+
+json_t *fw_node_to_json(const struct fw_node *n, unsigned flags);
+/* The whole document; `kind` names the input kind ("capsule", "image", ...). */
+json_t *fw_tree_to_json(const struct fw_tree *t, const char *kind, unsigned flags);
+/* A JSON string from any bytes: invalid UTF-8 becomes U+FFFD. */
+json_t *fw_json_text(const char *s);
+/* Valid UTF-8 copy of s (malloc'd): invalid sequences become U+FFFD; with `xml`, so do the
+ * control characters XML 1.0 forbids. */
+char *fw_utf8_clean(const char *s, bool xml);
+/* Text of a field value ("0x1F", "true", a GUID, hex bytes) into buf. */
+const char *fw_field_text(const struct fw_field_value *f, char *buf, size_t len);
+/* Flag names of a node joined by ","; "" when none. */
+const char *fw_node_flags_text(const struct fw_node *n, char *buf, size_t len);
+
+#endif
