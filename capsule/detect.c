@@ -97,6 +97,24 @@ static bool probe_efivar_name(const char *path, const char **name)
 	return true;
 }
 
+/* Hand a whole-input NVRAM store to its parser (owned by parsers/nvram.h); when the parser
+ * fails, the input stays one opaque node carrying the reason. */
+static bool parse_store_input(struct fw_tree *t, const struct fw_view *v, enum fw_node_kind kind, const char *type,
+			      const char *what, bool ok, const struct fw_error *e, struct fw_error *err)
+{
+	if (ok && t->root)
+		return true;
+	if (e->code == FW_E_LIMIT)
+		return fw_error_set(err, e->code, "%s", e->msg);
+	struct fw_node *n = t->root ? t->root : fw_node_add(t, NULL, kind, type, v, err);
+	if (!n)
+		return false;
+	n->flags |= FW_NODE_F_OPAQUE;
+	fw_node_diag(t, n, e->code == FW_E_UNSUPPORTED ? FW_DIAG_INFO : FW_DIAG_WARN, 0, "%s: %s", what,
+		     e->msg[0] ? e->msg : fw_error_code_name(e->code));
+	return true;
+}
+
 static bool detect_and_parse(struct fw_parser *p, const struct fw_view *v, const char *path, struct fw_firmware *fw,
 			     struct fw_error *err)
 {
@@ -106,17 +124,8 @@ static bool detect_and_parse(struct fw_parser *p, const struct fw_view *v, const
 		fw->kind = FW_INPUT_EFIVAR;
 		struct fw_error e;
 		fw_error_clear(&e);
-		if (fw_efivarfs_parse_file(t, NULL, efivar_name, v, &e) && t->root)
-			return true;
-		if (e.code == FW_E_LIMIT)
-			return fw_error_set(err, e.code, "%s", e.msg);
-		struct fw_node *n = t->root ? t->root : fw_node_add(t, NULL, FW_NODE_VARIABLE, "efivarfs", v, err);
-		if (!n)
-			return false;
-		n->flags |= FW_NODE_F_OPAQUE;
-		fw_node_diag(t, n, e.code == FW_E_UNSUPPORTED ? FW_DIAG_INFO : FW_DIAG_WARN, 0, "efivarfs file %s: %s",
-			     efivar_name, e.msg[0] ? e.msg : fw_error_code_name(e.code));
-		return true;
+		bool ok = fw_efivarfs_parse_file(t, NULL, efivar_name, v, &e);
+		return parse_store_input(t, v, FW_NODE_VARIABLE, "efivarfs", "efivarfs file", ok, &e, err);
 	}
 	if (fw_capsule_probe(v)) {
 		struct fw_view payload;
@@ -141,17 +150,8 @@ static bool detect_and_parse(struct fw_parser *p, const struct fw_view *v, const
 		fw->kind = FW_INPUT_NVRAM;
 		struct fw_error e;
 		fw_error_clear(&e);
-		if (fw_nvar_parse_store(t, NULL, v, &e) && t->root)
-			return true;
-		if (e.code == FW_E_LIMIT)
-			return fw_error_set(err, e.code, "%s", e.msg);
-		struct fw_node *n = t->root ? t->root : fw_node_add(t, NULL, FW_NODE_NVRAM_STORE, "NVAR", v, err);
-		if (!n)
-			return false;
-		n->flags |= FW_NODE_F_OPAQUE;
-		fw_node_diag(t, n, e.code == FW_E_UNSUPPORTED ? FW_DIAG_INFO : FW_DIAG_WARN, 0, "NVAR store: %s",
-			     e.msg[0] ? e.msg : fw_error_code_name(e.code));
-		return true;
+		bool ok = fw_nvar_parse_store(t, NULL, v, &e);
+		return parse_store_input(t, v, FW_NODE_NVRAM_STORE, "NVAR", "NVAR store", ok, &e, err);
 	}
 	uint64_t fv_len;
 	if (fw_volume_probe(v, 0, true, &fv_len) && fv_len == v->len) {

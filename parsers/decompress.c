@@ -306,24 +306,28 @@ static bool brotli(const uint8_t *in, size_t n, uint64_t cap, uint8_t **out, siz
 
 /* --- the table --------------------------------------------------------------------------------- */
 
+static bool efi_pbit(const uint8_t *in, size_t n, unsigned pbit, uint64_t cap, uint8_t **out, size_t *out_len,
+		     struct fw_inflate_info *info, struct fw_error *err)
+{
+	if (!fw_efi_decompress(in, n, pbit, cap, out, out_len, err))
+		return false;
+	if (info) {
+		info->declared_size = fw_le32(in + 4);
+		info->consumed = FW_EFI_HEADER_SIZE + (size_t)fw_le32(in);
+	}
+	return true;
+}
+
 static bool efi11(const uint8_t *in, size_t n, uint64_t cap, uint8_t **out, size_t *out_len,
 		  struct fw_inflate_info *info, struct fw_error *err)
 {
-	if (!fw_efi_decompress(in, n, 4, cap, out, out_len, err))
-		return false;
-	if (info)
-		info->declared_size = fw_le32(in + 4), info->consumed = FW_EFI_HEADER_SIZE + (size_t)fw_le32(in);
-	return true;
+	return efi_pbit(in, n, 4, cap, out, out_len, info, err);
 }
 
 static bool tiano(const uint8_t *in, size_t n, uint64_t cap, uint8_t **out, size_t *out_len,
 		  struct fw_inflate_info *info, struct fw_error *err)
 {
-	if (!fw_efi_decompress(in, n, 5, cap, out, out_len, err))
-		return false;
-	if (info)
-		info->declared_size = fw_le32(in + 4), info->consumed = FW_EFI_HEADER_SIZE + (size_t)fw_le32(in);
-	return true;
+	return efi_pbit(in, n, 5, cap, out, out_len, info, err);
 }
 
 static bool lzma(const uint8_t *in, size_t n, uint64_t cap, uint8_t **out, size_t *out_len,

@@ -1,0 +1,50 @@
+#!/bin/sh
+# fwlens tree: text, JSON and XML on the project's fixtures (golden), XML schema validation,
+# errors and exit codes; the WRX90E capsule when the corpus is present.
+. "$(dirname "$0")/lib.sh"
+
+FIX="$FWLENS_SRCDIR/tests/data/firmware"
+G="$FWLENS_SRCDIR/tests/cli/golden/t2000-tree"
+XSD="$FWLENS_SRCDIR/tools/cli/tree.xsd"
+cd "$FIX" || exit 1
+
+t_golden text-mini "$G/mini.txt" fwlens tree mini.fv --crc
+t_golden text-capsule "$G/mini-cap.txt" fwlens tree mini.cap
+t_golden text-max-depth "$G/mini-depth1.txt" fwlens tree mini.fv --max-depth 1
+t_golden json-mini "$G/mini.json" fwlens tree mini.fv --format json
+t_golden json-ffs3 "$G/ffs3.json" fwlens tree ffs3.fv --format json
+t_golden text-broken "$G/broken.txt" fwlens tree broken.fv
+# Diagnostics go to stderr, one line each.
+grep -q "warning: FFS file at 0x98: header checksum is invalid, should be 0x66" "$T_ERR" &&
+	pass broken-warns-on-stderr || fail broken-warns-on-stderr "$(cat "$T_ERR")"
+t_golden json-broken "$G/broken.json" fwlens tree broken.fv --format json -q
+t_golden text-layout-only "$G/mini-layout-only.txt" fwlens tree mini.fv --layout-only
+
+if t_need_cmd xml-validates xmllint; then
+	for f in mini.fv broken.fv mini.cap dxe.ffs pe32.sct ffs3.fv; do
+		t_run "xml-$f" 0 fwlens tree "$f" --format xml --crc -q
+		if xmllint --noout --schema "$XSD" "$T_OUT" 2>"$T_DIR/xmllint"; then
+			pass "xml-$f-validates"
+		else
+			fail "xml-$f-validates" "$(head -c 300 "$T_DIR/xmllint")"
+		fi
+	done
+fi
+
+t_run missing-argument 2 fwlens tree
+t_run missing-file 4 fwlens tree "$T_DIR/does-not-exist.bin"
+printf 'just some text, nothing a firmware parser could use\n' >"$T_DIR/junk.txt"
+t_run not-firmware 3 fwlens tree "$T_DIR/junk.txt"
+grep -q "not a firmware file" "$T_ERR" && pass not-firmware-says-why || fail not-firmware-says-why "$(cat "$T_ERR")"
+t_run bad-max-depth 2 fwlens tree mini.fv --max-depth x
+
+WRX="$CORPUS/firmware/asus-wrx90e-sage-se-1203_rebuilt.cap"
+if t_need_file wrx90e-tree "$WRX" "corpus capsule"; then
+	t_run wrx90e-xml 0 fwlens tree "$WRX" --format xml -q
+	files=$(grep -c '<node kind="file"' "$T_OUT")
+	[ "$files" = 846 ] && pass wrx90e-846-files || fail wrx90e-846-files "found $files"
+	if command -v xmllint >/dev/null 2>&1; then
+		xmllint --noout --schema "$XSD" "$T_OUT" 2>/dev/null && pass wrx90e-xml-validates ||
+			fail wrx90e-xml-validates "schema errors"
+	fi
+fi

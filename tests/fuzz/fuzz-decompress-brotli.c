@@ -1,0 +1,3 @@
+/* Fuzz target: the brotli decompressor. */
+#define FUZZ_ALGO FW_ALGO_BROTLI
+#include "decompress-target.h"

@@ -1,0 +1,3 @@
+/* Fuzz target: the efi11 decompressor. */
+#define FUZZ_ALGO FW_ALGO_EFI11
+#include "decompress-target.h"

@@ -1,0 +1,588 @@
+/* The firmware parser core: the project's own fixtures (tests/data/firmware, exact values), the
+ * Debian EDK2 images against UEFIExtract's report, and the WRX90E capsule against UEFIExtract
+ * A68's report in the corpus. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "capsule/detect.h"
+#include "harness.h"
+#include "parsers/hash.h"
+#include "parsers/tree-json.h"
+
+static struct fw_node *find(struct fw_node *root, const char *guid, enum fw_node_kind kind)
+{
+	struct fw_guid g;
+	if (!fw_guid_parse(guid, &g))
+		return NULL;
+	return fw_node_find_guid(root, &g, kind);
+}
+
+static const struct fw_node *child_at(const struct fw_node *n, unsigned i)
+{
+	const struct fw_node *c = n ? n->first_child : NULL;
+	while (c && i--)
+		c = c->next;
+	return c;
+}
+
+static const char *field_str(const struct fw_node *n, const char *key)
+{
+	const struct fw_field_value *f = n ? fw_node_field_get(n, key) : NULL;
+	return f && f->type == FW_VAL_STR ? f->v.s : NULL;
+}
+
+static uint64_t field_uint(const struct fw_node *n, const char *key)
+{
+	const struct fw_field_value *f = n ? fw_node_field_get(n, key) : NULL;
+	return f && f->type == FW_VAL_UINT ? f->v.u : UINT64_MAX;
+}
+
+static bool has_diag(const struct fw_node *n, const char *needle)
+{
+	for (const struct fw_diag *d = n ? n->diags : NULL; d; d = d->next)
+		if (strstr(d->msg, needle))
+			return true;
+	return false;
+}
+
+struct counts {
+	size_t by_kind[FW_NODE_KIND_COUNT];
+	size_t diags, hii;
+};
+
+static bool count_visit(struct fw_node *n, void *ctx)
+{
+	struct counts *c = ctx;
+	c->by_kind[n->kind]++;
+	for (const struct fw_diag *d = n->diags; d; d = d->next)
+		c->diags++;
+	if (n->flags & FW_NODE_F_HAS_HII)
+		c->hii++;
+	return true;
+}
+
+static struct counts count(struct fw_node *root)
+{
+	struct counts c;
+	memset(&c, 0, sizeof(c));
+	fw_node_walk(root, count_visit, &c);
+	return c;
+}
+
+static bool open_data(const char *rel, struct fw_firmware *fw)
+{
+	const char *path = fw_test_data(rel);
+	if (!path)
+		return false;
+	struct fw_error err;
+	fw_error_clear(&err);
+	return fw_firmware_open(path, NULL, fw, &err);
+}
+
+TEST(firmware_mini_volume_layout)
+{
+	struct fw_firmware fw;
+	CHECK(open_data("firmware/mini.fv", &fw));
+	struct fw_node *root = fw.tree->root;
+	CHECK_EQ(fw.kind, FW_INPUT_VOLUME);
+	CHECK_EQ(root->kind, FW_NODE_VOLUME);
+	CHECK_STR(root->type, "FFSv2");
+	CHECK_EQ(root->size, 0x2000);
+	CHECK_EQ(root->header_size, 0x78);
+	char g[FW_GUID_STR_LEN];
+	CHECK_STR(fw_guid_format(&root->guid, g), "F1E2D3C4-000C-4F00-8000-00000000000C");
+	CHECK_EQ(root->nchildren, 10); /* 9 files and the free space */
+	struct counts c = count(root);
+	CHECK_EQ(c.by_kind[FW_NODE_VOLUME], 3);
+	CHECK_EQ(c.by_kind[FW_NODE_FILE], 10);
+	CHECK_EQ(c.by_kind[FW_NODE_SECTION], 21);
+	CHECK_EQ(c.by_kind[FW_NODE_FREE_SPACE], 3);
+	CHECK_EQ(c.by_kind[FW_NODE_PADDING], 1);
+	CHECK_EQ(c.diags, 0);
+	CHECK_EQ(c.hii, 1);
+
+	/* The DXE driver: named by its UI section; depex decoded; PE header summarised. */
+	struct fw_node *dxe = find(root, "F1E2D3C4-0001-4F00-8000-000000000001", FW_NODE_FILE);
+	CHECK(dxe != NULL);
+	CHECK_STR(dxe->name, "FwlensSampleDxe");
+	CHECK_STR(dxe->type, "DXE driver");
+	CHECK_EQ(dxe->offset, 0x78);
+	CHECK_EQ(dxe->size, 0x2BE);
+	CHECK(fw_node_field_get(dxe, "DataChecksumValid")->v.b);
+	CHECK_STR(field_str(dxe, "StateText"), "valid");
+	const struct fw_node *depex = child_at(dxe, 0), *pe = child_at(dxe, 1), *ver = child_at(dxe, 3);
+	CHECK_STR(depex->type, "DXE dependency");
+	CHECK_STR(field_str(depex, "Expression"), "TRUE AND 11B34006-D85B-4D0A-A290-D5A571310EF7");
+	CHECK_STR(pe->type, "PE32 image");
+	CHECK_EQ(pe->offset, 0xA8);
+	CHECK_EQ(field_uint(pe, "Machine"), 0x8664);
+	CHECK_STR(field_str(pe, "MachineName"), "x64");
+	CHECK_STR(field_str(pe, "Format"), "PE32+");
+	CHECK_EQ(field_uint(pe, "Subsystem"), 11);
+	CHECK_STR(field_str(pe, "SubsystemName"), "EFI boot service driver");
+	CHECK_EQ(field_uint(pe, "SizeOfImage"), 0x3000);
+	CHECK_EQ(field_uint(pe, "AddressOfEntryPoint"), 0x1000);
+	CHECK(pe->flags & FW_NODE_F_HAS_HII);
+	CHECK_EQ(field_uint(ver, "BuildNumber"), 7);
+	CHECK_STR(field_str(ver, "Version"), "1.0");
+
+	/* LZMA section: children from decompressed data have no offset; the nested volume and its
+	 * PEIM (TE image) are found. */
+	struct fw_node *lz = find(root, "EE4E5898-3914-4259-9D6E-DC7BD79403CF", FW_NODE_SECTION);
+	CHECK(lz != NULL);
+	CHECK(lz->flags & FW_NODE_F_COMPRESSED);
+	CHECK_STR(field_str(lz, "Algorithm"), "LZMA");
+	CHECK_EQ(lz->offset, 0x350);
+	CHECK_EQ(lz->header_size, 0x18);
+	CHECK_EQ(child_at(lz, 0)->offset, FW_OFFSET_UNKNOWN);
+	struct fw_node *peim = find(root, "F1E2D3C4-0009-4F00-8000-000000000009", FW_NODE_FILE);
+	CHECK(peim != NULL);
+	CHECK_STR(peim->name, "FwlensSamplePei");
+	CHECK_EQ(peim->offset, FW_OFFSET_UNKNOWN);
+	const struct fw_node *te = child_at(peim, 1);
+	CHECK_STR(te->type, "TE image");
+	CHECK_EQ(field_uint(te, "ImageBase"), 0xFFC00000);
+	CHECK_EQ(field_uint(te, "StrippedSize"), 0x1C0);
+	CHECK_STR(field_str(child_at(peim, 0), "Expression"), "TRUE");
+
+	/* EFI 1.1 (compression type 1), Tiano, Brotli, AMD zlib: each inflated to its sections. */
+	struct fw_node *efi = find(root, "F1E2D3C4-0003-4F00-8000-000000000003", FW_NODE_FILE);
+	CHECK_STR(efi->name, "EfiCompressed");
+	CHECK_STR(field_str(child_at(efi, 0), "Algorithm"), "EFI 1.1");
+	CHECK_EQ(child_at(efi, 0)->nchildren, 2);
+	struct fw_node *ti = find(root, "A31280AD-481E-41B6-95E8-127F4C984779", FW_NODE_SECTION);
+	CHECK_STR(field_str(ti, "Algorithm"), "Tiano");
+	CHECK_EQ(child_at(ti, 0)->size, 0x74);
+	struct fw_node *br = find(root, "3D532050-5CDA-4FD0-879E-0F7F630D5AFB", FW_NODE_SECTION);
+	CHECK_STR(field_str(br, "Algorithm"), "Brotli");
+	CHECK_EQ(child_at(br, 0)->size, 0x7C);
+	struct fw_node *zl = find(root, "CE3233F5-2CD6-4D87-9152-4A238BB6D1C4", FW_NODE_SECTION);
+	CHECK_STR(field_str(zl, "Algorithm"), "AMD zlib");
+	CHECK_EQ(child_at(zl, 0)->size, 0x8C);
+	/* CRC32 sections are not compressed: their children keep file offsets. */
+	struct fw_node *crc = find(root, "FC1BCDB0-7D31-49AA-936A-A4600D9DD083", FW_NODE_SECTION);
+	CHECK(fw_node_field_get(crc, "Crc32Valid")->v.b);
+	CHECK_EQ(child_at(crc, 0)->offset, 0x6CC);
+	/* A raw file's body is scanned for volumes, the bytes before it become padding. */
+	struct fw_node *raw = find(root, "F1E2D3C4-0008-4F00-8000-000000000008", FW_NODE_FILE);
+	CHECK_STR(child_at(raw, 0)->type, "Empty (0x00)");
+	CHECK_EQ(child_at(raw, 1)->kind, FW_NODE_VOLUME);
+	CHECK_EQ(child_at(raw, 1)->offset, 0x708);
+	fw_firmware_close(&fw);
+}
+
+TEST(firmware_broken_volume_diagnostics)
+{
+	struct fw_firmware fw;
+	CHECK(open_data("firmware/broken.fv", &fw));
+	struct fw_node *root = fw.tree->root;
+	CHECK_EQ(root->kind, FW_NODE_VOLUME);
+	CHECK(root->flags & FW_NODE_F_CHECKSUM_BAD);
+	CHECK(has_diag(root, "volume at 0x0: header checksum is invalid"));
+	struct fw_node *f2 = find(root, "B0000000-0000-4000-8000-000000000002", FW_NODE_FILE);
+	CHECK(has_diag(f2, "FFS file at 0x98: header checksum is invalid, should be 0x66"));
+	struct fw_node *f3 = find(root, "B0000000-0000-4000-8000-000000000003", FW_NODE_FILE);
+	CHECK(has_diag(f3, "data checksum 0xa0 is invalid, should be 0xfa"));
+	struct fw_node *f4 = find(root, "B0000000-0000-4000-8000-000000000004", FW_NODE_FILE);
+	CHECK_STR(field_str(f4, "StateText"), "deleted");
+	struct fw_node *f5 = find(root, "B0000000-0000-4000-8000-000000000005", FW_NODE_FILE);
+	CHECK_EQ(child_at(f5, 0)->kind, FW_NODE_PADDING);
+	CHECK(has_diag(child_at(f5, 0), "section header at 0x128"));
+	struct fw_node *unk = find(root, "B0000000-0000-4000-8000-0000000000FF", FW_NODE_SECTION);
+	CHECK(unk->flags & FW_NODE_F_OPAQUE);
+	CHECK(has_diag(unk, "needs processing"));
+	struct fw_node *lz = find(root, "EE4E5898-3914-4259-9D6E-DC7BD79403CF", FW_NODE_SECTION);
+	CHECK(lz->flags & FW_NODE_F_OPAQUE);
+	CHECK(has_diag(lz, "LZMA stream: corrupt compressed data"));
+	/* Parsing went on past every broken file. */
+	struct fw_node *after = find(root, "B0000000-0000-4000-8000-000000000008", FW_NODE_FILE);
+	CHECK(after != NULL);
+	CHECK_EQ(child_at(after, 0)->size, 9);
+	const struct fw_node *last = root->last_child;
+	CHECK_STR(last->type, "Non-UEFI data");
+	CHECK_EQ(last->offset, 0x240);
+	CHECK_EQ(last->size, 0x5C0);
+	fw_firmware_close(&fw);
+}
+
+TEST(firmware_input_kinds)
+{
+	struct fw_firmware fw;
+	CHECK(open_data("firmware/mini.cap", &fw));
+	CHECK_EQ(fw.kind, FW_INPUT_CAPSULE);
+	CHECK_EQ(fw.tree->root->kind, FW_NODE_CAPSULE);
+	const struct fw_node *img = child_at(fw.tree->root, 0);
+	CHECK_EQ(img->kind, FW_NODE_IMAGE);
+	CHECK_STR(img->type, "UEFI");
+	CHECK_EQ(img->offset, 0x100);
+	CHECK_EQ(child_at(img, 0)->kind, FW_NODE_VOLUME);
+	CHECK_EQ(child_at(img, 0)->offset, 0x100);
+	fw_firmware_close(&fw);
+
+	CHECK(open_data("firmware/dxe.ffs", &fw));
+	CHECK_EQ(fw.kind, FW_INPUT_FFS_FILE);
+	CHECK_STR(fw.tree->root->name, "FwlensSampleDxe");
+	CHECK_EQ(fw.tree->root->nchildren, 4);
+	fw_firmware_close(&fw);
+
+	CHECK(open_data("firmware/pe32.sct", &fw));
+	CHECK_EQ(fw.kind, FW_INPUT_SECTION);
+	CHECK_STR(fw.tree->root->type, "PE32 image");
+	CHECK_STR(field_str(fw.tree->root, "MachineName"), "x64");
+	fw_firmware_close(&fw);
+
+	CHECK(open_data("firmware/ffs3.fv", &fw));
+	CHECK_STR(fw.tree->root->type, "FFSv3");
+	const struct fw_node *large = child_at(fw.tree->root, 0);
+	CHECK_EQ(large->header_size, 32);
+	CHECK_EQ(large->size, 0x60);
+	CHECK_EQ(child_at(large, 0)->header_size, 8);
+	CHECK_EQ(field_uint(child_at(large, 0), "ExtendedSize"), 0x40);
+	fw_firmware_close(&fw);
+
+	/* Not firmware at all: one clear error. */
+	static const uint8_t junk[64] = "this is a text file, not firmware; nothing to see here at all";
+	struct fw_error err;
+	fw_error_clear(&err);
+	CHECK(!fw_firmware_parse_buffer(junk, sizeof(junk), NULL, &fw, &err));
+	CHECK_EQ(err.code, FW_E_INVALID);
+	CHECK(strstr(err.msg, "not a firmware file") != NULL);
+	fw_error_clear(&err);
+	CHECK(!fw_firmware_parse_buffer(junk, 0, NULL, &fw, &err));
+}
+
+TEST(firmware_limits_hold)
+{
+	const char *path = fw_test_data("firmware/mini.fv");
+	CHECK(path != NULL);
+	size_t n;
+	uint8_t *b = fw_test_read_file(path, &n);
+	struct fw_limits l = fw_limits_default();
+	l.max_nodes = 10;
+	struct fw_open_options o = {0, &l};
+	struct fw_firmware fw;
+	struct fw_error err;
+	fw_error_clear(&err);
+	CHECK(!fw_firmware_parse_buffer(b, n, &o, &fw, &err));
+	CHECK_EQ(err.code, FW_E_LIMIT);
+	/* A decompression cap below the LZMA output keeps that section opaque, the rest parses. */
+	l = fw_limits_default();
+	l.max_decompressed_one = 0x100;
+	CHECK(fw_firmware_parse_buffer(b, n, &o, &fw, &err));
+	struct fw_node *lz = find(fw.tree->root, "EE4E5898-3914-4259-9D6E-DC7BD79403CF", FW_NODE_SECTION);
+	CHECK(lz->flags & FW_NODE_F_OPAQUE);
+	CHECK(has_diag(lz, "over the limit"));
+	CHECK(find(fw.tree->root, "F1E2D3C4-0008-4F00-8000-000000000008", FW_NODE_FILE) != NULL);
+	fw_firmware_close(&fw);
+	/* Layout only: nothing is inflated. */
+	o.limits = NULL;
+	o.flags = FW_OPEN_LAYOUT_ONLY;
+	CHECK(fw_firmware_parse_buffer(b, n, &o, &fw, &err));
+	CHECK_EQ(fw.tree->decompressed_total, 0);
+	CHECK(find(fw.tree->root, "F1E2D3C4-0009-4F00-8000-000000000009", FW_NODE_FILE) == NULL);
+	fw_firmware_close(&fw);
+	free(b);
+}
+
+/* Random byte flips and truncations of every fixture parse without crashing; under ASan/UBSan
+ * this checks every read is bounded. */
+TEST(firmware_mutations_do_not_crash)
+{
+	static const char *const fixtures[] = {"firmware/mini.fv", "firmware/broken.fv", "firmware/mini.cap",
+					       "firmware/dxe.ffs", "firmware/ffs3.fv"};
+	uint32_t seed = 0xC0FFEE;
+	for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+		const char *path = fw_test_data(fixtures[i]);
+		CHECK(path != NULL);
+		size_t n;
+		uint8_t *orig = fw_test_read_file(path, &n);
+		uint8_t *b = malloc(n);
+		for (int round = 0; round < 150; round++) {
+			memcpy(b, orig, n);
+			int flips = 1 + round % 4;
+			for (int k = 0; k < flips; k++) {
+				seed = seed * 1664525u + 1013904223u;
+				b[(seed >> 8) % n] = (uint8_t)(seed >> 24);
+			}
+			size_t len = round % 5 == 4 ? (seed >> 4) % n : n;
+			struct fw_firmware fw;
+			if (fw_firmware_parse_buffer(b, len, NULL, &fw, NULL)) {
+				json_decref(fw_tree_to_json(fw.tree, "image", FW_JSON_CRC32));
+				fw_firmware_close(&fw);
+			}
+		}
+		free(b);
+		free(orig);
+	}
+}
+
+/* --- oracles --------------------------------------------------------------------------------- */
+
+struct keys {
+	char **v;
+	size_t n, cap;
+	size_t volumes;
+};
+
+static void keys_add(struct keys *k, const char *s)
+{
+	if (k->n == k->cap) {
+		k->cap = k->cap ? k->cap * 2 : 256;
+		k->v = realloc(k->v, k->cap * sizeof(*k->v));
+	}
+	k->v[k->n++] = strdup(s);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void keys_free(struct keys *k)
+{
+	for (size_t i = 0; i < k->n; i++)
+		free(k->v[i]);
+	free(k->v);
+}
+
+/* File rows "GUID:SIZE" (pad files "PAD:SIZE") and the Volume row count of a UEFIExtract report. */
+static bool report_keys(const char *path, struct keys *k)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	char line[1024];
+	while (fgets(line, sizeof(line), f)) {
+		char *col[8] = {0};
+		int nc = 0;
+		for (char *p = line, *s = line; nc < 8; p++) {
+			if (*p == '|' || *p == '\0' || *p == '\n') {
+				bool end = *p != '|';
+				*p = '\0';
+				col[nc++] = s;
+				s = p + 1;
+				if (end)
+					break;
+			}
+		}
+		if (nc < 6)
+			continue;
+		if (strncmp(col[0], " Volume ", 8) == 0)
+			k->volumes++;
+		if (strncmp(col[0], " File ", 6) != 0)
+			continue;
+		unsigned long size = strtoul(col[3], NULL, 16);
+		char *name = col[5];
+		while (*name == ' ' || *name == '-')
+			name++;
+		char key[80];
+		if (strstr(col[1], "Pad"))
+			snprintf(key, sizeof(key), "PAD:%lX", size);
+		else
+			snprintf(key, sizeof(key), "%.36s:%lX", name, size);
+		keys_add(k, key);
+	}
+	fclose(f);
+	return true;
+}
+
+static bool tree_keys_visit(struct fw_node *n, void *ctx)
+{
+	struct keys *k = ctx;
+	if (n->kind == FW_NODE_VOLUME)
+		k->volumes++;
+	if (n->kind != FW_NODE_FILE)
+		return true;
+	char key[80], g[FW_GUID_STR_LEN];
+	if (strcmp(n->type, "Pad") == 0)
+		snprintf(key, sizeof(key), "PAD:%llX", (unsigned long long)n->size);
+	else
+		snprintf(key, sizeof(key), "%s:%llX", fw_guid_format(&n->guid, g), (unsigned long long)n->size);
+	keys_add(k, key);
+	return true;
+}
+
+/* Compare two sorted key lists; describes the first differences in why. */
+static bool same_keys(struct keys *a, struct keys *b, char *why, size_t len)
+{
+	if (a->n)
+		qsort(a->v, a->n, sizeof(char *), cmp_str);
+	if (b->n)
+		qsort(b->v, b->n, sizeof(char *), cmp_str);
+	size_t i = 0, j = 0, used = 0;
+	why[0] = '\0';
+	while ((i < a->n || j < b->n) && used < len - 100) {
+		int c = i == a->n ? 1 : j == b->n ? -1 : strcmp(a->v[i], b->v[j]);
+		if (c == 0) {
+			i++, j++;
+			continue;
+		}
+		used += (size_t)snprintf(why + used, len - used, "%s %s; ", c < 0 ? "only in report" : "only in fwlens",
+					 c < 0 ? a->v[i] : b->v[j]);
+		if (c < 0)
+			i++;
+		else
+			j++;
+	}
+	if (a->volumes != b->volumes)
+		snprintf(why + used, len - used, "volumes: report %zu, fwlens %zu", a->volumes, b->volumes);
+	return why[0] == '\0';
+}
+
+static const char *find_in_path(const char *prog)
+{
+	static char buf[1024];
+	const char *path = getenv("PATH");
+	if (!path)
+		return NULL;
+	for (const char *p = path; *p;) {
+		const char *colon = strchr(p, ':');
+		size_t len = colon ? (size_t)(colon - p) : strlen(p);
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)len, p, prog);
+		if (access(buf, X_OK) == 0)
+			return buf;
+		p = colon ? colon + 1 : p + len;
+	}
+	return NULL;
+}
+
+/* UEFIExtract writes next to its input, so the image is copied into a temporary folder first. */
+static bool run_uefiextract(const char *image, char *report, size_t len, char *dir, size_t dirlen)
+{
+	snprintf(dir, dirlen, "%s/fwlens-oracle.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(dir))
+		return false;
+	size_t n;
+	uint8_t *b = fw_test_read_file(image, &n);
+	if (!b)
+		return false;
+	char copy[1200];
+	snprintf(copy, sizeof(copy), "%s/image.bin", dir);
+	FILE *f = fopen(copy, "wb");
+	bool ok = f && fwrite(b, 1, n, f) == n;
+	if (f)
+		ok = fclose(f) == 0 && ok;
+	free(b);
+	if (!ok)
+		return false;
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr) || chdir(dir) != 0)
+			_exit(127);
+		execlp("UEFIExtract", "UEFIExtract", "image.bin", "report", (char *)NULL);
+		_exit(127);
+	}
+	int status;
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return false;
+	snprintf(report, len, "%s/image.bin.report.txt", dir);
+	return access(report, R_OK) == 0;
+}
+
+static void remove_dir(const char *dir)
+{
+	char p[1200];
+	snprintf(p, sizeof(p), "%s/image.bin", dir);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/image.bin.report.txt", dir);
+	unlink(p);
+	rmdir(dir);
+}
+
+static const char *const debian_images[] = {
+	"/usr/share/OVMF/OVMF_CODE_4M.fd",     "/usr/share/OVMF/OVMF_VARS_4M.ms.fd",
+	"/usr/share/OVMF/OVMF_CODE.fd",        "/usr/share/OVMF/OVMF_VARS.fd",
+	"/usr/share/OVMF/OVMF32_CODE_4M.secboot.fd", "/usr/share/ovmf/OVMF.fd",
+	"/usr/share/AAVMF/AAVMF_CODE.fd",      "/usr/share/AAVMF/AAVMF_VARS.fd",
+	"/usr/share/qemu-efi-aarch64/QEMU_EFI.fd",
+};
+
+TEST(firmware_debian_images_match_uefiextract)
+{
+	if (!find_in_path("UEFIExtract"))
+		SKIP("UEFIExtract is not installed (Debian package uefitool-cli)");
+	size_t tested = 0;
+	char missing[512] = "";
+	for (size_t i = 0; i < sizeof(debian_images) / sizeof(debian_images[0]); i++) {
+		const char *img = debian_images[i];
+		if (access(img, R_OK) != 0) {
+			size_t l = strlen(missing);
+			snprintf(missing + l, sizeof(missing) - l, " %s", img);
+			continue;
+		}
+		char report[1200], dir[1024], why[4096];
+		CHECK_MSG(run_uefiextract(img, report, sizeof(report), dir, sizeof(dir)), "UEFIExtract failed on %s", img);
+		struct keys want = {0}, got = {0};
+		CHECK(report_keys(report, &want));
+		remove_dir(dir);
+		struct fw_firmware fw;
+		struct fw_error err;
+		fw_error_clear(&err);
+		CHECK_MSG(fw_firmware_open(img, NULL, &fw, &err), "%s: %s", img, err.msg);
+		fw_node_walk(fw.tree->root, tree_keys_visit, &got);
+		fw_firmware_close(&fw);
+		bool same = same_keys(&want, &got, why, sizeof(why));
+		size_t nfiles = want.n;
+		keys_free(&want);
+		keys_free(&got);
+		CHECK_MSG(same, "%s differs from UEFIExtract: %s", img, why);
+		CHECK_MSG(nfiles > 0 || strstr(img, "VARS"), "%s: the report lists no files", img);
+		tested++;
+	}
+	if (!tested)
+		SKIP("no Debian EDK2 image installed (ovmf, qemu-efi-aarch64):%s", missing);
+}
+
+static bool zlib_file_visit(struct fw_node *n, void *ctx)
+{
+	struct fw_guid zg;
+	fw_guid_parse("CE3233F5-2CD6-4D87-9152-4A238BB6D1C4", &zg);
+	if (n->kind != FW_NODE_FILE)
+		return true;
+	for (struct fw_node *up = n->parent; up; up = up->parent)
+		if (up->kind == FW_NODE_SECTION && up->has_guid && fw_guid_eq(&up->guid, &zg) &&
+		    (up->flags & FW_NODE_F_COMPRESSED)) {
+			(*(size_t *)ctx)++;
+			break;
+		}
+	return true;
+}
+
+TEST(firmware_wrx90e_capsule_matches_a68_report)
+{
+	const char *cap = fw_test_corpus("firmware/asus-wrx90e-sage-se-1203_rebuilt.cap");
+	if (!cap)
+		SKIP("corpus firmware/asus-wrx90e-sage-se-1203_rebuilt.cap not present");
+	char cap_path[1024];
+	snprintf(cap_path, sizeof(cap_path), "%s", cap);
+	const char *report = fw_test_corpus("firmware/asus-wrx90e-sage-se-1203_uefiextract-A68.report.txt");
+	CHECK(report != NULL);
+	struct keys want = {0}, got = {0};
+	CHECK(report_keys(report, &want));
+	CHECK_EQ(want.n, 846);
+	struct fw_firmware fw;
+	struct fw_error err;
+	fw_error_clear(&err);
+	CHECK_MSG(fw_firmware_open(cap_path, NULL, &fw, &err), "%s", err.msg);
+	CHECK_EQ(fw.kind, FW_INPUT_CAPSULE);
+	CHECK_EQ(fw.tree->root->kind, FW_NODE_CAPSULE);
+	CHECK_STR(fw.tree->root->type, "Aptio signed");
+	CHECK_EQ(fw.tree->root->header_size, 0x1000);
+	fw_node_walk(fw.tree->root, tree_keys_visit, &got);
+	/* The 294 files inside the two AMD zlib sections are among them. */
+	size_t in_zlib = 0;
+	fw_node_walk(fw.tree->root, zlib_file_visit, &in_zlib);
+	CHECK_EQ(in_zlib, 294);
+	fw_firmware_close(&fw);
+	char why[4096];
+	bool same = same_keys(&want, &got, why, sizeof(why));
+	size_t vols = got.volumes;
+	keys_free(&want);
+	keys_free(&got);
+	CHECK_MSG(same, "differs from the A68 report: %s", why);
+	CHECK_EQ(vols, 12);
+}
