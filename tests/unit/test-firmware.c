@@ -120,10 +120,10 @@ TEST(firmware_mini_volume_layout)
 	CHECK_STR(pe->type, "PE32 image");
 	CHECK_EQ(pe->offset, 0xA8);
 	CHECK_EQ(field_uint(pe, "Machine"), 0x8664);
-	CHECK_STR(field_str(pe, "MachineName"), "x64");
+	CHECK_STR(field_str(pe, "Machine name"), "X64");
 	CHECK_STR(field_str(pe, "Format"), "PE32+");
 	CHECK_EQ(field_uint(pe, "Subsystem"), 11);
-	CHECK_STR(field_str(pe, "SubsystemName"), "EFI boot service driver");
+	CHECK_STR(field_str(pe, "Subsystem name"), "EFI boot service driver");
 	CHECK_EQ(field_uint(pe, "SizeOfImage"), 0x3000);
 	CHECK_EQ(field_uint(pe, "AddressOfEntryPoint"), 0x1000);
 	CHECK(pe->flags & FW_NODE_F_HAS_HII);
@@ -232,7 +232,7 @@ TEST(firmware_input_kinds)
 	CHECK(open_data("firmware/pe32.sct", &fw));
 	CHECK_EQ(fw.kind, FW_INPUT_SECTION);
 	CHECK_STR(fw.tree->root->type, "PE32 image");
-	CHECK_STR(field_str(fw.tree->root, "MachineName"), "x64");
+	CHECK_STR(field_str(fw.tree->root, "Machine name"), "X64");
 	fw_firmware_close(&fw);
 
 	CHECK(open_data("firmware/ffs3.fv", &fw));
