@@ -1,4 +1,6 @@
-/* IFR opcode table. Lengths are the smallest valid encodings (reference/ifr.md 2.2). */
+/* IFR opcode table. Lengths are the smallest valid encodings (reference/ifr.md 2.2). The expression
+ * column follows SetupBrowser IsExpressionOpCode: READ and WRITE are scopes holding an expression,
+ * not expression opcodes themselves. */
 #include "ifr-opcodes.h"
 
 #include <stddef.h>
@@ -50,8 +52,8 @@ static const struct fw_ifr_opcode_info table[FW_IFR_OPCODE_MAX + 1] = {
 	OP(0x2A, "Match", 2, true, false),
 	OP(0x2B, "Get", 7, true, false),
 	OP(0x2C, "Set", 7, true, false),
-	OP(0x2D, "Read", 2, true, false),
-	OP(0x2E, "Write", 2, true, false),
+	OP(0x2D, "Read", 2, false, false),
+	OP(0x2E, "Write", 2, false, false),
 	OP(0x2F, "Equal", 2, true, false),
 	OP(0x30, "NotEqual", 2, true, false),
 	OP(0x31, "GreaterThan", 2, true, false),

@@ -1,0 +1,511 @@
+/* The settings model: menu paths, readable conditions, defaults, value binding. */
+#include "settings.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "parsers/ucs2.h"
+
+struct form_paths {
+	const char **paths;
+	uint32_t n;
+	const char **elems; /* elements of the first path */
+	uint32_t nelems;
+	bool on_stack;
+	bool visited;
+};
+
+struct fw_settings_formset {
+	const struct fw_hii_form_pkg *fp;
+	struct form_paths *forms;  /* parallel to fp->fs.forms */
+	uint32_t *setting_of_op;   /* op index -> setting index + 1 (0 = none) */
+	uint32_t *visit_order;     /* form indexes in menu order */
+	uint32_t nvisit;
+};
+
+static struct fw_arena *arena(struct fw_settings *s) { return &s->db->arena; }
+
+/* ---- expression environment ---- */
+
+static const struct fw_setting *setting_for_qid(const struct fw_settings_env *e, uint16_t qid)
+{
+	if (!e->s)
+		return NULL;
+	const struct fw_ifr_question *q = fw_ifr_find_question(&e->fp->fs, qid);
+	if (!q)
+		return NULL;
+	for (uint32_t i = 0; i < e->s->nfsets; i++) {
+		const struct fw_settings_formset *f = &e->s->fsets[i];
+		if (f->fp == e->fp) {
+			uint32_t k = f->setting_of_op[q->op_index];
+			return k ? &e->s->items[k - 1] : NULL;
+		}
+	}
+	return NULL;
+}
+
+static const char *env_question_name(void *ctx, uint16_t qid)
+{
+	const struct fw_settings_env *e = ctx;
+	const struct fw_ifr_question *q = fw_ifr_find_question(&e->fp->fs, qid);
+	return q ? fw_hii_string(e->fp, q->prompt) : NULL;
+}
+
+static const char *env_option_name(void *ctx, uint16_t qid, uint64_t v)
+{
+	const struct fw_settings_env *e = ctx;
+	const struct fw_ifr_question *q = fw_ifr_find_question(&e->fp->fs, qid);
+	if (!q)
+		return NULL;
+	if (q->kind == FW_IFR_K_CHECKBOX && v <= 1)
+		return v ? "Enabled" : "Disabled";
+	const struct fw_ifr_option *o = fw_ifr_option_for(q, v);
+	return o ? fw_hii_string(e->fp, o->text) : NULL;
+}
+
+static const char *env_string(void *ctx, uint16_t id)
+{
+	const struct fw_settings_env *e = ctx;
+	return fw_hii_string(e->fp, id);
+}
+
+static bool env_value(void *ctx, uint16_t qid, uint64_t *v)
+{
+	const struct fw_setting *st = setting_for_qid(ctx, qid);
+	if (!st || !st->has_current)
+		return false;
+	*v = st->current;
+	return true;
+}
+
+void fw_settings_env_init(struct fw_settings_env *e, const struct fw_hii_form_pkg *fp, const struct fw_settings *s)
+{
+	e->fp = fp;
+	e->s = s;
+	e->env.ctx = e;
+	e->env.question_name = env_question_name;
+	e->env.option_name = env_option_name;
+	e->env.string = env_string;
+	e->env.question_value = s ? env_value : NULL;
+}
+
+/* ---- menu paths ---- */
+
+static const char *form_title(const struct fw_hii_form_pkg *fp, const struct fw_ifr_form *f)
+{
+	const char *t = fw_hii_string(fp, f->title);
+	return t && *t ? t : NULL;
+}
+
+static int form_index(const struct fw_ifr_formset *fs, uint16_t id)
+{
+	for (uint32_t i = 0; i < fs->nforms; i++)
+		if (fs->forms[i].id == id)
+			return (int)i;
+	return -1;
+}
+
+struct path_walk {
+	struct fw_settings *s;
+	struct fw_settings_formset *f;
+	const char *elems[64];
+	uint32_t depth;
+	uint32_t budget; /* visits left: bounds the work on dense menus */
+};
+
+static void add_path(struct path_walk *w, struct form_paths *fpaths)
+{
+	size_t len = 0;
+	for (uint32_t i = 0; i < w->depth; i++)
+		len += strlen(w->elems[i]) + 3;
+	char *p = fw_arena_alloc(arena(w->s), len + 1), *o = p;
+	for (uint32_t i = 0; i < w->depth; i++)
+		o += sprintf(o, "%s%s", i ? " > " : "", w->elems[i]);
+	if (!fpaths->n) {
+		fpaths->paths = fw_arena_alloc(arena(w->s), FW_SETTINGS_MAX_PATHS * sizeof(*fpaths->paths));
+		fpaths->elems = fw_arena_memdup(arena(w->s), w->elems, w->depth * sizeof(*w->elems));
+		fpaths->nelems = w->depth;
+	}
+	for (uint32_t i = 0; i < fpaths->n; i++)
+		if (strcmp(fpaths->paths[i], p) == 0)
+			return;
+	if (fpaths->n < FW_SETTINGS_MAX_PATHS)
+		fpaths->paths[fpaths->n++] = p;
+}
+
+static void visit(struct path_walk *w, uint32_t fi)
+{
+	const struct fw_hii_form_pkg *fp = w->f->fp;
+	const struct fw_ifr_form *form = &fp->fs.forms[fi];
+	struct form_paths *fpaths = &w->f->forms[fi];
+	if (fpaths->on_stack || !w->budget || w->depth >= 63)
+		return;
+	w->budget--;
+	const char *t = form_title(fp, form);
+	bool pushed = false;
+	if (t && !(w->depth && strcmp(w->elems[w->depth - 1], t) == 0)) {
+		w->elems[w->depth++] = t;
+		pushed = true;
+	}
+	bool first = !fpaths->visited;
+	add_path(w, fpaths);
+	if (first) {
+		fpaths->visited = true;
+		w->f->visit_order[w->f->nvisit++] = fi;
+	}
+	if (first || fpaths->n < FW_SETTINGS_MAX_PATHS) {
+		fpaths->on_stack = true;
+		for (const struct fw_ifr_question *q = form->first; q; q = q->next_in_form) {
+			if (q->kind != FW_IFR_K_REF || !q->has_ref_form)
+				continue;
+			if (q->has_ref_formset && !fw_guid_is_zero(&q->ref_formset) && !fw_guid_eq(&q->ref_formset, &fp->fs.guid))
+				continue;
+			int target = form_index(&fp->fs, q->ref_form_id);
+			if (target >= 0)
+				visit(w, (uint32_t)target);
+		}
+		fpaths->on_stack = false;
+	}
+	if (pushed)
+		w->depth--;
+}
+
+static void compute_paths(struct fw_settings *s, struct fw_settings_formset *f)
+{
+	const struct fw_hii_form_pkg *fp = f->fp;
+	const struct fw_ifr_formset *fs = &fp->fs;
+	f->forms = fw_arena_alloc(arena(s), (fs->nforms + 1) * sizeof(*f->forms));
+	f->visit_order = fw_arena_alloc(arena(s), (fs->nforms + 1) * sizeof(*f->visit_order));
+	struct path_walk w = {.s = s, .f = f, .budget = 100000};
+	const char *title = fw_hii_string(fp, fs->title);
+	if (title && *title)
+		w.elems[w.depth++] = title;
+	if (fs->nforms)
+		visit(&w, 0);
+	/* forms no REF reaches: their own title under the formset */
+	for (uint32_t i = 0; i < fs->nforms; i++) {
+		if (f->forms[i].visited)
+			continue;
+		struct path_walk u = {.s = s, .f = f, .budget = 100000};
+		if (title && *title)
+			u.elems[u.depth++] = title;
+		visit(&u, i);
+	}
+}
+
+const struct fw_hii_form_pkg *fw_settings_formset_at(const struct fw_settings *s, uint32_t i)
+{
+	return i < s->nfsets ? s->fsets[i].fp : NULL;
+}
+
+uint32_t fw_settings_form_paths(const struct fw_settings *s, const struct fw_hii_form_pkg *fp, uint16_t form_id,
+				const char ***paths)
+{
+	for (uint32_t i = 0; i < s->nfsets; i++) {
+		if (s->fsets[i].fp != fp)
+			continue;
+		int fi = form_index(&fp->fs, form_id);
+		if (fi < 0)
+			return 0;
+		*paths = s->fsets[i].forms[fi].paths;
+		return s->fsets[i].forms[fi].n;
+	}
+	return 0;
+}
+
+/* ---- one setting ---- */
+
+static const char *store_name(const struct fw_hii_form_pkg *fp, uint16_t id, struct fw_arena *a)
+{
+	for (uint32_t i = 0; i < fp->fs.ndefaultstores; i++) {
+		if (fp->fs.defaultstores[i].id != id)
+			continue;
+		const char *n = fw_hii_string(fp, fp->fs.defaultstores[i].name);
+		if (n && *n)
+			return n;
+	}
+	char buf[32];
+	return fw_arena_strdup(a, fw_ifr_default_id_name(id, buf, sizeof(buf)));
+}
+
+static const char *cond_text(struct fw_arena *a, const struct fw_ifr_cond *c, const struct fw_settings_env *env)
+{
+	return c->expr ? fw_ifr_expr_render(a, c->expr, &env->env) : "?";
+}
+
+static int eval_cond(const struct fw_ifr_cond *c, const struct fw_settings_env *env)
+{
+	uint64_t v;
+	if (!c->expr || fw_ifr_expr_eval(c->expr, &env->env, &v) != FW_IFR_EVAL_OK)
+		return -1;
+	return v != 0;
+}
+
+/* States of the conditions and what they add up to: hidden/grayed 1, 0, or -1 unknown. */
+static void evaluate(struct fw_setting *st, const struct fw_settings_env *env)
+{
+	int hidden = 0, grayed = 0;
+	for (uint32_t k = 0; k < st->nconds; k++) {
+		struct fw_setting_cond *c = &st->conds[k];
+		c->state = eval_cond(c->cond, env);
+		int *acc = c->cond->kind == FW_IFR_COND_GRAYOUT ? &grayed : &hidden;
+		if (c->state == 1)
+			*acc = 1;
+		else if (c->state == -1 && *acc == 0)
+			*acc = -1;
+	}
+	for (uint32_t k = 0; k < st->nchecks; k++)
+		st->checks[k].state = eval_cond(st->checks[k].cond, env);
+	st->hidden = hidden;
+	st->grayed = grayed;
+}
+
+static void fill(struct fw_settings *s, struct fw_setting *st, const struct fw_hii_form_pkg *fp,
+		 const struct fw_ifr_question *q, const struct form_paths *paths)
+{
+	struct fw_arena *a = arena(s);
+	struct fw_settings_env env;
+	fw_settings_env_init(&env, fp, NULL);
+	st->fp = fp;
+	st->q = q;
+	st->hidden = st->grayed = -1;
+	st->prompt = fw_hii_string_or(fp, q->prompt, "");
+	st->help = fw_hii_string_or(fp, q->help, "");
+	st->vs = fw_ifr_find_varstore(&fp->fs, q->varstore_id);
+	if (st->vs)
+		st->varstore_name = st->vs->kind == FW_IFR_VS_NAME_VALUE ? fw_hii_string(fp, q->var_info) : st->vs->name;
+	if (paths && paths->n) {
+		st->paths = paths->paths;
+		st->npaths = paths->n;
+		st->path0 = paths->elems;
+		st->npath0 = paths->nelems;
+		st->reachable = true;
+	}
+	st->options = fw_arena_alloc(a, (q->noptions + 1) * sizeof(*st->options));
+	for (uint32_t i = 0; i < q->noptions; i++) {
+		struct fw_setting_option *o = &st->options[st->noptions++];
+		o->opt = &q->options[i];
+		o->text = fw_hii_string_or(fp, q->options[i].text, "");
+		if (q->options[i].cond) {
+			/* only the conditions opened inside the question */
+			o->cond_text = cond_text(a, q->options[i].cond, &env);
+		}
+	}
+	st->defaults = fw_arena_alloc(a, (q->ndefaults + 1) * sizeof(*st->defaults));
+	for (uint32_t i = 0; i < q->ndefaults; i++) {
+		const struct fw_ifr_default *d = &q->defaults[i];
+		struct fw_setting_default *sd = &st->defaults[st->ndefaults++];
+		sd->store_id = d->store_id;
+		sd->store = store_name(fp, d->store_id, a);
+		sd->has_value = d->has_value;
+		sd->value = d->value.u;
+		if (d->has_value) {
+			if (q->kind == FW_IFR_K_CHECKBOX)
+				sd->text = sd->value ? "Enabled" : "Disabled";
+			else if (d->value.type == FW_IFR_TYPE_STRING)
+				sd->text = fw_hii_string(fp, (uint16_t)d->value.u);
+			else {
+				const struct fw_ifr_option *o = fw_ifr_option_for(q, d->value.u);
+				sd->text = o ? fw_hii_string(fp, o->text) : NULL;
+			}
+		} else if (d->expr) {
+			sd->expr = fw_ifr_expr_render(a, d->expr, &env.env);
+		}
+	}
+	uint32_t nc = 0;
+	for (const struct fw_ifr_cond *c = q->cond; c; c = c->parent)
+		nc++;
+	st->conds = fw_arena_alloc(a, (nc + 1) * sizeof(*st->conds));
+	st->nconds = nc;
+	uint32_t k = nc;
+	for (const struct fw_ifr_cond *c = q->cond; c; c = c->parent) {
+		struct fw_setting_cond *sc = &st->conds[--k];
+		sc->cond = c;
+		sc->text = cond_text(a, c, &env);
+		sc->state = -1;
+	}
+	st->checks = fw_arena_alloc(a, (q->nchecks + 1) * sizeof(*st->checks));
+	for (uint32_t i = 0; i < q->nchecks; i++) {
+		struct fw_setting_cond *sc = &st->checks[st->nchecks++];
+		sc->cond = q->checks[i];
+		sc->text = cond_text(a, q->checks[i], &env);
+		sc->message = q->checks[i]->text ? fw_hii_string(fp, q->checks[i]->text) : NULL;
+		sc->state = -1;
+	}
+	evaluate(st, &env); /* constant conditions are known without values */
+}
+
+void fw_settings_describe(struct fw_settings *s, const struct fw_hii_form_pkg *fp, const struct fw_ifr_question *q,
+			  struct fw_setting *out)
+{
+	memset(out, 0, sizeof(*out));
+	const struct form_paths *paths = NULL;
+	for (uint32_t i = 0; i < s->nfsets && q->form; i++)
+		if (s->fsets[i].fp == fp)
+			paths = &s->fsets[i].forms[q->form - fp->fs.forms];
+	fill(s, out, fp, q, paths);
+	for (uint32_t i = 0; i < s->nfsets; i++) {
+		if (s->fsets[i].fp != fp)
+			continue;
+		uint32_t k = s->fsets[i].setting_of_op[q->op_index];
+		if (k) {
+			const struct fw_setting *b = &s->items[k - 1];
+			out->var = b->var;
+			out->has_current = b->has_current;
+			out->current = b->current;
+			out->current_raw = b->current_raw;
+			out->current_len = b->current_len;
+			out->current_text = b->current_text;
+			out->current_valid = b->current_valid;
+			out->hidden = b->hidden;
+			out->grayed = b->grayed;
+		}
+	}
+}
+
+bool fw_settings_build(struct fw_hii_db *db, const char *module, struct fw_settings *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->db = db;
+	uint32_t nfs = 0, cap = 0;
+	for (uint32_t m = 0; m < db->nmodules; m++)
+		if (!module || fw_hii_module_matches(db->modules[m], module)) {
+			nfs += db->modules[m]->nforms;
+			for (uint32_t i = 0; i < db->modules[m]->nforms; i++)
+				cap += db->modules[m]->forms[i].fs.nitems;
+		}
+	out->fsets = fw_arena_alloc(&db->arena, (nfs + 1) * sizeof(*out->fsets));
+	out->items = fw_arena_alloc(&db->arena, (cap + 1) * sizeof(*out->items));
+	for (uint32_t m = 0; m < db->nmodules; m++) {
+		const struct fw_hii_module *mod = db->modules[m];
+		if (module && !fw_hii_module_matches(mod, module))
+			continue;
+		for (uint32_t i = 0; i < mod->nforms; i++) {
+			const struct fw_hii_form_pkg *fp = &mod->forms[i];
+			struct fw_settings_formset *f = &out->fsets[out->nfsets++];
+			f->fp = fp;
+			f->setting_of_op = fw_arena_alloc(&db->arena, (fp->fs.nops + 1) * sizeof(uint32_t));
+			compute_paths(out, f);
+			for (uint32_t v = 0; v < f->nvisit; v++) {
+				const struct fw_ifr_form *form = &fp->fs.forms[f->visit_order[v]];
+				for (const struct fw_ifr_question *q = form->first; q; q = q->next_in_form) {
+					if (!fw_ifr_question_has_value(q) || f->setting_of_op[q->op_index])
+						continue;
+					struct fw_setting *st = &out->items[out->n++];
+					fill(out, st, fp, q, &f->forms[f->visit_order[v]]);
+					f->setting_of_op[q->op_index] = out->n;
+				}
+			}
+			/* questions outside any form */
+			for (uint32_t k = 0; k < fp->fs.nitems; k++) {
+				const struct fw_ifr_question *q = fp->fs.items[k];
+				if (q->form || !fw_ifr_question_has_value(q))
+					continue;
+				struct fw_setting *st = &out->items[out->n++];
+				fill(out, st, fp, q, NULL);
+				f->setting_of_op[q->op_index] = out->n;
+			}
+		}
+	}
+	return true;
+}
+
+/* ---- values ---- */
+
+static void bind_one(struct fw_settings *s, struct fw_setting *st, const struct fw_varlist *vars)
+{
+	const struct fw_ifr_question *q = st->q;
+	st->has_current = false;
+	st->var = NULL;
+	if (!st->vs || !st->varstore_name)
+		return;
+	const struct fw_variable *v = fw_nvram_find(vars, st->varstore_name, &st->vs->guid);
+	if (!v)
+		return;
+	st->var = v;
+	uint32_t off = q->bit_field ? q->bit_offset / 8 : (st->vs->kind == FW_IFR_VS_NAME_VALUE ? 0 : q->var_info);
+	if (!q->width || off > v->size || q->width > v->size - off)
+		return;
+	st->current_raw = v->data + off;
+	st->current_len = q->width;
+	st->has_current = true;
+	switch (q->kind) {
+	case FW_IFR_K_ONE_OF:
+	case FW_IFR_K_NUMERIC:
+	case FW_IFR_K_CHECKBOX:
+		if (q->bit_field) {
+			uint64_t raw = 0;
+			for (uint32_t i = 0; i < q->width && i < 8; i++)
+				raw |= (uint64_t)st->current_raw[i] << (8 * i);
+			uint32_t shift = q->bit_offset % 8;
+			uint64_t mask = q->bit_width >= 64 ? UINT64_MAX : (((uint64_t)1 << q->bit_width) - 1);
+			st->current = (raw >> shift) & mask;
+		} else {
+			st->current = fw_ifr_read_le(st->current_raw, q->width);
+		}
+		if (q->kind == FW_IFR_K_ONE_OF) {
+			const struct fw_ifr_option *o = fw_ifr_option_for(q, st->current);
+			st->current_valid = o != NULL;
+			st->current_text = o ? fw_hii_string(st->fp, o->text) : NULL;
+		} else if (q->kind == FW_IFR_K_CHECKBOX) {
+			st->current_valid = st->current <= 1;
+			st->current_text = st->current == 1 ? "Enabled" : st->current == 0 ? "Disabled" : NULL;
+		} else {
+			st->current_valid = !q->has_limits || q->min > q->max ||
+					    (st->current >= q->min && st->current <= q->max);
+		}
+		break;
+	case FW_IFR_K_STRING:
+	case FW_IFR_K_PASSWORD: {
+		size_t units = fw_ucs2_len(st->current_raw, q->width / 2, NULL);
+		char *t = fw_arena_alloc(arena(s), units * 3 + 1);
+		fw_ucs2_to_utf8_buf(st->current_raw, units, t, units * 3 + 1);
+		st->current_text = t;
+		st->current_valid = true;
+		break;
+	}
+	default:
+		st->current_valid = true;
+		break;
+	}
+}
+
+void fw_settings_bind(struct fw_settings *s, const struct fw_varlist *vars)
+{
+	s->bound = true;
+	s->bound_vars = 0;
+	for (uint32_t i = 0; i < s->n; i++) {
+		bind_one(s, &s->items[i], vars);
+		if (s->items[i].var)
+			s->bound_vars++;
+	}
+	for (uint32_t i = 0; i < s->n; i++) {
+		struct fw_setting *st = &s->items[i];
+		struct fw_settings_env env;
+		fw_settings_env_init(&env, st->fp, s);
+		evaluate(st, &env);
+	}
+}
+
+const struct fw_setting *fw_settings_find(const struct fw_settings *s, const char *prompt, uint32_t *from)
+{
+	for (uint32_t i = from ? *from : 0; i < s->n; i++) {
+		if (strcasecmp(s->items[i].prompt, prompt) == 0) {
+			if (from)
+				*from = i + 1;
+			return &s->items[i];
+		}
+	}
+	if (from)
+		*from = s->n;
+	return NULL;
+}
+
+void fw_settings_free(struct fw_settings *s)
+{
+	/* everything lives in the db arena */
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,26 @@
+/* Writers of `fwlens ifr` and `fwlens settings` (tools/cli/cmd-ifr.c, cmd-settings.c). */
+#ifndef FW_IFR_WRITERS_H
+#define FW_IFR_WRITERS_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "ifr/hii.h"
+#include "ifr/settings.h"
+
+/* IFRExtractor-RS 1.6.0 line shapes, one form package (ifr-write-ifrx.c). */
+void fw_ifrx_write(FILE *f, const struct fw_hii_form_pkg *fp);
+
+/* JSON (ifr-json.c) */
+json_t *fw_ifr_json_expr(const struct fw_ifr_expr *e, const struct fw_settings_env *env);
+json_t *fw_ifr_json_question(const struct fw_setting *st, bool with_current);
+json_t *fw_ifr_json_pairing(const struct fw_hii_form_pkg *fp);
+json_t *fw_ifr_json_formset(struct fw_settings *s, const struct fw_hii_form_pkg *fp);
+
+/* Shared by both commands (cmd-ifr.c): open FILE with --lang, report what was found. */
+int fw_ifr_cli_open(struct fw_cli *cli, struct fw_hii_input *in);
+/* One line of text with CR/LF folded to spaces (help texts carry line breaks). */
+void fw_ifr_put_line(FILE *f, const char *s);
+
+#endif
