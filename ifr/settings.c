@@ -509,3 +509,47 @@ void fw_settings_free(struct fw_settings *s)
 	/* everything lives in the db arena */
 	memset(s, 0, sizeof(*s));
 }
+
+/* ---- variable sources ---- */
+
+static bool efivarfs_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t n = strlen(base);
+	struct fw_guid g;
+	return n > 37 && base[n - 37] == '-' && fw_guid_parse(base + n - 36, &g);
+}
+
+bool fw_settings_load_vars(const char *path, struct fw_tree **tree, struct fw_file *file, struct fw_varlist *out,
+			   struct fw_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	memset(file, 0, sizeof(*file));
+	*tree = fw_tree_new(NULL);
+	struct fw_tree *t = *tree;
+	size_t n = strlen(path);
+	bool ok;
+	if (fw_is_directory(path) || (n > 4 && strcmp(path + n - 4, ".tar") == 0)) {
+		ok = fw_efivarfs_load(path, t, err);
+	} else {
+		if (!fw_file_open(path, file, err))
+			return false;
+		struct fw_view v = fw_view_make(file->data, file->len, 0);
+		struct fw_node *root = fw_node_add(t, NULL, FW_NODE_NVRAM_STORE, "variables", &v, err);
+		if (!root)
+			return false;
+		if (efivarfs_name(path)) {
+			const char *base = strrchr(path, '/');
+			ok = fw_efivarfs_parse_file(t, root, base ? base + 1 : path, &v, err);
+		} else {
+			struct fw_error e2;
+			ok = fw_nvar_parse_store(t, root, &v, err) || fw_vss_parse_store(t, root, &v, &e2);
+		}
+	}
+	if (!ok)
+		return false;
+	if (t->root)
+		fw_nvram_collect(t->root, false, out);
+	return true;
+}

@@ -101,6 +101,12 @@ bool fw_settings_build(struct fw_hii_db *db, const char *module, struct fw_setti
 /* Bind current values from variables (an NVRAM store, efivarfs, a snapshot). Live variables
  * only, matched by varstore name and GUID; conditions are then evaluated. */
 void fw_settings_bind(struct fw_settings *s, const struct fw_varlist *vars);
+/* Variables for binding from `path`: an efivarfs folder (or a tar of one), one efivarfs file
+ * (Name-GUID), or an NVRAM store (AMI NVAR, EDK2 VSS). The tree owns the data; free it with
+ * fw_tree_free after the settings are no longer used. */
+bool fw_settings_load_vars(const char *path, struct fw_tree **tree, struct fw_file *file, struct fw_varlist *out,
+			   struct fw_error *err);
+
 /* First setting at or after *from (NULL: from 0) whose prompt matches (case-insensitive);
  * *from is left after it for the next call. */
 const struct fw_setting *fw_settings_find(const struct fw_settings *s, const char *prompt, uint32_t *from);
