@@ -243,8 +243,9 @@ static void pair(struct fw_hii_db *db, struct fw_hii_module *m, struct fw_hii_fo
 				cov++;
 		bool plaus = plausible(fw_hii_strings_get(s, fs->title));
 		bool same = grp->blob == fp->blob;
-		size_t dist = same ? (grp->offset > fp->offset ? grp->offset - fp->offset : fp->offset - grp->end)
-				   : SIZE_MAX;
+		size_t fend = fp->offset + fs->package.len;
+		size_t dist = !same ? SIZE_MAX : grp->offset >= fend ? grp->offset - fend
+					    : fp->offset >= grp->end ? fp->offset - grp->end : 0;
 		fp->candidates++;
 		if (cov == fs->nstring_ids)
 			fp->full_cover++;
