@@ -118,7 +118,8 @@ static void sce_value(FILE *f, const struct fw_setting *st, uint64_t v)
 static void write_sce(struct fw_cli *cli, const struct fw_settings *s)
 {
 	FILE *f = fw_cli_out(cli);
-	fprintf(f, "// Script File Name : %s\n", cli->argv[0]);
+	const char *base = strrchr(cli->argv[0], '/');
+	fprintf(f, "// Script File Name : %s\n", base ? base + 1 : cli->argv[0]);
 	fprintf(f, "// Written by fwlens %s in the layout of an AMISCE export\n", FWLENS_VERSION);
 	fprintf(f, "// No HIICrc32 line: AMISCE computes it from the live HII database\n");
 	fprintf(f, "// Each Offset line names its variable: // Name GUID\n\n");
@@ -193,7 +194,8 @@ static void write_markdown(struct fw_cli *cli, const struct fw_settings *s)
 {
 	FILE *f = fw_cli_out(cli);
 	const char *last = NULL;
-	fprintf(f, "# Settings of %s\n", cli->argv[0]);
+	const char *base = strrchr(cli->argv[0], '/');
+	fprintf(f, "# Settings of %s\n", base ? base + 1 : cli->argv[0]);
 	for (uint32_t i = 0; i < s->n; i++) {
 		const struct fw_setting *st = &s->items[i];
 		const char *path = st->npaths ? st->paths[0] : "(not reachable from a menu)";
