@@ -517,7 +517,7 @@ bool fw_hii_module_matches(const struct fw_hii_module *m, const char *want)
 bool fw_hii_open_buffer(const uint8_t *p, size_t n, const struct fw_hii_options *o, struct fw_hii_input *in,
 			struct fw_error *err)
 {
-	memset(&in->file, 0, sizeof(in->file));
+	memset(in, 0, sizeof(*in));
 	fw_hii_db_init(&in->db, o);
 	struct fw_hii_blob blob = {fw_view_make(p, n, 0), "file"};
 	in->how = "one blob";
@@ -528,8 +528,37 @@ bool fw_hii_open_buffer(const uint8_t *p, size_t n, const struct fw_hii_options 
 	return true;
 }
 
+static bool has_files(struct fw_node *n, void *ctx)
+{
+	if (n->kind == FW_NODE_FILE) {
+		*(bool *)ctx = true;
+		return false;
+	}
+	return true;
+}
+
 bool fw_hii_open(const char *path, const struct fw_hii_options *o, struct fw_hii_input *in, struct fw_error *err)
 {
+	memset(in, 0, sizeof(*in));
+	/* images, capsules, volumes, FFS files: every module of the tree, compressed sections inflated once */
+	struct fw_error ferr;
+	if (fw_firmware_open(path, NULL, &in->fw, &ferr)) {
+		bool files = false;
+		if (in->fw.tree && in->fw.tree->root)
+			fw_node_walk(in->fw.tree->root, has_files, &files);
+		if (files) {
+			fw_hii_db_init(&in->db, o);
+			in->have_fw = true;
+			in->how = "modules of the firmware tree";
+			if (!fw_hii_add_tree(&in->db, in->fw.tree->root, err)) {
+				fw_hii_close(in);
+				return false;
+			}
+			return true;
+		}
+		fw_firmware_close(&in->fw);
+	}
+	/* a section file, a module body or a raw blob: one blob, offsets are file offsets */
 	struct fw_file f;
 	if (!fw_file_open(path, &f, err))
 		return false;
@@ -546,5 +575,7 @@ void fw_hii_close(struct fw_hii_input *in)
 	fw_hii_db_free(&in->db);
 	if (in->file.data || in->file.path)
 		fw_file_close(&in->file);
+	if (in->have_fw)
+		fw_firmware_close(&in->fw);
 	memset(in, 0, sizeof(*in));
 }

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "capsule/detect.h"
 #include "hii-strings.h"
 #include "ifr.h"
 #include "parsers/file.h"
@@ -126,6 +127,8 @@ bool fw_hii_add_tree(struct fw_hii_db *db, const struct fw_node *root, struct fw
 /* An input opened for HII: the mapped file and the packages found in it. */
 struct fw_hii_input {
 	struct fw_file file;
+	struct fw_firmware fw; /* the firmware tree, when the input has FFS files */
+	bool have_fw;
 	struct fw_hii_db db;
 	const char *how; /* "modules of the firmware tree", "one blob" */
 };

@@ -109,3 +109,15 @@ if t_need_cmd ifrextractor-oracle ifrextractor; then
 		[ "$count" -eq 12 ] && pass ovmf-twelve-modules-with-forms || fail ovmf-twelve-modules-with-forms "found $count"
 	fi
 fi
+
+# The whole WRX90E capsule: every module with forms, each compressed section inflated once, every
+# formset paired with strings that cover every id it uses.
+if t_need_file wrx90e-capsule "$CAP" "WRX90E capsule"; then
+	t_run wrx90e-capsule-ifr 0 fwlens ifr "$CAP" --format json
+	n=$(grep -c '^      "package_offset"' "$T_OUT")
+	[ "$n" -eq 21 ] && pass wrx90e-capsule-21-formsets || fail wrx90e-capsule-21-formsets "found $n"
+	t_contains wrx90e-capsule-cbs-shp '"module_name": "CbsSetupDxeSHP"'
+	t_contains wrx90e-capsule-setup '"module": "899407D7-99FE-43D8-9A21-79EC328CAC21"'
+	t_run wrx90e-capsule-settings 0 fwlens settings "$CAP" --module CbsSetupDxeSHP --format jsonl
+	[ "$(wc -l <"$T_OUT")" -eq 988 ] && pass wrx90e-capsule-shp-988-settings || fail wrx90e-capsule-shp-988-settings "$(wc -l <"$T_OUT")"
+fi
