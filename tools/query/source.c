@@ -1,4 +1,4 @@
-/* Opening SRC arguments. */
+/* Opening SRC arguments and building their models on demand. */
 #include "source.h"
 
 #include <stdarg.h>
@@ -18,11 +18,63 @@ void fw_source_warn(struct fw_source *src, const char *fmt, ...)
 	src->warnings[src->nwarnings++] = fw_xstrdup(buf);
 }
 
+static struct fw_hii_options hii_options(const struct fw_source *src)
+{
+	struct fw_hii_options o;
+	memset(&o, 0, sizeof(o));
+	o.lang = src->opt.lang;
+	return o;
+}
+
+/* The image stored in a snapshot (capture --image), if any. */
+static bool snapshot_image(struct fw_source *src, struct fw_blob *blob)
+{
+	struct fw_strlist names;
+	if (!fw_machine_list(src->machine, "fwlens/image", &names))
+		return false;
+	bool ok = false;
+	for (size_t i = 0; i < names.count && !ok; i++) {
+		char rel[1024];
+		snprintf(rel, sizeof(rel), "fwlens/image/%s", names.items[i]);
+		if (fw_machine_read(src->machine, rel, blob, NULL)) {
+			src->image_name = fw_xstrdup(names.items[i]);
+			ok = true;
+		}
+	}
+	fw_strlist_free(&names);
+	return ok;
+}
+
+static bool open_forms(struct fw_source *src, struct fw_error *err)
+{
+	struct fw_hii_options ho = hii_options(src);
+	if (src->opt.image) {
+		if (!fw_hii_open(src->opt.image, &ho, &src->hii, err)) {
+			fw_error_prefix(err, "--image: ");
+			return false;
+		}
+		src->image_name = fw_xstrdup(src->opt.image);
+		src->have_hii = true;
+		return true;
+	}
+	struct fw_blob blob;
+	if (src->kind == FW_SOURCE_MACHINE && snapshot_image(src, &blob)) {
+		struct fw_error e;
+		fw_error_clear(&e);
+		if (fw_hii_open_buffer(blob.data, blob.len, &ho, &src->hii, &e))
+			src->have_hii = true;
+		else
+			fw_source_warn(src, "the image stored in the snapshot (%s) has no usable forms: %s", src->image_name, e.msg);
+	}
+	return true;
+}
+
 bool fw_source_open(const char *path, const struct fw_source_options *o, struct fw_source *src, struct fw_error *err)
 {
-	(void)o;
 	memset(src, 0, sizeof(*src));
 	src->path = fw_xstrdup(path);
+	if (o)
+		src->opt = *o;
 	struct stat st;
 	if (stat(path, &st) != 0) {
 		fw_error_errno(err, "%s: cannot open", path);
@@ -31,32 +83,167 @@ bool fw_source_open(const char *path, const struct fw_source_options *o, struct 
 	}
 	if (fw_machine_looks_like_root(path)) {
 		src->kind = FW_SOURCE_MACHINE;
-		if (!fw_machine_open(path, &src->machine, err)) {
-			fw_source_close(src);
-			return false;
-		}
-		src->have_host = fw_host_load(src->machine, &src->host, err);
-		if (!src->have_host) {
+		if (!fw_machine_open(path, &src->machine, err) || !(src->have_host = fw_host_load(src->machine, &src->host, err)) ||
+		    !open_forms(src, err)) {
 			fw_source_close(src);
 			return false;
 		}
 		return true;
 	}
-	fw_error_set(err, FW_E_UNSUPPORTED, "%s: not a machine (a snapshot, or a folder laid out like a Linux root)", path);
-	fw_source_close(src);
-	return false;
+	if (S_ISDIR(st.st_mode)) {
+		fw_error_set(err, FW_E_UNSUPPORTED, "%s: a folder that is not laid out like a Linux root (no sys/ or proc/)",
+			     path);
+		fw_source_close(src);
+		return false;
+	}
+	src->kind = FW_SOURCE_FIRMWARE;
+	struct fw_hii_options ho = hii_options(src);
+	if (!fw_hii_open(path, &ho, &src->hii, err)) {
+		fw_source_close(src);
+		return false;
+	}
+	src->have_hii = true;
+	if (src->opt.image)
+		fw_source_warn(src, "--image is for machines; %s is firmware already", path);
+	return true;
+}
+
+static void machine_vars(struct fw_source *src)
+{
+	const char *dir = "sys/firmware/efi/efivars";
+	struct fw_strlist names;
+	if (!fw_machine_list(src->machine, dir, &names))
+		return;
+	src->vars_tree = fw_tree_new(NULL);
+	struct fw_error err;
+	struct fw_node *root = fw_node_add(src->vars_tree, NULL, FW_NODE_NVRAM_STORE, "efivarfs", NULL, &err);
+	size_t bad = 0;
+	for (size_t i = 0; root && i < names.count; i++) {
+		if (!fw_efivarfs_name_ok(names.items[i]))
+			continue;
+		char rel[1024];
+		struct fw_blob b;
+		snprintf(rel, sizeof(rel), "%s/%s", dir, names.items[i]);
+		if (!fw_machine_read(src->machine, rel, &b, NULL))
+			continue;
+		struct fw_view v = fw_view_make(b.data, b.len, FW_OFFSET_UNKNOWN);
+		fw_error_clear(&err);
+		if (!fw_efivarfs_parse_file(src->vars_tree, root, names.items[i], &v, &err))
+			bad++;
+	}
+	if (bad)
+		fw_source_warn(src, "%zu EFI variable files could not be read as efivarfs files", bad);
+	fw_strlist_free(&names);
+	fw_nvram_collect(src->vars_tree->root, false, &src->vars);
+}
+
+const struct fw_varlist *fw_source_vars(struct fw_source *src)
+{
+	if (src->vars_loaded)
+		return &src->vars;
+	src->vars_loaded = true;
+	if (src->kind == FW_SOURCE_MACHINE)
+		machine_vars(src);
+	else if (src->have_hii && src->hii.have_fw && src->hii.fw.tree)
+		fw_nvram_collect(src->hii.fw.tree->root, false, &src->vars);
+	return &src->vars;
+}
+
+struct fw_settings *fw_source_settings(struct fw_source *src)
+{
+	if (src->settings_built)
+		return &src->settings;
+	if (!src->have_hii) {
+		if (src->kind == FW_SOURCE_MACHINE)
+			fw_source_warn(src, "no BIOS forms for %s: give --image FILE (or capture the snapshot with --image) to "
+					    "decode its settings",
+				       src->path);
+		return NULL;
+	}
+	if (!fw_settings_build(&src->hii.db, src->opt.module, &src->settings)) {
+		fw_source_warn(src, "no setup forms%s%s in %s", src->opt.module ? " for module " : "",
+			       src->opt.module ? src->opt.module : "", src->image_name ? src->image_name : src->path);
+		return NULL;
+	}
+	src->settings_built = true;
+	const struct fw_varlist *vars = fw_source_vars(src);
+	if (vars->count)
+		fw_settings_bind(&src->settings, vars);
+	return &src->settings;
+}
+
+const struct fw_setting *fw_source_setting(struct fw_source *src, const char *prompt)
+{
+	struct fw_settings *s = fw_source_settings(src);
+	if (!s)
+		return NULL;
+	uint32_t from = 0;
+	const struct fw_setting *first = NULL, *it;
+	while ((it = fw_settings_find(s, prompt, &from))) {
+		if (!first)
+			first = it;
+		if (it->has_current)
+			return it;
+	}
+	return first;
 }
 
 void fw_source_close(struct fw_source *src)
 {
+	if (src->settings_built)
+		fw_settings_free(&src->settings);
+	fw_varlist_free(&src->vars);
+	fw_tree_free(src->vars_tree);
+	if (src->have_hii)
+		fw_hii_close(&src->hii);
 	if (src->have_host)
 		fw_host_free(&src->host);
 	fw_machine_close(src->machine);
 	for (size_t i = 0; i < src->nwarnings; i++)
 		free(src->warnings[i]);
 	free(src->warnings);
+	free(src->image_name);
 	free(src->path);
 	memset(src, 0, sizeof(*src));
+}
+
+/* --- doctor wiring ------------------------------------------------------------------------- */
+
+static const char *default_text(const struct fw_setting *s, uint64_t *value, bool *has)
+{
+	*has = false;
+	for (uint32_t i = 0; i < s->ndefaults; i++)
+		if (s->defaults[i].has_value && s->defaults[i].store_id == 0) {
+			*has = true;
+			*value = s->defaults[i].value;
+			return s->defaults[i].text;
+		}
+	return NULL;
+}
+
+static bool doctor_setting(void *ctx, const char *prompt, struct fw_doctor_setting *out)
+{
+	struct fw_source *src = ctx;
+	const struct fw_setting *s = fw_source_setting(src, prompt);
+	if (!s)
+		return false;
+	memset(out, 0, sizeof(*out));
+	out->prompt = s->prompt;
+	out->path = s->npaths ? s->paths[0] : NULL;
+	out->varstore = s->varstore_name;
+	out->offset = s->q->bit_field ? s->q->bit_offset : s->q->var_info;
+	out->width = s->q->width;
+	out->has_current = s->has_current;
+	out->current = s->current;
+	out->current_text = s->current_text;
+	out->default_text = default_text(s, &out->def, &out->has_default);
+	out->hidden = s->hidden == 1;
+	return true;
+}
+
+static bool doctor_setting_available(struct fw_source *src)
+{
+	return fw_source_settings(src) != NULL;
 }
 
 void fw_source_doctor_ctx(struct fw_source *src, unsigned profiles, struct fw_doctor_ctx *ctx)
@@ -64,4 +251,8 @@ void fw_source_doctor_ctx(struct fw_source *src, unsigned profiles, struct fw_do
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->host = src->have_host ? &src->host : NULL;
 	ctx->profiles = profiles;
+	if (doctor_setting_available(src)) {
+		ctx->src.setting = doctor_setting;
+		ctx->src.setting_ctx = src;
+	}
 }
