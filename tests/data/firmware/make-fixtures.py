@@ -17,6 +17,8 @@ without any third-party firmware.
   dxe.ffs       the DXE driver of mini.fv as a lone FFS file
   pe32.sct      its PE32 section alone (a section file as UEFITool exports it)
   ffs3.fv       an FFSv3 volume with a large file (EFI_FFS_FILE_HEADER2) and a SECTION2 raw section
+  evil.fv       files whose UI names try to escape an extraction folder: "../../x", "/etc/passwd",
+                control characters, a 300-character name, "." and ".."
 """
 import lzma
 import os
@@ -230,6 +232,15 @@ def ffs3():
     return volume([big], 0x400, g("C0000000-0000-4000-8000-0000000000F0"), fs=FFS3)
 
 
+def evil():
+    names = ["../../x", "/etc/passwd", "a\x01b\nc\td\x1b[31m", "N" * 300, ".", "..", "..\\..\\win"]
+    files = []
+    for i, name in enumerate(names):
+        guid = g("E0000000-0000-4000-8000-%012X" % (i + 1))
+        files.append(ffs_file(guid, 0x02, sections(section(0x15, ucs2(name)), section(0x19, b"payload %d" % i))))
+    return volume(files, 0x1000, g("E0000000-0000-4000-8000-0000000000F0"))
+
+
 def capsule(payload):
     header_size = 0x100
     hdr = bytearray(header_size)
@@ -252,6 +263,7 @@ def main():
     write("dxe.ffs", dxe)
     write("pe32.sct", section(0x10, pe32(hii=True)))
     write("ffs3.fv", ffs3())
+    write("evil.fv", evil())
 
 
 if __name__ == "__main__":
