@@ -43,7 +43,5 @@ bool fw_doctor_needs_host(const struct fw_doctor_ctx *ctx, struct fw_check_resul
 bool fw_doctor_needs_log(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
 /* Add up to `max` kernel-log lines containing needle as evidence; returns the total count. */
 size_t fw_doctor_log_evidence(const struct fw_doctor_ctx *ctx, struct fw_check_result *r, const char *needle, size_t max);
-/* Whether the IOMMU default domains are passthrough per the command line, with the reason. */
-bool fw_doctor_passthrough(const struct fw_host *h, const char **why);
 
 #endif

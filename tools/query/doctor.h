@@ -84,6 +84,8 @@ void fw_check_set(struct fw_check_result *r, enum fw_check_status s, const char 
 void fw_check_setf(struct fw_check_result *r, enum fw_check_status s, const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* Whether the IOMMU default domains are passthrough per the command line, with the reason. */
+bool fw_doctor_passthrough(const struct fw_host *h, const char **why);
 /* GPUs of the host: display/3D controllers and NVIDIA/AMD accelerators (vendor GPUs behind
  * passthrough stay GPUs). Returns the count; fills at most max pointers. */
 size_t fw_host_gpus(const struct fw_host *h, const struct fw_pci_device **out, size_t max);

@@ -1,0 +1,411 @@
+/* The uefi-settings notes, in the layout of reference/domain.md section 5. */
+#include "notes.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "doctor.h"
+#include "parsers/hash.h"
+
+/* The settings the notes tabulate, per area, with what each use needs (domain.md section 1).
+ * To add a row: add {area, prompt, needs}; prompts missing from a BIOS are left out. */
+static const struct notes_row {
+	const char *area;
+	const char *prompt;
+	const char *needs;
+} rows[] = {
+	{"Memory encryption and SEV", "SMEE", "SNP: Enable (Auto hides the SEV options)"},
+	{"Memory encryption and SEV", "SEV Control", "SNP: Enable"},
+	{"Memory encryption and SEV", "SEV-ES ASID Space Limit Control", "SNP: Manual (Zen 4)"},
+	{"Memory encryption and SEV", "SEV-ES ASID Space Limit", "SNP: > 1 (e.g. 100); 1 leaves no SNP ASIDs"},
+	{"Memory encryption and SEV", "SNP Memory (RMP Table) Coverage", "SNP: Enabled"},
+	{"Memory encryption and SEV", "Amount of Memory to Cover", "only with Custom coverage"},
+	{"Memory encryption and SEV", "TSME", "not required"},
+	{"Memory encryption and SEV", "SME-MK", "SNP: Disabled (with SMEE: #GP)"},
+	{"IOMMU", "IOMMU", "SNP, vfio: Enabled (Auto = platform default)"},
+	{"IOMMU", "SEV-SNP Support", "SNP: Enable (Auto may read as off)"},
+	{"IOMMU", "Pre-boot DMA Protection", "-"},
+	{"IOMMU", "Kernel DMA Protection Indicator", "-"},
+	{"PCIe, ACS and P2P", "ACS Enable", "vfio: Auto/Enable for per-port groups"},
+	{"PCIe, ACS and P2P", "Enable AER Cap", "ACS Enable needs it"},
+	{"PCIe, ACS and P2P", "PCIe ARI Support", "SR-IOV NICs: Enable"},
+	{"PCIe, ACS and P2P", "PCIe Ten Bit Tag Support", "P2P: only if every peer supports it"},
+	{"PCIe, ACS and P2P", "Above 4G Decoding", "GPUs: Enabled"},
+	{"PCIe, ACS and P2P", "Above 4GB MMIO Limit", "GPUs: room for every BAR"},
+	{"PCIe, ACS and P2P", "Resize BAR Support", "GPUs: Enabled (full BAR1)"},
+	{"PCIe, ACS and P2P", "Relaxed Ordering", "-"},
+	{"NUMA", "NUMA nodes per socket", "pinning of VMs and ranks"},
+	{"NUMA", "NUMA nodes", "pinning of VMs and ranks"},
+	{"NUMA", "ACPI SRAT L3 Cache As NUMA Domain", "-"},
+	{"NUMA", "Memory interleaving", "-"},
+	{"Virtualization", "SVM Mode", "KVM: Enabled"},
+	{"Virtualization", "SR-IOV Support", "NIC VFs"},
+};
+
+/* Markdown table cells: no pipes, no newlines. */
+static void cell(FILE *f, const char *s)
+{
+	fputc(' ', f);
+	for (; s && *s; s++) {
+		if (*s == '|')
+			fputs("\\|", f);
+		else if (*s == '\n' || *s == '\r')
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	}
+	fputs(" |", f);
+}
+
+static void cellf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void cellf(FILE *f, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	cell(f, buf);
+}
+
+static const char *value_text(const struct fw_setting *s, char *buf, size_t len)
+{
+	if (!s->has_current)
+		return "(not stored)";
+	if (s->current_text)
+		snprintf(buf, len, "%s (0x%" PRIx64 ")%s", s->current_text, s->current, s->hidden == 1 ? ", hidden" : "");
+	else
+		snprintf(buf, len, "0x%" PRIx64 " (%" PRIu64 ")%s", s->current, s->current, s->hidden == 1 ? ", hidden" : "");
+	return buf;
+}
+
+static const char *default_text(const struct fw_setting *s, char *buf, size_t len)
+{
+	for (uint32_t i = 0; i < s->ndefaults; i++)
+		if (s->defaults[i].has_value && s->defaults[i].store_id == 0) {
+			if (s->defaults[i].text)
+				snprintf(buf, len, "%s (0x%" PRIx64 ")", s->defaults[i].text, s->defaults[i].value);
+			else
+				snprintf(buf, len, "0x%" PRIx64, s->defaults[i].value);
+			return buf;
+		}
+	return "-";
+}
+
+static const char *where_text(const struct fw_setting *s, char *buf, size_t len)
+{
+	const char *vs = s->varstore_name ? s->varstore_name : "?";
+	if (!s->q->varstore_id)
+		return "-";
+	if (s->q->bit_field)
+		snprintf(buf, len, "%s bit 0x%x (%u bits)", vs, s->q->bit_offset, s->q->bit_width);
+	else
+		snprintf(buf, len, "%s@0x%x (%u byte%s)", vs, s->q->var_info, s->q->width, s->q->width == 1 ? "" : "s");
+	return buf;
+}
+
+static void header(FILE *f, struct fw_source *src, const struct fw_notes_options *o)
+{
+	const struct fw_host *h = src->have_host ? &src->host : NULL;
+	const char *who = h && h->product ? h->product : h && h->board ? h->board : "Host";
+	if (o->title)
+		fprintf(f, "# %s\n\n", o->title);
+	else if (h && h->bios_version)
+		fprintf(f, "# %s UEFI settings: BIOS %s%s%s%s\n\n", who, h->bios_version, h->bios_date ? " (" : "",
+			h->bios_date ? h->bios_date : "", h->bios_date ? ")" : "");
+	else
+		fprintf(f, "# UEFI settings of %s\n\n", src->image_name ? src->image_name : src->path);
+	if (h) {
+		fprintf(f, "- Board: %s%s%s", h->vendor ? h->vendor : "", h->vendor ? " " : "", h->product ? h->product : "?");
+		fprintf(f, " / %s\n", h->board ? h->board : "?");
+		fprintf(f, "- BIOS: %s%s%s%s%s\n", h->bios_vendor ? h->bios_vendor : "", h->bios_vendor ? " " : "",
+			h->bios_version ? h->bios_version : "?", h->bios_date ? ", " : "", h->bios_date ? h->bios_date : "");
+		fprintf(f, "- Kernel: %s\n", h->kernel_release ? h->kernel_release : "(not captured)");
+		const char *ccp[2];
+		size_t n = fw_host_log_lines(h, "SEV-SNP API", ccp, 1);
+		if (!n)
+			n = fw_host_log_lines(h, "SEV API", ccp, 1);
+		if (n) {
+			const char *api = strstr(ccp[0], "SEV");
+			fprintf(f, "- SEV firmware: %.*s\n", (int)strcspn(api, "\n"), api);
+		}
+	}
+	const char *manifest = src->machine ? fw_machine_manifest_json(src->machine) : NULL;
+	if (manifest) {
+		json_t *m = json_loads(manifest, 0, NULL);
+		fprintf(f, "- Captured: %s by %s (snapshot %s)\n", json_string_value(json_object_get(m, "created")),
+			json_string_value(json_object_get(m, "tool")), src->path);
+		json_decref(m);
+	} else if (src->kind == FW_SOURCE_MACHINE) {
+		fprintf(f, "- Read from: %s (machine folder)\n", src->path);
+	}
+	if (src->have_hii) {
+		char sha[FW_SHA256_HEX_LEN];
+		const struct fw_file *file = src->hii.have_fw && src->hii.fw.file.len ? &src->hii.fw.file : &src->hii.file;
+		fprintf(f, "- Image: %s, %zu bytes, sha256 %s\n", src->image_name ? src->image_name : src->path, file->len,
+			fw_sha256_hex(file->data, file->len, sha));
+	}
+	fputc('\n', f);
+}
+
+static const char *verdict(const struct fw_doctor_report *r, char *buf, size_t len)
+{
+	if (r->fail)
+		snprintf(buf, len, "not ready: %zu check%s failed", r->fail, r->fail == 1 ? "" : "s");
+	else if (r->warn)
+		snprintf(buf, len, "ready with %zu warning%s", r->warn, r->warn == 1 ? "" : "s");
+	else if (r->pass)
+		snprintf(buf, len, "ready");
+	else
+		snprintf(buf, len, "unknown (nothing to check)");
+	return buf;
+}
+
+static void summary(FILE *f, struct fw_source *src, struct fw_doctor_report *all)
+{
+	static const struct {
+		const char *what;
+		unsigned profile;
+	} uses[] = {
+		{"SEV-SNP host", FW_PROFILE_SNP},
+		{"vfio GPU passthrough", FW_PROFILE_VFIO},
+		{"GPU peer-to-peer on the host", FW_PROFILE_P2P},
+	};
+	fputs("## Summary\n\n", f);
+	for (size_t i = 0; i < sizeof(uses) / sizeof(uses[0]); i++) {
+		struct fw_doctor_ctx ctx;
+		fw_source_doctor_ctx(src, uses[i].profile, &ctx);
+		struct fw_doctor_report r;
+		fw_doctor_run(&ctx, &r);
+		char v[128];
+		fprintf(f, "- %s: %s", uses[i].what, verdict(&r, v, sizeof(v)));
+		const char *sep = " (";
+		for (size_t k = 0; k < r.count; k++)
+			if (r.results[k].status == FW_CHECK_FAIL) {
+				fprintf(f, "%s%s", sep, r.results[k].id);
+				sep = ", ";
+			}
+		fputs(strcmp(sep, ", ") == 0 ? ")\n" : "\n", f);
+		fw_doctor_report_free(&r);
+	}
+	fprintf(f, "- Doctor: %zu pass, %zu warn, %zu fail, %zu skip (`fwlens doctor`)\n\n", all->pass, all->warn,
+		all->fail, all->skip);
+}
+
+static void settings_tables(FILE *f, struct fw_source *src)
+{
+	fputs("## Settings that matter\n\n", f);
+	struct fw_settings *s = fw_source_settings(src);
+	if (!s) {
+		fputs("No BIOS forms were given, so the stored settings cannot be decoded: run again with `--image` and the "
+		      "BIOS image of this machine, or capture the snapshot with `--image`.\n\n",
+		      f);
+		return;
+	}
+	if (!s->bound)
+		fputs("No current values: the source holds no setup variables; the tables show defaults only.\n\n", f);
+	const char *area = NULL;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct fw_setting *st = fw_source_setting(src, rows[i].prompt);
+		if (!st)
+			continue;
+		if (!area || strcmp(area, rows[i].area) != 0) {
+			area = rows[i].area;
+			fprintf(f, "### %s\n\n| Prompt | Menu path | Current (raw) | Default | Needed for | Where |\n"
+				   "|---|---|---|---|---|---|\n",
+				area);
+		}
+		char b1[256], b2[256], b3[256];
+		fputc('|', f);
+		cell(f, st->prompt);
+		cell(f, st->npaths ? st->paths[0] : "-");
+		cell(f, value_text(st, b1, sizeof(b1)));
+		cell(f, default_text(st, b2, sizeof(b2)));
+		cell(f, rows[i].needs);
+		cell(f, where_text(st, b3, sizeof(b3)));
+		fputc('\n', f);
+		/* the next row may open a new area */
+		if (i + 1 < sizeof(rows) / sizeof(rows[0]) && strcmp(rows[i + 1].area, area) != 0)
+			fputc('\n', f);
+	}
+	fputs("\nOffsets are into the variable's data (an efivarfs file has 4 attribute bytes before it). Change a "
+	      "value in setup, or with a setup_var-style tool at the varstore and offset shown.\n\n",
+	      f);
+}
+
+static const char *iommu_mode(const struct fw_host *h, char *buf, size_t len)
+{
+	const char *why;
+	if (fw_doctor_passthrough(h, &why))
+		snprintf(buf, len, "passthrough (%s): devices are not translated; SNP cannot be enabled", why);
+	else
+		snprintf(buf, len, "translated (the default: no iommu=pt on the command line)");
+	return buf;
+}
+
+static void kernel_side(FILE *f, struct fw_source *src, struct fw_doctor_report *all)
+{
+	if (!src->have_host)
+		return;
+	const struct fw_host *h = &src->host;
+	fputs("## Kernel and OS side\n\n", f);
+	fprintf(f, "- Command line: `%s`\n", h->cmdline ? h->cmdline : "(not captured)");
+	char buf[256];
+	fprintf(f, "- IOMMU mode: %s\n", iommu_mode(h, buf, sizeof(buf)));
+	bool present;
+	const char *amd = fw_host_option(h, "amd_iommu", &present);
+	if (present && amd && strstr(amd, "on"))
+		fputs("- `amd_iommu=on` is not an option the AMD IOMMU driver knows (the kernel logs `AMD-Vi: Unknown "
+		      "option - 'on'`); the IOMMU is on because IVRS exists, and translated because iommu=pt is absent.\n",
+		      f);
+	fprintf(f, "- kvm_amd: sev=%s, sev_es=%s, sev_snp=%s\n", h->kvm_sev ? h->kvm_sev : "?",
+		h->kvm_sev_es ? h->kvm_sev_es : "?", h->kvm_sev_snp ? h->kvm_sev_snp : "?");
+	size_t counts[5] = {0};
+	static const char *const types[] = {"DMA", "DMA-FQ", "identity", "unmanaged", "other"};
+	for (size_t i = 0; i < h->ngroups; i++) {
+		size_t k = 4;
+		for (size_t j = 0; j < 4; j++)
+			if (h->groups[i].type && strcmp(h->groups[i].type, types[j]) == 0)
+				k = j;
+		counts[k]++;
+	}
+	fprintf(f, "- IOMMU groups: %zu (%zu DMA, %zu DMA-FQ, %zu identity, %zu unmanaged/vfio, %zu other)\n", h->ngroups,
+		counts[0], counts[1], counts[2], counts[3], counts[4]);
+	for (size_t i = 0; i < all->count; i++)
+		if (strcmp(all->results[i].id, "acs-gpu-paths") == 0) {
+			fprintf(f, "- ACS on the GPU paths: %s\n", all->results[i].explanation);
+			size_t k;
+			json_t *e;
+			json_array_foreach(all->results[i].evidence, k, e) fprintf(f, "  - `%s`\n", json_string_value(e));
+		}
+	fputc('\n', f);
+}
+
+static void topology(FILE *f, struct fw_source *src)
+{
+	if (!src->have_host)
+		return;
+	const struct fw_host *h = &src->host;
+	const struct fw_pci_device *gpus[64];
+	size_t n = fw_host_gpus(h, gpus, 64);
+	if (n > 64)
+		n = 64;
+	fputs("## Topology\n\n", f);
+	if (!n) {
+		fputs("No GPU was found among the PCI devices.\n\n", f);
+		return;
+	}
+	fputs("| GPU | Driver | Upstream ports | Root bridge | NUMA node | IOMMU group |\n|---|---|---|---|---|---|\n", f);
+	for (size_t i = 0; i < n; i++) {
+		const struct fw_pci_device *g = gpus[i];
+		char path[512] = "";
+		for (const struct fw_pci_device *p = g->parent; p; p = p->parent) {
+			char one[64];
+			snprintf(one, sizeof(one), "%s%s (%s)", path[0] ? " < " : "", p->bdf,
+				 p->have_config && p->cfg.has_pcie ? fw_pcie_port_type_name(p->cfg.pcie_port_type) : "bridge");
+			strncat(path, one, sizeof(path) - strlen(path) - 1);
+		}
+		const struct fw_iommu_group *grp = fw_host_group(h, g->iommu_group);
+		fputc('|', f);
+		cellf(f, "%s %04x:%04x", g->bdf, g->cfg.vendor, g->cfg.device);
+		cell(f, g->driver ? g->driver : "-");
+		cell(f, path[0] ? path : "-");
+		cell(f, g->root_bus ? g->root_bus : "-");
+		if (g->numa_node >= 0)
+			cellf(f, "%d", g->numa_node);
+		else
+			cell(f, "unknown");
+		if (grp)
+			cellf(f, "%d (%s)", grp->id, grp->type ? grp->type : "?");
+		else
+			cell(f, "-");
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+static void log_section(FILE *f, const struct fw_host *h, const char *title, const char *needle, size_t max)
+{
+	const char *lines[32];
+	size_t n = fw_host_log_lines(h, needle, lines, max < 32 ? max : 32);
+	if (!n)
+		return;
+	fprintf(f, "%s (%zu line%s):\n\n```\n", title, n, n == 1 ? "" : "s");
+	for (size_t i = 0; i < n && i < max; i++)
+		fprintf(f, "%.*s\n", (int)strcspn(lines[i], "\n"), lines[i]);
+	if (n > max)
+		fprintf(f, "... %zu more\n", n - max);
+	fputs("```\n\n", f);
+}
+
+static void verification(FILE *f, struct fw_source *src)
+{
+	if (!src->have_host)
+		return;
+	const struct fw_host *h = &src->host;
+	fputs("## Verification log\n\n", f);
+	if (!h->dmesg) {
+		fputs("The kernel log was not captured.\n\n", f);
+		return;
+	}
+	log_section(f, h, "SEV-SNP", "SEV-SNP", 8);
+	log_section(f, h, "AMD-Vi", "AMD-Vi:", 8);
+	log_section(f, h, "ccp", "ccp ", 4);
+	log_section(f, h, "kvm_amd", "kvm_amd", 4);
+	size_t faults = 0;
+	for (size_t i = 0; i < h->nfaults; i++)
+		faults += strcmp(h->faults[i].event, "IO_PAGE_FAULT") == 0;
+	fprintf(f, "IO_PAGE_FAULT events: %zu\n\n", faults);
+}
+
+static void issues(FILE *f, struct fw_doctor_report *all)
+{
+	fputs("## Known issues and decisions\n\n", f);
+	size_t n = 0;
+	for (size_t i = 0; i < all->count; i++) {
+		const struct fw_check_result *c = &all->results[i];
+		if (c->status != FW_CHECK_FAIL && c->status != FW_CHECK_WARN)
+			continue;
+		n++;
+		fprintf(f, "- **%s** (%s, `%s`): %s", c->title, fw_check_status_name(c->status), c->id, c->explanation);
+		if (c->fix)
+			fprintf(f, " Decision/fix: %s", c->fix);
+		fputc('\n', f);
+	}
+	if (!n)
+		fputs("None found by the doctor.\n", f);
+	fputs("\n## Open questions\n\n", f);
+	n = 0;
+	for (size_t i = 0; i < all->count; i++) {
+		const struct fw_check_result *c = &all->results[i];
+		if (c->status != FW_CHECK_SKIP)
+			continue;
+		n++;
+		fprintf(f, "- %s (`%s`): %s\n", c->title, c->id, c->explanation);
+	}
+	if (!n)
+		fputs("None: every check had its evidence.\n", f);
+}
+
+void fw_notes_write(FILE *f, struct fw_source *src, const struct fw_notes_options *o)
+{
+	struct fw_doctor_ctx ctx;
+	fw_source_doctor_ctx(src, FW_PROFILE_ALL, &ctx);
+	struct fw_doctor_report all;
+	fw_doctor_run(&ctx, &all);
+	header(f, src, o);
+	summary(f, src, &all);
+	settings_tables(f, src);
+	kernel_side(f, src, &all);
+	topology(f, src);
+	verification(f, src);
+	if (o->previous) {
+		fprintf(f, "## Changes since %s\n\n", o->previous->path);
+		if (o->render_changes)
+			o->render_changes(f, o->previous, src, o->render_ctx);
+	}
+	issues(f, &all);
+	fw_doctor_report_free(&all);
+}
