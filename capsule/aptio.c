@@ -68,6 +68,31 @@ static const struct fw_field rom_area_fields[ROM_AREA__COUNT] = {
 };
 const struct fw_layout fw_rom_area_layout = FW_LAYOUT("ROM area", FW_ROM_AREA_SIZE, rom_area_fields);
 
+static const struct fw_named_value manifest_hash_names[] = {{1, "SHA256"}, {2, "SHA384"}, {3, "SHA512"}, {0, NULL}};
+static const struct fw_field manifest_fields[HMFT__COUNT] = {
+	[HMFT_SIGNATURE] = {"Signature", FW_FT_CHARS, 0, 4, 0, NULL},
+	[HMFT_VERSION] = {"Version", FW_FT_U32, 4, 0, 0, NULL},
+	[HMFT_HEADER_SIZE] = {"HeaderSize", FW_FT_U32, 8, 0, FW_FF_HEX, NULL},
+	[HMFT_TABLE_SIZE] = {"TableSize", FW_FT_U32, 12, 0, FW_FF_HEX, NULL},
+	[HMFT_SIGN_TIME] = {"FwSignTime", FW_FT_BYTES, 16, 16, FW_FF_HIDDEN, NULL},
+	[HMFT_DESCRIPTOR_SIZE] = {"DescriptorSize", FW_FT_U32, 32, 0, FW_FF_HEX, NULL},
+	[HMFT_DESCRIPTOR_COUNT] = {"NumberOfDescriptors", FW_FT_U32, 36, 0, 0, NULL},
+	[HMFT_HASH_TYPE] = {"HashType", FW_FT_U32, 40, 0, FW_FF_ENUM, manifest_hash_names},
+	[HMFT_HASH_SIZE] = {"HashSize", FW_FT_U32, 44, 0, 0, NULL},
+	[HMFT_HASH_AREA_OFFSET] = {"HashAreaOffset", FW_FT_U32, 48, 0, FW_FF_HEX, NULL},
+};
+const struct fw_layout fw_aptio_manifest_layout =
+	FW_LAYOUT("AMI ROM area hash manifest", FW_APTIO_MANIFEST_HEADER_SIZE, manifest_fields);
+
+static const struct fw_field fmp_auth_fields[FMP_AUTH__COUNT] = {
+	[FMP_AUTH_MONOTONIC_COUNT] = {"MonotonicCount", FW_FT_U64, 0, 0, 0, NULL},
+	[FMP_AUTH_LENGTH] = {"dwLength", FW_FT_U32, 8, 0, FW_FF_HEX, NULL},
+	[FMP_AUTH_REVISION] = {"wRevision", FW_FT_U16, 12, 0, FW_FF_HEX, NULL},
+	[FMP_AUTH_CERT_TYPE] = {"wCertificateType", FW_FT_U16, 14, 0, FW_FF_HEX, NULL},
+	[FMP_AUTH_CERT_GUID] = {"CertType", FW_FT_GUID, 16, 0, 0, NULL},
+};
+const struct fw_layout fw_fmp_auth_layout = FW_LAYOUT("FMP image authentication", FW_FMP_AUTH_HEADER_SIZE, fmp_auth_fields);
+
 static const struct fw_field fmp_fields[FMP__COUNT] = {
 	[FMP_VERSION] = {"Version", FW_FT_U32, 0, 0, 0, NULL},
 	[FMP_EMBEDDED_DRIVER_COUNT] = {"EmbeddedDriverCount", FW_FT_U16, 4, 0, 0, NULL},

@@ -67,6 +67,30 @@ extern const struct fw_layout fw_rom_area_layout;
 #define FW_ROM_AREA_FV_SIGNED 0x200
 extern const struct fw_named_value fw_rom_area_attribute_names[];
 
+/* Signed ROM-area hash manifest ("HMFT"), in place of the ROM area table when the capsule flags
+ * carry 0x20 (AmiCertificate.h FwHashManifestHdr): header, ROM_AREA[NumberOfDescriptors] at
+ * HeaderSize, one hash per area at HashAreaOffset; the firmware signature covers the first
+ * TableSize bytes of the manifest. */
+enum {
+	HMFT_SIGNATURE,
+	HMFT_VERSION,
+	HMFT_HEADER_SIZE,
+	HMFT_TABLE_SIZE,
+	HMFT_SIGN_TIME,
+	HMFT_DESCRIPTOR_SIZE,
+	HMFT_DESCRIPTOR_COUNT,
+	HMFT_HASH_TYPE,
+	HMFT_HASH_SIZE,
+	HMFT_HASH_AREA_OFFSET,
+	HMFT__COUNT
+};
+extern const struct fw_layout fw_aptio_manifest_layout; /* 52 bytes */
+#define FW_APTIO_MANIFEST_SIGNATURE 0x54464D48u /* "HMFT" */
+#define FW_APTIO_MANIFEST_HEADER_SIZE 52
+#define FW_APTIO_HASH_SHA256 1
+#define FW_APTIO_HASH_SHA384 2
+#define FW_APTIO_HASH_SHA512 3
+
 /* FMP capsule body: EFI_FIRMWARE_MANAGEMENT_CAPSULE_HEADER then u64 ItemOffsetList[] */
 enum { FMP_VERSION, FMP_EMBEDDED_DRIVER_COUNT, FMP_PAYLOAD_ITEM_COUNT, FMP__COUNT };
 extern const struct fw_layout fw_fmp_capsule_layout; /* 8 bytes */
@@ -80,6 +104,16 @@ enum {
 	FMP_IMG__COUNT
 };
 extern const struct fw_layout fw_fmp_image_layout; /* 0x28 bytes (version 2) */
+#define FW_FMP_IMAGE_HEADER_V1_SIZE 0x20
+#define FW_FMP_IMAGE_HEADER_V2_SIZE 0x28
+#define FW_FMP_IMAGE_HEADER_V3_SIZE 0x30
+#define FW_FMP_CAPSULE_VERSION 1
+/* EFI_FIRMWARE_IMAGE_AUTHENTICATION at the start of an FMP image: u64 MonotonicCount, then a
+ * WIN_CERTIFICATE_UEFI_GUID {u32 dwLength, u16 wRevision, u16 wCertificateType, GUID CertType}
+ * whose CertData (dwLength - 24 bytes) is a PKCS#7 SignedData. */
+enum { FMP_AUTH_MONOTONIC_COUNT, FMP_AUTH_LENGTH, FMP_AUTH_REVISION, FMP_AUTH_CERT_TYPE, FMP_AUTH_CERT_GUID, FMP_AUTH__COUNT };
+extern const struct fw_layout fw_fmp_auth_layout; /* 0x20 bytes */
+#define FW_FMP_AUTH_HEADER_SIZE 0x20
 
 extern const struct fw_guid fw_guid_capsule_efi, fw_guid_capsule_fmp, fw_guid_capsule_aptio_signed,
 	fw_guid_capsule_aptio_unsigned, fw_guid_cert_rsa2048_sha256, fw_guid_cert_pkcs7, fw_guid_hash_sha256;

@@ -1,0 +1,51 @@
+#!/bin/sh
+# fwlens verify: AMI Aptio capsule signatures, exit codes, --key, the real WRX90E header.
+. "$(dirname "$0")/lib.sh"
+G="$FWLENS_SRCDIR/tests/cli/golden/t4100-verify"
+D="$FWLENS_SRCDIR/tests/data/capsule"
+FW="$CORPUS/firmware"
+in_dir() {
+	d=$1
+	shift
+	(cd "$d" && "$@")
+}
+
+t_run verify-missing-file 4 fwlens verify "$T_DIR/none.cap"
+printf 'not a capsule at all, just text' >"$T_DIR/text.bin"
+t_run verify-not-a-capsule 3 fwlens verify "$T_DIR/text.bin"
+grep -q "not a signed capsule" "$T_ERR" && pass verify-not-a-capsule-says-so || fail verify-not-a-capsule-says-so "$(cat "$T_ERR")"
+t_run verify-fmp-is-not-signed 3 fwlens verify "$FWLENS_SRCDIR/tests/fuzz/corpus/capsule/fmp.bin"
+
+# A capsule signed here (tests/data/capsule/README.md): valid; a byte in the signed area breaks
+# it and only that area's SHA-256 changes; a byte in the unsigned area does not.
+t_golden verify-signed "$G/signed.txt" in_dir "$D" fwlens verify signed-pss.cap
+t_golden verify-signed-json "$G/signed.json" in_dir "$D" fwlens verify signed-pss.cap --format json
+cp "$D/signed-pss.cap" "$T_DIR/changed.cap"
+printf '\001' | dd of="$T_DIR/changed.cap" bs=1 seek=$((0x500 + 0x123)) conv=notrunc 2>/dev/null
+T_EXIT=1 t_golden verify-signed-area-changed "$G/signed-area-changed.json" in_dir "$T_DIR" fwlens verify changed.cap --format json
+cp "$D/signed-pss.cap" "$T_DIR/nvram.cap"
+printf '\001' | dd of="$T_DIR/nvram.cap" bs=1 seek=$((0x500 + 0x456)) conv=notrunc 2>/dev/null
+t_run verify-unsigned-area-changed 0 fwlens verify "$T_DIR/nvram.cap"
+t_run verify-key-root 0 fwlens verify --key "$D/root-key.pem" "$D/signed-pss.cap"
+t_contains verify-key-root-named "required key found as the root key"
+t_run verify-key-sign 0 fwlens verify --key "$D/sign-key.pem" "$D/signed-pss.cap" --format json
+t_contains verify-key-sign-role '"role": "firmware"'
+t_run verify-key-not-a-key 3 fwlens verify --key "$D/README.md" "$D/signed-pss.cap"
+if t_need_cmd verify-key-other openssl; then
+	openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$T_DIR/other.pem" 2>/dev/null
+	t_run verify-key-other 1 fwlens verify --key "$T_DIR/other.pem" "$D/signed-pss.cap"
+	t_contains verify-key-other-says "required key not found"
+fi
+t_run verify-quiet 0 fwlens verify -q "$D/signed-pss.cap"
+[ -s "$T_OUT" ] && fail verify-quiet-prints-nothing "printed: $(head -c 100 "$T_OUT")" || pass verify-quiet-prints-nothing
+
+# The real ASUS WRX90E 1203 header: the root-key signature verifies (RSA-PSS, SHA-256, salt 8);
+# the firmware areas are not in the 4 KiB file. The rebuilt capsule lost its PSP region: the
+# firmware signature fails and the signed areas there are reported erased.
+if t_need_file verify-wrx90e-header "$FW/asus-wrx90e-sage-se-1203_capsule-header.bin" "corpus WRX90E header"; then
+	T_EXIT=1 t_golden verify-wrx90e-header "$G/wrx90e-header.json" in_dir "$FW" fwlens verify asus-wrx90e-sage-se-1203_capsule-header.bin --format json
+fi
+if t_need_file verify-wrx90e-rebuilt "$FW/asus-wrx90e-sage-se-1203_rebuilt.cap" "corpus WRX90E rebuilt capsule"; then
+	T_EXIT=1 t_golden verify-wrx90e-rebuilt "$G/wrx90e-rebuilt.txt" in_dir "$FW" fwlens verify asus-wrx90e-sage-se-1203_rebuilt.cap
+	t_contains verify-wrx90e-rebuilt-names-lost "#15 0x12E8A4+0xED175C"
+fi
