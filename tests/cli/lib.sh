@@ -5,6 +5,7 @@
 #   t_contains NAME TEXT            the last stdout contains TEXT
 #   t_need_file NAME PATH WHY       skip NAME (return 1) when PATH is missing
 #   t_need_cmd NAME CMD             skip NAME (return 1) when CMD is not installed
+#   t_in_dir DIR CMD...             run CMD in DIR (golden output then names its input by bare name)
 # FWLENS_UPDATE_GOLDEN=1 rewrites golden files from the actual output.
 set -u
 : "${FWLENS:?FWLENS is set by tests/run.sh}"
@@ -82,4 +83,10 @@ t_need_cmd() {
 	if command -v "$2" >/dev/null 2>&1; then return 0; fi
 	skip "$1" "$2 is not installed"
 	return 1
+}
+
+t_in_dir() {
+	d=$1
+	shift
+	(cd "$d" && "$@")
 }

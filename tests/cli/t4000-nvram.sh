@@ -3,12 +3,6 @@
 . "$(dirname "$0")/lib.sh"
 G="$FWLENS_SRCDIR/tests/cli/golden/t4000-nvram"
 FW="$CORPUS/firmware"
-# Golden output names its input: run from the input's folder so it holds the bare name.
-in_dir() {
-	d=$1
-	shift
-	(cd "$d" && "$@")
-}
 
 t_run nvram-missing-file 4 fwlens nvram "$T_DIR/nothing-here"
 printf 'this is not an NVRAM store at all' >"$T_DIR/junk.bin"
@@ -22,7 +16,7 @@ printf '\007\000\000\000\005\000' >"$T_DIR/efivars/Timeout-8be4df61-93ca-11d2-aa
 printf '\007\000\000\000en-US\000' >"$T_DIR/efivars/PlatformLang-8be4df61-93ca-11d2-aa0d-00e098032b8c"
 printf 'x' >"$T_DIR/efivars/Short-8be4df61-93ca-11d2-aa0d-00e098032b8c"
 printf 'hello' >"$T_DIR/efivars/README"
-t_golden nvram-efivars-folder "$G/folder.json" in_dir "$T_DIR" fwlens nvram efivars --format json
+t_golden nvram-efivars-folder "$G/folder.json" t_in_dir "$T_DIR" fwlens nvram efivars --format json
 grep -q "Short-8be4df61-93ca-11d2-aa0d-00e098032b8c: 1 bytes are too few" "$T_ERR" && pass nvram-folder-warns-short ||
 	fail nvram-folder-warns-short "no warning: $(cat "$T_ERR")"
 t_run nvram-folder-name-filter 0 fwlens nvram "$T_DIR/efivars" --name Timeout
@@ -31,8 +25,8 @@ t_contains nvram-folder-name-filter-shows "Timeout" && ! grep -q PlatformLang "$
 
 if t_need_file nvram-t100ta-stddefaults "$FW/asus-t100ta-aptio4_efivar_StdDefaults-nvar.bin" "corpus T100TA StdDefaults"; then
 	cp "$FW/asus-t100ta-aptio4_efivar_StdDefaults-nvar.bin" "$T_DIR/StdDefaults-4599d26f-1a11-49b8-b91f-858745cff824"
-	t_golden nvram-t100ta-stddefaults "$G/t100ta-stddefaults.txt" in_dir "$T_DIR" fwlens nvram StdDefaults-4599d26f-1a11-49b8-b91f-858745cff824
-	t_golden nvram-t100ta-stddefaults-json "$G/t100ta-stddefaults.json" in_dir "$T_DIR" fwlens nvram StdDefaults-4599d26f-1a11-49b8-b91f-858745cff824 --format json
+	t_golden nvram-t100ta-stddefaults "$G/t100ta-stddefaults.txt" t_in_dir "$T_DIR" fwlens nvram StdDefaults-4599d26f-1a11-49b8-b91f-858745cff824
+	t_golden nvram-t100ta-stddefaults-json "$G/t100ta-stddefaults.json" t_in_dir "$T_DIR" fwlens nvram StdDefaults-4599d26f-1a11-49b8-b91f-858745cff824 --format json
 	# the same bytes under the corpus name: attributes, then an NVAR store
 	t_run nvram-t100ta-stddefaults-renamed 0 fwlens nvram "$FW/asus-t100ta-aptio4_efivar_StdDefaults-nvar.bin"
 	t_contains nvram-t100ta-stddefaults-renamed-store "NVAR store at 0x4, 7 variables"
@@ -40,7 +34,7 @@ fi
 
 if t_need_file nvram-t100ta-tar "$FW/asus-t100ta-aptio4_efivarfs-dump.tar" "corpus T100TA efivarfs tar"; then
 	t_golden nvram-t100ta-tar "$G/t100ta-tar.txt" fwlens nvram "$FW/asus-t100ta-aptio4_efivarfs-dump.tar"
-	t_golden nvram-t100ta-tar-secureboot "$G/t100ta-tar-secureboot.json" in_dir "$FW" fwlens nvram asus-t100ta-aptio4_efivarfs-dump.tar --secureboot --format json
+	t_golden nvram-t100ta-tar-secureboot "$G/t100ta-tar-secureboot.json" t_in_dir "$FW" fwlens nvram asus-t100ta-aptio4_efivarfs-dump.tar --secureboot --format json
 	t_run nvram-t100ta-tar-xml 0 fwlens nvram "$FW/asus-t100ta-aptio4_efivarfs-dump.tar" --format xml --name Setup
 	if command -v xmllint >/dev/null 2>&1; then
 		xmllint --noout "$T_OUT" && pass nvram-xml-well-formed || fail nvram-xml-well-formed "xmllint rejects it"

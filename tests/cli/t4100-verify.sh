@@ -4,11 +4,6 @@
 G="$FWLENS_SRCDIR/tests/cli/golden/t4100-verify"
 D="$FWLENS_SRCDIR/tests/data/capsule"
 FW="$CORPUS/firmware"
-in_dir() {
-	d=$1
-	shift
-	(cd "$d" && "$@")
-}
 
 t_run verify-missing-file 4 fwlens verify "$T_DIR/none.cap"
 printf 'not a capsule at all, just text' >"$T_DIR/text.bin"
@@ -18,11 +13,11 @@ t_run verify-fmp-is-not-signed 3 fwlens verify "$FWLENS_SRCDIR/tests/fuzz/corpus
 
 # A capsule signed here (tests/data/capsule/README.md): valid; a byte in the signed area breaks
 # it and only that area's SHA-256 changes; a byte in the unsigned area does not.
-t_golden verify-signed "$G/signed.txt" in_dir "$D" fwlens verify signed-pss.cap
-t_golden verify-signed-json "$G/signed.json" in_dir "$D" fwlens verify signed-pss.cap --format json
+t_golden verify-signed "$G/signed.txt" t_in_dir "$D" fwlens verify signed-pss.cap
+t_golden verify-signed-json "$G/signed.json" t_in_dir "$D" fwlens verify signed-pss.cap --format json
 cp "$D/signed-pss.cap" "$T_DIR/changed.cap"
 printf '\001' | dd of="$T_DIR/changed.cap" bs=1 seek=$((0x500 + 0x123)) conv=notrunc 2>/dev/null
-T_EXIT=1 t_golden verify-signed-area-changed "$G/signed-area-changed.json" in_dir "$T_DIR" fwlens verify changed.cap --format json
+T_EXIT=1 t_golden verify-signed-area-changed "$G/signed-area-changed.json" t_in_dir "$T_DIR" fwlens verify changed.cap --format json
 cp "$D/signed-pss.cap" "$T_DIR/nvram.cap"
 printf '\001' | dd of="$T_DIR/nvram.cap" bs=1 seek=$((0x500 + 0x456)) conv=notrunc 2>/dev/null
 t_run verify-unsigned-area-changed 0 fwlens verify "$T_DIR/nvram.cap"
@@ -43,9 +38,9 @@ t_run verify-quiet 0 fwlens verify -q "$D/signed-pss.cap"
 # the firmware areas are not in the 4 KiB file. The rebuilt capsule lost its PSP region: the
 # firmware signature fails and the signed areas there are reported erased.
 if t_need_file verify-wrx90e-header "$FW/asus-wrx90e-sage-se-1203_capsule-header.bin" "corpus WRX90E header"; then
-	T_EXIT=1 t_golden verify-wrx90e-header "$G/wrx90e-header.json" in_dir "$FW" fwlens verify asus-wrx90e-sage-se-1203_capsule-header.bin --format json
+	T_EXIT=1 t_golden verify-wrx90e-header "$G/wrx90e-header.json" t_in_dir "$FW" fwlens verify asus-wrx90e-sage-se-1203_capsule-header.bin --format json
 fi
 if t_need_file verify-wrx90e-rebuilt "$FW/asus-wrx90e-sage-se-1203_rebuilt.cap" "corpus WRX90E rebuilt capsule"; then
-	T_EXIT=1 t_golden verify-wrx90e-rebuilt "$G/wrx90e-rebuilt.txt" in_dir "$FW" fwlens verify asus-wrx90e-sage-se-1203_rebuilt.cap
+	T_EXIT=1 t_golden verify-wrx90e-rebuilt "$G/wrx90e-rebuilt.txt" t_in_dir "$FW" fwlens verify asus-wrx90e-sage-se-1203_rebuilt.cap
 	t_contains verify-wrx90e-rebuilt-names-lost "#15 0x12E8A4+0xED175C"
 fi
