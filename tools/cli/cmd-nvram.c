@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capsule/detect.h"
 #include "cli.h"
 #include "parsers/file.h"
 #include "parsers/hash.h"
@@ -19,7 +20,9 @@
 
 struct nvram_input {
 	struct fw_file file;
-	struct fw_tree *tree;
+	struct fw_tree *tree;      /* own tree (folders, archives, bare stores) */
+	struct fw_firmware fw;     /* everything else: the firmware tree */
+	bool have_fw;
 };
 
 static bool is_vss_region(const struct fw_view *v)
@@ -34,41 +37,53 @@ static bool is_vss_region(const struct fw_view *v)
 	return false;
 }
 
-/* NVRAM inputs that are not firmware images: an efivarfs folder, archive or file, a bare NVAR
- * store, a bare VSS region. */
+/* Folders and tar archives of efivarfs, bare VSS regions and efivarfs dumps of defaults
+ * variables under another name are read here; capsules, images, volumes, NVAR stores and
+ * efivarfs files go through the firmware tree. */
 static bool load_input(const char *path, struct nvram_input *in, struct fw_error *err)
 {
 	memset(in, 0, sizeof(*in));
-	in->tree = fw_tree_new(NULL);
-	in->tree->input_path = path;
-	if (fw_is_directory(path) || fw_efivarfs_name_ok(path))
+	if (fw_is_directory(path)) {
+		in->tree = fw_tree_new(NULL);
+		in->tree->input_path = path;
 		return fw_efivarfs_load(path, in->tree, err);
+	}
 	if (!fw_file_open(path, &in->file, err))
 		return false;
 	struct fw_view v = fw_view_make(in->file.data, in->file.len, 0);
-	in->tree->input = in->file.data;
-	in->tree->input_len = in->file.len;
-	if (fw_tar_probe(&v))
-		return fw_efivarfs_load(path, in->tree, err);
-	if (v.len >= 4 && fw_le32(v.p) == FW_NVAR_SIGNATURE)
-		return fw_nvar_parse_store(in->tree, NULL, &v, err);
+	bool tar = fw_tar_probe(&v), vss = is_vss_region(&v);
 	/* an efivarfs dump of a defaults variable saved under another name: attributes, then NVAR */
-	if (v.len >= 8 && fw_le32(v.p) <= 0x7F && fw_le32(v.p + 4) == FW_NVAR_SIGNATURE) {
+	bool attr_nvar = v.len >= 8 && fw_le32(v.p) <= 0x7F && fw_le32(v.p + 4) == FW_NVAR_SIGNATURE &&
+			 !fw_efivarfs_name_ok(path);
+	if (tar || vss || attr_nvar) {
+		in->tree = fw_tree_new(NULL);
+		in->tree->input_path = path;
+		in->tree->input = in->file.data;
+		in->tree->input_len = in->file.len;
+		if (tar)
+			return fw_efivarfs_load(path, in->tree, err);
+		if (vss)
+			return fw_vss_parse_store(in->tree, NULL, &v, err);
 		struct fw_view store;
 		fw_rd_tail(&v, 4, &store, NULL);
 		return fw_nvar_parse_store(in->tree, NULL, &store, err);
 	}
-	if (is_vss_region(&v))
-		return fw_vss_parse_store(in->tree, NULL, &v, err);
-	return fw_error_set(err, FW_E_UNSUPPORTED,
-			    "%s: not an NVRAM store, efivarfs file, folder or tar archive (images and capsules need "
-			    "the firmware tree)", path);
+	fw_file_close(&in->file);
+	if (!fw_firmware_open(path, NULL, &in->fw, err))
+		return false;
+	in->have_fw = true;
+	in->tree = in->fw.tree;
+	return true;
 }
 
 static void close_input(struct nvram_input *in)
 {
-	fw_tree_free(in->tree);
-	fw_file_close(&in->file);
+	if (in->have_fw) {
+		fw_firmware_close(&in->fw);
+	} else {
+		fw_tree_free(in->tree);
+		fw_file_close(&in->file);
+	}
 }
 
 /* ---- the model: stores and their variables in tree order ------------------------------------ */
@@ -140,6 +155,15 @@ static void listing_free(struct listing *l)
 static const char *store_name(const struct fw_node *s)
 {
 	return s->name ? s->name : NULL;
+}
+
+/* The FFS file a store lives in (stores inside compressed defaults files have no offset). */
+static const struct fw_node *file_of(const struct fw_node *n)
+{
+	for (n = n->parent; n; n = n->parent)
+		if (n->kind == FW_NODE_FILE && n->has_guid)
+			return n;
+	return NULL;
 }
 
 /* ---- JSON ------------------------------------------------------------------------------------- */
@@ -226,6 +250,8 @@ static json_t *variable_json(const struct fw_variable *v, bool secureboot)
 		json_object_set_new(o, "data_sha256", json_string(fw_sha256_hex(v->data, v->size, h)));
 	}
 	json_object_set_new(o, "offset", json_offset(v->offset));
+	if (v->node)
+		json_object_set_new(o, "record_size", json_integer((json_int_t)v->node->size));
 	if (v->node && v->node->type)
 		json_object_set_new(o, "record", json_string(v->node->type));
 	if (secureboot && v->state == FW_VAR_STATE_VALID)
@@ -247,6 +273,12 @@ static json_t *listing_json(const struct listing *l, const char *path)
 			json_object_set_new(s, "name", json_string(store_name(r->store)));
 		json_object_set_new(s, "offset", json_offset(r->store->offset));
 		json_object_set_new(s, "size", json_integer((json_int_t)r->store->size));
+		const struct fw_node *file = file_of(r->store);
+		if (file) {
+			json_object_set_new(s, "file", json_guid(&file->guid));
+			if (file->name)
+				json_object_set_new(s, "file_name", json_string(file->name));
+		}
 		for (size_t k = 0; k < r->count; k++)
 			json_array_append_new(vars, variable_json(r->vars[k], l->secureboot));
 		json_object_set_new(s, "variables", vars);
@@ -314,8 +346,14 @@ static void listing_text(struct fw_cli *cli, const struct listing *l)
 		first = false;
 		fprintf(f, "%s%s store%s%s%s", bold, r->store->type, store_name(r->store) ? " " : "",
 			store_name(r->store) ? store_name(r->store) : "", reset);
-		if (r->store->offset != FW_OFFSET_UNKNOWN)
+		const struct fw_node *file = file_of(r->store);
+		if (r->store->offset != FW_OFFSET_UNKNOWN) {
 			fprintf(f, " at 0x%llX", (unsigned long long)r->store->offset);
+		} else if (file) {
+			char g[FW_GUID_STR_LEN];
+			fprintf(f, " in file %s%s%s%s", fw_guid_format(&file->guid, g), file->name ? " (" : "",
+				file->name ? file->name : "", file->name ? ")" : "");
+		}
 		fprintf(f, ", %zu variable%s%s\n", r->count, r->count == 1 ? "" : "s", l->all ? " and versions" : "");
 		if (!r->count)
 			continue;
