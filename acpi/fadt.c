@@ -1,5 +1,7 @@
-/* FADT and FACS layouts. */
+/* FADT and FACS layouts; the FADT summary. */
 #include "fadt.h"
+
+#include "acpi/gas.h"
 
 const struct fw_named_value fw_fadt_flag_names[] = {
 	{0x00000001, "WBINVD"}, {0x00000002, "WBINVD_FLUSH"}, {0x00000004, "PROC_C1"}, {0x00000008, "P_LVL2_UP"},
@@ -9,18 +11,24 @@ const struct fw_named_value fw_fadt_flag_names[] = {
 	{0x00004000, "PCI_EXP_WAK"}, {0x00008000, "USE_PLATFORM_CLOCK"}, {0x00010000, "S4_RTC_STS_VALID"},
 	{0x00020000, "REMOTE_POWER_ON_CAPABLE"}, {0x00040000, "FORCE_APIC_CLUSTER_MODEL"},
 	{0x00080000, "FORCE_APIC_PHYSICAL_DESTINATION_MODE"}, {0x00100000, "HW_REDUCED_ACPI"},
-	{0x00200000, "LOW_POWER_S0_IDLE_CAPABLE"}, {0, NULL},
+	{0x00200000, "LOW_POWER_S0_IDLE_CAPABLE"}, {0x00400000, "PERSISTENT_CPU_CACHES"}, {0, NULL},
 };
-static const struct fw_named_value pm_profile_names[] = {
+const struct fw_named_value fw_fadt_pm_profile_names[] = {
 	{0, "Unspecified"}, {1, "Desktop"}, {2, "Mobile"}, {3, "Workstation"}, {4, "Enterprise Server"},
 	{5, "SOHO Server"}, {6, "Appliance PC"}, {7, "Performance Server"}, {8, "Tablet"}, {0, NULL},
+};
+
+const struct fw_named_value fw_fadt_boot_flag_names[] = {
+	{1u << 0, "LEGACY_DEVICES"},    {1u << 1, "8042"},               {1u << 2, "VGA_NOT_PRESENT"},
+	{1u << 3, "MSI_NOT_SUPPORTED"}, {1u << 4, "PCIE_ASPM_CONTROLS"}, {1u << 5, "CMOS_RTC_NOT_PRESENT"},
+	{0, NULL},
 };
 
 static const struct fw_field fadt_fields[FADT__COUNT] = {
 	[FADT_FIRMWARE_CTRL] = {"FirmwareCtrl", FW_FT_U32, 36, 0, FW_FF_HEX, NULL},
 	[FADT_DSDT] = {"Dsdt", FW_FT_U32, 40, 0, FW_FF_HEX, NULL},
 	[FADT_RESERVED1] = {"Reserved1", FW_FT_U8, 44, 0, FW_FF_HIDDEN, NULL},
-	[FADT_PREFERRED_PM_PROFILE] = {"PreferredPmProfile", FW_FT_U8, 45, 0, FW_FF_ENUM, pm_profile_names},
+	[FADT_PREFERRED_PM_PROFILE] = {"PreferredPmProfile", FW_FT_U8, 45, 0, FW_FF_ENUM, fw_fadt_pm_profile_names},
 	[FADT_SCI_INTERRUPT] = {"SciInterrupt", FW_FT_U16, 46, 0, 0, NULL},
 	[FADT_SMI_COMMAND] = {"SmiCommand", FW_FT_U32, 48, 0, FW_FF_HEX, NULL},
 	[FADT_ACPI_ENABLE] = {"AcpiEnable", FW_FT_U8, 52, 0, FW_FF_HEX, NULL},
@@ -52,7 +60,7 @@ static const struct fw_field fadt_fields[FADT__COUNT] = {
 	[FADT_DAY_ALARM] = {"DayAlarm", FW_FT_U8, 106, 0, 0, NULL},
 	[FADT_MONTH_ALARM] = {"MonthAlarm", FW_FT_U8, 107, 0, 0, NULL},
 	[FADT_CENTURY] = {"Century", FW_FT_U8, 108, 0, 0, NULL},
-	[FADT_BOOT_FLAGS] = {"BootFlags", FW_FT_U16, 109, 0, FW_FF_HEX, NULL},
+	[FADT_BOOT_FLAGS] = {"BootFlags", FW_FT_U16, 109, 0, FW_FF_FLAGS, fw_fadt_boot_flag_names},
 	[FADT_FLAGS] = {"Flags", FW_FT_U32, 112, 0, FW_FF_FLAGS, fw_fadt_flag_names},
 	[FADT_RESET_REGISTER] = {"ResetRegister", FW_FT_BYTES, 116, 12, 0, NULL},
 	[FADT_RESET_VALUE] = {"ResetValue", FW_FT_U8, 128, 0, FW_FF_HEX, NULL},
@@ -87,3 +95,33 @@ static const struct fw_field facs_fields[FACS__COUNT] = {
 	[FACS_OSPM_FLAGS] = {"OspmFlags", FW_FT_U32, 36, 0, FW_FF_HEX, NULL},
 };
 const struct fw_layout fw_facs_layout = FW_LAYOUT("FACS", FW_FACS_SIZE, facs_fields);
+
+void *fw_acpi_fadt_decode(struct fw_acpi_table *t, struct fw_arena *a)
+{
+	struct fw_fadt *m = fw_arena_alloc(a, sizeof(*m));
+	const struct fw_view *v = &t->data;
+	const struct fw_layout *l = &fw_fadt_layout;
+	if (!fw_view_has(v, 0, 116))
+		fw_acpi_diag(t, a, FW_DIAG_WARN, 0, "FADT of 0x%zx bytes is shorter than the 116-byte ACPI 1.0 FADT", v->len);
+	for (unsigned i = 0; i < FADT__COUNT; i++) {
+		const struct fw_field *f = &l->fields[i];
+		if (!fw_view_has(v, f->offset, fw_field_width(f)))
+			continue;
+		m->present[i] = true;
+		m->value[i] = fw_layout_get(l, v, 0, i);
+	}
+	if (m->present[FADT_RESET_REGISTER]) {
+		struct fw_view gas = fw_view_make(fw_layout_ptr(l, v, 0, FADT_RESET_REGISTER), FW_GAS_SIZE, FW_OFFSET_UNKNOWN);
+		m->reset_space = (uint8_t)fw_layout_get(&fw_gas_layout, &gas, 0, GAS_SPACE_ID);
+		m->reset_bit_width = (uint8_t)fw_layout_get(&fw_gas_layout, &gas, 0, GAS_BIT_WIDTH);
+		m->reset_address = fw_layout_get(&fw_gas_layout, &gas, 0, GAS_ADDRESS);
+	}
+	m->dsdt_address = m->present[FADT_X_DSDT] && m->value[FADT_X_DSDT] ? m->value[FADT_X_DSDT] : m->value[FADT_DSDT];
+	m->facs_address = m->present[FADT_X_FIRMWARE_CTRL] && m->value[FADT_X_FIRMWARE_CTRL] ? m->value[FADT_X_FIRMWARE_CTRL]
+											     : m->value[FADT_FIRMWARE_CTRL];
+	if (m->present[FADT_X_DSDT] && m->value[FADT_X_DSDT] && m->value[FADT_DSDT] &&
+	    m->value[FADT_X_DSDT] != m->value[FADT_DSDT])
+		fw_acpi_diag(t, a, FW_DIAG_WARN, 140, "DSDT 0x%llx and X_DSDT 0x%llx differ; X_DSDT wins",
+			     (unsigned long long)m->value[FADT_DSDT], (unsigned long long)m->value[FADT_X_DSDT]);
+	return m;
+}

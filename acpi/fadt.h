@@ -1,8 +1,14 @@
 /* FADT ("FACP", ACPI 6.5 5.2.9, revision 6: 276 bytes) and FACS (5.2.10, 64 bytes, no standard
- * header and no checksum). Generic address fields are BYTES of fw_gas_layout. */
+ * header and no checksum). Generic address fields are BYTES of fw_gas_layout.
+ *
+ * The decoder summarises the FADT: where the DSDT and FACS are, the preferred power-management
+ * profile, the SCI interrupt, the boot architecture and feature flags, the reset register. Older
+ * revisions are shorter; a field the table does not reach is reported absent.
+ */
 #ifndef FW_ACPI_FADT_H
 #define FW_ACPI_FADT_H
 
+#include "acpi/table.h"
 #include "parsers/layout.h"
 
 enum {
@@ -82,5 +88,19 @@ enum { FACS_SIGNATURE, FACS_LENGTH, FACS_HARDWARE_SIGNATURE, FACS_WAKING_VECTOR,
        FACS_X_WAKING_VECTOR, FACS_VERSION, FACS_OSPM_FLAGS, FACS__COUNT };
 extern const struct fw_layout fw_facs_layout;
 #define FW_FACS_SIZE 64
+
+extern const struct fw_named_value fw_fadt_boot_flag_names[]; /* IA-PC boot architecture flags */
+extern const struct fw_named_value fw_fadt_pm_profile_names[];
+
+struct fw_fadt {
+	bool present[FADT__COUNT]; /* the table reaches the field */
+	uint64_t value[FADT__COUNT]; /* integer fields */
+	uint64_t dsdt_address;     /* X_DSDT when non-zero, else DSDT */
+	uint64_t facs_address;     /* X_FIRMWARE_CTRL when non-zero, else FIRMWARE_CTRL */
+	uint8_t reset_space, reset_bit_width; /* the reset register (a generic address) */
+	uint64_t reset_address;
+};
+
+void *fw_acpi_fadt_decode(struct fw_acpi_table *t, struct fw_arena *a);
 
 #endif

@@ -17,6 +17,7 @@ enum {
 	FW_GAS_SMBUS = 4,
 	FW_GAS_FUNCTIONAL_FIXED_HW = 0x7F,
 };
+extern const struct fw_named_value fw_gas_space_names[];
 /* Access width: 0 undefined, 1 byte, 2 word, 3 dword, 4 qword */
 
 #endif

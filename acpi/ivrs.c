@@ -1,5 +1,14 @@
-/* IVRS layouts. */
+/* IVRS decoder and the facts Linux derives from it (drivers/iommu/amd/init.c semantics,
+ * described in reference/acpi.md 3-4). */
 #include "ivrs.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- layouts --------------------------------------------------------------------------------- */
 
 const struct fw_named_value fw_ivinfo_names[] = {
 	{FW_IVINFO_EFR_SUPPORTED, "EFRSup"}, {FW_IVINFO_DMA_REMAP, "DMARemap"}, {1u << 22, "HtAtsResv"}, {0, NULL},
@@ -10,6 +19,13 @@ static const struct fw_field ivrs_fields[IVRS__COUNT] = {
 	[IVRS_RESERVED] = {"Reserved", FW_FT_U64, 40, 0, FW_FF_HIDDEN, NULL},
 };
 const struct fw_layout fw_ivrs_layout = FW_LAYOUT("IVRS header", FW_IVRS_HEADER_SIZE, ivrs_fields);
+
+static const struct fw_field block_fields[IVRS_BLOCK__COUNT] = {
+	[IVRS_BLOCK_TYPE] = {"Type", FW_FT_U8, 0, 0, FW_FF_HEX, NULL},
+	[IVRS_BLOCK_FLAGS] = {"Flags", FW_FT_U8, 1, 0, FW_FF_HEX, NULL},
+	[IVRS_BLOCK_LENGTH] = {"Length", FW_FT_U16, 2, 0, FW_FF_HEX, NULL},
+};
+const struct fw_layout fw_ivrs_block_layout = FW_LAYOUT("IVRS block header", 4, block_fields);
 
 const struct fw_named_value fw_ivhd_flag_names[] = {
 	{0x01, "HtTunEn"}, {0x02, "PassPW"}, {0x04, "ResPassPW"}, {0x08, "Isoc"}, {0x10, "IotlbSup"},
@@ -90,12 +106,13 @@ static const struct fw_field ivhid_fields[IVHID__COUNT] = {
 };
 const struct fw_layout fw_ivhd_hid_layout = FW_LAYOUT("IVHD ACPI HID entry", FW_IVHD_HID_SIZE, ivhid_fields);
 
-static const struct fw_named_value ivmd_flag_names[] = {
-	{0x01, "Unity"}, {0x02, "Read"}, {0x04, "Write"}, {0x08, "ExclusionRange"}, {0, NULL},
+/* Linux's names (IVMD_FLAG_UNITY_MAP, _IR, _IW, _EXCL_RANGE). */
+const struct fw_named_value fw_ivmd_flag_names[] = {
+	{0x01, "Unity"}, {0x02, "IR"}, {0x04, "IW"}, {0x08, "ExclusionRange"}, {0, NULL},
 };
 static const struct fw_field ivmd_fields[IVMD__COUNT] = {
 	[IVMD_TYPE] = {"Type", FW_FT_U8, 0, 0, FW_FF_HEX, NULL},
-	[IVMD_FLAGS] = {"Flags", FW_FT_U8, 1, 0, FW_FF_FLAGS, ivmd_flag_names},
+	[IVMD_FLAGS] = {"Flags", FW_FT_U8, 1, 0, FW_FF_FLAGS, fw_ivmd_flag_names},
 	[IVMD_LENGTH] = {"Length", FW_FT_U16, 2, 0, FW_FF_HEX, NULL},
 	[IVMD_DEVICE_ID] = {"DeviceId", FW_FT_U16, 4, 0, FW_FF_HEX, NULL},
 	[IVMD_AUX_DATA] = {"AuxData", FW_FT_U16, 6, 0, FW_FF_HEX, NULL},
@@ -104,3 +121,644 @@ static const struct fw_field ivmd_fields[IVMD__COUNT] = {
 	[IVMD_SIZE] = {"MemoryLength", FW_FT_U64, 24, 0, FW_FF_HEX, NULL},
 };
 const struct fw_layout fw_ivmd_layout = FW_LAYOUT("IVMD block", FW_IVMD_SIZE, ivmd_fields);
+
+/* --- bit fields -------------------------------------------------------------------------------- */
+
+/* The DTE setting byte: pass-through bits and the two-bit SysMgt field. */
+static const struct fw_bitfield dte_fields[] = {
+	{"INITPass", 0, 1, NULL}, {"EIntPass", 1, 1, NULL}, {"NMIPass", 2, 1, NULL},
+	{"SysMgt", 4, 2, "0 = blocked, 1 = forwarded untranslated, 2 = translated"},
+	{"Lint0Pass", 6, 1, NULL}, {"Lint1Pass", 7, 1, NULL},
+};
+const struct fw_bitfields fw_ivrs_dte_bits = FW_BITFIELDS(dte_fields);
+
+static const struct fw_bitfield ivrs_ivinfo_fields[] = {
+	{"EFRSup", 0, 1, "IVHD 11h/40h carry a valid EFR image"},
+	{"DMARemap", 1, 1, "pre-boot DMA protection"},
+	{"GVAsize", 5, 3, "guest virtual address size code (2 = 48 bits)"},
+	{"PAsize", 8, 7, "physical address bits"},
+	{"VAsize", 15, 7, "virtual address bits"},
+	{"HtAtsResv", 22, 1, "ATS translation of the HyperTransport range reserved"},
+};
+const struct fw_bitfields fw_ivrs_ivinfo_bits = FW_BITFIELDS(ivrs_ivinfo_fields);
+
+static const struct fw_bitfield ivhd10_feature_fields[] = {
+	{"XTSup", 0, 1, NULL},       {"NXSup", 1, 1, NULL},       {"GTSup", 2, 1, NULL},     {"GLXSup", 3, 2, NULL},
+	{"IASup", 5, 1, NULL},       {"GASup", 6, 1, NULL},       {"HESup", 7, 1, NULL},     {"PASmax", 8, 5, NULL},
+	{"PNCounters", 13, 4, NULL}, {"PNBanks", 17, 6, NULL},    {"MsiNumPPR", 23, 5, NULL}, {"GATS", 28, 2, NULL},
+	{"HATS", 30, 2, NULL},
+};
+const struct fw_bitfields fw_ivhd10_feature_bits = FW_BITFIELDS(ivhd10_feature_fields);
+
+static const struct fw_bitfield ivhd_attr_fields[] = {
+	{"HATDis", 0, 1, "host address translation not supported"},
+	{"PNCounters", 13, 4, NULL},
+	{"PNBanks", 17, 6, NULL},
+	{"MsiNumPPR", 23, 5, NULL},
+};
+const struct fw_bitfields fw_ivhd_attr_bits = FW_BITFIELDS(ivhd_attr_fields);
+
+static const struct fw_bitfield ivhd_info_fields[] = {
+	{"MSInum", 0, 5, NULL},
+	{"UnitID", 8, 5, NULL},
+};
+const struct fw_bitfields fw_ivhd_info_bits = FW_BITFIELDS(ivhd_info_fields);
+
+static const struct fw_bitfield ivrs_efr_fields[] = {
+	{"PreFSup", 0, 1, "prefetch"},
+	{"PPRSup", 1, 1, "peripheral page requests"},
+	{"XTSup", 2, 1, "x2APIC interrupt remapping"},
+	{"NXSup", 3, 1, "no-execute protection"},
+	{"GTSup", 4, 1, "guest translation (v2 page tables, PASID)"},
+	{"GAPPISup", 5, 1, NULL},
+	{"IASup", 6, 1, "INVALIDATE_ALL command"},
+	{"GASup", 7, 1, "guest virtual APIC (128-bit IRTE)"},
+	{"HESup", 8, 1, "hardware error registers"},
+	{"PCSup", 9, 1, "performance counters"},
+	{"HATS", 10, 2, "host translation levels: 0=4, 1=5, 2=6"},
+	{"GATS", 12, 2, "guest translation levels: 0=4, 1=5"},
+	{"GLXSup", 14, 2, "GCR3 table levels"},
+	{"SmiFSup", 16, 2, NULL},
+	{"SmiFRC", 18, 3, NULL},
+	{"GAMSup", 21, 3, "guest APIC modes (1 = GA_vAPIC posting)"},
+	{"DualPprLogSup", 24, 2, NULL},
+	{"DualEventLogSup", 28, 2, NULL},
+	{"SATSSup", 31, 1, NULL},
+	{"PASmax", 32, 5, "PASID bits minus one"},
+	{"USSup", 37, 1, NULL},
+	{"DevTblSegSup", 38, 2, NULL},
+	{"PprOvrflwEarlySup", 40, 1, NULL},
+	{"PPRAutoRspSup", 41, 1, NULL},
+	{"MARCSup", 42, 2, NULL},
+	{"BlkStopMrkSup", 44, 1, NULL},
+	{"PerfOptSup", 45, 1, NULL},
+	{"MsiCapMmioSup", 46, 1, NULL},
+	{"GIoSup", 48, 1, "guest I/O protection"},
+	{"HASup", 49, 1, "host access bit"},
+	{"EPHSup", 50, 1, "enhanced PPR handling"},
+	{"AttrFWSup", 51, 1, NULL},
+	{"HDSup", 52, 1, "host dirty bit"},
+	{"InvIotlbTypeSup", 54, 1, NULL},
+	{"vIOMMUSup", 55, 1, NULL},
+	{"VmGuardIOSup", 56, 1, NULL},
+	{"VmTableSize", 57, 4, NULL},
+	{"GAUpdateDisSup", 61, 1, NULL},
+	{"SNPSup", 63, 1, "SEV-SNP capable IOMMU"},
+};
+const struct fw_bitfields fw_ivrs_efr_bits = FW_BITFIELDS(ivrs_efr_fields);
+
+static const struct fw_bitfield ivrs_efr2_fields[] = {
+	{"SEVSNPIOSup", 1, 1, "SEV-TIO"},
+	{"GCR3TRPMode", 3, 1, NULL},
+	{"GAPPIDisSup", 4, 1, NULL},
+	{"SNPAVICSup", 5, 3, "1 = AVIC allowed with SNP"},
+	{"NumIntRemapSup", 8, 2, "1 = 2048 interrupt remap entries per device"},
+	{"HtRangeIgnore", 11, 1, NULL},
+};
+const struct fw_bitfields fw_ivrs_efr2_bits = FW_BITFIELDS(ivrs_efr2_fields);
+
+size_t fw_ivrs_efr_features(uint64_t efr, uint64_t efr2, const char **out, size_t max)
+{
+	/* The order and spelling Linux uses in "AMD-Vi: Extended features (...)". */
+	static const char *const low[10] = {"PreF", "PPR", "X2APIC", "NX", "GT", "[5]", "IA", "GA", "HE", "PC"};
+	size_t n = 0;
+	for (unsigned i = 0; i < 10 && n < max; i++)
+		if (efr & ((uint64_t)1 << i))
+			out[n++] = low[i];
+	if (n < max && (efr & ((uint64_t)1 << 21)))
+		out[n++] = "GA_vAPIC";
+	if (n < max && (efr & ((uint64_t)1 << 63)))
+		out[n++] = "SNP";
+	if (n < max && (efr2 & ((uint64_t)1 << 1)))
+		out[n++] = "SEV-TIO";
+	return n;
+}
+
+const char *fw_ivrs_entry_kind_name(enum fw_ivrs_entry_kind k)
+{
+	switch (k) {
+	case FW_IVRS_E_PAD: return "pad";
+	case FW_IVRS_E_ALL: return "all";
+	case FW_IVRS_E_SELECT: return "select";
+	case FW_IVRS_E_RANGE: return "range";
+	case FW_IVRS_E_ALIAS_SELECT: return "alias-select";
+	case FW_IVRS_E_ALIAS_RANGE: return "alias-range";
+	case FW_IVRS_E_EXT_SELECT: return "ext-select";
+	case FW_IVRS_E_EXT_RANGE: return "ext-range";
+	case FW_IVRS_E_SPECIAL: return "special";
+	case FW_IVRS_E_ACPI_HID: return "acpi-hid";
+	case FW_IVRS_E_END: return "end";
+	case FW_IVRS_E_UNKNOWN: return "unknown";
+	}
+	return "unknown";
+}
+
+const char *fw_ivrs_block_type_name(uint8_t type)
+{
+	switch (type) {
+	case FW_IVRS_IVHD_10: return "IVHD 10h (legacy, fixed feature field)";
+	case FW_IVRS_IVHD_11: return "IVHD 11h (with EFR image)";
+	case FW_IVRS_IVHD_40: return "IVHD 40h (mixed format, ACPI HID entries)";
+	case FW_IVRS_IVMD_ALL: return "IVMD 20h (all devices)";
+	case FW_IVRS_IVMD_ONE: return "IVMD 21h (one device)";
+	case FW_IVRS_IVMD_RANGE: return "IVMD 22h (device range)";
+	}
+	return "unknown block type";
+}
+
+/* --- decoding ---------------------------------------------------------------------------------- */
+
+struct ivrs_ctx {
+	struct fw_acpi_table *t;
+	struct fw_arena *a;
+	struct fw_ivrs *m;
+};
+
+static void linux_msg(struct ivrs_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void linux_msg(struct ivrs_ctx *c, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	struct fw_ivrs *m = c->m;
+	m->linux_messages = fw_acpi_grow(c->a, m->linux_messages, &m->linux_messages_cap, m->nlinux_messages + 1,
+					 sizeof(*m->linux_messages));
+	m->linux_messages[m->nlinux_messages++] = fw_arena_printf(c->a, "AMD-Vi: %s", buf);
+}
+
+static struct fw_ivrs_entry *new_entry(struct ivrs_ctx *c, struct fw_ivrs_block *b, size_t *cap)
+{
+	b->entries = fw_acpi_grow(c->a, b->entries, cap, b->nentries + 1, sizeof(*b->entries));
+	struct fw_ivrs_entry *e = &b->entries[b->nentries++];
+	memset(e, 0, sizeof(*e));
+	return e;
+}
+
+static void copy_text(char *dst, const uint8_t *src, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n && src[i]; i++)
+		dst[k++] = (src[i] >= 0x20 && src[i] < 0x7F) ? (char)src[i] : '?';
+	dst[k] = '\0';
+}
+
+static bool all_printable(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] && (p[i] < 0x20 || p[i] >= 0x7F))
+			return false;
+	return p[0] != 0;
+}
+
+static void decode_hid(struct ivrs_ctx *c, struct fw_ivrs_entry *e, const struct fw_view *v, size_t off)
+{
+	const struct fw_layout *l = &fw_ivhd_hid_layout;
+	const uint8_t *hid = fw_layout_ptr(l, v, off, IVHID_HID);
+	copy_text(e->hid, hid, 8);
+	const uint8_t *cid = fw_layout_ptr(l, v, off, IVHID_CID); /* 8 characters, or a number */
+	e->cid_raw = fw_le64(cid);
+	if (e->cid_raw && all_printable(cid, 8))
+		copy_text(e->cid, cid, 8);
+	e->uid_format = (uint8_t)fw_layout_get(l, v, off, IVHID_UID_FORMAT);
+	e->uid_length = (uint8_t)fw_layout_get(l, v, off, IVHID_UID_LENGTH);
+	const uint8_t *uid = v->p + off + FW_IVHD_HID_SIZE; /* the caller checked 22 + UID length bytes */
+	if (e->uid_format == FW_IVHD_UID_STRING) {
+		char *s = fw_arena_alloc(c->a, (size_t)e->uid_length + 1);
+		copy_text(s, uid, e->uid_length);
+		e->uid = s;
+	} else if (e->uid_format == FW_IVHD_UID_INTEGER) {
+		uint64_t val = 0;
+		for (unsigned i = 0; i < e->uid_length && i < 8; i++)
+			val |= (uint64_t)uid[i] << (8 * i);
+		e->uid = fw_arena_printf(c->a, "%" PRIu64, val);
+		if (e->uid_length > 8)
+			fw_acpi_diag(c->t, c->a, FW_DIAG_WARN, e->offset, "ACPI HID entry: integer UID of %u bytes, only 8 read",
+				     e->uid_length);
+	} else if (e->uid_format != FW_IVHD_UID_NONE) {
+		fw_acpi_diag(c->t, c->a, FW_DIAG_WARN, e->offset, "ACPI HID entry: unknown UID format %u", e->uid_format);
+	}
+}
+
+/* Entry length from its type: (4 << type[7:6]) below 80h; F0h is 22 + UID length; other types of
+ * 80h and above use the same encoding (16 or 32 bytes, reserved by the specification). */
+static size_t entry_length(uint8_t type, const struct fw_view *v, size_t off)
+{
+	if (type == FW_IVHD_DEV_ACPI_HID) {
+		if (!fw_view_has(v, off, 22))
+			return 22;
+		return 22 + (size_t)v->p[off + 21];
+	}
+	return (size_t)4 << (type >> 6);
+}
+
+static void close_open_range(struct ivrs_ctx *c, struct fw_ivrs_block *b, long *open)
+{
+	if (*open < 0)
+		return;
+	struct fw_ivrs_entry *e = &b->entries[*open];
+	fw_acpi_diag(c->t, c->a, FW_DIAG_WARN, e->offset, "IVHD @0x%x: %s entry at 0x%x has no END entry; Linux applies nothing for it",
+		     b->offset, fw_ivrs_entry_kind_name(e->kind), e->offset);
+	*open = -1;
+}
+
+static void decode_entries(struct ivrs_ctx *c, struct fw_ivrs_block *b, const struct fw_view *v, size_t start,
+			   size_t *nraw)
+{
+	size_t cap = 0;
+	long open = -1; /* index of the range waiting for its END */
+	size_t off = start;
+	while (off < v->len) {
+		uint8_t type = v->p[off];
+		size_t len = entry_length(type, v, off);
+		if (!fw_view_has(v, off, len)) {
+			fw_acpi_diag(c->t, c->a, FW_DIAG_ERROR, b->offset + off,
+				     "IVHD @0x%x: device entry type 0x%02x at 0x%zx needs %zu bytes, only %zu left in the block",
+				     b->offset, type, b->offset + off, len, v->len - off);
+			break;
+		}
+		(*nraw)++;
+		uint32_t abs = (uint32_t)(b->offset + off);
+		const struct fw_layout *l4 = &fw_ivhd_device_layout;
+		uint16_t devid = (uint16_t)fw_layout_get(l4, v, off, IVDEV_DEVICE_ID);
+		uint8_t dte = (uint8_t)fw_layout_get(l4, v, off, IVDEV_SETTING);
+		if (type == FW_IVHD_DEV_RANGE_END) {
+			if (open < 0) {
+				struct fw_ivrs_entry *e = new_entry(c, b, &cap);
+				e->offset = abs;
+				e->length = (uint32_t)len;
+				e->kind = FW_IVRS_E_END;
+				e->type = type;
+				e->device_id = devid;
+				e->dte = dte;
+				fw_acpi_diag(c->t, c->a, FW_DIAG_WARN, abs, "IVHD @0x%x: END entry at 0x%x without a START", b->offset, abs);
+			} else {
+				struct fw_ivrs_entry *e = &b->entries[open];
+				e->end = devid;
+				e->closed = true;
+				e->end_offset = abs;
+				if (devid < e->device_id)
+					fw_acpi_diag(c->t, c->a, FW_DIAG_WARN, abs,
+						     "IVHD @0x%x: range 0x%04x..0x%04x ends before it starts", b->offset,
+						     e->device_id, devid);
+				open = -1;
+			}
+			off += len;
+			continue;
+		}
+		struct fw_ivrs_entry *e = new_entry(c, b, &cap);
+		e->offset = abs;
+		e->length = (uint32_t)len;
+		e->type = type;
+		e->device_id = devid;
+		e->dte = dte;
+		switch (type) {
+		case FW_IVHD_DEV_PAD: e->kind = FW_IVRS_E_PAD; break;
+		case FW_IVHD_DEV_ALL: e->kind = FW_IVRS_E_ALL; break;
+		case FW_IVHD_DEV_SELECT: e->kind = FW_IVRS_E_SELECT; break;
+		case FW_IVHD_DEV_RANGE_START: e->kind = FW_IVRS_E_RANGE; break;
+		case FW_IVHD_DEV_ALIAS_SELECT:
+		case FW_IVHD_DEV_ALIAS_RANGE:
+			e->kind = type == FW_IVHD_DEV_ALIAS_SELECT ? FW_IVRS_E_ALIAS_SELECT : FW_IVRS_E_ALIAS_RANGE;
+			e->source = (uint16_t)fw_layout_get(&fw_ivhd_alias_layout, v, off, IVDEV8_SOURCE_ID);
+			break;
+		case FW_IVHD_DEV_EXT_SELECT:
+		case FW_IVHD_DEV_EXT_RANGE:
+			e->kind = type == FW_IVHD_DEV_EXT_SELECT ? FW_IVRS_E_EXT_SELECT : FW_IVRS_E_EXT_RANGE;
+			e->ext = (uint32_t)fw_layout_get(&fw_ivhd_ext_layout, v, off, IVDEVX_EXT_SETTING);
+			break;
+		case FW_IVHD_DEV_SPECIAL: {
+			const struct fw_layout *ls = &fw_ivhd_special_layout;
+			e->kind = FW_IVRS_E_SPECIAL;
+			e->handle = (uint8_t)fw_layout_get(ls, v, off, IVSPECIAL_HANDLE);
+			e->source = (uint16_t)fw_layout_get(ls, v, off, IVSPECIAL_SOURCE_ID);
+			e->variety = (uint8_t)fw_layout_get(ls, v, off, IVSPECIAL_VARIETY);
+			if (e->variety != FW_IVHD_SPECIAL_IOAPIC && e->variety != FW_IVHD_SPECIAL_HPET)
+				fw_acpi_diag(c->t, c->a, FW_DIAG_WARN, abs, "IVHD @0x%x: special entry at 0x%x has variety %u (1 = IOAPIC, 2 = HPET)",
+					     b->offset, abs, e->variety);
+			break;
+		}
+		case FW_IVHD_DEV_ACPI_HID:
+			e->kind = FW_IVRS_E_ACPI_HID;
+			decode_hid(c, e, v, off);
+			if (b->type != FW_IVRS_IVHD_40)
+				fw_acpi_diag(c->t, c->a, FW_DIAG_WARN, abs,
+					     "IVHD @0x%x: ACPI HID entry at 0x%x in a type %02xh block; only 40h may carry them",
+					     b->offset, abs, b->type);
+			break;
+		default:
+			e->kind = FW_IVRS_E_UNKNOWN;
+			fw_acpi_diag(c->t, c->a, FW_DIAG_WARN, abs,
+				     "IVHD @0x%x: unknown device entry type 0x%02x at 0x%x, skipped by the %zu bytes its type encodes",
+				     b->offset, type, abs, len);
+			break;
+		}
+		if (type == FW_IVHD_DEV_RANGE_START || type == FW_IVHD_DEV_ALIAS_RANGE || type == FW_IVHD_DEV_EXT_RANGE) {
+			if (open >= 0)
+				close_open_range(c, b, &open);
+			open = (long)(b->nentries - 1);
+			e->end = e->device_id;
+		}
+		off += len;
+	}
+	close_open_range(c, b, &open);
+}
+
+static int range_cmp(const void *x, const void *y)
+{
+	const struct fw_ivrs_range *a = x, *b = y;
+	return a->first < b->first ? -1 : a->first > b->first ? 1 : (a->last < b->last ? -1 : a->last > b->last);
+}
+
+/* The devices whose DTE this IOMMU programs (Linux init_iommu_from_acpi): selected devices,
+ * closed ranges, alias sources, special and ACPI HID requester ids; merged into ranges. */
+static void compute_coverage(struct ivrs_ctx *c, struct fw_ivrs_block *b)
+{
+	size_t cap = b->nentries * 2 + 1;
+	struct fw_ivrs_range *r = fw_arena_alloc(c->a, cap * sizeof(*r));
+	size_t n = 0;
+	for (size_t i = 0; i < b->nentries; i++) {
+		const struct fw_ivrs_entry *e = &b->entries[i];
+		switch (e->kind) {
+		case FW_IVRS_E_ALL: r[n++] = (struct fw_ivrs_range){0, 0xFFFF}; break;
+		case FW_IVRS_E_SELECT:
+		case FW_IVRS_E_EXT_SELECT:
+		case FW_IVRS_E_ACPI_HID: r[n++] = (struct fw_ivrs_range){e->device_id, e->device_id}; break;
+		case FW_IVRS_E_ALIAS_SELECT:
+			r[n++] = (struct fw_ivrs_range){e->device_id, e->device_id};
+			r[n++] = (struct fw_ivrs_range){e->source, e->source};
+			break;
+		case FW_IVRS_E_SPECIAL: r[n++] = (struct fw_ivrs_range){e->source, e->source}; break;
+		case FW_IVRS_E_RANGE:
+		case FW_IVRS_E_EXT_RANGE:
+		case FW_IVRS_E_ALIAS_RANGE:
+			if (!e->closed || e->end < e->device_id)
+				break;
+			r[n++] = (struct fw_ivrs_range){e->device_id, e->end};
+			if (e->kind == FW_IVRS_E_ALIAS_RANGE)
+				r[n++] = (struct fw_ivrs_range){e->source, e->source};
+			break;
+		default: break;
+		}
+	}
+	qsort(r, n, sizeof(*r), range_cmp);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (m && (uint32_t)r[i].first <= (uint32_t)r[m - 1].last + 1) {
+			if (r[i].last > r[m - 1].last)
+				r[m - 1].last = r[i].last;
+		} else {
+			r[m++] = r[i];
+		}
+	}
+	b->covered = r;
+	b->ncovered = m;
+}
+
+static void decode_ivhd(struct ivrs_ctx *c, struct fw_ivrs_block *b, const struct fw_view *v)
+{
+	const struct fw_layout *l = b->type == FW_IVRS_IVHD_10 ? &fw_ivhd10_layout : &fw_ivhd11_layout;
+	if (!fw_view_has(v, 0, l->size)) {
+		fw_acpi_diag(c->t, c->a, FW_DIAG_ERROR, b->offset, "IVHD @0x%x: Length 0x%x is shorter than the %u-byte %s",
+			     b->offset, b->length, l->size, l->name);
+		return;
+	}
+	b->device_id = (uint16_t)fw_layout_get(l, v, 0, IVHD_DEVICE_ID);
+	b->cap_offset = (uint16_t)fw_layout_get(l, v, 0, IVHD_CAPABILITY_OFFSET);
+	b->base_address = fw_layout_get(l, v, 0, IVHD_BASE_ADDRESS);
+	b->segment = (uint16_t)fw_layout_get(l, v, 0, IVHD_PCI_SEGMENT);
+	b->info = (uint16_t)fw_layout_get(l, v, 0, IVHD_INFO);
+	b->attributes = (uint32_t)fw_layout_get(l, v, 0, IVHD_FEATURES);
+	if (b->type != FW_IVRS_IVHD_10) {
+		b->has_efr = true;
+		b->efr = fw_layout_get(l, v, 0, IVHD_EFR);
+		b->efr2 = fw_layout_get(l, v, 0, IVHD_EFR2);
+	}
+	if (b->base_address == 0)
+		fw_acpi_diag(c->t, c->a, FW_DIAG_WARN, b->offset + 8, "IVHD @0x%x: IOMMU base address is 0", b->offset);
+	decode_entries(c, b, v, l->size, &b->nraw_entries);
+	compute_coverage(c, b);
+}
+
+static void decode_ivmd(struct ivrs_ctx *c, struct fw_ivrs_block *b, const struct fw_view *v)
+{
+	const struct fw_layout *l = &fw_ivmd_layout;
+	if (!fw_view_has(v, 0, l->size)) {
+		fw_acpi_diag(c->t, c->a, FW_DIAG_ERROR, b->offset, "IVMD @0x%x: Length 0x%x is shorter than the 32-byte IVMD",
+			     b->offset, b->length);
+		return;
+	}
+	b->device_id = (uint16_t)fw_layout_get(l, v, 0, IVMD_DEVICE_ID);
+	b->aux_data = (uint16_t)fw_layout_get(l, v, 0, IVMD_AUX_DATA);
+	b->segment = (uint16_t)fw_layout_get(l, v, 0, IVMD_PCI_SEGMENT);
+	b->start_address = fw_layout_get(l, v, 0, IVMD_START);
+	b->memory_length = fw_layout_get(l, v, 0, IVMD_SIZE);
+	if (b->type == FW_IVRS_IVMD_RANGE && b->aux_data < b->device_id)
+		fw_acpi_diag(c->t, c->a, FW_DIAG_WARN, b->offset + 6, "IVMD @0x%x: device range 0x%04x..0x%04x ends before it starts",
+			     b->offset, b->device_id, b->aux_data);
+	if (b->memory_length == 0)
+		fw_acpi_diag(c->t, c->a, FW_DIAG_WARN, b->offset + 24, "IVMD @0x%x: memory length is 0", b->offset);
+	else if (b->start_address + b->memory_length < b->start_address)
+		fw_acpi_diag(c->t, c->a, FW_DIAG_WARN, b->offset + 16, "IVMD @0x%x: memory range wraps past 2^64", b->offset);
+	if (!(b->flags & 0x09))
+		fw_acpi_diag(c->t, c->a, FW_DIAG_INFO, b->offset + 1,
+			     "IVMD @0x%x: neither Unity nor ExclusionRange is set; Linux ignores the block", b->offset);
+}
+
+/* Linux get_highest_supported_ivhd_type: walk the blocks while their type is <= 40h and keep the
+ * last type whose DeviceID equals the first block's (IVMD blocks included, as Linux does). */
+static uint8_t linux_target_type(const struct fw_ivrs *m)
+{
+	if (!m->nblocks)
+		return 0;
+	uint8_t last = m->blocks[0].type;
+	uint16_t devid = m->blocks[0].device_id;
+	for (size_t i = 0; i < m->nblocks && m->blocks[i].type <= 0x40; i++)
+		if (m->blocks[i].device_id == devid)
+			last = m->blocks[i].type;
+	return last;
+}
+
+static void derive_linux(struct ivrs_ctx *c)
+{
+	struct fw_ivrs *m = c->m;
+	struct fw_acpi_table *t = c->t;
+	if (t->checksum_state == FW_ACPI_CHECKSUM_BAD)
+		linux_msg(c, "[Firmware Bug]: IVRS invalid checksum");
+	m->linux_type = linux_target_type(m);
+	if (!m->nblocks)
+		return;
+	if (m->linux_type != FW_IVRS_IVHD_10 && m->linux_type != FW_IVRS_IVHD_11 && m->linux_type != FW_IVRS_IVHD_40) {
+		linux_msg(c, "Unsupported IVHD type %#x", m->linux_type);
+		fw_acpi_diag(t, c->a, FW_DIAG_ERROR, FW_IVRS_HEADER_SIZE,
+			     "Linux would select block type %02xh, which is not an IVHD: the AMD IOMMU driver fails", m->linux_type);
+		return;
+	}
+	size_t specials_cap = 0;
+	for (size_t i = 0; i < m->nblocks; i++) {
+		struct fw_ivrs_block *b = &m->blocks[i];
+		b->iommu_index = -1;
+		if (b->type != m->linux_type)
+			continue;
+		b->linux_uses = true;
+		b->iommu_index = (int)m->niommus++;
+		for (size_t j = 0; j < b->nentries; j++) {
+			const struct fw_ivrs_entry *e = &b->entries[j];
+			if (e->kind == FW_IVRS_E_ACPI_HID) {
+				if (b->type != FW_IVRS_IVHD_40) {
+					linux_msg(c, "[Firmware Bug]: Invalid IVHD device type %#x", e->type);
+					continue;
+				}
+				if (!e->hid[0]) {
+					linux_msg(c, "[Firmware Bug]: Invalid HID.");
+					continue;
+				}
+				if (e->uid_format == FW_IVHD_UID_NONE && e->uid_length != 0)
+					linux_msg(c, "[Firmware Bug]: Invalid UID length.");
+			}
+			if (e->kind == FW_IVRS_E_SPECIAL) {
+				m->specials = fw_acpi_grow(c->a, m->specials, &specials_cap, m->nspecials + 1, sizeof(*m->specials));
+				m->specials[m->nspecials++] = (struct fw_ivrs_special){e->variety, e->handle, b->segment, e->source,
+										       b->iommu_index, e->offset};
+			}
+		}
+		if (b->has_efr && (b->attributes & 1))
+			linux_msg(c, "Host Address Translation is not supported.");
+	}
+	/* Duplicate handles: Linux keeps the first mapping it finds. */
+	for (size_t i = 0; i < m->nspecials; i++)
+		for (size_t j = 0; j < i; j++)
+			if (m->specials[i].variety == m->specials[j].variety && m->specials[i].handle == m->specials[j].handle &&
+			    m->specials[i].source != m->specials[j].source) {
+				fw_acpi_diag(t, c->a, FW_DIAG_WARN, m->specials[i].offset,
+					     "%s %u is mapped twice (0x%04x at 0x%x, 0x%04x at 0x%x); Linux uses the first",
+					     m->specials[i].variety == FW_IVHD_SPECIAL_HPET ? "HPET" : "IOAPIC", m->specials[i].handle,
+					     m->specials[j].source, m->specials[j].offset, m->specials[i].source, m->specials[i].offset);
+				break;
+			}
+	/* Global EFR (Linux get_global_efr), only when the table's EFR images are used. */
+	bool efr_sup = m->ivinfo & 1;
+	if (m->linux_type != FW_IVRS_IVHD_10 && efr_sup) {
+		m->global_efr_valid = true;
+		bool first = true;
+		for (size_t i = 0; i < m->nblocks; i++) {
+			const struct fw_ivrs_block *b = &m->blocks[i];
+			if (!b->linux_uses)
+				continue;
+			if (first) {
+				m->global_efr = b->efr;
+				m->global_efr2 = b->efr2;
+				first = false;
+				continue;
+			}
+			if (b->efr == m->global_efr && b->efr2 == m->global_efr2)
+				continue;
+			linux_msg(c,
+				  "[Firmware Bug]: Found inconsistent EFR/EFR2 %#" PRIx64 ",%#" PRIx64 " (global %#" PRIx64
+				  ",%#" PRIx64 ") on iommu%d (%04x:%02x:%02x.%01x).",
+				  b->efr, b->efr2, m->global_efr, m->global_efr2, b->iommu_index, b->segment, b->device_id >> 8,
+				  (b->device_id >> 3) & 0x1F, b->device_id & 7);
+			m->global_efr &= b->efr;
+			m->global_efr2 &= b->efr2;
+		}
+		if (((m->global_efr >> 10) & 3) == 3)
+			linux_msg(c, "[Firmware Bug]: Disable host address translation due to invalid translation level");
+		if (!(m->global_efr >> 63))
+			fw_acpi_diag(t, c->a, FW_DIAG_INFO, FW_IVRS_HEADER_SIZE,
+				     "EFR SNPSup is 0: Linux would not enable SEV-SNP with these IOMMUs");
+	} else if (m->linux_type != FW_IVRS_IVHD_10) {
+		fw_acpi_diag(t, c->a, FW_DIAG_INFO, 36,
+			     "IVinfo EFRSup is 0: Linux ignores the EFR images in the IVHD blocks and reads the IOMMU registers");
+	}
+}
+
+void *fw_acpi_ivrs_decode(struct fw_acpi_table *t, struct fw_arena *a)
+{
+	struct fw_ivrs *m = fw_arena_alloc(a, sizeof(*m));
+	struct ivrs_ctx c = {t, a, m};
+	const struct fw_view *v = &t->data;
+	if (!fw_view_has(v, 0, FW_IVRS_HEADER_SIZE)) {
+		fw_acpi_diag(t, a, FW_DIAG_ERROR, 0, "IVRS of 0x%zx bytes is shorter than its 48-byte header", v->len);
+		return m;
+	}
+	m->ivinfo = (uint32_t)fw_layout_get(&fw_ivrs_layout, v, 0, IVRS_IVINFO);
+	size_t cap = 0;
+	static const struct fw_acpi_record_format fmt = {"block", 1, 2, 2};
+	struct fw_acpi_record r;
+	for (size_t next = FW_IVRS_HEADER_SIZE; fw_acpi_next_record(t, a, v, 0, &next, &fmt, &r);) {
+		const struct fw_layout *bl = &fw_ivrs_block_layout;
+		size_t off = r.offset;
+		uint8_t type = (uint8_t)r.type;
+		uint16_t len = (uint16_t)r.length;
+		m->blocks = fw_acpi_grow(a, m->blocks, &cap, m->nblocks + 1, sizeof(*m->blocks));
+		struct fw_ivrs_block *b = &m->blocks[m->nblocks++];
+		memset(b, 0, sizeof(*b));
+		b->offset = (uint32_t)off;
+		b->type = type;
+		b->flags = (uint8_t)fw_layout_get(bl, v, off, IVRS_BLOCK_FLAGS);
+		b->length = len;
+		b->iommu_index = -1;
+		struct fw_view bv = fw_view_make(v->p + off, len, fw_view_abs(v, off));
+		if (type == FW_IVRS_IVHD_10 || type == FW_IVRS_IVHD_11 || type == FW_IVRS_IVHD_40) {
+			b->is_ivhd = true;
+			decode_ivhd(&c, b, &bv);
+		} else if (type >= FW_IVRS_IVMD_ALL && type <= FW_IVRS_IVMD_RANGE) {
+			b->is_ivmd = true;
+			decode_ivmd(&c, b, &bv);
+		} else {
+			/* Keep the DeviceID slot: Linux's type selection reads it from every block. */
+			if (fw_view_has(&bv, 4, 2))
+				b->device_id = fw_le16(bv.p + 4);
+			fw_acpi_diag(t, a, FW_DIAG_INFO, off, "block type 0x%02x at 0x%zx is not IVHD or IVMD; skipped (%u bytes)",
+				     type, off, len);
+		}
+	}
+	derive_linux(&c);
+	return m;
+}
+
+void fw_ivrs_check_ioapics(struct fw_ivrs *ivrs, struct fw_acpi_table *t, struct fw_arena *a, const uint8_t *ioapic_ids,
+			   size_t n)
+{
+	struct ivrs_ctx c = {t, a, ivrs};
+	if (!ivrs->niommus)
+		return;
+	/* Linux check_ioapic_information, in MADT order: a missing IOAPIC clears the result, the
+	 * southbridge IOAPIC (00:14.0) sets it again. */
+	const uint16_t sb_devid = 0x14 << 3;
+	bool has_sb = false, ret = false;
+	for (size_t i = 0; i < n; i++) {
+		const struct fw_ivrs_special *map = NULL;
+		for (size_t j = 0; j < ivrs->nspecials && !map; j++)
+			if (ivrs->specials[j].variety == FW_IVHD_SPECIAL_IOAPIC && ivrs->specials[j].handle == ioapic_ids[i])
+				map = &ivrs->specials[j];
+		if (!map) {
+			linux_msg(&c, "[Firmware Bug]: : IOAPIC[%u] not in IVRS table", ioapic_ids[i]);
+			ret = false;
+		} else if (map->source == sb_devid && map->segment == 0) {
+			has_sb = true;
+			ret = true;
+		}
+	}
+	if (!has_sb)
+		linux_msg(&c, "[Firmware Bug]: : No southbridge IOAPIC found");
+	if (!ret) {
+		linux_msg(&c, "Disabling interrupt remapping");
+		fw_acpi_diag(t, a, FW_DIAG_WARN, FW_IVRS_HEADER_SIZE,
+			     "the IOAPIC map does not match the MADT: Linux disables interrupt remapping (no x2APIC, no AVIC)");
+	}
+}
+
+const struct fw_ivrs_block *fw_ivrs_iommu_for(const struct fw_ivrs *ivrs, uint16_t segment, uint16_t devid)
+{
+	for (size_t i = 0; i < ivrs->nblocks; i++) {
+		const struct fw_ivrs_block *b = &ivrs->blocks[i];
+		if (!b->linux_uses || b->segment != segment)
+			continue;
+		for (size_t j = 0; j < b->ncovered; j++)
+			if (devid >= b->covered[j].first && devid <= b->covered[j].last)
+				return b;
+	}
+	return NULL;
+}

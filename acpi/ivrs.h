@@ -1,9 +1,18 @@
-/* IVRS, the AMD I/O Virtualization Reporting Structure (reference/acpi.md 3): the table header
- * extension, IVHD blocks of types 10h/11h/40h, their device entries, and IVMD blocks. Offsets of
- * blocks and entries are relative to the block or entry start. */
+/* IVRS, the AMD I/O Virtualization Reporting Structure (reference/acpi.md 3 and 4).
+ *
+ * Layout: the 36-byte header, IVinfo (u32 @36), 8 reserved bytes, then blocks that each start
+ * {type u8, flags u8, length u16}: IVHD 10h/11h/40h (one IOMMU each, with device entries) and
+ * IVMD 20h/21h/22h (memory ranges). Offsets in the block and entry layouts are relative to the
+ * block or entry start. The decoder keeps every block and entry, and derives what Linux derives:
+ * the one IVHD type it uses, the devices each of those IOMMUs covers, the IOAPIC/HPET map for
+ * interrupt remapping, the global EFR, and the `AMD-Vi:` firmware-bug messages Linux would print
+ * for this table.
+ */
 #ifndef FW_ACPI_IVRS_H
 #define FW_ACPI_IVRS_H
 
+#include "acpi/bits.h"
+#include "acpi/table.h"
 #include "parsers/layout.h"
 
 /* The 48-byte IVRS header: the common ACPI header, IVinfo and 8 reserved bytes */
@@ -28,6 +37,10 @@ enum {
 	FW_IVRS_IVMD_ONE = 0x21,
 	FW_IVRS_IVMD_RANGE = 0x22,
 };
+
+/* Every block starts with these four bytes. */
+enum { IVRS_BLOCK_TYPE, IVRS_BLOCK_FLAGS, IVRS_BLOCK_LENGTH, IVRS_BLOCK__COUNT };
+extern const struct fw_layout fw_ivrs_block_layout;
 
 /* IVHD header: 24 bytes for type 10h, 40 bytes for 11h/40h (EFR and EFR2 images added) */
 enum {
@@ -117,5 +130,123 @@ extern const struct fw_layout fw_ivhd_hid_layout; /* 22 bytes, then UID_LENGTH b
 enum { IVMD_TYPE, IVMD_FLAGS, IVMD_LENGTH, IVMD_DEVICE_ID, IVMD_AUX_DATA, IVMD_PCI_SEGMENT, IVMD_START, IVMD_SIZE, IVMD__COUNT };
 extern const struct fw_layout fw_ivmd_layout;
 #define FW_IVMD_SIZE 32
+
+/* Bit fields, shared by every writer. */
+extern const struct fw_bitfields fw_ivrs_ivinfo_bits;
+extern const struct fw_bitfields fw_ivhd10_feature_bits; /* IVHD 10h IOMMU Feature Reporting */
+extern const struct fw_bitfields fw_ivhd_attr_bits;      /* IVHD 11h/40h IOMMU Attributes */
+extern const struct fw_bitfields fw_ivhd_info_bits;      /* IOMMU Info */
+extern const struct fw_bitfields fw_ivrs_efr_bits;
+extern const struct fw_bitfields fw_ivrs_efr2_bits;
+extern const struct fw_bitfields fw_ivrs_dte_bits;        /* DTE setting byte */
+extern const struct fw_named_value fw_ivmd_flag_names[];
+
+enum fw_ivrs_entry_kind {
+	FW_IVRS_E_PAD,
+	FW_IVRS_E_ALL,
+	FW_IVRS_E_SELECT,
+	FW_IVRS_E_RANGE,
+	FW_IVRS_E_ALIAS_SELECT,
+	FW_IVRS_E_ALIAS_RANGE,
+	FW_IVRS_E_EXT_SELECT,
+	FW_IVRS_E_EXT_RANGE,
+	FW_IVRS_E_SPECIAL,
+	FW_IVRS_E_ACPI_HID,
+	FW_IVRS_E_END, /* an END without a START: kept so nothing in the table goes unlisted */
+	FW_IVRS_E_UNKNOWN,
+};
+/* "select", "range", "alias-range", "special", "acpi-hid", ... */
+const char *fw_ivrs_entry_kind_name(enum fw_ivrs_entry_kind k);
+/* "Hardware Definition Block 40h", "Memory Definition Block 22h (range)", ... */
+const char *fw_ivrs_block_type_name(uint8_t type);
+
+struct fw_ivrs_entry {
+	uint32_t offset;   /* of the (first) entry, in the table */
+	uint32_t length;   /* bytes of the first entry (ranges: the START entry) */
+	enum fw_ivrs_entry_kind kind;
+	uint8_t type;      /* type byte of the (first) entry */
+	uint8_t dte;       /* DTE setting byte */
+	uint16_t device_id; /* the device, or the first of a range */
+	uint16_t end;       /* ranges: the last device (inclusive) */
+	bool closed;        /* ranges: an END entry was found */
+	uint32_t end_offset; /* ranges: offset of the END entry */
+	uint16_t source;    /* alias and special entries: the requester id the IOMMU sees */
+	uint32_t ext;       /* extended entries: the extended setting */
+	uint8_t handle;     /* special: IOAPIC id or HPET number */
+	uint8_t variety;    /* special: FW_IVHD_SPECIAL_IOAPIC or _HPET */
+	char hid[9];        /* ACPI HID: printable, "" when all zero */
+	char cid[9];        /* ACPI HID: CID as text when printable */
+	uint64_t cid_raw;
+	uint8_t uid_format, uid_length;
+	const char *uid;    /* string UID, or the integer in decimal; NULL when none */
+};
+
+/* An inclusive range of requester ids. */
+struct fw_ivrs_range {
+	uint16_t first, last;
+};
+
+struct fw_ivrs_block {
+	uint32_t offset; /* in the table */
+	uint8_t type;
+	uint8_t flags;
+	uint16_t length;
+	bool is_ivhd, is_ivmd;
+	bool linux_uses;  /* an IVHD of the type Linux selects */
+	int iommu_index;  /* index among the blocks Linux uses, or -1 */
+	/* IVHD */
+	uint16_t device_id;
+	uint16_t cap_offset;
+	uint64_t base_address;
+	uint16_t segment;
+	uint16_t info;
+	uint32_t attributes; /* 10h: feature reporting; 11h/40h: attributes */
+	bool has_efr;        /* 11h/40h */
+	uint64_t efr, efr2;
+	struct fw_ivrs_entry *entries;
+	size_t nentries;
+	size_t nraw_entries; /* device entries in the table (a START/END pair counts two) */
+	struct fw_ivrs_range *covered; /* devices whose DTE this IOMMU sets, merged and sorted */
+	size_t ncovered;
+	/* IVMD */
+	uint16_t aux_data; /* 22h: last device of the range */
+	uint64_t start_address, memory_length;
+};
+
+/* An IOAPIC or HPET the IOMMU remaps interrupts for (from 48h entries of the blocks Linux uses). */
+struct fw_ivrs_special {
+	uint8_t variety, handle;
+	uint16_t segment, source;
+	int iommu_index;
+	uint32_t offset;
+};
+
+struct fw_ivrs {
+	uint32_t ivinfo;
+	struct fw_ivrs_block *blocks;
+	size_t nblocks;
+	uint8_t linux_type;  /* the IVHD type Linux uses (0 when there is no block) */
+	size_t niommus;      /* blocks of that type */
+	bool global_efr_valid; /* Linux takes EFR/EFR2 from the table (11h/40h and IVinfo EFRSup) */
+	uint64_t global_efr, global_efr2; /* AND over the IOMMUs, as Linux computes it */
+	struct fw_ivrs_special *specials;
+	size_t nspecials;
+	const char **linux_messages; /* what Linux would print, "AMD-Vi: [Firmware Bug]: ..." */
+	size_t nlinux_messages, linux_messages_cap;
+};
+
+void *fw_acpi_ivrs_decode(struct fw_acpi_table *t, struct fw_arena *a);
+
+/* Linux's names for the EFR/EFR2 features it prints at boot ("PreF PPR X2APIC NX GT [5] IA GA HE
+ * PC GA_vAPIC SNP SEV-TIO"), in its order; returns how many were stored. */
+size_t fw_ivrs_efr_features(uint64_t efr, uint64_t efr2, const char **out, size_t max);
+
+/* Cross-check with the MADT IOAPIC ids (in MADT order) as Linux's check_ioapic_information does,
+ * appending its messages to the model and diagnostics to the table. */
+void fw_ivrs_check_ioapics(struct fw_ivrs *ivrs, struct fw_acpi_table *t, struct fw_arena *a, const uint8_t *ioapic_ids,
+			   size_t n);
+
+/* The IOMMU block (of the type Linux uses) that covers a requester id, or NULL. */
+const struct fw_ivrs_block *fw_ivrs_iommu_for(const struct fw_ivrs *ivrs, uint16_t segment, uint16_t devid);
 
 #endif

@@ -1,8 +1,12 @@
-/* MADT ("APIC"), the Multiple APIC Description Table (ACPI 6.5 5.2.12): header extension and the
- * interrupt controller structures (each starts with u8 Type, u8 Length). */
+/* MADT ("APIC"), the Multiple APIC Description Table, summarised (ACPI 6.5 5.2.12): local APIC
+ * address (u32 @36), flags (u32 @40), then interrupt controller structures {type u8, length u8}
+ * from 44. The summary keeps the processors (local APIC and x2APIC), the I/O APICs (the IVRS
+ * cross-check needs their ids, in table order), the interrupt source overrides and a count per
+ * structure type. */
 #ifndef FW_ACPI_MADT_H
 #define FW_ACPI_MADT_H
 
+#include "acpi/table.h"
 #include "parsers/layout.h"
 
 enum { MADT_LOCAL_APIC_ADDRESS, MADT_FLAGS, MADT__COUNT };
@@ -16,6 +20,7 @@ enum {
 	FW_MADT_INTERRUPT_OVERRIDE = 2,
 	FW_MADT_NMI_SOURCE = 3,
 	FW_MADT_LOCAL_APIC_NMI = 4,
+	FW_MADT_LAPIC_ADDRESS_OVERRIDE = 5,
 	FW_MADT_LOCAL_X2APIC = 9,
 	FW_MADT_LOCAL_X2APIC_NMI = 10,
 };
@@ -32,5 +37,47 @@ enum { MADT_X2APIC_TYPE, MADT_X2APIC_LENGTH, MADT_X2APIC_ID, MADT_X2APIC_FLAGS, 
 extern const struct fw_layout fw_madt_local_x2apic_layout; /* 16 bytes */
 enum { MADT_X2NMI_TYPE, MADT_X2NMI_LENGTH, MADT_X2NMI_FLAGS, MADT_X2NMI_UID, MADT_X2NMI_LINT, MADT_X2NMI__COUNT };
 extern const struct fw_layout fw_madt_local_x2apic_nmi_layout; /* 12 bytes */
+
+extern const struct fw_named_value fw_madt_flag_names[];
+extern const struct fw_named_value fw_madt_cpu_flag_names[]; /* local APIC and x2APIC flags */
+/* "active low, level" from MPS INTI flags. */
+const char *fw_madt_inti_str(uint16_t flags, char *buf, size_t len);
+
+struct fw_madt_cpu {
+	uint32_t offset;
+	uint8_t type;      /* 0 local APIC, 9 x2APIC */
+	uint32_t apic_id;
+	uint32_t uid;
+	uint32_t flags;
+};
+
+struct fw_madt_ioapic {
+	uint32_t offset;
+	uint8_t id;
+	uint32_t address;
+	uint32_t gsi_base;
+};
+
+struct fw_madt_override {
+	uint32_t offset;
+	uint8_t bus, source;
+	uint32_t gsi;
+	uint16_t flags;
+};
+
+struct fw_madt {
+	uint32_t lapic_address;
+	uint32_t flags;
+	struct fw_madt_cpu *cpus;
+	size_t ncpus, cpus_enabled, cpus_online_capable;
+	struct fw_madt_ioapic *ioapics;
+	size_t nioapics;
+	struct fw_madt_override *overrides;
+	size_t noverrides;
+	unsigned type_counts[256]; /* structures per type */
+};
+
+const char *fw_madt_type_name(uint8_t type);
+void *fw_acpi_madt_decode(struct fw_acpi_table *t, struct fw_arena *a);
 
 #endif

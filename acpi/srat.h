@@ -1,8 +1,14 @@
-/* SRAT, the System Resource Affinity Table (reference/acpi.md 5): header extension and the
- * affinity structures (each starts with u8 Type, u8 Length). */
+/* SRAT, the System Resource Affinity Table (reference/acpi.md 5; ACPI 6.5 5.2.16).
+ *
+ * Header, TableRevision u32 @36, 8 reserved bytes, then subtables {type u8, length u8} from 48:
+ * processor local APIC (0), memory (1), processor x2APIC (2), GICC (3), GIC ITS (4), Generic
+ * Initiator (5), Generic Port (6), RINTC (7); each layout's offsets are relative to the subtable start. Proximity domains are read as Linux reads them: the
+ * upper bytes of a local APIC entry and of a memory entry count only from table revision 2.
+ */
 #ifndef FW_ACPI_SRAT_H
 #define FW_ACPI_SRAT_H
 
+#include "acpi/table.h"
 #include "parsers/layout.h"
 
 enum { SRAT_TABLE_REVISION, SRAT_RESERVED, SRAT__COUNT };
@@ -48,5 +54,46 @@ enum { SRAT_PCI_HANDLE_SEGMENT, SRAT_PCI_HANDLE_BDF, SRAT_PCI_HANDLE__COUNT };
 extern const struct fw_layout fw_srat_pci_handle_layout;
 enum { SRAT_ACPI_HANDLE_HID, SRAT_ACPI_HANDLE_UID, SRAT_ACPI_HANDLE__COUNT };
 extern const struct fw_layout fw_srat_acpi_handle_layout;
+
+/* Arm and RISC-V processors */
+enum { SRAT_GICC_TYPE, SRAT_GICC_LENGTH, SRAT_GICC_PD, SRAT_GICC_UID, SRAT_GICC_FLAGS, SRAT_GICC_CLOCK_DOMAIN,
+       SRAT_GICC__COUNT };
+extern const struct fw_layout fw_srat_gicc_layout; /* 18 bytes */
+enum { SRAT_ITS_TYPE, SRAT_ITS_LENGTH, SRAT_ITS_PD, SRAT_ITS_RESERVED, SRAT_ITS_ID, SRAT_ITS__COUNT };
+extern const struct fw_layout fw_srat_gic_its_layout; /* 12 bytes */
+enum { SRAT_RINTC_TYPE, SRAT_RINTC_LENGTH, SRAT_RINTC_RESERVED, SRAT_RINTC_PD, SRAT_RINTC_UID, SRAT_RINTC_FLAGS,
+       SRAT_RINTC_CLOCK_DOMAIN, SRAT_RINTC__COUNT };
+extern const struct fw_layout fw_srat_rintc_layout; /* 20 bytes */
+
+extern const struct fw_named_value fw_srat_cpu_flag_names[];    /* Enabled */
+extern const struct fw_named_value fw_srat_memory_flag_names[]; /* Enabled HotPluggable NonVolatile SpecificPurpose */
+extern const struct fw_named_value fw_srat_initiator_flag_names[];
+
+struct fw_srat_entry {
+	uint32_t offset;
+	uint8_t type, length;
+	uint32_t proximity_domain;
+	uint32_t flags;
+	bool enabled;
+	uint32_t id;           /* APIC id, x2APIC id, ACPI processor UID (GICC, RINTC), ITS id */
+	uint8_t sapic_eid;
+	uint32_t clock_domain;
+	uint64_t base, size;   /* memory */
+	uint8_t handle_type;   /* Generic Initiator/Port: 0 ACPI, 1 PCI */
+	uint16_t segment, bdf; /* PCI handle */
+	char hid[9];           /* ACPI handle */
+	uint32_t uid;
+};
+
+struct fw_srat {
+	uint32_t table_revision;
+	struct fw_srat_entry *entries;
+	size_t nentries;
+	uint32_t *domains; /* distinct proximity domains of enabled entries, ascending */
+	size_t ndomains;
+};
+
+const char *fw_srat_type_name(uint8_t type);
+void *fw_acpi_srat_decode(struct fw_acpi_table *t, struct fw_arena *a);
 
 #endif

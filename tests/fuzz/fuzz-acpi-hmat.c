@@ -1,0 +1,8 @@
+/* Fuzz the HMAT decoder (see acpi-fuzz.h for the input layout). */
+#include "acpi-fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	return fw_fuzz_acpi_table("HMAT", data, size);
+}

@@ -1,0 +1,22 @@
+/* Fuzz the table walker: any bytes as an input set (binary tables, concatenated tables or
+ * acpidump text), decoded and cross-checked, then joined into a topology without DSL. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "acpi/set.h"
+#include "acpi/topo.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fw_acpi_set *s = fw_acpi_set_new();
+	struct fw_error err;
+	if (fw_acpi_set_add_buffer(s, data, size, "fuzz", &err)) {
+		fw_acpi_set_finish(s);
+		struct fw_acpi_topo *t;
+		if (fw_acpi_topo_build_dsl(s, NULL, NULL, NULL, 0, &t, &err))
+			fw_acpi_topo_free(t);
+	}
+	fw_acpi_set_free(s);
+	return 0;
+}

@@ -1,0 +1,737 @@
+/* ACPI decoders on tables written for the tests: the annotated acpidump files in
+ * tests/data/acpi/ (IVRS with IVMD and ACPI HID entries, SRAT with Generic Initiators, a bad
+ * checksum) and tables built here byte by byte for the cases real firmware rarely shows:
+ * every AMD-Vi message Linux prints for a broken IVRS, malformed lengths, acpidump damage,
+ * RSDP/XSDT pointers, folders. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "acpi/acpidump.h"
+#include "acpi/dsl.h"
+#include "acpi/fadt.h"
+#include "acpi/ivrs.h"
+#include "acpi/madt.h"
+#include "acpi/mcfg.h"
+#include "acpi/set.h"
+#include "acpi/srat.h"
+#include "acpi/xsdt.h"
+#include "harness.h"
+
+/* --- a small table builder ---------------------------------------------------------------------- */
+
+struct tb {
+	uint8_t b[4096];
+	size_t n;
+};
+
+static void put(struct tb *t, const void *p, size_t n)
+{
+	memcpy(t->b + t->n, p, n);
+	t->n += n;
+}
+static void u8(struct tb *t, uint8_t v) { put(t, &v, 1); }
+static void u16(struct tb *t, uint16_t v) { uint8_t b[2] = {(uint8_t)v, (uint8_t)(v >> 8)}; put(t, b, 2); }
+static void u32(struct tb *t, uint32_t v) { u16(t, (uint16_t)v); u16(t, (uint16_t)(v >> 16)); }
+static void u64(struct tb *t, uint64_t v) { u32(t, (uint32_t)v); u32(t, (uint32_t)(v >> 32)); }
+
+static void header(struct tb *t, const char *sig, uint8_t rev)
+{
+	t->n = 0;
+	put(t, sig, 4);
+	u32(t, 0);
+	u8(t, rev);
+	u8(t, 0);
+	put(t, "FWTEST", 6);
+	put(t, "UNITTEST", 8);
+	u32(t, 1);
+	put(t, "FWLN", 4);
+	u32(t, 1);
+}
+
+static void finish(struct tb *t)
+{
+	t->b[4] = (uint8_t)t->n;
+	t->b[5] = (uint8_t)(t->n >> 8);
+	fw_acpi_set_checksum(t->b, t->n);
+}
+
+static void ivhd(struct tb *t, uint8_t type, uint16_t devid, uint16_t len_of_entries, uint32_t attr, uint64_t efr)
+{
+	u8(t, type);
+	u8(t, 0x30);
+	u16(t, (uint16_t)((type == 0x10 ? 24 : 40) + len_of_entries));
+	u16(t, devid);
+	u16(t, 0x40);
+	u64(t, 0xFD200000 + devid);
+	u16(t, 0);
+	u16(t, 0);
+	u32(t, attr);
+	if (type != 0x10) {
+		u64(t, efr);
+		u64(t, 0);
+	}
+}
+
+static void special(struct tb *t, uint8_t variety, uint8_t handle, uint16_t source)
+{
+	u8(t, 0x48);
+	u16(t, 0);
+	u8(t, 0xD7);
+	u8(t, handle);
+	u16(t, source);
+	u8(t, variety);
+}
+
+static struct fw_acpi_set *load(const uint8_t *p, size_t n)
+{
+	struct fw_acpi_set *s = fw_acpi_set_new();
+	struct fw_error err;
+	if (!fw_acpi_set_add_buffer(s, p, n, "test", &err)) {
+		fprintf(stderr, "load: %s\n", err.msg);
+		fw_acpi_set_free(s);
+		return NULL;
+	}
+	fw_acpi_set_finish(s);
+	return s;
+}
+
+static bool has_message(const struct fw_ivrs *m, const char *text)
+{
+	for (size_t i = 0; i < m->nlinux_messages; i++)
+		if (strcmp(m->linux_messages[i], text) == 0)
+			return true;
+	return false;
+}
+
+static bool has_diag(const struct fw_acpi_table *t, enum fw_diag_severity sev, const char *part)
+{
+	for (const struct fw_diag *d = t->diags; d; d = d->next)
+		if (d->severity == sev && strstr(d->msg, part))
+			return true;
+	return false;
+}
+
+static struct fw_acpi_set *open_data(const char *rel)
+{
+	const char *path = fw_test_data(rel);
+	if (!path)
+		return NULL;
+	struct fw_acpi_set *s;
+	struct fw_error err;
+	return fw_acpi_set_open(path, &s, &err) ? s : NULL;
+}
+
+/* --- the annotated test data ---------------------------------------------------------------------- */
+
+TEST(acpi_ivrs_with_ivmd_and_hid_entries)
+{
+	struct fw_acpi_set *s = open_data("acpi/ivrs-ivmd.acpidump.txt");
+	CHECK(s);
+	const struct fw_acpi_table *t = fw_acpi_set_find(s, "IVRS", 0);
+	const struct fw_ivrs *m = t ? fw_acpi_table_model(t, FW_ACPI_MODEL_IVRS) : NULL;
+	bool ok = m && t->checksum_state == FW_ACPI_CHECKSUM_OK && m->ivinfo == 0x00203043 && m->nblocks == 5 &&
+		  m->linux_type == 0x40 && m->niommus == 1 && m->global_efr == 0x8000000000200BDFULL && m->global_efr2 == 2;
+	/* 11h block: select, range, alias, ext select, ext range, pad, IOAPIC, HPET (10 records) */
+	const struct fw_ivrs_block *b = ok ? &m->blocks[0] : NULL;
+	ok = ok && b->type == 0x11 && !b->linux_uses && b->nentries == 8 && b->nraw_entries == 10 &&
+	     b->entries[1].kind == FW_IVRS_E_RANGE && b->entries[1].device_id == 0x10 && b->entries[1].end == 0x1F &&
+	     b->entries[1].closed && b->entries[2].kind == FW_IVRS_E_ALIAS_SELECT && b->entries[2].source == 0xA4 &&
+	     b->entries[3].kind == FW_IVRS_E_EXT_SELECT && b->entries[3].ext == 0x80000000 &&
+	     b->entries[4].kind == FW_IVRS_E_EXT_RANGE && b->entries[4].end == 0x3FF && b->entries[5].kind == FW_IVRS_E_PAD &&
+	     b->entries[7].kind == FW_IVRS_E_SPECIAL && b->entries[7].variety == FW_IVHD_SPECIAL_HPET;
+	/* 40h block: all, IOAPIC, two ACPI HID entries (string and integer UID) */
+	const struct fw_ivrs_block *h = ok ? &m->blocks[1] : NULL;
+	ok = ok && h->type == 0x40 && h->linux_uses && h->iommu_index == 0 && h->nentries == 4 &&
+	     h->entries[2].kind == FW_IVRS_E_ACPI_HID && !strcmp(h->entries[2].hid, "AMDI0020") && !strcmp(h->entries[2].uid, "\\_SB.FUR0") &&
+	     h->entries[2].device_id == 0xA5 && !strcmp(h->entries[3].hid, "AMDI0040") && !strcmp(h->entries[3].cid, "PNP0C09") &&
+	     h->entries[3].uid_format == FW_IVHD_UID_INTEGER && !strcmp(h->entries[3].uid, "7") && h->ncovered == 1 &&
+	     h->covered[0].first == 0 && h->covered[0].last == 0xFFFF;
+	/* IVMD 20h, 21h, 22h */
+	ok = ok && m->blocks[2].is_ivmd && m->blocks[2].type == 0x20 && m->blocks[2].flags == 7 && m->blocks[2].start_address == 0xA0000 &&
+	     m->blocks[2].memory_length == 0x20000 && m->blocks[3].type == 0x21 && m->blocks[3].device_id == 0xA5 &&
+	     m->blocks[3].memory_length == 1 && m->blocks[4].type == 0x22 && m->blocks[4].device_id == 0 &&
+	     m->blocks[4].aux_data == 0x0FFF && m->blocks[4].start_address == 0xBF000000;
+	/* MADT IOAPIC 34 has no IVRS entry: Linux's two messages, in order. */
+	ok = ok && m->nlinux_messages == 2 && !strcmp(m->linux_messages[0], "AMD-Vi: [Firmware Bug]: : IOAPIC[34] not in IVRS table") &&
+	     !strcmp(m->linux_messages[1], "AMD-Vi: Disabling interrupt remapping");
+	const char *names[16];
+	size_t n = fw_ivrs_efr_features(m ? m->global_efr : 0, m ? m->global_efr2 : 0, names, 16);
+	ok = ok && n == 12 && !strcmp(names[9], "GA_vAPIC") && !strcmp(names[10], "SNP") && !strcmp(names[11], "SEV-TIO");
+	fw_acpi_set_free(s);
+	CHECK(ok);
+}
+
+TEST(acpi_srat_generic_initiators)
+{
+	struct fw_acpi_set *s = open_data("acpi/srat-gi.acpidump.txt");
+	CHECK(s);
+	const struct fw_srat *m = fw_acpi_set_model(s, FW_ACPI_MODEL_SRAT);
+	bool ok = m && m->table_revision == 1 && m->nentries == 12 && m->ndomains == 5;
+	const struct fw_srat_entry *e = ok ? m->entries : NULL;
+	ok = ok && e[0].type == FW_SRAT_LOCAL_APIC && e[0].enabled && e[0].proximity_domain == 0 && !e[1].enabled &&
+	     e[2].type == FW_SRAT_X2APIC && e[2].id == 0x100 && e[2].proximity_domain == 1 && e[3].type == FW_SRAT_MEMORY &&
+	     e[3].size == 0x80000000 && e[4].base == 0x100000000ULL && e[4].flags == 3 && e[5].flags == 0xB &&
+	     e[5].proximity_domain == 4;
+	ok = ok && e[6].type == FW_SRAT_GENERIC_INITIATOR && e[6].handle_type == FW_SRAT_GI_HANDLE_PCI && e[6].segment == 0 &&
+	     e[6].bdf == 0x4100 && e[6].proximity_domain == 2 && e[7].segment == 1 && e[7].bdf == 0x8100 && e[7].flags == 3 &&
+	     e[8].handle_type == FW_SRAT_GI_HANDLE_ACPI && !strcmp(e[8].hid, "AMDI0100") && e[8].uid == 5 &&
+	     e[9].type == FW_SRAT_GENERIC_PORT && !strcmp(e[9].hid, "ACPI0016") && e[9].uid == 1 && e[9].proximity_domain == 3 &&
+	     e[10].type == FW_SRAT_GICC && e[10].id == 7 && e[11].type == 0x99;
+	char bdf[16];
+	ok = ok && !strcmp(fw_acpi_bdf_str(e[7].segment, e[7].bdf, bdf), "0001:81:00.0");
+	fw_acpi_set_free(s);
+	CHECK(ok);
+}
+
+TEST(acpi_bad_checksum_is_reported_not_fatal)
+{
+	struct fw_acpi_set *s = open_data("acpi/bad-checksum.acpidump.txt");
+	CHECK(s);
+	const struct fw_acpi_table *t = fw_acpi_set_find(s, "MCFG", 0);
+	const struct fw_mcfg *m = t ? fw_acpi_table_model(t, FW_ACPI_MODEL_MCFG) : NULL;
+	bool ok = t && t->checksum_state == FW_ACPI_CHECKSUM_BAD && has_diag(t, FW_DIAG_WARN, "checksum") && m && m->n == 1 &&
+		  m->allocations[0].base == 0xE0000000 && m->allocations[0].end_bus == 0xFF;
+	fw_acpi_set_free(s);
+	CHECK(ok);
+}
+
+/* --- Linux's view of broken IVRS tables -------------------------------------------------------- */
+
+TEST(acpi_ivrs_linux_messages)
+{
+	struct tb t;
+	/* Two 11h IOMMUs with different EFRs, HATS=3 in both, HATDis on the second, an ACPI HID entry
+	 * in an 11h block, and a bad checksum. */
+	header(&t, "IVRS", 2);
+	u32(&t, 0x00203041);
+	u64(&t, 0);
+	ivhd(&t, 0x11, 0x0002, 8, 0, 0x0C00 | 0x80);
+	special(&t, 1, 10, 0xA0);
+	ivhd(&t, 0x11, 0x4002, 22 + 4, 1, 0x0C00);
+	u8(&t, 0xF0);
+	u16(&t, 0x4100);
+	u8(&t, 0);
+	put(&t, "AMDI0030", 8);
+	u64(&t, 0);
+	u8(&t, 0);
+	u8(&t, 0);
+	u32(&t, 0); /* a pad entry */
+	finish(&t);
+	t.b[9] ^= 0x55;
+	struct fw_acpi_set *s = load(t.b, t.n);
+	CHECK(s);
+	const struct fw_acpi_table *tab = fw_acpi_set_find(s, "IVRS", 0);
+	const struct fw_ivrs *m = fw_acpi_table_model(tab, FW_ACPI_MODEL_IVRS);
+	bool ok = m && m->nblocks == 2 && m->linux_type == 0x11 && m->niommus == 2 &&
+		  has_message(m, "AMD-Vi: [Firmware Bug]: IVRS invalid checksum") &&
+		  has_message(m, "AMD-Vi: [Firmware Bug]: Invalid IVHD device type 0xf0") &&
+		  has_message(m, "AMD-Vi: Host Address Translation is not supported.") &&
+		  has_message(m, "AMD-Vi: [Firmware Bug]: Found inconsistent EFR/EFR2 0xc00,0 (global 0xc80,0) on iommu1 (0000:40:00.2).") &&
+		  has_message(m, "AMD-Vi: [Firmware Bug]: Disable host address translation due to invalid translation level") &&
+		  m->global_efr == 0xC00 && tab->checksum_state == FW_ACPI_CHECKSUM_BAD;
+	fw_acpi_set_free(s);
+	CHECK(ok);
+}
+
+TEST(acpi_ivrs_hid_entry_problems)
+{
+	struct tb t;
+	header(&t, "IVRS", 2);
+	u32(&t, 0x00203041);
+	u64(&t, 0);
+	ivhd(&t, 0x40, 0x0002, 22 + 22 + 3, 0, 0);
+	/* empty HID */
+	u8(&t, 0xF0);
+	u16(&t, 0xA5);
+	u8(&t, 0);
+	put(&t, "\0\0\0\0\0\0\0\0", 8);
+	u64(&t, 0);
+	u8(&t, 0);
+	u8(&t, 0);
+	/* UID format "none" with a length of 3 */
+	u8(&t, 0xF0);
+	u16(&t, 0xA6);
+	u8(&t, 0);
+	put(&t, "AMDI0020", 8);
+	u64(&t, 0);
+	u8(&t, 0);
+	u8(&t, 3);
+	put(&t, "abc", 3);
+	finish(&t);
+	struct fw_acpi_set *s = load(t.b, t.n);
+	CHECK(s);
+	const struct fw_ivrs *m = fw_acpi_set_model(s, FW_ACPI_MODEL_IVRS);
+	bool ok = m && m->blocks[0].nentries == 2 && has_message(m, "AMD-Vi: [Firmware Bug]: Invalid HID.") &&
+		  has_message(m, "AMD-Vi: [Firmware Bug]: Invalid UID length.") && m->nlinux_messages == 2;
+	fw_acpi_set_free(s);
+	CHECK(ok);
+}
+
+/* Linux picks the type from blocks with the first block's DeviceID, IVMD included. */
+TEST(acpi_ivrs_type_selection_quirk)
+{
+	struct tb t;
+	header(&t, "IVRS", 2);
+	u32(&t, 0x00203041);
+	u64(&t, 0);
+	ivhd(&t, 0x10, 0x0002, 4, 0, 0);
+	u8(&t, 0x01), u16(&t, 0), u8(&t, 0);
+	ivhd(&t, 0x11, 0x0002, 4, 0, 0x80);
+	u8(&t, 0x01), u16(&t, 0), u8(&t, 0);
+	/* IVMD 21h for device 0x0002: same DeviceID as the first IVHD */
+	u8(&t, 0x21), u8(&t, 1), u16(&t, 32), u16(&t, 0x0002), u16(&t, 0), u16(&t, 0);
+	put(&t, "\0\0\0\0\0\0", 6);
+	u64(&t, 0x1000), u64(&t, 0x1000);
+	finish(&t);
+	struct fw_acpi_set *s = load(t.b, t.n);
+	CHECK(s);
+	const struct fw_ivrs *m = fw_acpi_set_model(s, FW_ACPI_MODEL_IVRS);
+	bool ok = m && m->nblocks == 3 && m->linux_type == 0x21 && m->niommus == 0 &&
+		  has_message(m, "AMD-Vi: Unsupported IVHD type 0x21");
+	fw_acpi_set_free(s);
+	CHECK(ok);
+}
+
+TEST(acpi_ivrs_ioapic_check_follows_madt_order)
+{
+	struct tb t;
+	header(&t, "IVRS", 2);
+	u32(&t, 0x00203041);
+	u64(&t, 0);
+	ivhd(&t, 0x11, 0x0002, 8, 0, 0x80);
+	special(&t, 1, 33, 0xA0);
+	finish(&t);
+	struct {
+		uint8_t ids[2];
+		size_t n;
+		const char *first, *second;
+	} cases[] = {
+		/* missing IOAPIC first, then the southbridge one: Linux ends with ret = true */
+		{{34, 33}, 2, "AMD-Vi: [Firmware Bug]: : IOAPIC[34] not in IVRS table", NULL},
+		{{33, 34}, 2, "AMD-Vi: [Firmware Bug]: : IOAPIC[34] not in IVRS table", "AMD-Vi: Disabling interrupt remapping"},
+		{{33, 0}, 1, NULL, NULL},
+		{{0, 0}, 0, "AMD-Vi: [Firmware Bug]: : No southbridge IOAPIC found", "AMD-Vi: Disabling interrupt remapping"},
+	};
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct fw_acpi_set *s = load(t.b, t.n);
+		CHECK(s);
+		struct fw_acpi_table *tab = fw_acpi_set_find(s, "IVRS", 0);
+		struct fw_ivrs *m = tab->model;
+		fw_ivrs_check_ioapics(m, tab, &s->arena, cases[c].ids, cases[c].n);
+		size_t want = (cases[c].first != NULL) + (cases[c].second != NULL);
+		bool ok = m->nlinux_messages == want && (!cases[c].first || !strcmp(m->linux_messages[0], cases[c].first)) &&
+			  (!cases[c].second || !strcmp(m->linux_messages[1], cases[c].second));
+		fw_acpi_set_free(s);
+		CHECK_MSG(ok, "case %zu", c);
+	}
+}
+
+TEST(acpi_ivrs_malformed_walks_stop_cleanly)
+{
+	struct tb t;
+	/* END without START, a START never closed, an unknown 16-byte entry type, an entry
+	 * running past its block, then a zero-length block. */
+	header(&t, "IVRS", 2);
+	u32(&t, 0);
+	u64(&t, 0);
+	ivhd(&t, 0x10, 0x0002, 4 + 4 + 16 + 4, 0, 0);
+	u8(&t, 0x04), u16(&t, 0x10), u8(&t, 0);
+	u8(&t, 0x03), u16(&t, 0x20), u8(&t, 0);
+	u8(&t, 0x80), u16(&t, 0), u8(&t, 0);
+	put(&t, "\0\0\0\0\0\0\0\0\0\0\0\0", 12);
+	u8(&t, 0x42), u16(&t, 0x30), u8(&t, 0); /* 8-byte type, 4 bytes left in the block */
+	u8(&t, 0x10), u8(&t, 0), u16(&t, 0);    /* zero-length block */
+	finish(&t);
+	struct fw_acpi_set *s = load(t.b, t.n);
+	CHECK(s);
+	const struct fw_acpi_table *tab = fw_acpi_set_find(s, "IVRS", 0);
+	const struct fw_ivrs *m = fw_acpi_table_model(tab, FW_ACPI_MODEL_IVRS);
+	bool ok = m && m->nblocks == 1 && m->blocks[0].nentries == 3 && m->blocks[0].entries[0].kind == FW_IVRS_E_END &&
+		  m->blocks[0].entries[1].kind == FW_IVRS_E_RANGE && !m->blocks[0].entries[1].closed &&
+		  m->blocks[0].entries[2].kind == FW_IVRS_E_UNKNOWN && m->blocks[0].entries[2].length == 16 &&
+		  has_diag(tab, FW_DIAG_WARN, "without a START") && has_diag(tab, FW_DIAG_WARN, "has no END entry") &&
+		  has_diag(tab, FW_DIAG_ERROR, "only 4 left in the block") && has_diag(tab, FW_DIAG_ERROR, "has Length 0 (") &&
+		  m->blocks[0].ncovered == 0;
+	fw_acpi_set_free(s);
+	CHECK(ok);
+}
+
+/* --- table parsing ----------------------------------------------------------------------------- */
+
+TEST(acpi_table_lengths_checked)
+{
+	struct tb t;
+	header(&t, "MCFG", 1);
+	u64(&t, 0);
+	finish(&t);
+	/* Length below the header */
+	t.b[4] = 20;
+	struct fw_acpi_set *s = fw_acpi_set_new();
+	struct fw_error err;
+	bool ok = !fw_acpi_set_add_buffer(s, t.b, t.n, "short", &err) && err.code == FW_E_INVALID && strstr(err.msg, "smaller than");
+	fw_acpi_set_free(s);
+	CHECK(ok);
+	/* Length beyond the bytes: a single binary table is refused ... */
+	t.b[4] = 200;
+	s = fw_acpi_set_new();
+	ok = !fw_acpi_set_add_buffer(s, t.b, t.n, "long", &err) && err.code == FW_E_TRUNCATED && strstr(err.msg, "@0x0");
+	fw_acpi_set_free(s);
+	CHECK_MSG(ok, "%s", err.msg);
+	/* ... but inside acpidump text it is kept, marked truncated and not decoded. */
+	const char *dump = "MCFG @ 0x0000000000000000\n"
+			   "    0000: 4D 43 46 47 C8 00 00 00 01 00 46 57 54 45 53 54  MCFG......FWTEST\n"
+			   "    0010: 55 4E 49 54 54 45 53 54 01 00 00 00 46 57 4C 4E  UNITTEST....FWLN\n"
+			   "    0020: 01 00 00 00 00 00 00 00 00 00 00 00              ............\n\n";
+	s = load((const uint8_t *)dump, strlen(dump));
+	CHECK(s);
+	const struct fw_acpi_table *tab = fw_acpi_set_find(s, "MCFG", 0);
+	ok = tab && tab->truncated && tab->length == 200 && tab->data.len == 44 && !tab->model &&
+	     has_diag(tab, FW_DIAG_ERROR, "truncated") && tab->checksum_state == FW_ACPI_CHECKSUM_BAD;
+	fw_acpi_set_free(s);
+	CHECK(ok);
+}
+
+TEST(acpi_facs_has_no_checksum)
+{
+	uint8_t facs[64] = {'F', 'A', 'C', 'S', 64};
+	facs[32] = 2; /* version */
+	facs[9] = 0x77;
+	struct fw_acpi_set *s = load(facs, sizeof(facs));
+	CHECK(s);
+	const struct fw_acpi_table *t = s->tables[0];
+	bool ok = s->ntables == 1 && t->checksum_state == FW_ACPI_CHECKSUM_NONE && t->revision == 2 && !t->has_header && t->length == 64;
+	fw_acpi_set_free(s);
+	CHECK(ok);
+}
+
+TEST(acpi_concatenated_binary_tables)
+{
+	struct tb a, b;
+	header(&a, "MCFG", 1);
+	u64(&a, 0);
+	u64(&a, 0xE0000000), u16(&a, 0), u8(&a, 0), u8(&a, 0x7F), u32(&a, 0);
+	finish(&a);
+	header(&b, "SSDT", 2);
+	put(&b, "\x10\x05\x5c\x5f\x53\x42\x5f", 7);
+	finish(&b);
+	uint8_t buf[8192];
+	memcpy(buf, a.b, a.n);
+	memcpy(buf + a.n, b.b, b.n);
+	memcpy(buf + a.n + b.n, b.b, b.n);
+	struct fw_acpi_set *s = load(buf, a.n + 2 * b.n);
+	CHECK(s);
+	char n1[16], n2[16];
+	bool ok = s->ntables == 3 && !strcmp(fw_acpi_table_name(s->tables[1], n1, sizeof(n1)), "SSDT1") &&
+		  !strcmp(fw_acpi_table_name(s->tables[2], n2, sizeof(n2)), "SSDT2") && s->tables[0]->instance == 0 &&
+		  s->tables[2]->data.base == a.n + b.n;
+	fw_acpi_set_free(s);
+	CHECK(ok);
+}
+
+/* --- acpidump text ----------------------------------------------------------------------------- */
+
+struct collected {
+	char sig[8][5];
+	uint64_t addr[8];
+	size_t len[8];
+	size_t n;
+};
+
+static bool collect(void *ctx, const char sig[5], uint64_t address, const uint8_t *bytes, size_t n, unsigned line,
+		    struct fw_error *err)
+{
+	(void)bytes, (void)line, (void)err;
+	struct collected *c = ctx;
+	if (c->n < 8) {
+		memcpy(c->sig[c->n], sig, 5);
+		c->addr[c->n] = address;
+		c->len[c->n] = n;
+	}
+	c->n++;
+	return true;
+}
+
+TEST(acpidump_text_variants)
+{
+	/* CRLF, "RSD PTR" naming, "(nil)", notes before the dump, a table over 64 KiB whose offsets
+	 * grow to five digits, the ASCII column ignored even when it looks like hex. */
+	size_t cap = 1 << 20;
+	char *text = malloc(cap);
+	size_t n = 0;
+	n += (size_t)snprintf(text + n, cap - n, "Notes from the mailing list\r\n\r\n");
+	n += (size_t)snprintf(text + n, cap - n, "RSD PTR @ 0xf6cd0\r\n    0000: 52 53 44 20 50 54 52 20 00 41 42 43 44 45 46 00  AB CD EF 01 02\r\n"
+						 "    0010: 00 00 00 00                                      ....\r\n\r\n");
+	n += (size_t)snprintf(text + n, cap - n, "SSDT @ (nil)\n");
+	for (size_t off = 0; off < 0x10010; off += 16)
+		n += (size_t)snprintf(text + n, cap - n, "    %04zX: 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00  ................\n", off);
+	n += (size_t)snprintf(text + n, cap - n, "\nDSDT @ 0x00000000BFFE0000\n    0000: 44 53 44 54\n");
+	struct collected c = {0};
+	struct fw_error err;
+	bool ok = fw_acpidump_parse(text, n, collect, &c, &err);
+	free(text);
+	CHECK_MSG(ok, "%s", err.msg);
+	CHECK_EQ(c.n, 3);
+	CHECK_STR(c.sig[0], "RSDP");
+	CHECK_EQ(c.addr[0], 0xf6cd0);
+	CHECK_EQ(c.len[0], 20);
+	CHECK_STR(c.sig[1], "SSDT");
+	CHECK_EQ(c.len[1], 0x10010);
+	CHECK_EQ(c.addr[2], 0xBFFE0000);
+	CHECK_EQ(c.len[2], 4);
+}
+
+TEST(acpidump_damage_is_refused_with_the_line)
+{
+	struct {
+		const char *text, *want;
+	} cases[] = {
+		{"APIC @ 0x0\n    0000: 41 50 49 43\n    0008: 00 00\n", "line 3"},
+		{"    0000: 41 50 49 43\n", "outside a table"},
+		{"APIC @ 0x0\nFACP @ 0x0\n    0000: 46\n", "no data lines"},
+		{"just some text\n", "no table found"},
+		{"APIC @ 0x0\n    0000: 41 50 49 43\n    0004: \n", "without hex bytes"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct collected c = {0};
+		struct fw_error err;
+		fw_error_clear(&err);
+		bool ok = fw_acpidump_parse(cases[i].text, strlen(cases[i].text), collect, &c, &err);
+		CHECK_MSG(!ok && strstr(err.msg, cases[i].want), "case %zu: %s", i, err.msg);
+	}
+	CHECK(fw_acpidump_detect((const uint8_t *)"DSDT @ 0x0\n    0000: 44\n", 24));
+	CHECK(!fw_acpidump_detect((const uint8_t *)"DSDT\0\0\0\0", 8));
+}
+
+/* --- RSDP, XSDT and FADT pointers ---------------------------------------------------------------- */
+
+static size_t dump_table(char *out, size_t cap, const char *sig, uint64_t addr, const uint8_t *p, size_t n)
+{
+	size_t k = (size_t)snprintf(out, cap, "%s @ 0x%016llx\n", sig, (unsigned long long)addr);
+	for (size_t off = 0; off < n; off += 16) {
+		k += (size_t)snprintf(out + k, cap - k, "    %04zX:", off);
+		for (size_t i = off; i < n && i < off + 16; i++)
+			k += (size_t)snprintf(out + k, cap - k, " %02X", p[i]);
+		k += (size_t)snprintf(out + k, cap - k, "\n");
+	}
+	k += (size_t)snprintf(out + k, cap - k, "\n");
+	return k;
+}
+
+TEST(acpi_rsdp_xsdt_pointers_followed)
+{
+	struct tb rsdp, xsdt, facp, dsdt, apic;
+	/* RSDP revision 2 pointing to the XSDT at 0x1000 */
+	rsdp.n = 0;
+	put(&rsdp, "RSD PTR ", 8);
+	u8(&rsdp, 0);
+	put(&rsdp, "FWTEST", 6);
+	u8(&rsdp, 2);
+	u32(&rsdp, 0x2000);
+	u32(&rsdp, 36);
+	u64(&rsdp, 0x1000);
+	u8(&rsdp, 0);
+	put(&rsdp, "\0\0\0", 3);
+	uint8_t sum = 0;
+	for (size_t i = 0; i < 20; i++)
+		sum = (uint8_t)(sum + rsdp.b[i]);
+	rsdp.b[8] = (uint8_t)-sum;
+	sum = 0;
+	for (size_t i = 0; i < 36; i++)
+		sum = (uint8_t)(sum + rsdp.b[i]);
+	rsdp.b[32] = (uint8_t)-sum;
+	header(&xsdt, "XSDT", 1);
+	u64(&xsdt, 0x3000); /* FACP */
+	u64(&xsdt, 0x5000); /* APIC */
+	u64(&xsdt, 0x9000); /* not in the dump */
+	finish(&xsdt);
+	header(&facp, "FACP", 6);
+	while (facp.n < 276)
+		u8(&facp, 0);
+	facp.b[40] = 0x00, facp.b[41] = 0x40; /* DSDT 0x4000 */
+	facp.b[140] = 0x00, facp.b[141] = 0x40; /* X_DSDT 0x4000 */
+	finish(&facp);
+	header(&dsdt, "DSDT", 2);
+	finish(&dsdt);
+	header(&apic, "APIC", 5);
+	u32(&apic, 0xFEE00000), u32(&apic, 1);
+	finish(&apic);
+	char text[16384];
+	size_t k = 0;
+	k += dump_table(text + k, sizeof(text) - k, "RSD ", 0xF0000, rsdp.b, rsdp.n);
+	k += dump_table(text + k, sizeof(text) - k, "XSDT", 0x1000, xsdt.b, xsdt.n);
+	k += dump_table(text + k, sizeof(text) - k, "FACP", 0x3000, facp.b, facp.n);
+	k += dump_table(text + k, sizeof(text) - k, "DSDT", 0x4000, dsdt.b, dsdt.n);
+	k += dump_table(text + k, sizeof(text) - k, "APIC", 0x5000, apic.b, apic.n);
+	struct fw_acpi_set *s = load((const uint8_t *)text, k);
+	CHECK(s);
+	const struct fw_acpi_table *r = fw_acpi_set_find(s, "RSDP", 0);
+	const struct fw_acpi_xsdt *x = fw_acpi_set_model(s, FW_ACPI_MODEL_XSDT);
+	const struct fw_fadt *f = fw_acpi_set_model(s, FW_ACPI_MODEL_FADT);
+	bool missing = false;
+	for (const struct fw_diag *d = s->diags; d; d = d->next)
+		missing |= strstr(d->msg, "XSDT entry 2 points to 0x9000") != NULL;
+	bool ok = r && r->checksum_state == FW_ACPI_CHECKSUM_OK && r->length == 36 && x && x->n == 3 && x->targets[0] &&
+		  !memcmp(x->targets[0]->signature, "FACP", 4) && x->targets[1] && !memcmp(x->targets[1]->signature, "APIC", 4) &&
+		  !x->targets[2] && missing && f && f->dsdt_address == 0x4000 && s->ndiags == 1;
+	fw_acpi_set_free(s);
+	CHECK(ok);
+}
+
+/* --- folders ----------------------------------------------------------------------------------- */
+
+static void write_file(const char *dir, const char *name, const void *p, size_t n)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	if (f) {
+		fwrite(p, 1, n, f);
+		fclose(f);
+	}
+}
+
+TEST(acpi_sysfs_folder)
+{
+	char dir[] = "/tmp/fwlens-test-tables.XXXXXX";
+	CHECK(mkdtemp(dir));
+	char sub[4200];
+	snprintf(sub, sizeof(sub), "%s/dynamic", dir);
+	mkdir(sub, 0700);
+	snprintf(sub, sizeof(sub), "%s/data", dir);
+	mkdir(sub, 0700);
+	struct tb t;
+	header(&t, "SSDT", 2);
+	finish(&t);
+	write_file(dir, "SSDT10", t.b, t.n);
+	write_file(dir, "SSDT2", t.b, t.n);
+	write_file(dir, "SSDT1", t.b, t.n);
+	write_file(dir, "dynamic/SSDT11", t.b, t.n);
+	write_file(dir, "data/BERT", "not a table", 11);
+	write_file(dir, "README", "not a table", 11);
+	header(&t, "DSDT", 2);
+	finish(&t);
+	write_file(dir, "DSDT", t.b, t.n);
+	write_file(dir, "APIC", t.b, t.n); /* holds a DSDT */
+	struct fw_acpi_set *s;
+	struct fw_error err;
+	bool opened = fw_acpi_set_open(dir, &s, &err);
+	const char *order[] = {"APIC", "DSDT", "SSDT1", "SSDT2", "SSDT10", "dynamic/SSDT11"};
+	bool ok = opened && s->ntables == 6 && s->source == FW_ACPI_SRC_FOLDER;
+	for (size_t i = 0; ok && i < 6; i++)
+		ok = !strcmp(s->tables[i]->origin, order[i]);
+	ok = ok && has_diag(s->tables[0], FW_DIAG_WARN, "holds a DSDT table") && s->ndiags == 1 &&
+	     strstr(s->diags->msg, "README: skipped");
+	if (opened)
+		fw_acpi_set_free(s);
+	char cmd[4300];
+	const char *names[] = {"SSDT10", "SSDT2", "SSDT1", "dynamic/SSDT11", "data/BERT", "README", "DSDT", "APIC"};
+	for (size_t i = 0; i < 8; i++) {
+		snprintf(cmd, sizeof(cmd), "%s/%s", dir, names[i]);
+		unlink(cmd);
+	}
+	snprintf(cmd, sizeof(cmd), "%s/dynamic", dir);
+	rmdir(cmd);
+	snprintf(cmd, sizeof(cmd), "%s/data", dir);
+	rmdir(cmd);
+	rmdir(dir);
+	CHECK_MSG(opened, "%s", err.msg);
+	CHECK(ok);
+}
+
+/* --- the DSL root-bridge reader ---------------------------------------------------------------- */
+
+static const char dsl_text[] =
+	"DefinitionBlock (\"\", \"DSDT\", 2, \"FWTEST\", \"UNITTEST\", 0x00000001)\n"
+	"{\n"
+	"    External (\\_SB_.PCI0.XXXX, MethodObj)    // 0 Arguments\n"
+	"    Scope (_SB)\n"
+	"    {\n"
+	"        Device (PCI0)\n"
+	"        {\n"
+	"            Name (_HID, EisaId (\"PNP0A08\") /* PCI Express Bus */)  // _HID: Hardware ID\n"
+	"            Name (_CID, EisaId (\"PNP0A03\") /* PCI Bus */)  // _CID: Compatible ID\n"
+	"            Method (^BN00, 0, NotSerialized)\n"
+	"            {\n"
+	"                Return (Zero)\n"
+	"            }\n"
+	"            Method (_BBN, 0, NotSerialized)  // _BBN: BIOS Bus Number\n"
+	"            {\n"
+	"                Return (BN00 ())\n"
+	"            }\n"
+	"            Name (_UID, Zero)\n"
+	"            Name (BRB, 0x0040)\n"
+	"            Method (_STA, 0, NotSerialized) { Return (STAV) }\n"
+	"            Name (STAV, 0x0F)\n"
+	"            Device (GPP0) { Name (_ADR, 0x00010001) Name (_PXM, 0x05) }\n"
+	"        }\n"
+	"        Device (CXL0)\n"
+	"        {\n"
+	"            Name (_HID, \"ACPI0016\" /* Compute Express Link Host Bridge */)\n"
+	"            Name (_CID, Package (0x02) { EisaId (\"PNP0A08\"), EisaId (\"PNP0A03\") })\n"
+	"            Name (_UID, \"CXL0\")\n"
+	"            Name (_SEG, One)\n"
+	"            Name (_CRS, ResourceTemplate ()\n"
+	"            {\n"
+	"                WordBusNumber (ResourceProducer, MinFixed, MaxFixed, PosDecode,\n"
+	"                    0x0000,             // Granularity\n"
+	"                    0x0080,             // Range Minimum\n"
+	"                    0x009F,             // Range Maximum\n"
+	"                    0x0000,             // Translation Offset\n"
+	"                    0x0020,             // Length\n"
+	"                    ,, )\n"
+	"            })\n"
+	"            Method (_BBN, 0, NotSerialized) { If (ABCD) { Return (0x80) } Return (0x40) }\n"
+	"        }\n"
+	"    }\n"
+	"    Scope (_SB.PCI0)\n"
+	"    {\n"
+	"        Method (BN00, 0, NotSerialized) { Return (BRB) }\n"
+	"        Method (_PXM, 0, NotSerialized) { Return (0x03) }\n"
+	"    }\n"
+	"}\n";
+
+TEST(acpi_dsl_root_bridges_resolve_by_scope)
+{
+	struct fw_arena a;
+	fw_arena_init(&a);
+	struct fw_dsl_namespace ns;
+	fw_dsl_namespace_init(&ns, &a);
+	struct fw_error err;
+	CHECK(fw_dsl_parse(&ns, dsl_text, sizeof(dsl_text) - 1, "DSDT", &err));
+	struct fw_dsl_devices br, px;
+	fw_dsl_devices(&ns, &br, &px);
+	bool ok = br.n == 2 && px.n == 1;
+	const struct fw_dsl_device *p = ok ? &br.v[0] : NULL, *c = ok ? &br.v[1] : NULL;
+	/* _BBN -> BN00 () found in \_SB.PCI0 (not the ^BN00 in \_SB) -> BRB = 0x40 */
+	ok = ok && !strcmp(p->path, "\\_SB.PCI0") && !strcmp(p->hid, "PNP0A08") && p->ncids == 1 && p->has_bbn && p->bbn == 0x40 &&
+	     !strcmp(p->bbn_how, "Method -> \\_SB.PCI0.BRB") && p->has_pxm && p->pxm == 3 && !strcmp(p->pxm_how, "Method") &&
+	     !strcmp(p->uid, "0") && !p->uid_is_string && p->has_sta && p->sta == 0x0F && !p->has_seg;
+	ok = ok && !strcmp(c->path, "\\_SB.CXL0") && !strcmp(c->hid, "ACPI0016") && c->ncids == 2 && !strcmp(c->cids[1], "PNP0A03") &&
+	     c->uid_is_string && !strcmp(c->uid, "CXL0") && c->has_seg && c->seg == 1 && !c->has_bbn && c->bbn_declared &&
+	     c->has_bus_range && c->bus_min == 0x80 && c->bus_max == 0x9F;
+	ok = ok && !strcmp(px.v[0].path, "\\_SB.PCI0.GPP0") && px.v[0].pxm == 5;
+	fw_arena_free(&a);
+	CHECK(ok);
+}
+
+TEST(acpi_dsl_hostile_text_is_harmless)
+{
+	struct fw_arena a;
+	fw_arena_init(&a);
+	struct fw_dsl_namespace ns;
+	fw_dsl_namespace_init(&ns, &a);
+	struct fw_error err;
+	/* unbalanced braces, names that climb above the root, over-long segments, a method loop */
+	const char *text = "}}} Scope (^^^X) { Device (TOOLONGNAME) { Name (_PXM, 1) } }\n"
+			   "Scope (\\) { Device (LOOP) { Name (_HID, EisaId (\"PNP0A08\")) Method (_BBN) { Return (A ()) }\n"
+			   "Method (A) { Return (B ()) } Method (B) { Return (A ()) } } { { {";
+	CHECK(fw_dsl_parse(&ns, text, strlen(text), "X", &err));
+	struct fw_dsl_devices br, px;
+	fw_dsl_devices(&ns, &br, &px);
+	bool ok = br.n == 1 && !br.v[0].has_bbn && br.v[0].bbn_declared;
+	fw_arena_free(&a);
+	CHECK(ok);
+}

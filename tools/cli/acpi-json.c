@@ -1,0 +1,690 @@
+/* `fwlens acpi --format json`: the table set as JSON (DESIGN.md contract: {"tables": [{signature,
+ * length, revision, checksum_ok, oem_id, oem_table_id, decoded?}]}). Integers are numbers;
+ * addresses and 64-bit registers are "0x..." strings (they do not fit a JSON integer). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "acpi-write.h"
+#include "acpi/cedt.h"
+#include "acpi/dmar.h"
+#include "acpi/fadt.h"
+#include "acpi/gas.h"
+#include "acpi/hmat.h"
+#include "acpi/ivrs.h"
+#include "acpi/madt.h"
+#include "acpi/mcfg.h"
+#include "acpi/rsdp.h"
+#include "acpi/slit.h"
+#include "acpi/srat.h"
+#include "acpi/xsdt.h"
+
+json_t *fw_json_hex(uint64_t v)
+{
+	char buf[24];
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+	return json_string(buf);
+}
+
+json_t *fw_json_flag_names(const struct fw_named_value *names, uint64_t value)
+{
+	json_t *a = json_array();
+	uint64_t rest = value;
+	for (; names && names->name; names++)
+		if (names->value && (value & names->value) == names->value) {
+			json_array_append_new(a, json_string(names->name));
+			rest &= ~names->value;
+		}
+	if (rest) {
+		char buf[24];
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, rest);
+		json_array_append_new(a, json_string(buf));
+	}
+	return a;
+}
+
+json_t *fw_json_diags(const struct fw_diag *d, bool offsets_relative)
+{
+	json_t *a = json_array();
+	for (; d; d = d->next) {
+		json_t *o = json_object();
+		json_object_set_new(o, "severity", json_string(fw_diag_severity_name(d->severity)));
+		if (offsets_relative && d->offset != FW_OFFSET_UNKNOWN)
+			json_object_set_new(o, "offset", json_integer((json_int_t)d->offset));
+		json_object_set_new(o, "message", json_string(d->msg));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static json_t *bdf(uint16_t seg, uint16_t devid)
+{
+	char buf[16];
+	return json_string(fw_acpi_bdf_str(seg, devid, buf));
+}
+
+/* {"value": "0x..", Name: bool | number, ...} */
+static json_t *bitfields(uint64_t value, const struct fw_bitfields *set)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "value", fw_json_hex(value));
+	for (size_t i = 0; i < set->n; i++) {
+		const struct fw_bitfield *f = &set->v[i];
+		uint64_t v = fw_bitfield_get(value, f);
+		json_object_set_new(o, f->name, f->width == 1 ? json_boolean(v) : json_integer((json_int_t)v));
+	}
+	uint64_t rest = fw_bitfields_unnamed(value, set);
+	if (rest)
+		json_object_set_new(o, "reserved_bits", fw_json_hex(rest));
+	return o;
+}
+
+/* ["INITPass", "SysMgt=1", ...] */
+static json_t *bit_tokens(uint64_t value, const struct fw_bitfields *set)
+{
+	char slots[64][32];
+	size_t n = fw_bitfields_tokens(value, set, &slots[0][0], 64, 32);
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_string(slots[i]));
+	return a;
+}
+
+static void set_flags(json_t *o, const char *key, const struct fw_named_value *names, uint64_t value)
+{
+	char names_key[64];
+	json_object_set_new(o, key, json_integer((json_int_t)value));
+	snprintf(names_key, sizeof(names_key), "%s_names", key);
+	json_object_set_new(o, names_key, fw_json_flag_names(names, value));
+}
+
+/* --- IVRS -------------------------------------------------------------------------------------- */
+
+static json_t *efr_features(uint64_t efr, uint64_t efr2)
+{
+	const char *names[16];
+	size_t n = fw_ivrs_efr_features(efr, efr2, names, 16);
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_string(names[i]));
+	return a;
+}
+
+static json_t *ivrs_entry(const struct fw_ivrs_block *b, const struct fw_ivrs_entry *e)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "offset", json_integer(e->offset));
+	json_object_set_new(o, "type", json_string(fw_ivrs_entry_kind_name(e->kind)));
+	json_object_set_new(o, "type_id", json_integer(e->type));
+	switch (e->kind) {
+	case FW_IVRS_E_RANGE:
+	case FW_IVRS_E_ALIAS_RANGE:
+	case FW_IVRS_E_EXT_RANGE:
+		json_object_set_new(o, "start", json_integer(e->device_id));
+		json_object_set_new(o, "end", e->closed ? json_integer(e->end) : json_null());
+		json_object_set_new(o, "start_bdf", bdf(b->segment, e->device_id));
+		json_object_set_new(o, "end_bdf", e->closed ? bdf(b->segment, e->end) : json_null());
+		break;
+	case FW_IVRS_E_ALL:
+	case FW_IVRS_E_PAD:
+		break;
+	case FW_IVRS_E_SPECIAL:
+		break;
+	default:
+		json_object_set_new(o, "device_id", json_integer(e->device_id));
+		json_object_set_new(o, "bdf", bdf(b->segment, e->device_id));
+		break;
+	}
+	if (e->kind != FW_IVRS_E_PAD) {
+		json_object_set_new(o, "dte", json_integer(e->dte));
+		json_object_set_new(o, "dte_names", bit_tokens(e->dte, &fw_ivrs_dte_bits));
+	}
+	if (e->kind == FW_IVRS_E_ALIAS_SELECT || e->kind == FW_IVRS_E_ALIAS_RANGE) {
+		json_object_set_new(o, "alias", json_integer(e->source));
+		json_object_set_new(o, "alias_bdf", bdf(b->segment, e->source));
+	}
+	if (e->kind == FW_IVRS_E_EXT_SELECT || e->kind == FW_IVRS_E_EXT_RANGE)
+		json_object_set_new(o, "ext_setting", fw_json_hex(e->ext));
+	if (e->kind == FW_IVRS_E_SPECIAL) {
+		json_object_set_new(o, "variety", json_string(e->variety == FW_IVHD_SPECIAL_IOAPIC ? "IOAPIC"
+							      : e->variety == FW_IVHD_SPECIAL_HPET ? "HPET"
+												    : "unknown"));
+		json_object_set_new(o, "handle", json_integer(e->handle));
+		json_object_set_new(o, "device_id", json_integer(e->source));
+		json_object_set_new(o, "bdf", bdf(b->segment, e->source));
+	}
+	if (e->kind == FW_IVRS_E_ACPI_HID) {
+		json_object_set_new(o, "hid", json_string(e->hid));
+		json_object_set_new(o, "cid", e->cid[0] ? json_string(e->cid) : e->cid_raw ? fw_json_hex(e->cid_raw) : json_null());
+		static const char *const fmts[] = {"none", "integer", "string"};
+		json_object_set_new(o, "uid_format", json_string(e->uid_format < 3 ? fmts[e->uid_format] : "unknown"));
+		json_object_set_new(o, "uid", e->uid ? json_string(e->uid) : json_null());
+	}
+	return o;
+}
+
+static json_t *ivrs_json(const struct fw_ivrs *m)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "ivinfo", bitfields(m->ivinfo, &fw_ivrs_ivinfo_bits));
+	json_t *lx = json_object();
+	json_object_set_new(lx, "ivhd_type", m->linux_type ? json_integer(m->linux_type) : json_null());
+	json_object_set_new(lx, "iommus", json_integer((json_int_t)m->niommus));
+	if (m->global_efr_valid) {
+		json_object_set_new(lx, "efr", fw_json_hex(m->global_efr));
+		json_object_set_new(lx, "efr2", fw_json_hex(m->global_efr2));
+		json_object_set_new(lx, "efr_features", efr_features(m->global_efr, m->global_efr2));
+	}
+	json_t *maps = json_array();
+	for (size_t i = 0; i < m->nspecials; i++) {
+		const struct fw_ivrs_special *sp = &m->specials[i];
+		json_t *e = json_object();
+		json_object_set_new(e, "variety", json_string(sp->variety == FW_IVHD_SPECIAL_IOAPIC ? "IOAPIC"
+							      : sp->variety == FW_IVHD_SPECIAL_HPET ? "HPET"
+												     : "unknown"));
+		json_object_set_new(e, "handle", json_integer(sp->handle));
+		json_object_set_new(e, "bdf", bdf(sp->segment, sp->source));
+		json_object_set_new(e, "iommu", json_integer(sp->iommu_index));
+		json_array_append_new(maps, e);
+	}
+	json_object_set_new(lx, "interrupt_remapping_map", maps);
+	json_t *msgs = json_array();
+	for (size_t i = 0; i < m->nlinux_messages; i++)
+		json_array_append_new(msgs, json_string(m->linux_messages[i]));
+	json_object_set_new(lx, "messages", msgs);
+	json_object_set_new(o, "linux", lx);
+	json_t *blocks = json_array();
+	for (size_t i = 0; i < m->nblocks; i++) {
+		const struct fw_ivrs_block *b = &m->blocks[i];
+		json_t *j = json_object();
+		json_object_set_new(j, "offset", json_integer(b->offset));
+		json_object_set_new(j, "type", json_integer(b->type));
+		json_object_set_new(j, "type_name", json_string(fw_ivrs_block_type_name(b->type)));
+		set_flags(j, "flags", b->is_ivmd ? fw_ivmd_flag_names : b->is_ivhd ? fw_ivhd_flag_names : NULL, b->flags);
+		json_object_set_new(j, "length", json_integer(b->length));
+		if (b->is_ivhd) {
+			json_object_set_new(j, "device_id", json_integer(b->device_id));
+			json_object_set_new(j, "bdf", bdf(b->segment, b->device_id));
+			json_object_set_new(j, "segment", json_integer(b->segment));
+			json_object_set_new(j, "capability_offset", json_integer(b->cap_offset));
+			json_object_set_new(j, "base_address", fw_json_hex(b->base_address));
+			json_object_set_new(j, "iommu_info", bitfields(b->info, &fw_ivhd_info_bits));
+			if (b->has_efr) {
+				json_object_set_new(j, "attributes", bitfields(b->attributes, &fw_ivhd_attr_bits));
+				json_object_set_new(j, "efr", fw_json_hex(b->efr));
+				json_object_set_new(j, "efr2", fw_json_hex(b->efr2));
+				json_object_set_new(j, "efr_features", efr_features(b->efr, b->efr2));
+				json_object_set_new(j, "efr_fields", bitfields(b->efr, &fw_ivrs_efr_bits));
+				json_object_set_new(j, "efr2_fields", bitfields(b->efr2, &fw_ivrs_efr2_bits));
+			} else {
+				json_object_set_new(j, "features",
+						    bitfields(b->attributes, &fw_ivhd10_feature_bits));
+			}
+			json_object_set_new(j, "linux_uses", json_boolean(b->linux_uses));
+			json_object_set_new(j, "iommu_index", b->iommu_index >= 0 ? json_integer(b->iommu_index) : json_null());
+			json_t *entries = json_array();
+			for (size_t k = 0; k < b->nentries; k++)
+				json_array_append_new(entries, ivrs_entry(b, &b->entries[k]));
+			json_object_set_new(j, "entries", entries);
+			json_object_set_new(j, "device_entries", json_integer((json_int_t)b->nraw_entries));
+			json_t *cov = json_array();
+			for (size_t k = 0; k < b->ncovered; k++) {
+				json_t *r = json_object();
+				json_object_set_new(r, "first", bdf(b->segment, b->covered[k].first));
+				json_object_set_new(r, "last", bdf(b->segment, b->covered[k].last));
+				json_object_set_new(r, "count", json_integer((json_int_t)b->covered[k].last - b->covered[k].first + 1));
+				json_array_append_new(cov, r);
+			}
+			json_object_set_new(j, "covered", cov);
+		} else if (b->is_ivmd) {
+			if (b->type == FW_IVRS_IVMD_ONE) {
+				json_object_set_new(j, "device_id", json_integer(b->device_id));
+				json_object_set_new(j, "bdf", bdf(b->segment, b->device_id));
+			} else if (b->type == FW_IVRS_IVMD_RANGE) {
+				json_object_set_new(j, "start", json_integer(b->device_id));
+				json_object_set_new(j, "end", json_integer(b->aux_data));
+				json_object_set_new(j, "start_bdf", bdf(b->segment, b->device_id));
+				json_object_set_new(j, "end_bdf", bdf(b->segment, b->aux_data));
+			}
+			json_object_set_new(j, "segment", json_integer(b->segment));
+			json_object_set_new(j, "start_address", fw_json_hex(b->start_address));
+			json_object_set_new(j, "memory_length", fw_json_hex(b->memory_length));
+		}
+		json_array_append_new(blocks, j);
+	}
+	json_object_set_new(o, "blocks", blocks);
+	return o;
+}
+
+/* --- SRAT, SLIT, MCFG ---------------------------------------------------------------------------- */
+
+static json_t *srat_json(const struct fw_srat *m)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "table_revision", json_integer(m->table_revision));
+	json_t *pd = json_array();
+	for (size_t i = 0; i < m->ndomains; i++)
+		json_array_append_new(pd, json_integer(m->domains[i]));
+	json_object_set_new(o, "proximity_domains", pd);
+	json_t *a = json_array();
+	for (size_t i = 0; i < m->nentries; i++) {
+		const struct fw_srat_entry *e = &m->entries[i];
+		json_t *j = json_object();
+		json_object_set_new(j, "offset", json_integer(e->offset));
+		json_object_set_new(j, "type", json_string(fw_srat_type_name(e->type)));
+		json_object_set_new(j, "type_id", json_integer(e->type));
+		json_object_set_new(j, "proximity_domain", json_integer(e->proximity_domain));
+		json_object_set_new(j, "enabled", json_boolean(e->enabled));
+		switch (e->type) {
+		case FW_SRAT_LOCAL_APIC:
+			json_object_set_new(j, "apic_id", json_integer(e->id));
+			set_flags(j, "flags", fw_srat_cpu_flag_names, e->flags);
+			json_object_set_new(j, "clock_domain", json_integer(e->clock_domain));
+			break;
+		case FW_SRAT_X2APIC:
+			json_object_set_new(j, "x2apic_id", json_integer(e->id));
+			set_flags(j, "flags", fw_srat_cpu_flag_names, e->flags);
+			json_object_set_new(j, "clock_domain", json_integer(e->clock_domain));
+			break;
+		case FW_SRAT_MEMORY:
+			json_object_set_new(j, "base_address", fw_json_hex(e->base));
+			json_object_set_new(j, "length", fw_json_hex(e->size));
+			set_flags(j, "flags", fw_srat_memory_flag_names, e->flags);
+			break;
+		case FW_SRAT_GICC:
+		case FW_SRAT_RINTC:
+			json_object_set_new(j, "acpi_processor_uid", json_integer(e->id));
+			set_flags(j, "flags", fw_srat_cpu_flag_names, e->flags);
+			json_object_set_new(j, "clock_domain", json_integer(e->clock_domain));
+			break;
+		case FW_SRAT_GIC_ITS: json_object_set_new(j, "its_id", json_integer(e->id)); break;
+		case FW_SRAT_GENERIC_INITIATOR:
+		case FW_SRAT_GENERIC_PORT:
+			set_flags(j, "flags", fw_srat_initiator_flag_names, e->flags);
+			if (e->handle_type == FW_SRAT_GI_HANDLE_PCI) {
+				json_object_set_new(j, "device_handle_type", json_string("PCI"));
+				json_object_set_new(j, "segment", json_integer(e->segment));
+				json_object_set_new(j, "bdf", bdf(e->segment, e->bdf));
+			} else if (e->handle_type == FW_SRAT_GI_HANDLE_ACPI) {
+				json_object_set_new(j, "device_handle_type", json_string("ACPI"));
+				json_object_set_new(j, "hid", json_string(e->hid));
+				json_object_set_new(j, "uid", json_integer(e->uid));
+			} else {
+				json_object_set_new(j, "device_handle_type", json_integer(e->handle_type));
+			}
+			break;
+		default: json_object_set_new(j, "length", json_integer(e->length)); break;
+		}
+		json_array_append_new(a, j);
+	}
+	json_object_set_new(o, "entries", a);
+	return o;
+}
+
+static json_t *slit_json(const struct fw_slit *m)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "localities", json_integer((json_int_t)m->localities));
+	json_t *rows = json_array();
+	for (size_t i = 0; i < m->n; i++) {
+		json_t *row = json_array();
+		for (size_t k = 0; k < m->n; k++)
+			json_array_append_new(row, json_integer(m->matrix[i * m->n + k]));
+		json_array_append_new(rows, row);
+	}
+	json_object_set_new(o, "matrix", rows);
+	return o;
+}
+
+static json_t *mcfg_json(const struct fw_mcfg *m)
+{
+	json_t *o = json_object(), *a = json_array();
+	for (size_t i = 0; i < m->n; i++) {
+		const struct fw_mcfg_allocation *e = &m->allocations[i];
+		json_t *j = json_object();
+		json_object_set_new(j, "base_address", fw_json_hex(e->base));
+		json_object_set_new(j, "segment", json_integer(e->segment));
+		json_object_set_new(j, "start_bus", json_integer(e->start_bus));
+		json_object_set_new(j, "end_bus", json_integer(e->end_bus));
+		json_array_append_new(a, j);
+	}
+	json_object_set_new(o, "allocations", a);
+	return o;
+}
+
+/* --- DMAR ---------------------------------------------------------------------------------------- */
+
+static json_t *dmar_json(const struct fw_dmar *m)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "host_address_width", json_integer(m->host_address_width));
+	set_flags(o, "flags", fw_dmar_flag_names, m->flags);
+	json_t *a = json_array();
+	for (size_t i = 0; i < m->n; i++) {
+		const struct fw_dmar_unit *u = &m->units[i];
+		json_t *j = json_object();
+		json_object_set_new(j, "offset", json_integer(u->offset));
+		json_object_set_new(j, "type", json_string(fw_dmar_type_name(u->type)));
+		json_object_set_new(j, "type_id", json_integer(u->type));
+		json_object_set_new(j, "length", json_integer(u->length));
+		switch (u->type) {
+		case FW_DMAR_DRHD:
+			set_flags(j, "flags", fw_dmar_drhd_flag_names, u->flags);
+			json_object_set_new(j, "segment", json_integer(u->segment));
+			json_object_set_new(j, "register_base", fw_json_hex(u->base));
+			json_object_set_new(j, "size", json_integer(u->size));
+			break;
+		case FW_DMAR_RMRR:
+			json_object_set_new(j, "segment", json_integer(u->segment));
+			json_object_set_new(j, "base_address", fw_json_hex(u->base));
+			json_object_set_new(j, "limit_address", fw_json_hex(u->limit));
+			break;
+		case FW_DMAR_ATSR:
+		case FW_DMAR_SATC:
+		case FW_DMAR_SIDP:
+			set_flags(j, "flags", u->type == FW_DMAR_ATSR ? fw_dmar_atsr_flag_names
+					      : u->type == FW_DMAR_SATC ? fw_dmar_satc_flag_names
+									 : NULL,
+				  u->flags);
+			json_object_set_new(j, "segment", json_integer(u->segment));
+			break;
+		case FW_DMAR_RHSA:
+			json_object_set_new(j, "register_base", fw_json_hex(u->base));
+			json_object_set_new(j, "proximity_domain", json_integer(u->proximity_domain));
+			break;
+		case FW_DMAR_ANDD:
+			json_object_set_new(j, "acpi_device_number", json_integer(u->device_number));
+			json_object_set_new(j, "object_name", json_string(u->name ? u->name : ""));
+			break;
+		}
+		if (u->type == FW_DMAR_DRHD || u->type == FW_DMAR_RMRR || u->type == FW_DMAR_ATSR || u->type == FW_DMAR_SATC ||
+		    u->type == FW_DMAR_SIDP) {
+			json_t *sc = json_array();
+			for (size_t k = 0; k < u->nscopes; k++) {
+				const struct fw_dmar_scope *s = &u->scopes[k];
+				json_t *js = json_object();
+				json_object_set_new(js, "type", json_string(fw_dmar_scope_type_name(s->type)));
+				json_object_set_new(js, "type_id", json_integer(s->type));
+				json_object_set_new(js, "enumeration_id", json_integer(s->enumeration_id));
+				json_object_set_new(js, "start_bus", json_integer(s->start_bus));
+				json_t *path = json_array();
+				for (size_t p = 0; p < s->npath; p++) {
+					char buf[8];
+					snprintf(buf, sizeof(buf), "%02x.%u", s->path[2 * p], s->path[2 * p + 1]);
+					json_array_append_new(path, json_string(buf));
+				}
+				json_object_set_new(js, "path", path);
+				if (s->npath == 1)
+					json_object_set_new(js, "bdf", bdf(u->segment, (uint16_t)(s->start_bus << 8 | (s->path[0] & 0x1F) << 3 |
+											      (s->path[1] & 7))));
+				json_array_append_new(sc, js);
+			}
+			json_object_set_new(j, "scopes", sc);
+		}
+		json_array_append_new(a, j);
+	}
+	json_object_set_new(o, "units", a);
+	return o;
+}
+
+/* --- MADT, FADT ---------------------------------------------------------------------------------- */
+
+static json_t *madt_json(const struct fw_madt *m)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "local_apic_address", fw_json_hex(m->lapic_address));
+	set_flags(o, "flags", fw_madt_flag_names, m->flags);
+	json_t *cpu = json_object();
+	json_object_set_new(cpu, "total", json_integer((json_int_t)m->ncpus));
+	json_object_set_new(cpu, "enabled", json_integer((json_int_t)m->cpus_enabled));
+	json_object_set_new(cpu, "online_capable", json_integer((json_int_t)m->cpus_online_capable));
+	json_object_set_new(cpu, "x2apic", json_integer(m->type_counts[FW_MADT_LOCAL_X2APIC]));
+	json_object_set_new(o, "processors", cpu);
+	json_t *io = json_array();
+	for (size_t i = 0; i < m->nioapics; i++) {
+		json_t *j = json_object();
+		json_object_set_new(j, "id", json_integer(m->ioapics[i].id));
+		json_object_set_new(j, "address", fw_json_hex(m->ioapics[i].address));
+		json_object_set_new(j, "gsi_base", json_integer(m->ioapics[i].gsi_base));
+		json_array_append_new(io, j);
+	}
+	json_object_set_new(o, "ioapics", io);
+	json_t *iso = json_array();
+	for (size_t i = 0; i < m->noverrides; i++) {
+		char buf[64];
+		json_t *j = json_object();
+		json_object_set_new(j, "bus", json_integer(m->overrides[i].bus));
+		json_object_set_new(j, "source_irq", json_integer(m->overrides[i].source));
+		json_object_set_new(j, "gsi", json_integer(m->overrides[i].gsi));
+		json_object_set_new(j, "flags", json_integer(m->overrides[i].flags));
+		json_object_set_new(j, "signal", json_string(fw_madt_inti_str(m->overrides[i].flags, buf, sizeof(buf))));
+		json_array_append_new(iso, j);
+	}
+	json_object_set_new(o, "interrupt_overrides", iso);
+	json_t *counts = json_object();
+	for (unsigned t = 0; t < 256; t++)
+		if (m->type_counts[t]) {
+			char key[32];
+			const char *name = fw_madt_type_name((uint8_t)t);
+			if (!strcmp(name, "reserved") || !strcmp(name, "oem"))
+				snprintf(key, sizeof(key), "%s-%u", name, t);
+			else
+				snprintf(key, sizeof(key), "%s", name);
+			json_object_set_new(counts, key, json_integer(m->type_counts[t]));
+		}
+	json_object_set_new(o, "structure_counts", counts);
+	return o;
+}
+
+static json_t *fadt_json(const struct fw_fadt *m)
+{
+	json_t *o = json_object();
+	const struct fw_layout *l = &fw_fadt_layout;
+	if (m->present[FADT_MINOR_REVISION])
+		json_object_set_new(o, "minor_version", json_integer((json_int_t)m->value[FADT_MINOR_REVISION]));
+	json_object_set_new(o, "dsdt_address", fw_json_hex(m->dsdt_address));
+	json_object_set_new(o, "facs_address", fw_json_hex(m->facs_address));
+	if (m->present[FADT_PREFERRED_PM_PROFILE]) {
+		const char *p = fw_named_value_name(fw_fadt_pm_profile_names, m->value[FADT_PREFERRED_PM_PROFILE]);
+		json_object_set_new(o, "pm_profile", json_integer((json_int_t)m->value[FADT_PREFERRED_PM_PROFILE]));
+		json_object_set_new(o, "pm_profile_name", p ? json_string(p) : json_null());
+	}
+	if (m->present[FADT_SCI_INTERRUPT])
+		json_object_set_new(o, "sci_interrupt", json_integer((json_int_t)m->value[FADT_SCI_INTERRUPT]));
+	if (m->present[FADT_SMI_COMMAND])
+		json_object_set_new(o, "smi_command_port", fw_json_hex(m->value[FADT_SMI_COMMAND]));
+	if (m->present[FADT_BOOT_FLAGS])
+		set_flags(o, "iapc_boot_arch", fw_fadt_boot_flag_names, m->value[FADT_BOOT_FLAGS]);
+	if (m->present[FADT_FLAGS])
+		set_flags(o, "flags", fw_fadt_flag_names, m->value[FADT_FLAGS]);
+	if (m->present[FADT_RESET_REGISTER]) {
+		json_t *r = json_object();
+		const char *sp = fw_named_value_name(fw_gas_space_names, m->reset_space);
+		json_object_set_new(r, "space_id", json_integer(m->reset_space));
+		json_object_set_new(r, "space", sp ? json_string(sp) : json_null());
+		json_object_set_new(r, "bit_width", json_integer(m->reset_bit_width));
+		json_object_set_new(r, "address", fw_json_hex(m->reset_address));
+		if (m->present[FADT_RESET_VALUE])
+			json_object_set_new(r, "value", fw_json_hex(m->value[FADT_RESET_VALUE]));
+		json_object_set_new(o, "reset_register", r);
+	}
+	if (m->present[FADT_HYPERVISOR_ID])
+		json_object_set_new(o, "hypervisor_vendor_identity", fw_json_hex(m->value[FADT_HYPERVISOR_ID]));
+	(void)l;
+	return o;
+}
+
+/* --- HMAT, CEDT, RSDP, XSDT ---------------------------------------------------------------------- */
+
+static json_t *hmat_json(const struct fw_hmat *m)
+{
+	json_t *o = json_object(), *a = json_array();
+	for (size_t i = 0; i < m->n; i++) {
+		const struct fw_hmat_entry *e = &m->entries[i];
+		json_t *j = json_object();
+		json_object_set_new(j, "offset", json_integer(e->offset));
+		json_object_set_new(j, "type", json_string(fw_hmat_type_name(e->type)));
+		json_object_set_new(j, "type_id", json_integer(e->type));
+		json_object_set_new(j, "length", json_integer(e->length));
+		if (e->type == FW_HMAT_ADDRESS_RANGE) {
+			json_object_set_new(j, "flags", json_integer(e->flags));
+			json_object_set_new(j, "initiator_proximity_domain", (e->flags & 1) ? json_integer(e->initiator_pd) : json_null());
+			json_object_set_new(j, "memory_proximity_domain", json_integer(e->memory_pd));
+		} else if (e->type == FW_HMAT_LOCALITY) {
+			const char *dt = fw_named_value_name(fw_hmat_data_type_names, e->data_type);
+			json_object_set_new(j, "flags", json_integer(e->flags));
+			json_object_set_new(j, "data_type", dt ? json_string(dt) : json_integer(e->data_type));
+			json_object_set_new(j, "initiators", json_integer(e->initiators));
+			json_object_set_new(j, "targets", json_integer(e->targets));
+			json_object_set_new(j, "entry_base_unit", fw_json_hex(e->base_unit));
+		} else if (e->type == FW_HMAT_CACHE) {
+			json_object_set_new(j, "memory_proximity_domain", json_integer(e->memory_pd));
+			json_object_set_new(j, "cache_size", fw_json_hex(e->cache_size));
+			json_object_set_new(j, "cache_attributes", fw_json_hex(e->cache_attributes));
+		}
+		json_array_append_new(a, j);
+	}
+	json_object_set_new(o, "structures", a);
+	return o;
+}
+
+static json_t *cedt_json(const struct fw_cedt *m)
+{
+	json_t *o = json_object(), *a = json_array();
+	for (size_t i = 0; i < m->n; i++) {
+		const struct fw_cedt_entry *e = &m->entries[i];
+		json_t *j = json_object();
+		json_object_set_new(j, "offset", json_integer(e->offset));
+		json_object_set_new(j, "type", json_string(fw_cedt_type_name(e->type)));
+		json_object_set_new(j, "type_id", json_integer(e->type));
+		json_object_set_new(j, "length", json_integer(e->length));
+		if (e->type == FW_CEDT_CHBS) {
+			json_object_set_new(j, "uid", json_integer(e->uid));
+			json_object_set_new(j, "cxl_version", json_string(e->cxl_version == 0 ? "1.1" : e->cxl_version == 1 ? "2.0" : "unknown"));
+			json_object_set_new(j, "base", fw_json_hex(e->base));
+			json_object_set_new(j, "size", fw_json_hex(e->size));
+		} else if (e->type == FW_CEDT_CFMWS) {
+			json_object_set_new(j, "base_hpa", fw_json_hex(e->base));
+			json_object_set_new(j, "window_size", fw_json_hex(e->size));
+			json_object_set_new(j, "interleave_ways", e->ways ? json_integer(e->ways) : json_null());
+			json_object_set_new(j, "interleave_arithmetic", json_string(e->arithmetic == 0 ? "modulo" : e->arithmetic == 1 ? "xor" : "unknown"));
+			json_object_set_new(j, "granularity_encoded", json_integer(e->granularity_encoded));
+			set_flags(j, "restrictions", fw_cedt_restriction_names, e->restrictions);
+			json_object_set_new(j, "qtg_id", json_integer(e->qtg_id));
+			json_t *tg = json_array();
+			for (size_t k = 0; k < e->ntargets; k++)
+				json_array_append_new(tg, json_integer(fw_le32(e->targets + 4 * k)));
+			json_object_set_new(j, "targets", tg);
+		}
+		json_array_append_new(a, j);
+	}
+	json_object_set_new(o, "structures", a);
+	return o;
+}
+
+static json_t *rsdp_json(const struct fw_acpi_rsdp *m)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "rsdt_address", fw_json_hex(m->rsdt_address));
+	json_object_set_new(o, "xsdt_address", fw_json_hex(m->xsdt_address));
+	json_object_set_new(o, "checksum_ok", json_boolean(m->checksum_ok));
+	json_object_set_new(o, "extended_checksum_ok", json_boolean(m->ext_checksum_ok));
+	return o;
+}
+
+static json_t *xsdt_json(const struct fw_acpi_xsdt *m)
+{
+	json_t *o = json_object(), *a = json_array();
+	for (size_t i = 0; i < m->n; i++) {
+		json_t *j = json_object();
+		json_object_set_new(j, "address", fw_json_hex(m->addresses[i]));
+		json_object_set_new(j, "signature", m->targets[i] ? json_string(m->targets[i]->signature) : json_null());
+		json_array_append_new(a, j);
+	}
+	json_object_set_new(o, "entries", a);
+	return o;
+}
+
+/* --- tables -------------------------------------------------------------------------------------- */
+
+static json_t *decoded_json(const struct fw_acpi_table *t)
+{
+	if (!t->model || !t->decoder)
+		return NULL;
+	switch (t->decoder->kind) {
+	case FW_ACPI_MODEL_IVRS: return ivrs_json(t->model);
+	case FW_ACPI_MODEL_SRAT: return srat_json(t->model);
+	case FW_ACPI_MODEL_SLIT: return slit_json(t->model);
+	case FW_ACPI_MODEL_MCFG: return mcfg_json(t->model);
+	case FW_ACPI_MODEL_DMAR: return dmar_json(t->model);
+	case FW_ACPI_MODEL_MADT: return madt_json(t->model);
+	case FW_ACPI_MODEL_FADT: return fadt_json(t->model);
+	case FW_ACPI_MODEL_HMAT: return hmat_json(t->model);
+	case FW_ACPI_MODEL_CEDT: return cedt_json(t->model);
+	case FW_ACPI_MODEL_RSDP: return rsdp_json(t->model);
+	case FW_ACPI_MODEL_XSDT: return xsdt_json(t->model);
+	case FW_ACPI_MODEL_NONE: break;
+	}
+	return NULL;
+}
+
+json_t *fw_acpi_json_table(const struct fw_acpi_table *t)
+{
+	json_t *o = json_object();
+	char name[16];
+	json_object_set_new(o, "signature", json_string(t->signature));
+	json_object_set_new(o, "name", json_string(fw_acpi_table_name(t, name, sizeof(name))));
+	json_object_set_new(o, "length", json_integer(t->length));
+	json_object_set_new(o, "revision", json_integer(t->revision));
+	json_object_set_new(o, "checksum_ok",
+			    t->checksum_state == FW_ACPI_CHECKSUM_NONE ? json_null() : json_boolean(t->checksum_state == FW_ACPI_CHECKSUM_OK));
+	json_object_set_new(o, "checksum", t->checksum_state == FW_ACPI_CHECKSUM_NONE ? json_string("none") : fw_json_hex(t->checksum));
+	json_object_set_new(o, "oem_id", json_string(t->oem_id));
+	json_object_set_new(o, "oem_table_id", json_string(t->oem_table_id));
+	if (t->has_header) {
+		json_object_set_new(o, "oem_revision", fw_json_hex(t->oem_revision));
+		json_object_set_new(o, "creator_id", json_string(t->creator_id));
+		json_object_set_new(o, "creator_revision", fw_json_hex(t->creator_revision));
+	}
+	json_object_set_new(o, "description", t->decoder ? json_string(t->decoder->name) : json_null());
+	if (t->address)
+		json_object_set_new(o, "address", fw_json_hex(t->address));
+	if (t->origin)
+		json_object_set_new(o, "origin", json_string(t->origin));
+	if (t->truncated)
+		json_object_set_new(o, "truncated", json_true());
+	json_t *dec = decoded_json(t);
+	if (dec)
+		json_object_set_new(o, "decoded", dec);
+	if (t->diags)
+		json_object_set_new(o, "diagnostics", fw_json_diags(t->diags, true));
+	return o;
+}
+
+bool fw_acpi_filter_match(const struct fw_acpi_filter *f, const struct fw_acpi_table *t)
+{
+	if (!f || !f->sigs)
+		return true;
+	for (size_t i = 0; i < f->n; i++)
+		if (strncmp(f->sigs[i], t->signature, 4) == 0)
+			return true;
+	return false;
+}
+
+json_t *fw_acpi_json_set(const struct fw_acpi_set *s, const struct fw_acpi_filter *f)
+{
+	json_t *doc = json_object();
+	json_t *src = json_object();
+	json_object_set_new(src, "path", s->path ? json_string(s->path) : json_null());
+	json_object_set_new(src, "kind", json_string(fw_acpi_source_name(s->source)));
+	json_object_set_new(src, "tables", json_integer((json_int_t)s->ntables));
+	json_object_set_new(doc, "input", src);
+	json_t *a = json_array();
+	for (size_t i = 0; i < s->ntables; i++)
+		if (fw_acpi_filter_match(f, s->tables[i]))
+			json_array_append_new(a, fw_acpi_json_table(s->tables[i]));
+	json_object_set_new(doc, "tables", a);
+	if (s->diags)
+		json_object_set_new(doc, "diagnostics", fw_json_diags(s->diags, false));
+	return doc;
+}

@@ -1,0 +1,496 @@
+/* `fwlens acpi` text output: a table list, then notes per decoded table with names for every
+ * flag, then the diagnostics. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "acpi-write.h"
+#include "acpi/cedt.h"
+#include "acpi/dmar.h"
+#include "acpi/fadt.h"
+#include "acpi/gas.h"
+#include "acpi/hmat.h"
+#include "acpi/ivrs.h"
+#include "acpi/madt.h"
+#include "acpi/mcfg.h"
+#include "acpi/rsdp.h"
+#include "acpi/slit.h"
+#include "acpi/srat.h"
+#include "acpi/xsdt.h"
+
+struct out {
+	FILE *f;
+	struct fw_cli *cli;
+};
+
+static const char *C(const struct out *o, const char *what)
+{
+	return fw_cli_color(o->cli, what);
+}
+
+static const char *flags_str(const struct fw_named_value *names, uint64_t v, char *buf, size_t len)
+{
+	if (!v)
+		return "none";
+	return fw_flags_str(names, v, buf, len);
+}
+
+static const char *bdf(uint16_t seg, uint16_t devid, char buf[16])
+{
+	return fw_acpi_bdf_str(seg, devid, buf);
+}
+
+/* "3583 MiB", "640 KiB", "2 GiB" (exact multiples only get the bigger unit). */
+static const char *size_str(uint64_t n, char *buf, size_t len)
+{
+	if (n >= (1ull << 30) && !(n & ((1ull << 30) - 1)))
+		snprintf(buf, len, "%" PRIu64 " GiB", n >> 30);
+	else if (n >= (1ull << 20))
+		snprintf(buf, len, "%" PRIu64 " MiB", n >> 20);
+	else
+		snprintf(buf, len, "%" PRIu64 " KiB", n >> 10);
+	return buf;
+}
+
+static void efr_features_line(const struct out *o, uint64_t efr, uint64_t efr2)
+{
+	const char *names[16];
+	size_t n = fw_ivrs_efr_features(efr, efr2, names, 16);
+	fprintf(o->f, "(Linux: ");
+	for (size_t i = 0; i < n; i++)
+		fprintf(o->f, "%s%s", i ? " " : "", names[i]);
+	fprintf(o->f, "%s)", n ? "" : "none");
+}
+
+/* --- IVRS -------------------------------------------------------------------------------------- */
+
+static void ivrs_entry_text(const struct out *o, const struct fw_ivrs_block *b, const struct fw_ivrs_entry *e)
+{
+	char a[16], z[16], buf[256];
+	fprintf(o->f, "      @0x%03x %-12s ", e->offset, fw_ivrs_entry_kind_name(e->kind));
+	switch (e->kind) {
+	case FW_IVRS_E_PAD: fprintf(o->f, "(padding)"); break;
+	case FW_IVRS_E_ALL: fprintf(o->f, "every device of segment %04x", b->segment); break;
+	case FW_IVRS_E_RANGE:
+	case FW_IVRS_E_EXT_RANGE:
+	case FW_IVRS_E_ALIAS_RANGE:
+		if (e->closed)
+			fprintf(o->f, "%s .. %s", bdf(b->segment, e->device_id, a), bdf(b->segment, e->end, z));
+		else
+			fprintf(o->f, "%s .. (no END entry)", bdf(b->segment, e->device_id, a));
+		break;
+	case FW_IVRS_E_SPECIAL:
+		fprintf(o->f, "%s %u is %s", e->variety == FW_IVHD_SPECIAL_IOAPIC ? "IOAPIC" : e->variety == FW_IVHD_SPECIAL_HPET ? "HPET" : "special",
+			e->handle, bdf(b->segment, e->source, a));
+		break;
+	case FW_IVRS_E_ACPI_HID:
+		fprintf(o->f, "%s", e->hid[0] ? e->hid : "(no HID)");
+		if (e->cid[0])
+			fprintf(o->f, " CID %s", e->cid);
+		else if (e->cid_raw)
+			fprintf(o->f, " CID 0x%" PRIx64, e->cid_raw);
+		if (e->uid)
+			fprintf(o->f, " UID \"%s\"", e->uid);
+		fprintf(o->f, " is %s", bdf(b->segment, e->device_id, a));
+		break;
+	default: fprintf(o->f, "%s", bdf(b->segment, e->device_id, a)); break;
+	}
+	if (e->kind == FW_IVRS_E_ALIAS_SELECT || e->kind == FW_IVRS_E_ALIAS_RANGE)
+		fprintf(o->f, " seen as %s", bdf(b->segment, e->source, a));
+	if (e->kind == FW_IVRS_E_EXT_SELECT || e->kind == FW_IVRS_E_EXT_RANGE)
+		fprintf(o->f, " ext 0x%08x", e->ext);
+	if (e->kind == FW_IVRS_E_UNKNOWN)
+		fprintf(o->f, " (type 0x%02x)", e->type);
+	if (e->dte)
+		fprintf(o->f, "  [%s]", fw_bitfields_str(e->dte, &fw_ivrs_dte_bits, buf, sizeof(buf)));
+	fputc('\n', o->f);
+}
+
+static void ivrs_text(const struct out *o, const struct fw_ivrs *m)
+{
+	char buf[1024], a[16], z[16];
+	fprintf(o->f, "  IVinfo 0x%08x: %s\n", m->ivinfo, fw_bitfields_str(m->ivinfo, &fw_ivrs_ivinfo_bits, buf, sizeof(buf)));
+	if (m->linux_type)
+		fprintf(o->f, "  Linux uses the IVHD %02xh blocks: %zu IOMMU%s\n", m->linux_type, m->niommus, m->niommus == 1 ? "" : "s");
+	if (m->global_efr_valid) {
+		fprintf(o->f, "  global EFR 0x%016" PRIx64 ", EFR2 0x%" PRIx64 " ", m->global_efr, m->global_efr2);
+		efr_features_line(o, m->global_efr, m->global_efr2);
+		fputc('\n', o->f);
+	}
+	if (m->nspecials) {
+		fprintf(o->f, "  interrupt remapping:");
+		for (size_t i = 0; i < m->nspecials; i++)
+			fprintf(o->f, "%s %s %u = %s", i ? "," : "",
+				m->specials[i].variety == FW_IVHD_SPECIAL_IOAPIC ? "IOAPIC" : m->specials[i].variety == FW_IVHD_SPECIAL_HPET ? "HPET" : "?",
+				m->specials[i].handle, bdf(m->specials[i].segment, m->specials[i].source, a));
+		fputc('\n', o->f);
+	}
+	if (m->nlinux_messages) {
+		fprintf(o->f, "  %sLinux would print:%s\n", C(o, "yellow"), C(o, "reset"));
+		for (size_t i = 0; i < m->nlinux_messages; i++)
+			fprintf(o->f, "    %s\n", m->linux_messages[i]);
+	}
+	for (size_t i = 0; i < m->nblocks; i++) {
+		const struct fw_ivrs_block *b = &m->blocks[i];
+		fputc('\n', o->f);
+		if (b->is_ivhd) {
+			fprintf(o->f, "  %s@0x%03x IVHD %02xh%s  IOMMU %s  base 0x%" PRIx64, C(o, "bold"), b->offset, b->type, C(o, "reset"),
+				bdf(b->segment, b->device_id, a), b->base_address);
+			if (b->linux_uses)
+				fprintf(o->f, "  (Linux IOMMU %d)\n", b->iommu_index);
+			else
+				fprintf(o->f, "  (Linux uses the %02xh blocks instead)\n", m->linux_type);
+			fprintf(o->f, "    flags 0x%02x: %s; capability at 0x%02x; info 0x%04x: %s\n", b->flags,
+				flags_str(fw_ivhd_flag_names, b->flags, buf, sizeof(buf)), b->cap_offset, b->info,
+				b->info ? fw_bitfields_str(b->info, &fw_ivhd_info_bits, z, sizeof(z)) : "none");
+			if (b->has_efr) {
+				fprintf(o->f, "    attributes 0x%08x: %s\n", b->attributes,
+					b->attributes ? fw_bitfields_str(b->attributes, &fw_ivhd_attr_bits, buf, sizeof(buf)) : "none");
+				fprintf(o->f, "    EFR  0x%016" PRIx64 ": %s ", b->efr,
+					fw_bitfields_str(b->efr, &fw_ivrs_efr_bits, buf, sizeof(buf)));
+				efr_features_line(o, b->efr, b->efr2);
+				fprintf(o->f, "\n    EFR2 0x%016" PRIx64 "%s%s\n", b->efr2, b->efr2 ? ": " : "",
+					b->efr2 ? fw_bitfields_str(b->efr2, &fw_ivrs_efr2_bits, buf, sizeof(buf)) : "");
+			} else {
+				fprintf(o->f, "    features 0x%08x: %s\n", b->attributes,
+					b->attributes ? fw_bitfields_str(b->attributes, &fw_ivhd10_feature_bits, buf, sizeof(buf)) : "none");
+			}
+			fprintf(o->f, "    device entries (%zu in the table; a START/END pair is one line):\n", b->nraw_entries);
+			for (size_t k = 0; k < b->nentries; k++)
+				ivrs_entry_text(o, b, &b->entries[k]);
+			if (b->linux_uses) {
+				fprintf(o->f, "    covers:");
+				for (size_t k = 0; k < b->ncovered; k++) {
+					if (b->covered[k].first == b->covered[k].last)
+						fprintf(o->f, " %s", fw_acpi_devid_str(b->covered[k].first, a));
+					else
+						fprintf(o->f, " %s-%s", fw_acpi_devid_str(b->covered[k].first, a),
+							fw_acpi_devid_str(b->covered[k].last, z));
+				}
+				fprintf(o->f, "%s\n", b->ncovered ? "" : " nothing");
+			}
+		} else if (b->is_ivmd) {
+			fprintf(o->f, "  %s@0x%03x IVMD %02xh%s  ", C(o, "bold"), b->offset, b->type, C(o, "reset"));
+			if (b->type == FW_IVRS_IVMD_ALL)
+				fprintf(o->f, "every device of segment %04x", b->segment);
+			else if (b->type == FW_IVRS_IVMD_ONE)
+				fprintf(o->f, "device %s", bdf(b->segment, b->device_id, a));
+			else
+				fprintf(o->f, "devices %s .. %s", bdf(b->segment, b->device_id, a), bdf(b->segment, b->aux_data, z));
+			fprintf(o->f, "\n    memory 0x%" PRIx64 " + 0x%" PRIx64 ", flags 0x%02x: %s\n", b->start_address, b->memory_length,
+				b->flags, flags_str(fw_ivmd_flag_names, b->flags, buf, sizeof(buf)));
+		} else {
+			fprintf(o->f, "  @0x%03x block type 0x%02x, %u bytes (not IVHD or IVMD)\n", b->offset, b->type, b->length);
+		}
+	}
+}
+
+/* --- SRAT, SLIT, MCFG ---------------------------------------------------------------------------- */
+
+static void srat_text(const struct out *o, const struct fw_srat *m)
+{
+	char buf[256], a[32];
+	fprintf(o->f, "  %zu entries; proximity domains of the enabled ones:", m->nentries);
+	for (size_t i = 0; i < m->ndomains; i++)
+		fprintf(o->f, " %u", m->domains[i]);
+	fputc('\n', o->f);
+	/* Processors are summarised per domain; everything else is listed. Disabled entries are
+	 * counted only: Linux ignores them. */
+	size_t off_cpus = 0, off_mem = 0;
+	for (size_t i = 0; i < m->nentries; i++) {
+		const struct fw_srat_entry *e = &m->entries[i];
+		bool cpu = e->type == FW_SRAT_LOCAL_APIC || e->type == FW_SRAT_X2APIC || e->type == FW_SRAT_GICC || e->type == FW_SRAT_RINTC;
+		off_cpus += cpu && !e->enabled;
+		off_mem += e->type == FW_SRAT_MEMORY && !e->enabled;
+	}
+	for (size_t d = 0; d < m->ndomains; d++) {
+		size_t cpus = 0;
+		for (size_t i = 0; i < m->nentries; i++) {
+			const struct fw_srat_entry *e = &m->entries[i];
+			if (e->enabled && e->proximity_domain == m->domains[d] &&
+			    (e->type == FW_SRAT_LOCAL_APIC || e->type == FW_SRAT_X2APIC || e->type == FW_SRAT_GICC || e->type == FW_SRAT_RINTC))
+				cpus++;
+		}
+		if (cpus)
+			fprintf(o->f, "  domain %u: %zu processors\n", m->domains[d], cpus);
+	}
+	if (off_cpus || off_mem)
+		fprintf(o->f, "  disabled (ignored): %zu processor entries, %zu memory entries\n", off_cpus, off_mem);
+	for (size_t i = 0; i < m->nentries; i++) {
+		const struct fw_srat_entry *e = &m->entries[i];
+		if (!e->enabled && (e->type == FW_SRAT_MEMORY || e->type == FW_SRAT_LOCAL_APIC || e->type == FW_SRAT_X2APIC ||
+				    e->type == FW_SRAT_GICC || e->type == FW_SRAT_RINTC))
+			continue;
+		switch (e->type) {
+		case FW_SRAT_LOCAL_APIC:
+		case FW_SRAT_X2APIC:
+		case FW_SRAT_GICC:
+		case FW_SRAT_RINTC: break; /* summarised per domain above */
+		case FW_SRAT_MEMORY:
+			fprintf(o->f, "  @0x%03x memory  domain %u  0x%012" PRIx64 "-0x%012" PRIx64 " (%s)  %s\n", e->offset,
+				e->proximity_domain, e->base, e->size ? e->base + e->size - 1 : e->base, size_str(e->size, a, sizeof(a)),
+				flags_str(fw_srat_memory_flag_names, e->flags, buf, sizeof(buf)));
+			break;
+		case FW_SRAT_GIC_ITS: fprintf(o->f, "  @0x%03x GIC ITS %u  domain %u\n", e->offset, e->id, e->proximity_domain); break;
+		case FW_SRAT_GENERIC_INITIATOR:
+		case FW_SRAT_GENERIC_PORT:
+			fprintf(o->f, "  @0x%03x %s  domain %u  ", e->offset,
+				e->type == FW_SRAT_GENERIC_INITIATOR ? "generic initiator" : "generic port", e->proximity_domain);
+			if (e->handle_type == FW_SRAT_GI_HANDLE_PCI)
+				fprintf(o->f, "PCI %s", bdf(e->segment, e->bdf, a));
+			else if (e->handle_type == FW_SRAT_GI_HANDLE_ACPI)
+				fprintf(o->f, "ACPI %s UID %u", e->hid, e->uid);
+			else
+				fprintf(o->f, "handle type %u", e->handle_type);
+			fprintf(o->f, "  %s\n", flags_str(fw_srat_initiator_flag_names, e->flags, buf, sizeof(buf)));
+			break;
+		default: fprintf(o->f, "  @0x%03x type %u, %u bytes (unknown)\n", e->offset, e->type, e->length); break;
+		}
+	}
+}
+
+static void slit_text(const struct out *o, const struct fw_slit *m)
+{
+	fprintf(o->f, "  %" PRIu64 " localities; distance from row to column (10 = local):\n", m->localities);
+	if (!m->n)
+		return;
+	fprintf(o->f, "        ");
+	for (size_t k = 0; k < m->n; k++)
+		fprintf(o->f, " %4zu", k);
+	fputc('\n', o->f);
+	for (size_t i = 0; i < m->n; i++) {
+		fprintf(o->f, "    %3zu ", i);
+		for (size_t k = 0; k < m->n; k++)
+			fprintf(o->f, " %4u", m->matrix[i * m->n + k]);
+		fputc('\n', o->f);
+	}
+}
+
+static void mcfg_text(const struct out *o, const struct fw_mcfg *m)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		const struct fw_mcfg_allocation *e = &m->allocations[i];
+		fprintf(o->f, "  segment %04x buses %02x-%02x  ECAM at 0x%" PRIx64 "\n", e->segment, e->start_bus, e->end_bus, e->base);
+	}
+}
+
+/* --- DMAR ---------------------------------------------------------------------------------------- */
+
+static void dmar_text(const struct out *o, const struct fw_dmar *m)
+{
+	char buf[256];
+	fprintf(o->f, "  host address width %u bits; flags 0x%02x: %s\n", m->host_address_width, m->flags,
+		flags_str(fw_dmar_flag_names, m->flags, buf, sizeof(buf)));
+	for (size_t i = 0; i < m->n; i++) {
+		const struct fw_dmar_unit *u = &m->units[i];
+		fprintf(o->f, "  @0x%03x %s", u->offset, fw_dmar_type_name(u->type));
+		switch (u->type) {
+		case FW_DMAR_DRHD:
+			fprintf(o->f, " segment %04x registers 0x%" PRIx64 "%s\n", u->segment, u->base,
+				(u->flags & 1) ? " INCLUDE_PCI_ALL" : "");
+			break;
+		case FW_DMAR_RMRR:
+			fprintf(o->f, " segment %04x memory 0x%" PRIx64 "-0x%" PRIx64 "\n", u->segment, u->base, u->limit);
+			break;
+		case FW_DMAR_ATSR:
+			fprintf(o->f, " segment %04x%s\n", u->segment, (u->flags & 1) ? " ALL_PORTS" : "");
+			break;
+		case FW_DMAR_SATC:
+			fprintf(o->f, " segment %04x%s\n", u->segment, (u->flags & 1) ? " ATC_REQUIRED" : "");
+			break;
+		case FW_DMAR_RHSA:
+			fprintf(o->f, " unit 0x%" PRIx64 " in proximity domain %u\n", u->base, u->proximity_domain);
+			break;
+		case FW_DMAR_ANDD: fprintf(o->f, " ACPI device %u = %s\n", u->device_number, u->name ? u->name : ""); break;
+		default: fprintf(o->f, " type %u, %u bytes\n", u->type, u->length); break;
+		}
+		for (size_t k = 0; k < u->nscopes; k++) {
+			const struct fw_dmar_scope *s = &u->scopes[k];
+			fprintf(o->f, "      %-14s bus %02x path", fw_dmar_scope_type_name(s->type), s->start_bus);
+			for (size_t p = 0; p < s->npath; p++)
+				fprintf(o->f, "%s%02x.%u", p ? "/" : " ", s->path[2 * p], s->path[2 * p + 1]);
+			if (s->type == FW_DMAR_SCOPE_IOAPIC || s->type == FW_DMAR_SCOPE_HPET || s->type == FW_DMAR_SCOPE_NAMESPACE)
+				fprintf(o->f, "  id %u", s->enumeration_id);
+			fputc('\n', o->f);
+		}
+	}
+}
+
+/* --- MADT, FADT ---------------------------------------------------------------------------------- */
+
+static void madt_text(const struct out *o, const struct fw_madt *m)
+{
+	char buf[128];
+	fprintf(o->f, "  local APIC at 0x%08x; flags %s\n", m->lapic_address, flags_str(fw_madt_flag_names, m->flags, buf, sizeof(buf)));
+	fprintf(o->f, "  %zu processors: %zu enabled, %zu online-capable, %zu disabled (%u x2APIC entries)\n", m->ncpus,
+		m->cpus_enabled, m->cpus_online_capable, m->ncpus - m->cpus_enabled - m->cpus_online_capable,
+		m->type_counts[FW_MADT_LOCAL_X2APIC]);
+	for (size_t i = 0; i < m->nioapics; i++)
+		fprintf(o->f, "  I/O APIC id %u at 0x%08x, GSI base %u\n", m->ioapics[i].id, m->ioapics[i].address, m->ioapics[i].gsi_base);
+	for (size_t i = 0; i < m->noverrides; i++)
+		fprintf(o->f, "  IRQ %u -> GSI %u (%s)\n", m->overrides[i].source, m->overrides[i].gsi,
+			fw_madt_inti_str(m->overrides[i].flags, buf, sizeof(buf)));
+	fprintf(o->f, "  structures:");
+	for (unsigned t = 0; t < 256; t++)
+		if (m->type_counts[t])
+			fprintf(o->f, " %s x%u", fw_madt_type_name((uint8_t)t), m->type_counts[t]);
+	fputc('\n', o->f);
+}
+
+static void fadt_text(const struct out *o, const struct fw_acpi_table *t, const struct fw_fadt *m)
+{
+	char buf[512];
+	if (m->present[FADT_MINOR_REVISION])
+		fprintf(o->f, "  FADT version %u.%" PRIu64 "\n", t->revision, m->value[FADT_MINOR_REVISION]);
+	fprintf(o->f, "  DSDT at 0x%" PRIx64 ", FACS at 0x%" PRIx64 "\n", m->dsdt_address, m->facs_address);
+	if (m->present[FADT_PREFERRED_PM_PROFILE]) {
+		const char *p = fw_named_value_name(fw_fadt_pm_profile_names, m->value[FADT_PREFERRED_PM_PROFILE]);
+		fprintf(o->f, "  preferred power profile: %s\n", p ? p : "reserved");
+	}
+	if (m->present[FADT_SCI_INTERRUPT])
+		fprintf(o->f, "  SCI interrupt %" PRIu64 ", SMI command port 0x%" PRIx64 "\n", m->value[FADT_SCI_INTERRUPT], m->value[FADT_SMI_COMMAND]);
+	if (m->present[FADT_FLAGS])
+		fprintf(o->f, "  flags 0x%08" PRIx64 ": %s\n", m->value[FADT_FLAGS],
+			flags_str(fw_fadt_flag_names, m->value[FADT_FLAGS], buf, sizeof(buf)));
+	if (m->present[FADT_BOOT_FLAGS])
+		fprintf(o->f, "  IA-PC boot architecture 0x%04" PRIx64 ": %s\n", m->value[FADT_BOOT_FLAGS],
+			flags_str(fw_fadt_boot_flag_names, m->value[FADT_BOOT_FLAGS], buf, sizeof(buf)));
+	if (m->present[FADT_RESET_REGISTER] && m->reset_address) {
+		const char *sp = fw_named_value_name(fw_gas_space_names, m->reset_space);
+		fprintf(o->f, "  reset: write 0x%02" PRIx64 " to %s 0x%" PRIx64 "\n", m->value[FADT_RESET_VALUE], sp ? sp : "space?",
+			m->reset_address);
+	}
+	if (m->present[FADT_HYPERVISOR_ID] && m->value[FADT_HYPERVISOR_ID])
+		fprintf(o->f, "  hypervisor vendor identity 0x%" PRIx64 "\n", m->value[FADT_HYPERVISOR_ID]);
+}
+
+/* --- HMAT, CEDT, RSDP, XSDT ---------------------------------------------------------------------- */
+
+static void hmat_text(const struct out *o, const struct fw_hmat *m)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		const struct fw_hmat_entry *e = &m->entries[i];
+		fprintf(o->f, "  @0x%03x %s", e->offset, fw_hmat_type_name(e->type));
+		if (e->type == FW_HMAT_ADDRESS_RANGE) {
+			fprintf(o->f, ": memory domain %u", e->memory_pd);
+			if (e->flags & 1)
+				fprintf(o->f, ", attached initiator domain %u", e->initiator_pd);
+		} else if (e->type == FW_HMAT_LOCALITY) {
+			const char *dt = fw_named_value_name(fw_hmat_data_type_names, e->data_type);
+			fprintf(o->f, ": %s, %u initiators x %u targets, base unit %" PRIu64, dt ? dt : "unknown data type", e->initiators,
+				e->targets, e->base_unit);
+		} else if (e->type == FW_HMAT_CACHE) {
+			fprintf(o->f, ": memory domain %u, %" PRIu64 " MiB cache, attributes 0x%08x", e->memory_pd, e->cache_size >> 20,
+				e->cache_attributes);
+		}
+		fputc('\n', o->f);
+	}
+}
+
+static void cedt_text(const struct out *o, const struct fw_cedt *m)
+{
+	char buf[128];
+	for (size_t i = 0; i < m->n; i++) {
+		const struct fw_cedt_entry *e = &m->entries[i];
+		fprintf(o->f, "  @0x%03x %s", e->offset, fw_cedt_type_name(e->type));
+		if (e->type == FW_CEDT_CHBS)
+			fprintf(o->f, ": host bridge UID %u, CXL %s, registers 0x%" PRIx64 " + 0x%" PRIx64, e->uid,
+				e->cxl_version == 0 ? "1.1" : e->cxl_version == 1 ? "2.0" : "?", e->base, e->size);
+		else if (e->type == FW_CEDT_CFMWS) {
+			fprintf(o->f, ": window 0x%" PRIx64 " + 0x%" PRIx64 ", %u-way, %s; targets", e->base, e->size, e->ways,
+				flags_str(fw_cedt_restriction_names, e->restrictions, buf, sizeof(buf)));
+			for (size_t k = 0; k < e->ntargets; k++)
+				fprintf(o->f, " %u", fw_le32(e->targets + 4 * k));
+		}
+		fputc('\n', o->f);
+	}
+}
+
+static void rsdp_text(const struct out *o, const struct fw_acpi_rsdp *m)
+{
+	fprintf(o->f, "  revision %u; RSDT at 0x%08x; XSDT at 0x%" PRIx64 "\n", m->revision, m->rsdt_address, m->xsdt_address);
+}
+
+static void xsdt_text(const struct out *o, const struct fw_acpi_xsdt *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		fprintf(o->f, "  [%zu] 0x%" PRIx64 "%s%s\n", i, m->addresses[i], m->targets[i] ? " -> " : "",
+			m->targets[i] ? m->targets[i]->signature : "");
+}
+
+/* --- the set ------------------------------------------------------------------------------------- */
+
+static void decoded_text(const struct out *o, const struct fw_acpi_table *t)
+{
+	switch (t->decoder->kind) {
+	case FW_ACPI_MODEL_IVRS: ivrs_text(o, t->model); break;
+	case FW_ACPI_MODEL_SRAT: srat_text(o, t->model); break;
+	case FW_ACPI_MODEL_SLIT: slit_text(o, t->model); break;
+	case FW_ACPI_MODEL_MCFG: mcfg_text(o, t->model); break;
+	case FW_ACPI_MODEL_DMAR: dmar_text(o, t->model); break;
+	case FW_ACPI_MODEL_MADT: madt_text(o, t->model); break;
+	case FW_ACPI_MODEL_FADT: fadt_text(o, t, t->model); break;
+	case FW_ACPI_MODEL_HMAT: hmat_text(o, t->model); break;
+	case FW_ACPI_MODEL_CEDT: cedt_text(o, t->model); break;
+	case FW_ACPI_MODEL_RSDP: rsdp_text(o, t->model); break;
+	case FW_ACPI_MODEL_XSDT: xsdt_text(o, t->model); break;
+	case FW_ACPI_MODEL_NONE: break;
+	}
+}
+
+static const char *checksum_word(const struct fw_acpi_table *t)
+{
+	switch (t->checksum_state) {
+	case FW_ACPI_CHECKSUM_OK: return "ok";
+	case FW_ACPI_CHECKSUM_BAD: return "BAD";
+	case FW_ACPI_CHECKSUM_NONE: return "none";
+	}
+	return "?";
+}
+
+static void diags_text(const struct out *o, const struct fw_acpi_table *t)
+{
+	for (const struct fw_diag *d = t->diags; d; d = d->next)
+		fprintf(o->f, "  %s%s%s @0x%" PRIx64 ": %s\n", C(o, d->severity == FW_DIAG_INFO ? "dim" : d->severity == FW_DIAG_WARN ? "yellow" : "red"),
+			fw_diag_severity_name(d->severity), C(o, "reset"), d->offset, d->msg);
+}
+
+void fw_acpi_text_set(struct fw_cli *cli, const struct fw_acpi_set *s, const struct fw_acpi_filter *f)
+{
+	struct out o = {fw_cli_out(cli), cli};
+	char name[16];
+	fprintf(o.f, "%s: %s, %zu table%s\n\n", s->path ? s->path : "input", fw_acpi_source_name(s->source), s->ntables,
+		s->ntables == 1 ? "" : "s");
+	fprintf(o.f, "%s%-8s %8s %4s %-8s %-6s %-8s %s%s\n", C(&o, "bold"), "table", "length", "rev", "checksum", "OEM", "OEM table",
+		"description", C(&o, "reset"));
+	for (size_t i = 0; i < s->ntables; i++) {
+		const struct fw_acpi_table *t = s->tables[i];
+		if (!fw_acpi_filter_match(f, t))
+			continue;
+		fprintf(o.f, "%-8s %8u %4u %s%-8s%s %-6s %-9s %s%s\n", fw_acpi_table_name(t, name, sizeof(name)), t->length, t->revision,
+			C(&o, t->checksum_state == FW_ACPI_CHECKSUM_BAD ? "red" : ""), checksum_word(t), C(&o, "reset"), t->oem_id,
+			t->oem_table_id, t->decoder ? t->decoder->name : "(unknown signature: left as bytes)",
+			t->truncated ? " [TRUNCATED]" : "");
+	}
+	for (size_t i = 0; i < s->ntables; i++) {
+		const struct fw_acpi_table *t = s->tables[i];
+		if (!fw_acpi_filter_match(f, t))
+			continue;
+		bool has_model = t->model && t->decoder;
+		if (!has_model && !t->diags)
+			continue;
+		fprintf(o.f, "\n%s%s%s: %s, %u bytes, revision %u", C(&o, "bold"), fw_acpi_table_name(t, name, sizeof(name)),
+			C(&o, "reset"), t->decoder ? t->decoder->name : "unknown table", t->length, t->revision);
+		if (t->oem_id[0] || t->oem_table_id[0])
+			fprintf(o.f, ", OEM %s/%s", t->oem_id, t->oem_table_id);
+		fputc('\n', o.f);
+		if (has_model)
+			decoded_text(&o, t);
+		diags_text(&o, t);
+	}
+	if (s->diags) {
+		fprintf(o.f, "\n%sinput notes%s\n", C(&o, "bold"), C(&o, "reset"));
+		for (const struct fw_diag *d = s->diags; d; d = d->next)
+			fprintf(o.f, "  %s: %s\n", fw_diag_severity_name(d->severity), d->msg);
+	}
+}

@@ -1,0 +1,32 @@
+/* Writers for `fwlens acpi`: the table set as JSON (the DESIGN.md contract, also rendered as
+ * XML) and as text notes. A filter limits the decoded sections to some signatures. */
+#ifndef FW_CLI_ACPI_WRITE_H
+#define FW_CLI_ACPI_WRITE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "acpi/set.h"
+#include "acpi/topo.h"
+#include "cli.h"
+
+struct fw_acpi_filter {
+	char (*sigs)[5]; /* NULL: every table */
+	size_t n;
+};
+bool fw_acpi_filter_match(const struct fw_acpi_filter *f, const struct fw_acpi_table *t);
+
+json_t *fw_acpi_json_set(const struct fw_acpi_set *s, const struct fw_acpi_filter *f);
+json_t *fw_acpi_json_table(const struct fw_acpi_table *t);
+void fw_acpi_text_set(struct fw_cli *cli, const struct fw_acpi_set *s, const struct fw_acpi_filter *f);
+
+json_t *fw_acpi_json_topo(const struct fw_acpi_topo *topo);
+void fw_acpi_text_topo(struct fw_cli *cli, const struct fw_acpi_topo *topo);
+
+/* Shared JSON helpers */
+json_t *fw_json_hex(uint64_t v);
+json_t *fw_json_flag_names(const struct fw_named_value *names, uint64_t value);
+json_t *fw_json_diags(const struct fw_diag *d, bool offsets_relative);
+
+#endif
