@@ -762,3 +762,14 @@ const struct fw_ivrs_block *fw_ivrs_iommu_for(const struct fw_ivrs *ivrs, uint16
 	}
 	return NULL;
 }
+
+void fw_ivrs_snp_summary(const struct fw_ivrs *m, unsigned *iommus, bool *efr_known, bool *snp_all)
+{
+	*iommus = (unsigned)m->niommus;
+	*efr_known = m->global_efr_valid;
+	bool all = m->niommus > 0;
+	for (size_t i = 0; i < m->nblocks; i++)
+		if (m->blocks[i].linux_uses)
+			all = all && m->blocks[i].has_efr && (m->blocks[i].efr & FW_EFR_SNP_SUP);
+	*snp_all = all && m->global_efr_valid;
+}

@@ -246,6 +246,10 @@ size_t fw_ivrs_efr_features(uint64_t efr, uint64_t efr2, const char **out, size_
 void fw_ivrs_check_ioapics(struct fw_ivrs *ivrs, struct fw_acpi_table *t, struct fw_arena *a, const uint8_t *ioapic_ids,
 			   size_t n);
 
+/* What an SEV-SNP readiness check needs: the IOMMUs Linux uses, whether their EFR images are
+ * what Linux reads (11h/40h blocks and IVinfo EFRSup), and whether every one has SNPSup. */
+void fw_ivrs_snp_summary(const struct fw_ivrs *m, unsigned *iommus, bool *efr_known, bool *snp_all);
+
 /* The IOMMU block (of the type Linux uses) that covers a requester id, or NULL. */
 const struct fw_ivrs_block *fw_ivrs_iommu_for(const struct fw_ivrs *ivrs, uint16_t segment, uint16_t devid);
 

@@ -305,9 +305,13 @@ TEST(acpi_corpus_ivrs_linux_view)
 	bool sb = false;
 	for (size_t i = 0; ok && i < m->nspecials; i++)
 		sb |= m->specials[i].variety == FW_IVHD_SPECIAL_IOAPIC && m->specials[i].handle == 128 && m->specials[i].source == 0xA0;
+	unsigned iommus = 0;
+	bool efr_known = false, snp_all = true;
+	fw_ivrs_snp_summary(m, &iommus, &efr_known, &snp_all);
 	fw_acpi_set_free(s);
 	CHECK(ok);
 	CHECK(sb);
+	CHECK(iommus == 4 && efr_known && !snp_all); /* Threadripper IOMMUs have no SNPSup */
 }
 
 TEST(acpi_corpus_ivhd40_acpi_hid_entries)

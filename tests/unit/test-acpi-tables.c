@@ -160,6 +160,11 @@ TEST(acpi_ivrs_with_ivmd_and_hid_entries)
 	const char *names[16];
 	size_t n = fw_ivrs_efr_features(m ? m->global_efr : 0, m ? m->global_efr2 : 0, names, 16);
 	ok = ok && n == 12 && !strcmp(names[9], "GA_vAPIC") && !strcmp(names[10], "SNP") && !strcmp(names[11], "SEV-TIO");
+	unsigned iommus = 0;
+	bool efr_known = false, snp_all = false;
+	if (m)
+		fw_ivrs_snp_summary(m, &iommus, &efr_known, &snp_all);
+	ok = ok && iommus == 1 && efr_known && snp_all;
 	fw_acpi_set_free(s);
 	CHECK(ok);
 }
