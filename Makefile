@@ -132,7 +132,13 @@ test: check
 unit: $(UNIT)
 	@$(UNIT)
 
-bench: all samples
+# Benchmark helpers (tests/bench/*.c) are standalone programs on the libraries alone.
+BENCH_PROGS := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
+$(BUILD)/bench/%: tests/bench/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS) $(LDLIBS)
+
+bench: all samples $(BENCH_PROGS)
 	@tools/bench.sh $(BUILD)
 
 fuzz:
