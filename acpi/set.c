@@ -344,8 +344,28 @@ bool fw_acpi_set_open(const char *path, struct fw_acpi_set **out, struct fw_erro
 		struct fw_file *f;
 		ok = keep_file(s, path, &f, err);
 		if (ok) {
-			s->source = fw_acpidump_detect(f->data, f->len) ? FW_ACPI_SRC_ACPIDUMP : FW_ACPI_SRC_TABLE;
-			ok = fw_acpi_set_add_buffer(s, f->data, f->len, path, err);
+			bool dump = fw_acpidump_detect(f->data, f->len);
+			bool table = fw_acpi_signature_ok(f->data, f->len) ||
+				     (f->len >= 8 && memcmp(f->data, FW_RSDP_SIGNATURE, 8) == 0);
+			if (dump || table || f->len == 0) {
+				s->source = dump ? FW_ACPI_SRC_ACPIDUMP : FW_ACPI_SRC_TABLE;
+				ok = fw_acpi_set_add_buffer(s, f->data, f->len, path, err);
+			} else {
+				/* Neither a table nor a dump: a firmware image whose sections may hold tables. */
+				s->source = FW_ACPI_SRC_IMAGE;
+				ok = fw_acpi_set_add_image(s, path, err);
+				if (!ok && err && err->code != FW_E_NOT_FOUND && err->code != FW_E_IO && err->code != FW_E_LIMIT) {
+					/* Say what was tried, once, with the firmware parser's reason. */
+					char why[FW_ERROR_MSG_MAX];
+					size_t plen = strlen(path);
+					const char *msg = err->msg;
+					if (!strncmp(msg, path, plen) && !strncmp(msg + plen, ": ", 2))
+						msg += plen + 2;
+					snprintf(why, sizeof(why), "%s", msg);
+					fw_error_set(err, FW_E_INVALID, "%s: not an ACPI table or acpidump text, nor a firmware image (%s)", path,
+						     why);
+				}
+			}
 		}
 	}
 	if (!ok) {

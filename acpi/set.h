@@ -3,7 +3,7 @@
  * Sources: a single binary table (or several concatenated), acpidump text, a folder laid out
  * like /sys/firmware/acpi/tables (DSDT, SSDT1..n, dynamic/, data/ skipped), a live-root folder
  * (sys/firmware/acpi/tables inside; the PCI devices under sys/bus/pci/devices are then known
- * too), or any buffer of those. Every table is parsed, numbered like acpixtract (SSDT1..n),
+ * too), a firmware image whose sections carry tables, or any buffer of those. Every table is parsed, numbered like acpixtract (SSDT1..n),
  * decoded by signature (acpi/decode.h), and then the set derives facts across tables: the
  * RSDP/XSDT/RSDT and FADT pointers are followed when present, and the IVRS IOAPIC map is checked
  * against the MADT as Linux does.
@@ -62,6 +62,13 @@ bool fw_acpi_set_add_table(struct fw_acpi_set *s, const uint8_t *p, size_t n, ui
 			   const char *origin, struct fw_error *err);
 /* Add every table of a folder laid out like /sys/firmware/acpi/tables. */
 bool fw_acpi_set_add_folder(struct fw_acpi_set *s, const char *dir, struct fw_error *err);
+
+/* Add the tables found in the leaf sections of a firmware image (capsule, flash image, volume,
+ * FFS file, section), each table once (acpi/image.c). */
+bool fw_acpi_set_add_image(struct fw_acpi_set *s, const char *path, struct fw_error *err);
+/* The same over bytes the caller keeps alive until the call returns (tables are copied). */
+bool fw_acpi_set_add_image_buffer(struct fw_acpi_set *s, const uint8_t *p, size_t n, const char *origin,
+				  struct fw_error *err);
 
 /* Number, decode and cross-check; call once after adding. */
 void fw_acpi_set_finish(struct fw_acpi_set *s);

@@ -410,6 +410,10 @@ static void build(struct fw_acpi_topo *t, struct fw_dsl_namespace *ns)
 			topo_diag(t, FW_DIAG_INFO, "%s: _STA 0x%llx says the bridge is not present", b->dsl.path,
 				  (unsigned long long)b->dsl.sta);
 	}
+	if (s->source == FW_ACPI_SRC_IMAGE)
+		topo_diag(t, FW_DIAG_INFO,
+			  "the tables come from a firmware image: bus numbers, _PXM and _UID there are templates the firmware "
+			  "patches at boot; a running machine's tables hold the real values");
 	struct root_bus *roots = NULL;
 	size_t nroots = s->sysroot ? read_root_buses(t, s->sysroot, &roots) : 0;
 	assign_bus_ranges(t, roots, nroots);

@@ -30,6 +30,14 @@ t_contains xml-has-efr-features "<efr_feature>SNP</efr_feature>"
 t_run table-filter 0 fwlens acpi "$DATA/ivrs-ivmd.acpidump.txt" --table apic --format json
 if grep -q '"IVRS"' "$T_OUT"; then fail table-filter-excludes "IVRS listed"; else pass table-filter-excludes; fi
 
+# --- tables inside firmware images ------------------------------------------------------------------
+WRX="$CORPUS/firmware/asus-wrx90e-sage-se-1203_rebuilt.cap"
+if t_need_file image-wrx90e "$WRX" "corpus capsule not present"; then
+	t_golden image-wrx90e "$G/image-wrx90e.txt" t_in_dir "$CORPUS/firmware" fwlens acpi asus-wrx90e-sage-se-1203_rebuilt.cap
+fi
+printf 'this is not a firmware image and holds no table, padded to be long enough to scan\n' >"$T_DIR/plain.bin"
+t_run image-without-tables 3 fwlens acpi "$T_DIR/plain.bin"
+
 # --- errors: one line, the right exit code ---------------------------------------------------------
 one_line() {
 	if [ "$(wc -l <"$T_ERR")" -eq 1 ]; then pass "$1"; else fail "$1" "stderr has $(wc -l <"$T_ERR") lines"; fi

@@ -645,3 +645,45 @@ TEST(acpi_corpus_r820_root_bridges)
 	CHECK_MSG(built, "%s", err.msg);
 	CHECK(ok);
 }
+
+/* --- tables in a real AMI capsule ---------------------------------------------------------------- */
+
+TEST(acpi_corpus_wrx90e_capsule_tables)
+{
+	const char *path = fw_test_corpus("firmware/asus-wrx90e-sage-se-1203_rebuilt.cap");
+	if (!path)
+		SKIP("corpus firmware/asus-wrx90e-sage-se-1203_rebuilt.cap not present");
+	struct fw_acpi_set *s;
+	struct fw_error err;
+	CHECK_MSG(fw_acpi_set_open(path, &s, &err), "%s", err.msg);
+	size_t dsdt = 0, ssdt = 0, bad = 0, raw = 0;
+	for (size_t i = 0; i < s->ntables; i++) {
+		const struct fw_acpi_table *t = s->tables[i];
+		dsdt += !memcmp(t->signature, "DSDT", 4);
+		ssdt += !memcmp(t->signature, "SSDT", 4);
+		bad += t->checksum_state != FW_ACPI_CHECKSUM_OK;
+		raw += strstr(t->origin, "Raw section +0x0") != NULL;
+	}
+	/* AMI keeps its static tables in raw sections of the ACPI modules; two DSDT variants. */
+	bool ok = s->source == FW_ACPI_SRC_IMAGE && dsdt == 2 && ssdt == 37 && bad == 0 && raw == 37 && s->ntables == 39;
+	/* UEFIExtract A68's report of the original image must list a raw section of exactly
+	 * 4 + Length bytes for every table found at the start of a raw section. */
+	size_t rlen = 0, matched = 0;
+	char *report = (char *)fw_test_read_file(fw_test_corpus("firmware/asus-wrx90e-sage-se-1203_uefiextract-A68.report.txt"), &rlen);
+	if (report) {
+		report = fw_xrealloc(report, rlen + 1);
+		report[rlen] = '\0';
+		for (size_t i = 0; i < s->ntables; i++) {
+			if (!strstr(s->tables[i]->origin, "Raw section +0x0"))
+				continue;
+			char want[64];
+			snprintf(want, sizeof(want), "| Raw                   |   N/A    | %08X |", s->tables[i]->length + 4);
+			matched += strstr(report, want) != NULL;
+		}
+		free(report);
+	}
+	fw_acpi_set_free(s);
+	CHECK_MSG(ok, "%zu DSDT, %zu SSDT, %zu bad, %zu in raw sections", dsdt, ssdt, bad, raw);
+	if (rlen)
+		CHECK_EQ(matched, raw);
+}

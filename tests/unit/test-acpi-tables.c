@@ -740,3 +740,53 @@ TEST(acpi_dsl_hostile_text_is_harmless)
 	fw_arena_free(&a);
 	CHECK(ok);
 }
+
+/* --- tables inside firmware images ------------------------------------------------------------- */
+
+TEST(acpi_tables_found_in_firmware_sections)
+{
+	/* A section stream: a raw section holding an MCFG, a raw section with the same MCFG again, a
+	 * raw section whose table has a wrong checksum (not a table then), and a raw section with
+	 * 4 bytes of text before an SSDT. */
+	struct tb mcfg, ssdt;
+	header(&mcfg, "MCFG", 1);
+	u64(&mcfg, 0);
+	u64(&mcfg, 0xE0000000), u16(&mcfg, 0), u8(&mcfg, 0), u8(&mcfg, 0x7F), u32(&mcfg, 0);
+	finish(&mcfg);
+	header(&ssdt, "SSDT", 2);
+	put(&ssdt, "\x10\x05\x5c\x5f\x53\x42\x5f", 7);
+	finish(&ssdt);
+	uint8_t buf[1024];
+	size_t n = 0;
+	const struct {
+		const uint8_t *p;
+		size_t len, skip;
+		bool corrupt;
+	} secs[] = {{mcfg.b, mcfg.n, 0, false}, {mcfg.b, mcfg.n, 0, false}, {mcfg.b, mcfg.n, 0, true}, {ssdt.b, ssdt.n, 4, false}};
+	for (size_t i = 0; i < 4; i++) {
+		size_t size = 4 + secs[i].skip + secs[i].len;
+		buf[n] = (uint8_t)size, buf[n + 1] = (uint8_t)(size >> 8), buf[n + 2] = 0, buf[n + 3] = 0x19; /* EFI_SECTION_RAW */
+		memcpy(buf + n + 4, "text", secs[i].skip);
+		memcpy(buf + n + 4 + secs[i].skip, secs[i].p, secs[i].len);
+		if (secs[i].corrupt)
+			buf[n + 4 + 20] ^= 1;
+		n += size;
+		while (n % 4)
+			buf[n++] = 0;
+	}
+	char path[] = "/tmp/fwlens-test-sections.XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	bool written = write(fd, buf, n) == (ssize_t)n;
+	close(fd);
+	struct fw_acpi_set *s = NULL;
+	struct fw_error err;
+	bool opened = written && fw_acpi_set_open(path, &s, &err);
+	unlink(path);
+	CHECK_MSG(opened, "%s", err.msg);
+	bool ok = s->source == FW_ACPI_SRC_IMAGE && s->ntables == 2 && !memcmp(s->tables[0]->signature, "MCFG", 4) &&
+		  !memcmp(s->tables[1]->signature, "SSDT", 4) && strstr(s->tables[1]->origin, "Raw section +0x4") && s->ndiags == 1 &&
+		  strstr(s->diags->msg, "1 more copies");
+	fw_acpi_set_free(s);
+	CHECK(ok);
+}
