@@ -1,0 +1,22 @@
+/* ACPI data tables of the sample machine (acpi.c). */
+#ifndef SAMPLES_ACPI_H
+#define SAMPLES_ACPI_H
+
+#include "sample.h"
+#include "topology.h"
+
+#define ACPI_DATA_TABLES 8
+#define ACPI_ECAM_BASE 0xE0000000u
+
+struct acpi_table {
+	const char *signature; /* the sysfs file name */
+	uint8_t *data;
+	size_t len;
+};
+/* APIC, FACP, FACS, HPET, IVRS, MCFG, SLIT, SRAT; the caller frees each data */
+void acpi_tables(const struct topology *t, struct acpi_table out[ACPI_DATA_TABLES]);
+uint64_t acpi_iommu_efr(void);
+uint64_t acpi_iommu_efr2(void);
+uint8_t acpi_slit_distance(const struct topology *t, int a, int b);
+
+#endif

@@ -1,0 +1,73 @@
+/* The parts of the sample builder and the variant they build (one BIOS version and the machine
+ * snapshot taken with it). */
+#ifndef SAMPLES_BUILD_H
+#define SAMPLES_BUILD_H
+
+#include "forms.h"
+#include "sample.h"
+
+struct sample_key;
+
+struct variant {
+	int version;               /* 1104 or 1201 */
+	const char *bios_version;  /* "1104" */
+	const char *bios_date;     /* "04/18/2025" (SMBIOS form) */
+	const char *build_date;    /* "2025-04-18T10:12:55" */
+	uint16_t year;
+	uint8_t month, day, hour, minute, second;
+	const char *agesa;         /* "TurinPI-SP5 1.0.0.4" */
+	uint8_t sev_api_major, sev_api_minor, sev_build;
+	uint32_t ucode_patch;      /* microcode patch level */
+	const char *kernel;        /* kernel release of the snapshot */
+	int nps;                   /* NUMA nodes per socket the snapshot was taken with (1 or 4) */
+	struct formset setup, cbs;
+	/* ACPI tables as iasl compiled them (NULL when iasl is missing) */
+	uint8_t *dsdt, *ssdt1, *ssdt2;
+	size_t dsdt_len, ssdt1_len, ssdt2_len;
+};
+
+/* The ROM areas the capsule header lists (image offsets) */
+struct rom_area {
+	uint32_t offset, size, type, attributes;
+};
+struct rom_map {
+	struct rom_area a[40];
+	size_t n;
+};
+void rom_map_add(struct rom_map *m, uint32_t offset, uint32_t size, uint32_t type, uint32_t attributes);
+
+/* forms-*.c */
+void setup_define(struct formset *fs);
+void cbs_define(struct formset *fs);
+void variant_forms(struct variant *v);
+
+/* modules.c: the firmware volumes (image offsets chosen by image.c) */
+uint8_t *build_main_volume(struct variant *v, size_t length, size_t *len);
+uint8_t *build_pei_volume(struct variant *v, const struct sample_key *root, uint64_t base, size_t length, size_t *len,
+			  size_t *fid_offset, size_t *fid_size);
+uint8_t *build_nvram_volume(struct variant *v, size_t length, size_t *len);
+uint8_t *build_logo_volume(struct variant *v, size_t length, size_t *len);
+
+/* amdfw.c: EFS, PSP/BIOS directories and their blobs in the first 16 MiB */
+void build_amd_region(struct variant *v, uint8_t *image, size_t image_size, uint32_t bios_image_offset,
+		      uint32_t bios_image_size, struct rom_map *map);
+
+/* image.c / capsule.c */
+uint8_t *build_flash_image(struct variant *v, const struct sample_key *root, size_t *len, struct rom_map *map);
+void write_capsule(struct variant *v, const uint8_t *image, size_t len, const struct rom_map *map,
+		   const struct sample_key *signer, const struct sample_key *root, const char *rel);
+
+/* nvar.c: AMI NVAR stores */
+uint8_t *nvar_defaults_store(struct variant *v, int which, size_t *len);
+
+/* acpi.c / asl.c / sysroot.c */
+struct topology;
+const struct topology *topology_for(const struct variant *v);
+void build_acpi_asl(struct variant *v);
+void write_sysroot(struct variant *v, const char *rel);
+
+/* module identities shared by the volumes and planted-changes.json */
+extern const char *const module_names_1104_only[];
+extern const char *const module_names_1201_only[];
+
+#endif

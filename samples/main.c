@@ -1,0 +1,163 @@
+/* fwlens-samples: builds the synthetic ESC8000A-E13 (K15PG-D24) BIOS 1104 and 1201 capsules, the
+ * machine snapshots taken with them and the list of planted differences.
+ *
+ *   fwlens-samples --out DIR
+ *
+ * Outputs (DIR): ESC8000A-E13-ASUS-1104.CAP, ESC8000A-E13-ASUS-1201.CAP, sysroot-1104/,
+ * sysroot-1201/, planted-changes.json, test-signing-key.pem and .pub.pem, test-root-key.pem and
+ * .pub.pem, asl/ (the ASL sources and what iasl made of them). See samples/README.md. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "build.h"
+#include "planted.h"
+#include "sign.h"
+
+static void init_variant(struct variant *v, int version)
+{
+	memset(v, 0, sizeof(*v));
+	v->version = version;
+	if (version < 1201) {
+		v->bios_version = "1104";
+		v->bios_date = "04/18/2025";
+		v->year = 2025, v->month = 4, v->day = 18, v->hour = 10, v->minute = 12, v->second = 55;
+		v->agesa = "TurinPI-SP5 1.0.0.4";
+		v->sev_build = 21;
+		v->ucode_patch = 0x0B00214B;
+		v->kernel = "6.14.8-2-pve";
+		v->nps = 1;
+	} else {
+		v->bios_version = "1201";
+		v->bios_date = "08/22/2025";
+		v->year = 2025, v->month = 8, v->day = 22, v->hour = 15, v->minute = 47, v->second = 3;
+		v->agesa = "TurinPI-SP5 1.0.0.6";
+		v->sev_build = 24;
+		v->ucode_patch = 0x0B002155;
+		v->kernel = "6.14.11-2-pve";
+		v->nps = 4;
+	}
+	v->sev_api_major = 1;
+	v->sev_api_minor = 55;
+}
+
+void variant_forms(struct variant *v)
+{
+	struct formset *s = &v->setup;
+	s->module = "Setup";
+	s->guid = sample_guid("7B59104A-C00D-4158-87FF-F04D6396A915");
+	s->title = "Setup";
+	s->help = "Setup";
+	s->class_id = 1;
+	s->usual_qflags = 0x10;
+	s->config_keywords = true;
+	fs_run(s, v->version, setup_define);
+
+	struct formset *c = &v->cbs;
+	c->module = "CbsSetupDxeBRH";
+	c->guid = sample_guid("B04535E3-3004-4946-9EB7-149428983053");
+	c->title = "AMD CBS";
+	c->help = "AMD CBS Setup Page";
+	c->class_id = 0x55;
+	c->path_prefix = "Advanced > AMD CBS";
+	c->usual_qflags = 0x10;
+	c->amd_style = true;
+	c->config_keywords = true;
+	c->keyword_suffix = "BRH";
+	fs_run(c, v->version, cbs_define);
+}
+
+static void free_variant(struct variant *v)
+{
+	fs_free(&v->setup);
+	fs_free(&v->cbs);
+	free(v->dsdt);
+	free(v->ssdt1);
+	free(v->ssdt2);
+}
+
+static void plant_versions(const struct variant *a, const struct variant *b)
+{
+	plant_version("bios_version", a->bios_version, b->bios_version);
+	plant_version("bios_date", a->bios_date, b->bios_date);
+	plant_version("agesa", sample_printf("AGESA!V9 %s", a->agesa), sample_printf("AGESA!V9 %s", b->agesa));
+	plant_version("sev_firmware", sample_printf("%u.%u build %u", a->sev_api_major, a->sev_api_minor, a->sev_build),
+		      sample_printf("%u.%u build %u", b->sev_api_major, b->sev_api_minor, b->sev_build));
+	plant_version("microcode", sample_printf("0x%08X", a->ucode_patch), sample_printf("0x%08X", b->ucode_patch));
+	char g[FW_GUID_STR_LEN];
+	struct fw_guid id = sample_guid_named("AmdSevTioDxe");
+	plant_module("added", "AmdSevTioDxe", fw_guid_format(&id, g), "new DXE driver (SEV-TIO support)");
+	id = sample_guid_named("CsmDxe");
+	plant_module("removed", "CsmDxe", fw_guid_format(&id, g), "CSM removed");
+	id = sample_guid_named("CbsSetupDxeBRH module");
+	plant_module("changed", "CbsSetupDxeBRH", fw_guid_format(&id, g), "AMD CBS forms and AmdSetupBRH layout changed");
+	plant_module("changed", "Setup", "899407D7-99FE-43D8-9A21-79EC328CAC21", "AMI Setup forms changed");
+	id = sample_guid_named("AmdPspDxeV2BRH");
+	plant_module("changed", "AmdPspDxeV2BRH", fw_guid_format(&id, g), "new AGESA version string");
+	plant_varstore("AmdSetupBRH", "3A997502-647A-4C82-998E-52EF9486A247",
+		       sample_printf("size 0x%X -> 0x%X", fs_varstore((struct formset *)&a->cbs, "AmdSetupBRH")->size,
+				     fs_varstore((struct formset *)&b->cbs, "AmdSetupBRH")->size));
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	const char *out = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
+			out = argv[++i];
+		else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			printf("usage: fwlens-samples --out DIR\n");
+			return 0;
+		} else {
+			fprintf(stderr, "usage: fwlens-samples --out DIR\n");
+			return 2;
+		}
+	}
+	if (!out) {
+		fprintf(stderr, "usage: fwlens-samples --out DIR\n");
+		return 2;
+	}
+	double t0 = now();
+	fw_arena_init(&sample_arena);
+	out_set_root(out);
+	out_mkdirs(".");
+
+	struct sample_key *signer = key_derive("fwlens sample capsule signing key");
+	struct sample_key *root = key_derive("fwlens sample platform root key");
+	key_write_pem(signer, "test-signing-key.pem", "test-signing-key.pub.pem");
+	key_write_pem(root, "test-root-key.pem", "test-root-key.pub.pem");
+
+	static struct variant variants[2];
+	init_variant(&variants[0], 1104);
+	init_variant(&variants[1], 1201);
+	for (int i = 0; i < 2; i++) {
+		struct variant *v = &variants[i];
+		variant_forms(v);
+		build_acpi_asl(v);
+		size_t len;
+		struct rom_map map;
+		uint8_t *image = build_flash_image(v, root, &len, &map);
+		write_capsule(v, image, len, &map, signer, root, sample_printf("ESC8000A-E13-ASUS-%s.CAP", v->bios_version));
+		free(image);
+		write_sysroot(v, sample_printf("sysroot-%s", v->bios_version));
+	}
+	plant_versions(&variants[0], &variants[1]);
+	plant_write("planted-changes.json");
+
+	for (int i = 0; i < 2; i++)
+		free_variant(&variants[i]);
+	plant_free();
+	key_free(signer);
+	key_free(root);
+	fprintf(stderr, "  SAMPLES %s (%.1f s)\n", out, now() - t0);
+	fw_arena_free(&sample_arena);
+	return 0;
+}

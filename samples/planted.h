@@ -1,0 +1,13 @@
+/* The list of differences planted between the two sample BIOS versions, written to
+ * planted-changes.json: what a diff of the two capsules must find. */
+#ifndef SAMPLES_PLANTED_H
+#define SAMPLES_PLANTED_H
+
+void plant_setting(const char *change, const char *prompt, const char *path, const char *what);
+void plant_module(const char *change, const char *name, const char *guid, const char *what);
+void plant_varstore(const char *name, const char *guid, const char *what);
+void plant_version(const char *key, const char *old_value, const char *new_value);
+void plant_write(const char *rel);
+void plant_free(void);
+
+#endif
