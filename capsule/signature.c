@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "aptio.h"
+#include "parsers/firmware.h"
 
 #define HASH_CHUNK ((size_t)1 << 20)
 
@@ -181,14 +182,6 @@ static bool rsa_verify(const uint8_t *modulus, size_t mod_len, const uint8_t dig
 
 /* ---- what the firmware signature covers ------------------------------------------------------- */
 
-static bool all_ff(const uint8_t *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (p[i] != 0xFF)
-			return false;
-	return true;
-}
-
 static struct fw_verify_area *add_area(struct fw_verify_sig *s, size_t *cap)
 {
 	if (s->nareas == *cap) {
@@ -214,7 +207,7 @@ static void hash_part(struct fw_verify_area *a, const struct fw_view *w, EVP_MD_
 		if (digest && a->is_signed)
 			EVP_DigestUpdate(digest, w->p + off, n);
 		if (erased)
-			erased = all_ff(w->p + off, n);
+			erased = fw_all_bytes(w->p + off, n, 0xFF);
 	}
 	uint8_t md[FW_SHA256_LEN];
 	EVP_DigestFinal_ex(own, md, NULL);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "firmware.h"
 #include "nvram.h"
 #include "ucs2.h"
 #include "vss.h"
@@ -343,14 +344,6 @@ static bool emit_record(struct nvar_store *s, struct fw_node *store_node, struct
 	return true;
 }
 
-static bool all_bytes(const uint8_t *p, size_t n, uint8_t b)
-{
-	for (size_t i = 0; i < n; i++)
-		if (p[i] != b)
-			return false;
-	return true;
-}
-
 /* Free space and the GUID store after the records. */
 static bool emit_tail(struct nvar_store *s, struct fw_node *store_node, struct fw_error *err)
 {
@@ -358,12 +351,12 @@ static bool emit_tail(struct nvar_store *s, struct fw_node *store_node, struct f
 	const struct fw_view *v = s->v;
 	size_t gs = s->guid_store;
 	/* GUIDs nothing references any more still sit in front of the referenced ones. */
-	while (gs >= s->entries_end + 16 && !all_bytes(v->p + gs - 16, 16, 0xFF))
+	while (gs >= s->entries_end + 16 && !fw_all_bytes(v->p + gs - 16, 16, 0xFF))
 		gs -= 16;
 	struct fw_view w;
 	if (gs > s->entries_end) {
 		fw_rd_sub(v, s->entries_end, gs - s->entries_end, &w, NULL);
-		bool empty = all_bytes(w.p, w.len, 0xFF);
+		bool empty = fw_all_bytes(w.p, w.len, 0xFF);
 		struct fw_node *n = fw_node_add(t, store_node, empty ? FW_NODE_FREE_SPACE : FW_NODE_PADDING,
 						empty ? "Free space" : "Non-empty", &w, err);
 		if (!n)
@@ -395,7 +388,7 @@ static bool nvar_parse(struct fw_tree *t, struct fw_node *parent, const struct f
 	if (v->len < FW_NVAR_HEADER_SIZE)
 		return fw_error_set(err, FW_E_TRUNCATED, "NVAR store at %s: 0x%zx bytes are too few for a record",
 				    fw_offset_str(v->base, (char[24]){0}, 24), v->len);
-	if (fw_le32(v->p) != FW_NVAR_SIGNATURE && !all_bytes(v->p, FW_NVAR_HEADER_SIZE, 0xFF))
+	if (fw_le32(v->p) != FW_NVAR_SIGNATURE && !fw_all_bytes(v->p, FW_NVAR_HEADER_SIZE, 0xFF))
 		return fw_error_set(err, FW_E_INVALID, "NVAR store at %s: no NVAR record at its start",
 				    fw_offset_str(v->base, (char[24]){0}, 24));
 	struct nvar_store s = {.t = t, .v = v, .store_name = store_name};

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "firmware.h"
 #include "hash.h"
 #include "nvram.h"
 #include "ucs2.h"
@@ -118,14 +119,6 @@ bool fw_efi_time_str(const uint8_t *p, char *buf, size_t len)
 #define VAR_IN_TRANSITION_BIT 0x01
 
 enum store_kind { STORE_NONE, STORE_GUID, STORE_SHORT, STORE_FTW };
-
-static bool all_ff(const uint8_t *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (p[i] != 0xFF)
-			return false;
-	return true;
-}
 
 static enum store_kind store_at(const struct fw_view *v, size_t off)
 {
@@ -341,7 +334,7 @@ static size_t parse_store(struct fw_tree *t, struct fw_node *parent, const struc
 	if (pos < sv.len) {
 		struct fw_view rest;
 		fw_rd_tail(&sv, pos, &rest, NULL);
-		bool empty = all_ff(rest.p, rest.len);
+		bool empty = fw_all_bytes(rest.p, rest.len, 0xFF);
 		struct fw_node *n = fw_node_add(t, store, empty ? FW_NODE_FREE_SPACE : FW_NODE_PADDING,
 						empty ? "Free space" : "Non-empty", &rest, err);
 		if (!n)
@@ -430,7 +423,7 @@ bool fw_vss_parse_store(struct fw_tree *t, struct fw_node *parent, const struct 
 				end &= ~(size_t)7;
 		} else {
 			end = (off + 8) & ~(size_t)7;
-			while (end < v->len && store_at(v, end) == STORE_NONE && !all_ff(v->p + end, v->len - end < 16 ? v->len - end : 16))
+			while (end < v->len && store_at(v, end) == STORE_NONE && !fw_all_bytes(v->p + end, v->len - end < 16 ? v->len - end : 16, 0xFF))
 				end += 8;
 			if (end > v->len)
 				end = v->len;
