@@ -194,6 +194,11 @@ void fw_log_debug(const struct fw_cli *cli, const char *fmt, ...)
 	va_end(ap);
 }
 
+json_t *fw_cli_json_offset(uint64_t offset)
+{
+	return offset == UINT64_MAX ? json_null() : json_integer((json_int_t)offset);
+}
+
 int fw_cli_fail(struct fw_cli *cli, const struct fw_error *err)
 {
 	bool c = cli && cli->err_color;

@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "parsers/error.h"
@@ -80,6 +81,9 @@ void fw_cli_print_jsonl(struct fw_cli *cli, json_t *value);
 /* XML rendering of a JSON document with libxml2 (objects -> elements, arrays -> repeated
  * elements named `item_name` or the singular of the key). Steals the reference. */
 void fw_cli_print_json_as_xml(struct fw_cli *cli, json_t *doc, const char *root_name);
+
+/* An absolute offset for JSON: the number, or null when it is unknown (inside decompressed data). */
+json_t *fw_cli_json_offset(uint64_t offset);
 
 /* Report an error as one line on stderr and return the exit code for it. */
 int fw_cli_fail(struct fw_cli *cli, const struct fw_error *err);

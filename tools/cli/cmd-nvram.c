@@ -168,11 +168,6 @@ static const struct fw_node *file_of(const struct fw_node *n)
 
 /* ---- JSON ------------------------------------------------------------------------------------- */
 
-static json_t *json_offset(uint64_t off)
-{
-	return off == FW_OFFSET_UNKNOWN ? json_null() : json_integer((json_int_t)off);
-}
-
 static json_t *json_guid(const struct fw_guid *g)
 {
 	char s[FW_GUID_STR_LEN];
@@ -205,7 +200,7 @@ static json_t *signatures_json(const struct fw_variable *v)
 		json_t *e = json_object();
 		json_object_set_new(e, "type", s->type_name ? json_string(s->type_name) : json_guid(&s->type));
 		json_object_set_new(e, "owner", json_guid(&s->owner));
-		json_object_set_new(e, "offset", json_offset(s->offset));
+		json_object_set_new(e, "offset", fw_cli_json_offset(s->offset));
 		json_object_set_new(e, "size", json_integer((json_int_t)s->size));
 		if (s->x509) {
 			json_object_set_new(e, "subject", json_string(s->subject));
@@ -249,7 +244,7 @@ static json_t *variable_json(const struct fw_variable *v, bool secureboot)
 		json_object_set_new(o, "data", json_null());
 		json_object_set_new(o, "data_sha256", json_string(fw_sha256_hex(v->data, v->size, h)));
 	}
-	json_object_set_new(o, "offset", json_offset(v->offset));
+	json_object_set_new(o, "offset", fw_cli_json_offset(v->offset));
 	if (v->node)
 		json_object_set_new(o, "record_size", json_integer((json_int_t)v->node->size));
 	if (v->node && v->node->type)
@@ -271,7 +266,7 @@ static json_t *listing_json(const struct listing *l, const char *path)
 		json_object_set_new(s, "kind", json_string(r->store->type));
 		if (store_name(r->store))
 			json_object_set_new(s, "name", json_string(store_name(r->store)));
-		json_object_set_new(s, "offset", json_offset(r->store->offset));
+		json_object_set_new(s, "offset", fw_cli_json_offset(r->store->offset));
 		json_object_set_new(s, "size", json_integer((json_int_t)r->store->size));
 		const struct fw_node *file = file_of(r->store);
 		if (file) {

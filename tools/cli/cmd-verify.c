@@ -9,18 +9,13 @@
 #include "cli.h"
 #include "parsers/file.h"
 
-static json_t *json_offset(uint64_t off)
-{
-	return off == FW_OFFSET_UNKNOWN ? json_null() : json_integer((json_int_t)off);
-}
-
 static json_t *area_json(const struct fw_verify_area *a)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "what", json_string(a->what));
 	if (a->index >= 0)
 		json_object_set_new(o, "index", json_integer(a->index));
-	json_object_set_new(o, "offset", json_offset(a->offset));
+	json_object_set_new(o, "offset", fw_cli_json_offset(a->offset));
 	json_object_set_new(o, "size", json_integer((json_int_t)a->size));
 	json_object_set_new(o, "signed", json_boolean(a->is_signed));
 	if (a->index >= 0) {
