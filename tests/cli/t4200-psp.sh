@@ -1,0 +1,33 @@
+#!/bin/sh
+# fwlens psp: EFS, PSP/BIOS/combo directories, checksums, links, versions.
+. "$(dirname "$0")/lib.sh"
+G="$FWLENS_SRCDIR/tests/cli/golden/t4200-psp"
+D="$FWLENS_SRCDIR/tests/data/amd"
+FW="$CORPUS/firmware"
+
+t_run psp-missing-file 4 fwlens psp "$T_DIR/none.bin"
+printf 'plain text, not firmware' >"$T_DIR/text.bin"
+t_run psp-not-firmware 3 fwlens psp "$T_DIR/text.bin"
+
+# tests/data/amd/psp-layout.bin: the image tests/unit/test-amd-flash.c builds (sample()).
+t_golden psp-layout "$G/layout.txt" t_in_dir "$D" fwlens psp psp-layout.bin
+t_golden psp-layout-json "$G/layout.json" t_in_dir "$D" fwlens psp psp-layout.bin --inflate --format json
+t_contains psp-inflated-size '"inflated_size": 12288'
+t_run psp-in-tree 0 fwlens tree "$D/psp-layout.bin"
+t_contains psp-tree-shows-directory "PSP directory"
+t_contains psp-tree-shows-entry "PSP boot loader"
+# a changed entry breaks the $PSP checksum
+cp "$D/psp-layout.bin" "$T_DIR/bad.bin"
+printf '\002' | dd of="$T_DIR/bad.bin" bs=1 seek=$((0x30014)) conv=notrunc 2>/dev/null
+t_run psp-bad-checksum 0 fwlens psp "$T_DIR/bad.bin"
+t_contains psp-bad-checksum-shown '$PSP at 0x30000: 5 entries, checksum 0x938E49C0 INVALID'
+t_run psp-xml 0 fwlens psp "$D/psp-layout.bin" --format xml
+if command -v xmllint >/dev/null 2>&1; then
+	xmllint --noout "$T_OUT" && pass psp-xml-well-formed || fail psp-xml-well-formed "xmllint rejects it"
+fi
+
+# The WRX90E rebuilt capsule lost its PSP region: no EFS, but the versions of the BIOS remain.
+if t_need_file psp-wrx90e "$FW/asus-wrx90e-sage-se-1203_rebuilt.cap" "corpus WRX90E rebuilt capsule"; then
+	t_golden psp-wrx90e "$G/wrx90e.txt" fwlens psp "$FW/asus-wrx90e-sage-se-1203_rebuilt.cap"
+	grep -q "no AMD Embedded Firmware Structure found" "$T_ERR" && pass psp-wrx90e-warns || fail psp-wrx90e-warns "$(cat "$T_ERR")"
+fi
