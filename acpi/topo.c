@@ -62,14 +62,9 @@ static const char *link_name(struct fw_arena *a, const char *path)
 	return read_attr(a, path);
 }
 
-struct root_bus {
-	uint16_t segment;
-	uint8_t bus;
-	const char *path; /* canonical ACPI path of the bridge */
-};
-
-static size_t read_root_buses(struct fw_acpi_topo *t, const char *sysroot, struct root_bus **out)
+static size_t folder_root_buses(void *ctx, struct fw_arena *a, struct fw_topo_root_bus **out)
 {
+	const char *sysroot = ctx;
 	char dir[4096];
 	snprintf(dir, sizeof(dir), "%s/sys/devices", sysroot);
 	DIR *d = opendir(dir);
@@ -85,9 +80,9 @@ static size_t read_root_buses(struct fw_acpi_topo *t, const char *sysroot, struc
 			continue;
 		char p[4400];
 		snprintf(p, sizeof(p), "%s/%s/firmware_node/path", dir, e->d_name);
-		const char *acpi = read_attr(&t->arena, p);
-		*out = fw_acpi_grow(&t->arena, *out, &cap, n + 1, sizeof(**out));
-		(*out)[n++] = (struct root_bus){(uint16_t)seg, (uint8_t)bus, acpi ? fw_dsl_canonical_path(&t->arena, acpi) : NULL};
+		const char *acpi = read_attr(a, p);
+		*out = fw_acpi_grow(a, *out, &cap, n + 1, sizeof(**out));
+		(*out)[n++] = (struct fw_topo_root_bus){(uint16_t)seg, (uint8_t)bus, acpi};
 		if (n >= 4096)
 			break;
 	}
@@ -101,8 +96,9 @@ static int dev_cmp(const void *x, const void *y)
 	return strcmp(a->bdf, b->bdf);
 }
 
-static size_t read_pci_devices(struct fw_acpi_topo *t, const char *sysroot, struct fw_topo_pci_device **out)
+static size_t folder_pci_devices(void *ctx, struct fw_arena *a, struct fw_topo_pci_device **out)
 {
+	const char *sysroot = ctx;
 	char dir[4096];
 	snprintf(dir, sizeof(dir), "%s/sys/bus/pci/devices", sysroot);
 	DIR *d = opendir(dir);
@@ -118,27 +114,27 @@ static size_t read_pci_devices(struct fw_acpi_topo *t, const char *sysroot, stru
 			continue;
 		char base[4400], p[4500];
 		snprintf(base, sizeof(base), "%s/%s", dir, e->d_name);
-		*out = fw_acpi_grow(&t->arena, *out, &cap, n + 1, sizeof(**out));
+		*out = fw_acpi_grow(a, *out, &cap, n + 1, sizeof(**out));
 		struct fw_topo_pci_device *pd = &(*out)[n++];
 		memset(pd, 0, sizeof(*pd));
-		pd->bdf = fw_arena_strdup(&t->arena, e->d_name);
+		pd->bdf = fw_arena_strdup(a, e->d_name);
 		pd->segment = (uint16_t)seg;
 		pd->bus = (uint8_t)bus;
 		pd->dev = (uint8_t)dev;
 		pd->fn = (uint8_t)fn;
 		snprintf(p, sizeof(p), "%s/vendor", base);
-		pd->vendor = read_attr(&t->arena, p);
+		pd->vendor = read_attr(a, p);
 		snprintf(p, sizeof(p), "%s/device", base);
-		pd->device = read_attr(&t->arena, p);
+		pd->device = read_attr(a, p);
 		snprintf(p, sizeof(p), "%s/class", base);
-		pd->class_code = read_attr(&t->arena, p);
+		pd->class_code = read_attr(a, p);
 		snprintf(p, sizeof(p), "%s/numa_node", base);
-		const char *nn = read_attr(&t->arena, p);
+		const char *nn = read_attr(a, p);
 		pd->numa_node = nn ? atoi(nn) : -1;
 		snprintf(p, sizeof(p), "%s/iommu_group", base);
-		pd->iommu_group = link_name(&t->arena, p);
+		pd->iommu_group = link_name(a, p);
 		snprintf(p, sizeof(p), "%s/driver", base);
-		pd->driver = link_name(&t->arena, p);
+		pd->driver = link_name(a, p);
 	}
 	closedir(d);
 	qsort(*out, n, sizeof(**out), dev_cmp);
@@ -156,19 +152,23 @@ static uint8_t mcfg_end_bus(const struct fw_acpi_set *s, uint16_t seg)
 	return 0xFF;
 }
 
-static void assign_bus_ranges(struct fw_acpi_topo *t, const struct root_bus *roots, size_t nroots)
+static void assign_bus_ranges(struct fw_acpi_topo *t, const struct fw_topo_root_bus *roots, size_t nroots)
 {
 	for (size_t i = 0; i < t->nbridges; i++) {
 		struct fw_topo_bridge *b = &t->bridges[i];
+		if (!b->present)
+			continue;
 		const char *canon = fw_dsl_canonical_path(&t->arena, b->dsl.path);
-		for (size_t r = 0; r < nroots && canon; r++)
-			if (roots[r].path && strcmp(roots[r].path, canon) == 0) {
-				b->segment = roots[r].segment;
-				b->bus_first = roots[r].bus;
-				b->bus_known = true;
-				b->bus_source = "sysfs";
-				b->bus_last_certain = true;
-			}
+		for (size_t r = 0; r < nroots && canon; r++) {
+			const char *root = roots[r].acpi_path ? fw_dsl_canonical_path(&t->arena, roots[r].acpi_path) : NULL;
+			if (!root || strcmp(root, canon) != 0)
+				continue;
+			b->segment = roots[r].segment;
+			b->bus_first = roots[r].bus;
+			b->bus_known = true;
+			b->bus_source = "sysfs";
+			b->bus_last_certain = true;
+		}
 		if (b->bus_known)
 			continue;
 		b->segment = b->dsl.has_seg ? (uint16_t)b->dsl.seg : 0;
@@ -191,7 +191,7 @@ static void assign_bus_ranges(struct fw_acpi_topo *t, const struct root_bus *roo
 			continue;
 		bool unknown_sibling = false;
 		for (size_t k = 0; k < t->nbridges; k++)
-			unknown_sibling |= !t->bridges[k].bus_known && t->bridges[k].segment == b->segment;
+			unknown_sibling |= t->bridges[k].present && !t->bridges[k].bus_known && t->bridges[k].segment == b->segment;
 		b->bus_last_certain = !unknown_sibling;
 		unsigned next = 0x100;
 		for (size_t k = 0; k < t->nbridges; k++) {
@@ -346,7 +346,7 @@ static void build_domains(struct fw_acpi_topo *t)
 	for (size_t k = 0; k < t->nbridges; k++) {
 		struct fw_topo_bridge *b = &t->bridges[k];
 		b->pxm_in_srat = true;
-		if (!b->pxm_known)
+		if (!b->pxm_known || !b->present)
 			continue;
 		struct fw_topo_domain *d = NULL;
 		for (size_t i = 0; i < t->ndomains && !d; i++)
@@ -383,7 +383,7 @@ static void build_domains(struct fw_acpi_topo *t)
 	}
 }
 
-static void build(struct fw_acpi_topo *t, struct fw_dsl_namespace *ns)
+static void build(struct fw_acpi_topo *t, struct fw_dsl_namespace *ns, const struct fw_topo_host *host)
 {
 	const struct fw_acpi_set *s = t->set;
 	t->ivrs = fw_acpi_set_model(s, FW_ACPI_MODEL_IVRS);
@@ -396,6 +396,7 @@ static void build(struct fw_acpi_topo *t, struct fw_dsl_namespace *ns)
 		struct fw_topo_bridge *b = &t->bridges[t->nbridges++];
 		memset(b, 0, sizeof(*b));
 		b->dsl = bridges.v[i];
+		b->present = !(b->dsl.has_sta && !(b->dsl.sta & 1));
 		if (b->dsl.has_pxm) {
 			b->pxm_known = true;
 			b->pxm = (uint32_t)b->dsl.pxm;
@@ -406,23 +407,27 @@ static void build(struct fw_acpi_topo *t, struct fw_dsl_namespace *ns)
 		if (!b->dsl.has_bbn && b->dsl.bbn_declared && !b->dsl.has_bus_range)
 			topo_diag(t, FW_DIAG_INFO, "%s: _BBN is computed at run time; its bus range is unknown without a live root",
 				  b->dsl.path);
-		if (b->dsl.has_sta && !(b->dsl.sta & 1))
-			topo_diag(t, FW_DIAG_INFO, "%s: _STA 0x%llx says the bridge is not present", b->dsl.path,
-				  (unsigned long long)b->dsl.sta);
+		if (!b->present)
+			topo_diag(t, FW_DIAG_INFO, "%s: _STA 0x%llx says the bridge is not present; Linux does not enumerate it",
+				  b->dsl.path, (unsigned long long)b->dsl.sta);
 	}
 	if (s->source == FW_ACPI_SRC_IMAGE)
 		topo_diag(t, FW_DIAG_INFO,
 			  "the tables come from a firmware image: bus numbers, _PXM and _UID there are templates the firmware "
 			  "patches at boot; a running machine's tables hold the real values");
-	struct root_bus *roots = NULL;
-	size_t nroots = s->sysroot ? read_root_buses(t, s->sysroot, &roots) : 0;
+	struct fw_topo_host folder = {folder_root_buses, folder_pci_devices, (void *)s->sysroot};
+	if (!host && s->sysroot)
+		host = &folder;
+	t->have_host = host != NULL;
+	struct fw_topo_root_bus *roots = NULL;
+	size_t nroots = host && host->root_buses ? host->root_buses(host->ctx, &t->arena, &roots) : 0;
 	assign_bus_ranges(t, roots, nroots);
 	assign_iommus(t);
 	assign_initiators(t);
 	build_domains(t);
-	if (s->sysroot) {
+	if (host) {
 		struct fw_topo_pci_device *devs = NULL;
-		size_t n = read_pci_devices(t, s->sysroot, &devs);
+		size_t n = host->pci_devices ? host->pci_devices(host->ctx, &t->arena, &devs) : 0;
 		assign_devices(t, devs, n);
 		/* A device's numa_node is Linux's verdict; flag a bridge whose _PXM disagrees. */
 		for (size_t k = 0; k < t->nbridges; k++) {
@@ -452,7 +457,8 @@ static struct fw_acpi_topo *topo_new(const struct fw_acpi_set *s)
 }
 
 bool fw_acpi_topo_build_dsl(const struct fw_acpi_set *s, const char *const *texts, const size_t *lens,
-			    const char *const *names, size_t n, struct fw_acpi_topo **out, struct fw_error *err)
+			    const char *const *names, size_t n, const struct fw_topo_host *host, struct fw_acpi_topo **out,
+			    struct fw_error *err)
 {
 	struct fw_acpi_topo *t = topo_new(s);
 	struct fw_dsl_namespace ns;
@@ -464,7 +470,7 @@ bool fw_acpi_topo_build_dsl(const struct fw_acpi_set *s, const char *const *text
 		}
 	t->have_dsl = n > 0;
 	t->dsl_tables = n;
-	build(t, n ? &ns : NULL);
+	build(t, n ? &ns : NULL, host);
 	*out = t;
 	return true;
 }
@@ -477,7 +483,7 @@ bool fw_acpi_topo_build(const struct fw_acpi_set *s, const struct fw_topo_option
 		naml += (!memcmp(s->tables[i]->signature, "DSDT", 4) || !memcmp(s->tables[i]->signature, "SSDT", 4)) &&
 			!s->tables[i]->truncated;
 	if (!naml || (o && o->no_dsl)) {
-		bool ok = fw_acpi_topo_build_dsl(s, NULL, NULL, NULL, 0, out, err);
+		bool ok = fw_acpi_topo_build_dsl(s, NULL, NULL, NULL, 0, o ? o->host : NULL, out, err);
 		if (ok && !naml)
 			topo_diag(*out, FW_DIAG_INFO, "no DSDT or SSDT in the input: root bridges are unknown");
 		return ok;
@@ -513,7 +519,7 @@ bool fw_acpi_topo_build(const struct fw_acpi_set *s, const struct fw_topo_option
 			labels[k] = names[i];
 			k++;
 		}
-		ok = fw_acpi_topo_build_dsl(s, texts, lens, labels, k, out, err);
+		ok = fw_acpi_topo_build_dsl(s, texts, lens, labels, k, o ? o->host : NULL, out, err);
 		if (ok)
 			for (size_t i = 0; i < n; i++)
 				if (!jobs[i].dsl)

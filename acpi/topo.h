@@ -24,8 +24,26 @@ struct fw_topo_pci_device {
 	const char *iommu_group, *driver;
 };
 
+/* A root bus of the running system and the ACPI device that owns it
+ * (/sys/devices/pciSSSS:BB/firmware_node/path). */
+struct fw_topo_root_bus {
+	uint16_t segment;
+	uint8_t bus;
+	const char *acpi_path; /* as the kernel prints it ("\_SB_.S0D2"), or NULL */
+};
+
+/* Where the facts of a running machine come from. The default reads a folder laid out like a
+ * live root (the set's sysroot); a caller with another view of a machine (a snapshot) supplies
+ * its own. Results are allocated in `a`. */
+struct fw_topo_host {
+	size_t (*root_buses)(void *ctx, struct fw_arena *a, struct fw_topo_root_bus **out);
+	size_t (*pci_devices)(void *ctx, struct fw_arena *a, struct fw_topo_pci_device **out);
+	void *ctx;
+};
+
 struct fw_topo_bridge {
 	struct fw_dsl_device dsl;
+	bool present;             /* false when a constant _STA clears bit 0: Linux does not enumerate it */
 	uint16_t segment;
 	bool bus_known;
 	uint8_t bus_first, bus_last;
@@ -66,7 +84,8 @@ struct fw_acpi_topo {
 	const struct fw_srat_entry **initiators; /* every Generic Initiator/Port */
 	int *initiator_bridge;    /* index into bridges, -1 none */
 	size_t ninitiators;
-	struct fw_topo_pci_device *unplaced; /* sysroot devices under no known bridge */
+	bool have_host;           /* facts of a running machine were available */
+	struct fw_topo_pci_device *unplaced; /* devices under no known bridge */
 	size_t nunplaced;
 	struct fw_diag *diags, *diags_tail;
 };
@@ -74,6 +93,7 @@ struct fw_acpi_topo {
 struct fw_topo_options {
 	bool no_dsl;          /* skip iasl (tests, or a set without AML) */
 	unsigned iasl_timeout;
+	const struct fw_topo_host *host; /* NULL: the set's sysroot folder, if any */
 };
 
 /* Build the topology of a finished set. Fails only when iasl is needed and cannot run
@@ -82,7 +102,8 @@ bool fw_acpi_topo_build(const struct fw_acpi_set *s, const struct fw_topo_option
 			struct fw_error *err);
 /* The same from DSL texts already at hand (tests, fuzzing): names[i] labels texts[i]. */
 bool fw_acpi_topo_build_dsl(const struct fw_acpi_set *s, const char *const *texts, const size_t *lens,
-			    const char *const *names, size_t n, struct fw_acpi_topo **out, struct fw_error *err);
+			    const char *const *names, size_t n, const struct fw_topo_host *host, struct fw_acpi_topo **out,
+			    struct fw_error *err);
 void fw_acpi_topo_free(struct fw_acpi_topo *t);
 
 #endif

@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *names[1] = {"DSDT"};
 	struct fw_acpi_topo *t;
 	struct fw_error err;
-	if (fw_acpi_topo_build_dsl(s, texts, lens, names, 1, &t, &err))
+	if (fw_acpi_topo_build_dsl(s, texts, lens, names, 1, NULL, &t, &err))
 		fw_acpi_topo_free(t);
 	fw_acpi_set_free(s);
 	return 0;

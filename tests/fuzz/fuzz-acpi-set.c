@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ok) {
 		fw_acpi_set_finish(s);
 		struct fw_acpi_topo *t;
-		if (fw_acpi_topo_build_dsl(s, NULL, NULL, NULL, 0, &t, &err))
+		if (fw_acpi_topo_build_dsl(s, NULL, NULL, NULL, 0, NULL, &t, &err))
 			fw_acpi_topo_free(t);
 	}
 	fw_acpi_set_free(s);

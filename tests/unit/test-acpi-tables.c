@@ -17,6 +17,7 @@
 #include "acpi/mcfg.h"
 #include "acpi/set.h"
 #include "acpi/srat.h"
+#include "acpi/topo.h"
 #include "acpi/xsdt.h"
 #include "harness.h"
 
@@ -788,5 +789,48 @@ TEST(acpi_tables_found_in_firmware_sections)
 		  !memcmp(s->tables[1]->signature, "SSDT", 4) && strstr(s->tables[1]->origin, "Raw section +0x4") && s->ndiags == 1 &&
 		  strstr(s->diags->msg, "1 more copies");
 	fw_acpi_set_free(s);
+	CHECK(ok);
+}
+
+/* --- topology with facts from a running machine -------------------------------------------------- */
+
+static size_t host_roots(void *ctx, struct fw_arena *a, struct fw_topo_root_bus **out)
+{
+	(void)ctx;
+	*out = fw_arena_alloc(a, sizeof(**out));
+	(*out)[0] = (struct fw_topo_root_bus){0, 0x60, "\\_SB_.PCI0"};
+	return 1;
+}
+
+static size_t host_devices(void *ctx, struct fw_arena *a, struct fw_topo_pci_device **out)
+{
+	(void)ctx;
+	*out = fw_arena_alloc(a, 2 * sizeof(**out));
+	(*out)[0] = (struct fw_topo_pci_device){"0000:61:00.0", 0, 0x61, 0, 0, "0x10de", "0x2b85", "0x030200", 3, "12", "vfio-pci"};
+	(*out)[1] = (struct fw_topo_pci_device){"0000:c1:00.0", 0, 0xC1, 0, 0, "0x1022", "0x14a5", "0x060400", 1, NULL, NULL};
+	return 2;
+}
+
+TEST(acpi_topo_uses_the_host_view)
+{
+	struct fw_acpi_set *s = open_data("acpi/srat-gi.acpidump.txt");
+	CHECK(s);
+	struct fw_topo_host host = {host_roots, host_devices, NULL};
+	const char *texts[1] = {dsl_text};
+	size_t lens[1] = {sizeof(dsl_text) - 1};
+	const char *names[1] = {"DSDT"};
+	struct fw_acpi_topo *t = NULL;
+	struct fw_error err;
+	bool built = fw_acpi_topo_build_dsl(s, texts, lens, names, 1, &host, &t, &err);
+	/* The live root says \_SB.PCI0 owns bus 0x60 (its DSDT _BBN says 0x40); with no MCFG and CXL0
+	 * on segment 1, PCI0's range runs to bus 0xff, so both devices sit under it. */
+	const struct fw_topo_bridge *b = built && t->nbridges == 2 ? &t->bridges[0] : NULL;
+	bool ok = b && b->bus_known && b->bus_first == 0x60 && !strncmp(b->bus_source, "sysfs", 5) && b->ndevices == 2 &&
+		  !strcmp(b->devices[0].bdf, "0000:61:00.0") && !strcmp(b->devices[0].driver, "vfio-pci") && t->have_host &&
+		  t->nunplaced == 0 && t->bridges[1].segment == 1 && t->bridges[1].bus_first == 0x80 && t->bridges[1].bus_last == 0x9F;
+	ok = ok && b->bus_last == 0xFF && !strcmp(b->devices[1].bdf, "0000:c1:00.0") && b->devices[0].numa_node == 3;
+	fw_acpi_topo_free(t);
+	fw_acpi_set_free(s);
+	CHECK_MSG(built, "%s", err.msg);
 	CHECK(ok);
 }

@@ -67,6 +67,7 @@ json_t *fw_acpi_json_topo(const struct fw_acpi_topo *t)
 		json_object_set_new(j, "cid", ids_json(&b->dsl));
 		json_object_set_new(j, "uid", opt_str(b->dsl.uid));
 		json_object_set_new(j, "table", opt_str(b->dsl.table));
+		json_object_set_new(j, "present", json_boolean(b->present));
 		json_object_set_new(j, "segment", json_integer(b->segment));
 		json_object_set_new(j, "seg_source", opt_str(b->dsl.has_seg ? b->dsl.seg_how : NULL));
 		json_object_set_new(j, "bbn", b->dsl.has_bbn ? json_integer((json_int_t)b->dsl.bbn) : json_null());
@@ -93,7 +94,7 @@ json_t *fw_acpi_json_topo(const struct fw_acpi_topo *t)
 		for (size_t k = 0; k < b->ninitiators; k++)
 			json_array_append_new(gi, initiator_json(b->initiators[k]));
 		json_object_set_new(j, "generic_initiators", gi);
-		if (t->set->sysroot) {
+		if (t->have_host) {
 			json_t *devs = json_array();
 			for (size_t k = 0; k < b->ndevices; k++)
 				json_array_append_new(devs, pci_json(&b->devices[k]));
@@ -152,7 +153,7 @@ json_t *fw_acpi_json_topo(const struct fw_acpi_topo *t)
 		json_array_append_new(px, j);
 	}
 	json_object_set_new(doc, "pxm_devices", px);
-	if (t->set->sysroot) {
+	if (t->have_host) {
 		json_t *un = json_array();
 		for (size_t i = 0; i < t->nunplaced; i++)
 			json_array_append_new(un, pci_json(&t->unplaced[i]));
@@ -179,7 +180,9 @@ void fw_acpi_text_topo(struct fw_cli *cli, const struct fw_acpi_topo *t)
 		else
 			snprintf(uid, sizeof(uid), "%s", b->dsl.uid);
 		fprintf(f, "  %-14s %-8s UID %-6s seg %04x ", b->dsl.path, b->dsl.hid ? b->dsl.hid : "-", uid, b->segment);
-		if (b->bus_known)
+		if (!b->present)
+			fprintf(f, "absent       ");
+		else if (b->bus_known)
 			fprintf(f, "buses %02x-%02x%s ", b->bus_first, b->bus_last, b->bus_last_certain ? " " : "?");
 		else
 			fprintf(f, "buses ?      ");
