@@ -125,10 +125,32 @@ void fw_versions_collect(const struct fw_tree *t, struct fw_versions *out)
 		fw_node_walk(t->root, visit, &w);
 }
 
+static bool bcd(unsigned v, unsigned digits)
+{
+	for (unsigned i = 0; i < digits; i++, v >>= 4)
+		if ((v & 0xF) > 9)
+			return false;
+	return true;
+}
+
+bool fw_microcode_date(uint32_t data_code, char out[11])
+{
+	/* BCD year in the low half, then day, then month (MCExtractor's reading of AMD patches) */
+	unsigned mm = (data_code >> 24) & 0xFF, dd = (data_code >> 16) & 0xFF, yyyy = data_code & 0xFFFF;
+	if (!bcd(mm, 2) || !bcd(dd, 2) || !bcd(yyyy, 4) || mm < 1 || mm > 0x12 || dd < 1 || dd > 0x31 || yyyy < 0x1990 ||
+	    yyyy > 0x2199)
+		return false;
+	snprintf(out, 11, "%04X-%02X-%02X", yyyy, mm, dd);
+	return true;
+}
+
 char *fw_microcode_str(const struct fw_microcode_patch *p, char *buf, size_t len)
 {
-	/* DataCode is BCD: 0xMMDDYYYY */
-	unsigned mm = (p->date >> 24) & 0xFF, dd = (p->date >> 16) & 0xFF, yyyy = p->date & 0xFFFF;
-	snprintf(buf, len, "0x%08X for processor revision 0x%04X, %04X-%02X-%02X", p->patch_id, p->processor_rev, yyyy, mm, dd);
+	char date[11];
+	if (fw_microcode_date(p->date, date))
+		snprintf(buf, len, "0x%08X for processor revision 0x%04X, %s", p->patch_id, p->processor_rev, date);
+	else
+		snprintf(buf, len, "0x%08X for processor revision 0x%04X, data code 0x%08X", p->patch_id, p->processor_rev,
+			 p->date);
 	return buf;
 }

@@ -34,7 +34,10 @@ struct fw_versions {
 };
 
 void fw_versions_collect(const struct fw_tree *t, struct fw_versions *out);
-/* "0x0A101148 for processor revision 0xA101, 2023-08-15" into buf. */
+/* The patch date "2023-08-15" from a DataCode (BCD 0xMMDDYYYY); false when it is not one. */
+bool fw_microcode_date(uint32_t data_code, char out[11]);
+/* "0x0A101148 for processor revision 0xA101, 2023-08-15" into buf (the raw data code when it is
+ * not a date). */
 char *fw_microcode_str(const struct fw_microcode_patch *p, char *buf, size_t len);
 
 #endif

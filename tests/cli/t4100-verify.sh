@@ -44,3 +44,31 @@ if t_need_file verify-wrx90e-rebuilt "$FW/asus-wrx90e-sage-se-1203_rebuilt.cap" 
 	T_EXIT=1 t_golden verify-wrx90e-rebuilt "$G/wrx90e-rebuilt.txt" t_in_dir "$FW" fwlens verify asus-wrx90e-sage-se-1203_rebuilt.cap
 	t_contains verify-wrx90e-rebuilt-names-lost "#15 0x12E8A4+0xED175C"
 fi
+
+# The sample ESC8000A-E13 1104 capsule (make samples), signed with the sample test keys.
+S1104="$SAMPLES/ESC8000A-E13-ASUS-1104.CAP"
+if t_need_file verify-sample "$S1104" "sample capsule (make samples)"; then
+	t_golden verify-sample "$G/sample-1104.json" t_in_dir "$SAMPLES" fwlens verify ESC8000A-E13-ASUS-1104.CAP --format json
+	t_run verify-sample-root-key 0 fwlens verify --key "$SAMPLES/test-root-key.pub.pem" "$S1104"
+	t_contains verify-sample-root-key-found "required key found as the root key"
+	t_run verify-sample-signing-key 0 fwlens verify --key "$SAMPLES/test-signing-key.pem" "$S1104"
+	t_contains verify-sample-signing-key-found "required key found as the firmware key"
+	# one byte in the signed DXE volume (area 11, image 0x1000000+0xB40000): invalid, and the
+	# only area whose SHA-256 changes is area 11
+	fwlens verify "$S1104" >"$T_DIR/before.txt"
+	cp "$S1104" "$T_DIR/dxe.cap"
+	printf '\125' | dd of="$T_DIR/dxe.cap" bs=1 seek=$((0x1000 + 0x1000000 + 0x123457)) conv=notrunc 2>/dev/null
+	t_run verify-sample-signed-area-changed 1 fwlens verify "$T_DIR/dxe.cap"
+	t_contains verify-sample-signed-area-changed-why "the signed bytes changed"
+	cp "$T_OUT" "$T_DIR/after.txt"
+	changed=$(diff "$T_DIR/before.txt" "$T_DIR/after.txt" | awk '/^> +[0-9]+ +0x/ { print $2 }' | tr '\n' ' ')
+	[ "$changed" = "11 " ] && pass verify-sample-names-changed-area || fail verify-sample-names-changed-area "areas that changed: '$changed'"
+	# a byte in the NVRAM volume (area 6, not signed): still valid
+	cp "$S1104" "$T_DIR/nvram.cap"
+	printf '\125' | dd of="$T_DIR/nvram.cap" bs=1 seek=$((0x1000 + 0x1BE0000 + 0x2000)) conv=notrunc 2>/dev/null
+	t_run verify-sample-nvram-changed 0 fwlens verify "$T_DIR/nvram.cap"
+	# the ROM area map: unmarking area 6 (NVRAM) as not signed changes the signed table
+	cp "$S1104" "$T_DIR/map.cap"
+	printf '\002' | dd of="$T_DIR/map.cap" bs=1 seek=$((0x458 + 6 * 24 + 21)) conv=notrunc 2>/dev/null
+	t_run verify-sample-map-changed 1 fwlens verify "$T_DIR/map.cap"
+fi

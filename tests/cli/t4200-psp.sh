@@ -31,3 +31,15 @@ if t_need_file psp-wrx90e "$FW/asus-wrx90e-sage-se-1203_rebuilt.cap" "corpus WRX
 	t_golden psp-wrx90e "$G/wrx90e.txt" fwlens psp "$FW/asus-wrx90e-sage-se-1203_rebuilt.cap"
 	grep -q "no AMD Embedded Firmware Structure found" "$T_ERR" && pass psp-wrx90e-warns || fail psp-wrx90e-warns "$(cat "$T_ERR")"
 fi
+
+# The sample ESC8000A-E13 1104 capsule (make samples): combo directories, both levels, every
+# checksum valid, versions.
+S1104="$SAMPLES/ESC8000A-E13-ASUS-1104.CAP"
+if t_need_file psp-sample "$S1104" "sample capsule (make samples)"; then
+	t_golden psp-sample "$G/sample-1104.txt" fwlens psp "$S1104"
+	t_golden psp-sample-json "$G/sample-1104.json" t_in_dir "$SAMPLES" fwlens psp ESC8000A-E13-ASUS-1104.CAP --format json
+	if grep -q '"checksum_valid": false' "$T_OUT"; then fail psp-sample-checksums-valid "an invalid checksum"; else pass psp-sample-checksums-valid; fi
+	n=$(grep -c '"checksum_valid": true' "$T_OUT")
+	[ "$n" = 6 ] && pass psp-sample-six-directories || fail psp-sample-six-directories "$n directories with a valid checksum"
+	t_contains psp-sample-agesa '"TurinPI-SP5 1.0.0.4"'
+fi

@@ -172,12 +172,12 @@ static json_t *versions_json(const struct fw_versions *v)
 	json_object_set_new(o, "sev", v->sev[0] ? json_string(v->sev) : json_null());
 	for (size_t i = 0; i < v->nucode; i++) {
 		json_t *m = json_object();
-		char date[16];
+		char date[11];
 		const struct fw_microcode_patch *p = &v->ucode[i];
-		snprintf(date, sizeof(date), "%04X-%02X-%02X", p->date & 0xFFFF, (p->date >> 24) & 0xFF, (p->date >> 16) & 0xFF);
 		json_object_set_new(m, "patch_id", json_integer(p->patch_id));
 		json_object_set_new(m, "processor_rev", json_integer(p->processor_rev));
-		json_object_set_new(m, "date", json_string(date));
+		json_object_set_new(m, "date", fw_microcode_date(p->date, date) ? json_string(date) : json_null());
+		json_object_set_new(m, "data_code", json_integer(p->date));
 		json_object_set_new(m, "offset", fw_cli_json_offset(p->offset));
 		json_array_append_new(uc, m);
 	}
