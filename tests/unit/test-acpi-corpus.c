@@ -687,3 +687,55 @@ TEST(acpi_corpus_wrx90e_capsule_tables)
 	if (rlen)
 		CHECK_EQ(matched, raw);
 }
+
+/* --- the synthetic ESC8000A-E13 machines (build/samples) ----------------------------------------- */
+
+TEST(acpi_samples_ivrs_and_topology)
+{
+	size_t checked = 0;
+	for (int v = 0; v < 2; v++) {
+		const char *root = fw_test_build(v ? "samples/sysroot-1201" : "samples/sysroot-1104");
+		if (!root)
+			continue;
+		struct fw_acpi_set *s;
+		struct fw_error err;
+		CHECK_MSG(fw_acpi_set_open(root, &s, &err), "%s", err.msg);
+		const struct fw_acpi_table *t = fw_acpi_set_find(s, "IVRS", 0);
+		const struct fw_ivrs *m = t ? fw_acpi_table_model(t, FW_ACPI_MODEL_IVRS) : NULL;
+		struct walk w;
+		if (t)
+			walk_ivrs(t->data.p, t->data.len, &w);
+		bool same = m && m->nblocks == w.nblocks;
+		for (size_t b = 0; same && b < w.nblocks; b++)
+			same = m->blocks[b].type == w.type[b] && m->blocks[b].nraw_entries == w.entries[b];
+		unsigned iommus = 0;
+		bool efr_known = false, snp_all = false;
+		if (m)
+			fw_ivrs_snp_summary(m, &iommus, &efr_known, &snp_all);
+		/* 8 IOMMUs as 11h and 40h blocks, SNPSup everywhere, no complaint from Linux. */
+		bool ok = same && s->source == FW_ACPI_SRC_SYSROOT && m->nblocks == 16 && m->linux_type == 0x40 && iommus == 8 &&
+			  snp_all && m->nlinux_messages == 0 && w.per_type[0xF0] == 2; /* the FCH UARTs, on IOMMU 0 */
+		size_t gi = 0;
+		const struct fw_srat *srat = fw_acpi_set_model(s, FW_ACPI_MODEL_SRAT);
+		for (size_t i = 0; srat && i < srat->nentries; i++)
+			gi += srat->entries[i].type == FW_SRAT_GENERIC_INITIATOR && srat->entries[i].handle_type == FW_SRAT_GI_HANDLE_PCI;
+		ok = ok && gi == 8 && srat->ndomains == (v ? 8u : 2u);
+		struct fw_acpi_topo *topo = NULL;
+		if (ok && have_program(fw_iasl_program())) {
+			ok = fw_acpi_topo_build(s, NULL, &topo, &err) && topo->nbridges == 8;
+			for (size_t i = 0; ok && i < 8; i++) {
+				const struct fw_topo_bridge *b = &topo->bridges[i];
+				/* NPS1 (1104): one domain per socket; NPS4 (1201): one per root bridge. */
+				ok = b->bus_known && b->bus_first == 0x20 * i && b->bus_last == 0x20 * i + 0x1F && b->iommu &&
+				     b->iommu->device_id == (uint16_t)(0x2000 * i + 2) && b->pxm_known && b->pxm == (v ? i : i / 4) &&
+				     b->ninitiators == ((i % 4 == 1 || i % 4 == 2) ? 2 : 0) && b->ndevices >= 3;
+			}
+			fw_acpi_topo_free(topo);
+		}
+		fw_acpi_set_free(s);
+		CHECK_MSG(ok, "sysroot %s", v ? "1201" : "1104");
+		checked++;
+	}
+	if (!checked)
+		SKIP("samples not built (make samples)");
+}
