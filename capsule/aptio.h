@@ -115,6 +115,8 @@ enum { FMP_AUTH_MONOTONIC_COUNT, FMP_AUTH_LENGTH, FMP_AUTH_REVISION, FMP_AUTH_CE
 extern const struct fw_layout fw_fmp_auth_layout; /* 0x20 bytes */
 #define FW_FMP_AUTH_HEADER_SIZE 0x20
 
+/* FFS file that carries the signature block inside the ROM (AMI FWCAPSULE_FILE_FORMAT 0) */
+extern const struct fw_guid fw_guid_ami_fw_capsule_hdr_file;
 extern const struct fw_guid fw_guid_capsule_efi, fw_guid_capsule_fmp, fw_guid_capsule_aptio_signed,
 	fw_guid_capsule_aptio_unsigned, fw_guid_cert_rsa2048_sha256, fw_guid_cert_pkcs7, fw_guid_hash_sha256;
 

@@ -72,3 +72,12 @@ if t_need_file verify-sample "$S1104" "sample capsule (make samples)"; then
 	printf '\002' | dd of="$T_DIR/map.cap" bs=1 seek=$((0x458 + 6 * 24 + 21)) conv=notrunc 2>/dev/null
 	t_run verify-sample-map-changed 1 fwlens verify "$T_DIR/map.cap"
 fi
+
+# A flash image without the capsule header: the FwCapsuleHdr file inside it is only AMI's empty
+# template on the WRX90E (the .CAP carries the real header in front of the ROM).
+if t_need_file verify-embedded-template "$FW/asus-wrx90e-sage-se-1203_rebuilt.cap" "corpus WRX90E rebuilt capsule"; then
+	dd if="$FW/asus-wrx90e-sage-se-1203_rebuilt.cap" of="$T_DIR/rom.bin" bs=4096 skip=1 2>/dev/null
+	t_run verify-embedded-template 3 fwlens verify "$T_DIR/rom.bin"
+	grep -q "empty certificate (an unsigned template)" "$T_ERR" && pass verify-embedded-template-says-so ||
+		fail verify-embedded-template-says-so "$(cat "$T_ERR")"
+fi

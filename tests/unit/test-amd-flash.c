@@ -451,3 +451,46 @@ TEST(amd_fixture_is_the_builder_output)
 	free(p);
 	free(m.p);
 }
+
+static void combo(struct img *m, size_t off, uint32_t cookie, const uint64_t *targets, size_t n)
+{
+	uint8_t *c = m->p + off;
+	memset(c, 0, 32 + 16 * n);
+	fw_put_le32(c, cookie);
+	fw_put_le32(c + 8, (uint32_t)n);
+	for (size_t i = 0; i < n; i++) {
+		fw_put_le32(c + 32 + 16 * i + 4, 0xBC0D0300u + (uint32_t)i);
+		fw_put_le64(c + 32 + 16 * i + 8, targets[i]);
+	}
+	fw_put_le32(c + 4, fw_fletcher32(c + 8, 32 + 16 * n - 8));
+}
+
+TEST(amd_nested_combo_directories)
+{
+	/* 2PSP -> (2PSP -> $PSP, $PSP); 2BHD -> 2BHD -> itself (a loop) */
+	struct img m = img_new(MIB);
+	efs(&m, 0x20000, 0x30000, 0x38000);
+	uint64_t outer[] = {0x31000, 0x40000};
+	combo(&m, 0x30000, FW_AMD_COOKIE_2PSP, outer, 2);
+	uint64_t inner[] = {0x40000};
+	combo(&m, 0x31000, FW_AMD_COOKIE_2PSP, inner, 1);
+	struct ent e[] = {{0x01, 0, 0, 0x100, 0x41000, 0}};
+	dir(&m, 0x40000, FW_AMD_COOKIE_PSP, (uint32_t)FW_AMD_ADDR_FLASH_OFFSET << 29, e, 1);
+	uint64_t self[] = {0x38000};
+	combo(&m, 0x38000, FW_AMD_COOKIE_2BHD, self, 1);
+	struct fw_node *image;
+	struct fw_tree *t = parse(&m, &image);
+	struct fw_node *outer_dir = child(child(image, 0), 0);
+	CHECK_STR(outer_dir->type, "2PSP");
+	struct fw_node *inner_dir = child(outer_dir, 0)->first_child;
+	CHECK(inner_dir && strcmp(inner_dir->type, "2PSP") == 0);
+	CHECK(fw_node_field_get(inner_dir, "Checksum valid")->v.b);
+	struct fw_node *psp = child(inner_dir, 0)->first_child;
+	CHECK(psp && strcmp(psp->type, "$PSP") == 0 && psp->depth == inner_dir->depth + 2);
+	CHECK_EQ(fw_node_field_get(child(outer_dir, 1), "SameAs")->v.u, 0x40000);
+	struct fw_node *bhd = child(child(image, 0), 1);
+	CHECK_STR(bhd->type, "2BHD");
+	CHECK(has_diag(child(bhd, 0), "a loop"));
+	fw_tree_free(t);
+	free(m.p);
+}

@@ -6,6 +6,7 @@
 #include "capsule/aptio.h"
 #include "capsule/capsule.h"
 #include "capsule/signature.h"
+#include "capsule/detect.h"
 #include "cli.h"
 #include "parsers/file.h"
 
@@ -137,6 +138,23 @@ static void report_text(struct fw_cli *cli, const struct fw_capsule *c, const st
 	fputc('\n', f);
 }
 
+/* A flash image may carry its signature block as the FFS file FwCapsuleHdr (AMI
+ * FWCAPSULE_FILE_FORMAT 0): the header sits at the start of the file's section, and the ROM it
+ * signs is the whole image. */
+static const struct fw_node *embedded_header(const struct fw_firmware *fw, struct fw_view *hdr)
+{
+	const struct fw_node *file = fw_node_find_guid(fw->tree->root, &fw_guid_ami_fw_capsule_hdr_file, FW_NODE_FILE);
+	for (const struct fw_node *s = file ? file->first_child : NULL; s; s = s->next) {
+		for (size_t off = 0; off <= 0x20 && off + FW_APTIO_CAPSULE_HEADER_SIZE <= s->body.len; off += 4) {
+			if (memcmp(s->body.p + off, fw_guid_capsule_aptio_signed.b, 16) == 0) {
+				fw_rd_tail(&s->body, off, hdr, NULL);
+				return file;
+			}
+		}
+	}
+	return NULL;
+}
+
 static int run_verify(struct fw_cli *cli)
 {
 	const char *path = cli->argv[0], *key_path = fw_cli_opt(cli, "key");
@@ -145,6 +163,8 @@ static int run_verify(struct fw_cli *cli)
 	struct fw_pubkey key;
 	if (key_path && !fw_pubkey_load_pem(key_path, &key, &err))
 		return fw_cli_fail(cli, &err);
+	struct fw_firmware fw;
+	memset(&fw, 0, sizeof(fw));
 	struct fw_file file;
 	if (!fw_file_open(path, &file, &err))
 		return fw_cli_fail(cli, &err);
@@ -153,31 +173,55 @@ static int run_verify(struct fw_cli *cli)
 	int rc = FW_EXIT_OK;
 	struct fw_node *n = NULL;
 	struct fw_view payload;
-	if (!fw_capsule_probe(&v))
-		fw_error_set(&err, FW_E_UNSUPPORTED, "%s: not a signed capsule (no capsule header at offset 0)", path);
-	else
+	struct fw_capsule model;
+	const struct fw_capsule *c = NULL;
+	if (fw_capsule_probe(&v)) {
 		n = fw_capsule_parse(t, NULL, &v, &payload, &err);
+		c = fw_capsule_of(n);
+	} else if (!fw_firmware_open(path, NULL, &fw, &err)) {
+		if (err.code != FW_E_IO && err.code != FW_E_LIMIT) {
+			char why[FW_ERROR_MSG_MAX];
+			snprintf(why, sizeof(why), "%s", err.msg);
+			fw_error_set(&err, FW_E_UNSUPPORTED, "not a signed capsule: %s", why);
+		}
+	} else {
+		struct fw_view hdr;
+		const struct fw_node *holder = embedded_header(&fw, &hdr);
+		if (!holder) {
+			fw_error_set(&err, FW_E_UNSUPPORTED, "%s: not a signed capsule (no capsule header at offset 0, no FwCapsuleHdr "
+				     "file in the image)", path);
+		} else if ((n = fw_capsule_parse(t, NULL, &hdr, &payload, &err))) {
+			model = *fw_capsule_of(n);
+			model.payload = fw_view_make(fw.tree->input, fw.tree->input_len, 0);
+			c = &model;
+			fw_log_info(cli, "the signature block is the FwCapsuleHdr file at %s", hdr.base == FW_OFFSET_UNKNOWN ?
+				    "an offset inside compressed data" : fw_offset_str(holder->offset, (char[24]){0}, 24));
+		}
+	}
 	struct fw_verify_report r;
 	memset(&r, 0, sizeof(r));
-	if (!n || !fw_capsule_verify(fw_capsule_of(n), key_path ? &key : NULL, &r, &err)) {
+	if (!c || !fw_capsule_verify(c, key_path ? &key : NULL, &r, &err)) {
+		if (c && c->cert_form == FW_CERT_UNKNOWN && !c->cert_length)
+			fw_error_set(&err, FW_E_UNSUPPORTED, "the capsule header carries an empty certificate (an unsigned template)");
 		if (err.msg[0] && !strstr(err.msg, path))
 			fw_error_prefix(&err, "%s: ", path);
 		rc = fw_cli_fail(cli, &err);
 		goto out;
 	}
 	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
-		json_t *doc = report_json(path, fw_capsule_of(n), &r);
+		json_t *doc = report_json(path, c, &r);
 		if (fw_cli_format_is(cli, "json"))
 			fw_cli_print_json(cli, doc);
 		else
 			fw_cli_print_json_as_xml(cli, doc, "verify");
 	} else if (!cli->quiet) {
-		report_text(cli, fw_capsule_of(n), &r);
+		report_text(cli, c, &r);
 	}
 	rc = r.valid ? FW_EXIT_OK : FW_EXIT_DIFFERENT;
 out:
 	fw_verify_report_free(&r);
 	fw_tree_free(t);
+	fw_firmware_close(&fw);
 	fw_file_close(&file);
 	return rc;
 }
@@ -200,6 +244,9 @@ FW_COMMAND(verify,
 		"The platform key a machine trusts is not in the capsule; keys are reported by the SHA-256 of their "
 		"modulus. --key PEM also requires that key, as the signing key or as a root key whose signature "
 		"holds.\n\n"
+		"A flash image without a capsule header is checked through the signature block AMI can embed as the "
+		"FFS file FwCapsuleHdr (414D94AD-998D-47D2-BFCD-4E882241DE32); its ROM areas are then offsets in "
+		"the image.\n\n"
 		"Exit status: 0 valid, 1 invalid, 3 not a signed capsule or a damaged header.",
 	.formats = "text,json,xml",
 	.options = verify_options,
