@@ -151,6 +151,8 @@ static struct varstore *cbs_varstore(int version)
 	vs_field(vs, "CbsCmnGnbNbIOMMU", 1);
 	vs_field(vs, "CbsCmnGnbPrebootDmaProt", 1);
 	vs_field(vs, "CbsCmnGnbKernelDmaProtIndicator", 1);
+	vs_pad_to(vs, 0x3E0);
+	vs_field(vs, "CbsCmnFchPlatformId", 32); /* 16 CHAR16 */
 	vs_pad_to(vs, 0x420);
 	/* SMU Common Options */
 	vs_field(vs, "CbsCmnDeterminismCtrl", 1);
@@ -796,6 +798,11 @@ static void fch_form(struct formset *fs)
 {
 	f_form(fs, F_FCH, "FCH Common Options");
 	f_subtitle(fs, "FCH Common Options");
+	/* Real CBS forms carry no string question; this one stands on the page the real forms hide
+	 * (SuppressIf True above) so the CBS formset has every question kind. */
+	q_string(fs, &(struct qdef){.prompt = "FCH Platform Identifier",
+				    .help = "Platform identifier reported by the FCH to the BMC (up to 16 characters).",
+				    .field = "CbsCmnFchPlatformId", .max_size = 16});
 	f_form_end(fs);
 }
 

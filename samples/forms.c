@@ -216,7 +216,7 @@ struct varstore *fs_varstore(struct formset *fs, const char *name)
 const struct question *fs_question(const struct formset *fs, const char *prompt)
 {
 	for (size_t i = 0; i < fs->nq; i++)
-		if (strcmp(fs->q[i].prompt, prompt) == 0)
+		if (fs->q[i].kind != QK_REF && strcmp(fs->q[i].prompt, prompt) == 0)
 			return &fs->q[i];
 	return NULL;
 }
@@ -489,6 +489,17 @@ static struct question *storage_question(struct formset *fs, uint8_t kind, const
 	q->f = *f;
 	q->def = d->def;
 	q->mfg = (*f)->mfg;
+	if (d->opts) {
+		/* OPTS() makes a compound literal that dies with the define function's block */
+		size_t n = 0;
+		while (d->opts[n].text)
+			n++;
+		struct opt *copy = sample_alloc((n + 1) * sizeof(*copy));
+		memcpy(copy, d->opts, (n + 1) * sizeof(*copy));
+		q->opts = copy;
+	}
+	q->min = d->min;
+	q->max = d->max;
 	return q;
 }
 
@@ -692,11 +703,11 @@ void x_const_equal(struct formset *fs, uint64_t a, uint64_t b)
 void f_plant(struct formset *fs, const char *change, const char *prompt, const char *what)
 {
 	if (fs->pass == 2 && fs->version >= 1201)
-		plant_setting(change, prompt, fs_form_path(fs, fs->form), what);
+		plant_setting(fs->module, change, prompt, fs_form_path(fs, fs->form), what);
 }
 
 void f_plant_at(struct formset *fs, const char *change, const char *prompt, const char *path, const char *what)
 {
 	if (fs->pass == 2 && fs->version >= 1201)
-		plant_setting(change, prompt, path, what);
+		plant_setting(fs->module, change, prompt, path, what);
 }

@@ -80,6 +80,8 @@ struct question {
 	const struct varstore *vs;
 	const struct vfield *f;
 	uint64_t def, mfg;
+	const struct opt *opts; /* one-of options */
+	uint64_t min, max;      /* numeric range */
 };
 
 /* ---- formset generation ------------------------------------------------------------------- */
@@ -121,6 +123,7 @@ struct formset {
 void fs_run(struct formset *fs, int version, void (*define)(struct formset *));
 void fs_free(struct formset *fs);
 struct varstore *fs_varstore(struct formset *fs, const char *name);
+/* The first storage question (not a goto) with this prompt */
 const struct question *fs_question(const struct formset *fs, const char *prompt);
 /* Menu path of a form ("Advanced > AMD CBS > NBIO Common Options") */
 const char *fs_form_path(const struct formset *fs, uint16_t form);

@@ -100,6 +100,45 @@ static void plant_versions(const struct variant *a, const struct variant *b)
 				     fs_varstore((struct formset *)&b->cbs, "AmdSetupBRH")->size));
 }
 
+/* Every difference between the question models of the two versions must have been planted
+ * (planted-changes.json is the answer key of a diff). Question ids are renumbered by real BIOS
+ * builds too and are not a setting change. */
+static bool same_options(const struct question *a, const struct question *b)
+{
+	if (!a->opts || !b->opts)
+		return a->opts == b->opts;
+	size_t i = 0;
+	for (; a->opts[i].text && b->opts[i].text; i++)
+		if (strcmp(a->opts[i].text, b->opts[i].text) != 0 || a->opts[i].value != b->opts[i].value)
+			return false;
+	return !a->opts[i].text && !b->opts[i].text;
+}
+
+static void check_planted(const struct formset *a, const struct formset *b)
+{
+	for (size_t i = 0; i < a->nq; i++) {
+		const struct question *qa = &a->q[i];
+		if (qa->kind == QK_REF)
+			continue;
+		const struct question *qb = fs_question(b, qa->prompt);
+		if (!qb) {
+			if (!plant_has("removed", qa->prompt))
+				sample_die("%s: \"%s\" is gone in %d but not planted as removed", a->module, qa->prompt, b->version);
+			continue;
+		}
+		if (strcmp(qa->path, qb->path) != 0 && !plant_has("moved", qa->prompt))
+			sample_die("%s: \"%s\" moved but is not planted as moved", a->module, qa->prompt);
+		bool changed = qa->def != qb->def || qa->mfg != qb->mfg || !same_options(qa, qb) || qa->min != qb->min ||
+			       qa->max != qb->max || qa->f->offset != qb->f->offset || qa->f->width != qb->f->width ||
+			       strcmp(qa->vs->name, qb->vs->name) != 0 || strcmp(qa->help ? qa->help : "", qb->help ? qb->help : "") != 0;
+		if (changed && !plant_has("changed", qa->prompt))
+			sample_die("%s: \"%s\" changed but is not planted as changed", a->module, qa->prompt);
+	}
+	for (size_t i = 0; i < b->nq; i++)
+		if (b->q[i].kind != QK_REF && !fs_question(a, b->q[i].prompt) && !plant_has("added", b->q[i].prompt))
+			sample_die("%s: \"%s\" is new in %d but not planted as added", b->module, b->q[i].prompt, b->version);
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -150,6 +189,8 @@ int main(int argc, char **argv)
 		write_sysroot(v, sample_printf("sysroot-%s", v->bios_version));
 	}
 	plant_versions(&variants[0], &variants[1]);
+	check_planted(&variants[0].setup, &variants[1].setup);
+	check_planted(&variants[0].cbs, &variants[1].cbs);
 	plant_write("planted-changes.json");
 
 	for (int i = 0; i < 2; i++)

@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sample.h"
 
@@ -19,10 +20,11 @@ static void init(void)
 	versions = json_object();
 }
 
-void plant_setting(const char *change, const char *prompt, const char *path, const char *what)
+void plant_setting(const char *module, const char *change, const char *prompt, const char *path, const char *what)
 {
 	init();
 	json_t *o = json_object();
+	json_object_set_new(o, "module", json_string(module));
 	json_object_set_new(o, "change", json_string(change));
 	json_object_set_new(o, "prompt", json_string(prompt));
 	json_object_set_new(o, "path", json_string(path));
@@ -39,6 +41,20 @@ static void named_entry(json_t *list, const char *change, const char *name, cons
 	json_object_set_new(o, "guid", json_string(guid));
 	json_object_set_new(o, "what", json_string(what));
 	json_array_append_new(list, o);
+}
+
+bool plant_has(const char *change, const char *prompt)
+{
+	init();
+	size_t i;
+	json_t *o;
+	json_array_foreach(settings, i, o)
+	{
+		if (strcmp(json_string_value(json_object_get(o, "change")), change) == 0 &&
+		    strcmp(json_string_value(json_object_get(o, "prompt")), prompt) == 0)
+			return true;
+	}
+	return false;
 }
 
 void plant_module(const char *change, const char *name, const char *guid, const char *what)

@@ -3,7 +3,11 @@
 #ifndef SAMPLES_PLANTED_H
 #define SAMPLES_PLANTED_H
 
-void plant_setting(const char *change, const char *prompt, const char *path, const char *what);
+#include <stdbool.h>
+
+void plant_setting(const char *module, const char *change, const char *prompt, const char *path, const char *what);
+/* Whether a setting change of this kind was planted for this prompt. */
+bool plant_has(const char *change, const char *prompt);
 void plant_module(const char *change, const char *name, const char *guid, const char *what);
 void plant_varstore(const char *name, const char *guid, const char *what);
 void plant_version(const char *key, const char *old_value, const char *new_value);
