@@ -231,7 +231,8 @@ static int obj_cmp(const void *x, const void *y)
 const struct fw_dsl_object *fw_dsl_lookup(struct fw_dsl_namespace *ns, const char *path)
 {
 	if (!ns->sorted) {
-		qsort(ns->objects, ns->n, sizeof(*ns->objects), obj_cmp);
+		if (ns->n)
+			qsort(ns->objects, ns->n, sizeof(*ns->objects), obj_cmp);
 		ns->sorted = true;
 	}
 	/* Accept display paths too. */
@@ -604,7 +605,8 @@ void fw_dsl_devices(struct fw_dsl_namespace *ns, struct fw_dsl_devices *bridges,
 	memset(bridges, 0, sizeof(*bridges));
 	memset(pxm_devices, 0, sizeof(*pxm_devices));
 	if (!ns->sorted) {
-		qsort(ns->objects, ns->n, sizeof(*ns->objects), obj_cmp);
+		if (ns->n)
+			qsort(ns->objects, ns->n, sizeof(*ns->objects), obj_cmp);
 		ns->sorted = true;
 	}
 	/* Devices in declaration order, each path once. */

@@ -68,7 +68,8 @@ static bool list_files(const char *dir, struct names *out, struct fw_error *err)
 		out->v[out->n++] = fw_xstrdup(e->d_name);
 	}
 	closedir(d);
-	qsort(out->v, out->n, sizeof(*out->v), natural_cmp);
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), natural_cmp);
 	return true;
 }
 

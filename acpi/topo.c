@@ -137,7 +137,8 @@ static size_t folder_pci_devices(void *ctx, struct fw_arena *a, struct fw_topo_p
 		pd->driver = link_name(a, p);
 	}
 	closedir(d);
-	qsort(*out, n, sizeof(**out), dev_cmp);
+	if (n)
+		qsort(*out, n, sizeof(**out), dev_cmp);
 	return n;
 }
 
