@@ -1,0 +1,101 @@
+#!/bin/sh
+# make fuzz FUZZ_SECONDS=N [FUZZ_TARGETS="capsule nvar"] [FUZZ_JOBS=2]: a libFuzzer campaign.
+#
+# Every tests/fuzz/fuzz-NAME.c is built with clang -fsanitize=fuzzer,address,undefined and the
+# fuzz limits (-DFW_FUZZING) into build/libfuzzer/, then run for N seconds on a working copy of
+# its seed corpus (tests/fuzz/corpus/NAME, never modified) with the dictionary
+# tests/fuzz/dict/NAME.dict when there is one. Crashes, leaks and timeouts are kept in
+# build/libfuzzer/findings/NAME/. The summary table goes to stdout and the figures to
+# build/libfuzzer/report.json; the exit status is 1 when any target found something.
+set -u
+SECONDS_PER_TARGET=${1:-60}
+SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
+cd "$SRCDIR" || exit 1
+OUT=build/libfuzzer
+JOBS=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}
+
+if ! command -v clang >/dev/null 2>&1; then
+	echo "fuzz: clang is not installed (apt-get install clang libclang-rt-14-dev)" >&2
+	exit 4
+fi
+PKGS="liblzma libbrotlidec zlib libcrypto libxml-2.0 jansson"
+CFLAGS="-std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -DFW_FUZZING -D_GNU_SOURCE -DFWLENS_VERSION=\"fuzz\" -DFWLENS_DATADIR=\"/nonexistent\" -I. -I$OUT/gen $(pkg-config --cflags $PKGS)"
+LIBS="$(pkg-config --libs $PKGS) -lpthread"
+
+# The library once, with the fuzzing limits; generated headers as the Makefile makes them.
+mkdir -p "$OUT/obj" "$OUT/gen" "$OUT/findings" "$OUT/work"
+make -s "build/gen/commands.inc" "build/gen/rules-topics.xml.inc" "build/gen/rules-topics.xsd.inc" >/dev/null 2>&1 || true
+cp build/gen/*.inc "$OUT/gen/" 2>/dev/null
+objs=""
+fail=0
+for src in parsers/*.c capsule/*.c ifr/*.c acpi/*.c tools/query/*.c; do
+	obj="$OUT/obj/$(echo "$src" | tr / _ | sed 's/\.c$/.o/')"
+	if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ]; then
+		# shellcheck disable=SC2086
+		clang $CFLAGS -c "$src" -o "$obj" || fail=1
+	fi
+	objs="$objs $obj"
+done
+[ "$fail" = 0 ] || { echo "fuzz: building the library failed" >&2; exit 4; }
+rm -f "$OUT/libfwlens-fuzz.a"
+# shellcheck disable=SC2086
+ar rcs "$OUT/libfwlens-fuzz.a" $objs
+
+targets=${FUZZ_TARGETS:-$(ls tests/fuzz/fuzz-*.c | sed 's|tests/fuzz/fuzz-||; s|\.c$||')}
+for t in $targets; do
+	# shellcheck disable=SC2086
+	clang $CFLAGS -fsanitize=fuzzer "tests/fuzz/fuzz-$t.c" "$OUT/libfwlens-fuzz.a" $LIBS -o "$OUT/fuzz-$t" || {
+		echo "fuzz: building fuzz-$t failed" >&2
+		exit 4
+	}
+done
+
+run_one() {
+	t=$1
+	work="$OUT/work/$t"
+	findings="$OUT/findings/$t"
+	rm -rf "$work"
+	mkdir -p "$work" "$findings"
+	cp tests/fuzz/corpus/"$t"/* "$work"/ 2>/dev/null
+	dict=""
+	[ -f "tests/fuzz/dict/$t.dict" ] && dict="-dict=tests/fuzz/dict/$t.dict"
+	# shellcheck disable=SC2086
+	"$OUT/fuzz-$t" "$work" $dict -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 \
+		-max_len=1048576 -artifact_prefix="$findings/" -print_final_stats=1 >"$OUT/$t.log" 2>&1
+	echo $? >"$OUT/$t.rc"
+}
+
+# Run the targets FUZZ_JOBS at a time.
+running=0
+for t in $targets; do
+	run_one "$t" &
+	running=$((running + 1))
+	if [ "$running" -ge "$JOBS" ]; then
+		wait -n 2>/dev/null || wait
+		running=$((running - 1))
+	fi
+done
+wait
+
+status=0
+printf '%-22s %12s %10s %8s %8s %s\n' target executions exec/s cov ft findings
+echo "[" >"$OUT/report.json"
+first=1
+for t in $targets; do
+	log="$OUT/$t.log"
+	execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+	rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$')
+	ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$')
+	found=$(ls "$OUT/findings/$t" 2>/dev/null | wc -l)
+	rc=$(cat "$OUT/$t.rc" 2>/dev/null || echo 1)
+	[ "$found" -gt 0 ] || [ "$rc" -ne 0 ] && status=1
+	printf '%-22s %12s %10s %8s %8s %s\n' "$t" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$found"
+	[ "$first" = 1 ] || echo "," >>"$OUT/report.json"
+	first=0
+	printf '  {"target": "%s", "seconds": %s, "executions": %s, "exec_per_sec": %s, "cov": %s, "ft": %s, "findings": %s, "exit": %s}' \
+		"$t" "$SECONDS_PER_TARGET" "${execs:-null}" "${rate:-null}" "${cov:-null}" "${ft:-null}" "$found" "$rc" >>"$OUT/report.json"
+done
+printf '\n]\n' >>"$OUT/report.json"
+[ "$status" = 0 ] || echo "fuzz: findings in $OUT/findings/ (logs in $OUT/*.log)" >&2
+exit "$status"
