@@ -80,7 +80,7 @@ extern const struct fw_layout fw_fadt_layout;
 #define FW_FADT_RTC_S4 0x00000080u
 #define FW_FADT_TMR_VAL_EXT 0x00000100u
 #define FW_FADT_RESET_REG_SUP 0x00000400u
-#define FW_FADT_REMOTE_POWER_ON 0x00002000u
+#define FW_FADT_REMOTE_POWER_ON 0x00020000u
 #define FW_FADT_FORCE_APIC_PHYSICAL 0x00080000u
 extern const struct fw_named_value fw_fadt_flag_names[];
 
