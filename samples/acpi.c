@@ -19,9 +19,6 @@
 #define AMI_OEM "ALASKA", "A M I ", 0x01072009u, "AMI ", 0x00010013u
 #define AMD_OEM "AMD   ", "AmdTable", 0x00000001u, "AMD ", 0x00000001u
 
-/* Fake physical addresses where the firmware placed the tables (FADT pointers) */
-#define DSDT_ADDRESS 0x6A3C2000u
-#define FACS_ADDRESS 0x6A5FE000u
 
 static size_t header(struct sbuf *b, const char *sig, uint8_t revision, const char *oem, const char *table_id,
 		     uint32_t oem_rev, const char *creator, uint32_t creator_rev)
@@ -339,8 +336,8 @@ static uint8_t *fadt(size_t *len)
 	header(&b, "FACP", 6, AMI_OEM);
 	uint8_t *p = extend(&b, &fw_fadt_layout);
 	const struct fw_layout *l = &fw_fadt_layout;
-	fw_layout_put(l, p, FADT_FIRMWARE_CTRL, FACS_ADDRESS);
-	fw_layout_put(l, p, FADT_DSDT, DSDT_ADDRESS);
+	fw_layout_put(l, p, FADT_FIRMWARE_CTRL, ACPI_FACS_ADDRESS);
+	fw_layout_put(l, p, FADT_DSDT, ACPI_DSDT_ADDRESS);
 	fw_layout_put(l, p, FADT_PREFERRED_PM_PROFILE, 4); /* enterprise server */
 	fw_layout_put(l, p, FADT_SCI_INTERRUPT, 9);
 	fw_layout_put(l, p, FADT_SMI_COMMAND, 0xB2);
@@ -365,7 +362,7 @@ static uint8_t *fadt(size_t *len)
 	fw_layout_put(l, p, FADT_RESET_VALUE, 0x06);
 	fw_layout_put(l, p, FADT_MINOR_REVISION, 3);
 	fw_layout_put(l, p, FADT_X_FIRMWARE_CTRL, 0);
-	fw_layout_put(l, p, FADT_X_DSDT, DSDT_ADDRESS);
+	fw_layout_put(l, p, FADT_X_DSDT, ACPI_DSDT_ADDRESS);
 	gas(p + l->fields[FADT_X_PM1A_EVENT_BLOCK].offset, FW_GAS_SYSTEM_IO, 32, 2, 0x800);
 	gas(p + l->fields[FADT_X_PM1A_CONTROL_BLOCK].offset, FW_GAS_SYSTEM_IO, 16, 2, 0x804);
 	gas(p + l->fields[FADT_X_PM_TIMER_BLOCK].offset, FW_GAS_SYSTEM_IO, 32, 3, 0x808);

@@ -7,6 +7,9 @@
 
 #define ACPI_DATA_TABLES 8
 #define ACPI_ECAM_BASE 0xE0000000u
+/* Where the firmware placed the tables the FADT points at (also in the kernel log) */
+#define ACPI_DSDT_ADDRESS 0x6A3C2000u
+#define ACPI_FACS_ADDRESS 0x6A5FE000u
 
 struct acpi_table {
 	const char *signature; /* the sysfs file name */

@@ -509,17 +509,25 @@ static void write_dmesg(const struct variant *v, const struct topology *t, const
 	kl(&k, 0.000001, "DMI: ASUSTeK COMPUTER INC. ESC8000A-E13/K15PG-D24, BIOS %s %s", v->bios_version, v->bios_date);
 	kl(&k, 0.000120, "SEV-SNP: RMP table physical range [0x000000004c800000 - 0x000000008cbfffff]");
 	kl(&k, 0.002, "ACPI: Early table checksum verification disabled");
-	uint64_t addr = 0x6A3C0000;
+	kl(&k, 0.000004, "ACPI: RSDP 0x00000000000F05B0 000024 (v02 ALASKA)");
+	kl(&k, 0.000004, "ACPI: XSDT 0x000000006A5D0728 0000A4 (v01 ALASKA A M I    01072009 AMI  01000013)");
+	uint64_t addr = 0x6A5D1000;
 	for (size_t i = 0; i < ntables; i++) {
 		const uint8_t *p = tables[i].data;
+		uint64_t at = addr;
+		if (memcmp(p, "DSDT", 4) == 0)
+			at = ACPI_DSDT_ADDRESS;
+		else if (memcmp(p, "FACS", 4) == 0)
+			at = ACPI_FACS_ADDRESS;
+		else
+			addr += align_up(tables[i].len, 0x1000);
 		if (tables[i].len < 36 || memcmp(p, "FACS", 4) == 0) {
-			kl(&k, 0.000004, "ACPI: %.4s 0x%016llX %06zX", (const char *)p, (unsigned long long)addr, tables[i].len);
+			kl(&k, 0.000004, "ACPI: %.4s 0x%016llX %06zX", (const char *)p, (unsigned long long)at, tables[i].len);
 		} else {
-			kl(&k, 0.000004, "ACPI: %.4s 0x%016llX %06zX (v%02u %.6s %.8s %08X %.4s %08X)", (const char *)p,
-			   (unsigned long long)addr, tables[i].len, p[8], (const char *)p + 10, (const char *)p + 16,
+			kl(&k, 0.000004, "ACPI: %.4s 0x%016llX %06zX (v%02u %-6.6s %-8.8s %08X %-4.4s %08X)", (const char *)p,
+			   (unsigned long long)at, tables[i].len, p[8], (const char *)p + 10, (const char *)p + 16,
 			   fw_le32(p + 24), (const char *)p + 28, fw_le32(p + 32));
 		}
-		addr += align_up(tables[i].len, 0x1000);
 	}
 	for (int pd = 0; pd < topo_domains(t); pd++)
 		for (int r = 0; r < t->nmem[pd]; r++)
