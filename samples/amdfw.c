@@ -227,7 +227,7 @@ void build_amd_region(struct variant *v, uint8_t *image, size_t image_size, uint
 	srng_init(&a.r, sample_printf("amd region %d", v->version));
 
 	/* versions of the firmware the PSP loads; the SEV firmware version is what ccp reports */
-	const uint8_t ver_psp[4] = {0x23, 0x00, 0x1C, 0x00};
+	const uint8_t ver_psp[4] = {(uint8_t)(v->version >= 1201 ? 0x2A : 0x23), 0x00, 0x1C, 0x00};
 	const uint8_t ver_smu[4] = {0x00, (uint8_t)(v->version >= 1201 ? 0x52 : 0x4E), 0x60, 0x00};
 	const uint8_t ver_sev[4] = {v->sev_build, v->sev_api_minor, v->sev_api_major, 0x00};
 	const uint8_t ver_abl[4] = {(uint8_t)(v->version >= 1201 ? 0x06 : 0x04), 0x00, 0x00, 0x01};
@@ -278,8 +278,11 @@ void build_amd_region(struct variant *v, uint8_t *image, size_t image_size, uint
 	uint32_t ucode_size = size;
 	uint32_t ucode_c1 = microcode_blob(&a, v->ucode_patch + 0x100, 0xB022, v->version >= 1201 ? 0x20250709 : 0x20250214,
 					   &size);
-	uint32_t apob_nv = place(&a, (uint8_t[16]){0}, 16);
-	memset(image + apob_nv, 0xFF, 16);
+	/* APOB NV: an erased 64 KiB block the ABL writes at boot */
+	uint8_t *erased = fw_xmalloc(0x10000);
+	memset(erased, 0xFF, 0x10000);
+	uint32_t apob_nv = place(&a, erased, 0x10000);
+	free(erased);
 
 	/* EFS */
 	uint8_t *efs = image + EFS_OFFSET;

@@ -85,6 +85,9 @@ static void plant_versions(const struct variant *a, const struct variant *b)
 	plant_version("sev_firmware", sample_printf("%u.%u build %u", a->sev_api_major, a->sev_api_minor, a->sev_build),
 		      sample_printf("%u.%u build %u", b->sev_api_major, b->sev_api_minor, b->sev_build));
 	plant_version("microcode", sample_printf("0x%08X", a->ucode_patch), sample_printf("0x%08X", b->ucode_patch));
+	/* PSP directory versions as PSPTool prints them: header bytes 0x60-0x63 reversed, in hex */
+	plant_version("psp_bootloader", "0.1C.0.23", "0.1C.0.2A");
+	plant_version("smu_firmware", "0.60.4E.0", "0.60.52.0");
 	char g[FW_GUID_STR_LEN];
 	struct fw_guid id = sample_guid_named("AmdSevTioDxe");
 	plant_module("added", "AmdSevTioDxe", fw_guid_format(&id, g), "new DXE driver (SEV-TIO support)");
