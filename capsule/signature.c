@@ -391,6 +391,44 @@ static void pkcs7_verify(const struct fw_capsule *c, const uint8_t digest[FW_SHA
 	ERR_clear_error();
 }
 
+/* ---- the platform key in the ROM ----------------------------------------------------------------- */
+
+static const struct fw_guid fwkey_file = FW_GUID_INIT(0x3FEEC852, 0xF14C, 0x4E7F, 0x97, 0xFD, 0x4C, 0x3A, 0x8C, 0x5B, 0xBE, 0xCC);
+#define FFS_HEADER 24
+#define SECTION_RAW 0x19
+
+bool fw_capsule_find_platform_key(const struct fw_view *rom, struct fw_platform_key *out, uint8_t key[FW_SHA256_LEN])
+{
+	memset(out, 0, sizeof(*out));
+	const uint8_t *p = rom->p, *end = rom->p + rom->len;
+	while ((p = memmem(p, (size_t)(end - p), fwkey_file.b, 16))) {
+		size_t off = (size_t)(p - rom->p);
+		p += 16;
+		/* FFS files are 8-byte aligned; then a RAW section right after the file header */
+		if (off % 8 || !fw_view_has(rom, off, FFS_HEADER + 4))
+			continue;
+		size_t fsize = fw_le24(rom->p + off + 20), ssize = fw_le24(rom->p + off + FFS_HEADER);
+		if (fsize < FFS_HEADER + 4 || !fw_view_has(rom, off, fsize) || rom->p[off + FFS_HEADER + 3] != SECTION_RAW ||
+		    ssize < 4 || ssize > fsize - FFS_HEADER)
+			continue;
+		const uint8_t *body = rom->p + off + FFS_HEADER + 4;
+		size_t blen = ssize - 4;
+		if (blen == FW_RSA2048_BYTES) {
+			fw_sha256(body, blen, key);
+		} else if (blen == FW_SHA256_LEN) {
+			memcpy(key, body, FW_SHA256_LEN);
+			out->hash_only = true;
+		} else {
+			continue;
+		}
+		fw_hex(key, FW_SHA256_LEN, out->sha256);
+		out->found = true;
+		out->offset = fw_view_abs(rom, off);
+		return true;
+	}
+	return false;
+}
+
 /* ---- the report ------------------------------------------------------------------------------ */
 
 static void root_parts(const struct fw_capsule *c, struct fw_verify_sig *s, uint8_t digest[FW_SHA256_LEN])
@@ -433,6 +471,9 @@ bool fw_capsule_verify(const struct fw_capsule *c, const struct fw_pubkey *key, 
 	r->key_required = key != NULL;
 	if (key)
 		memcpy(r->key_sha256, key->sha256, sizeof(r->key_sha256));
+
+	uint8_t platform[FW_SHA256_LEN];
+	bool have_platform = fw_capsule_find_platform_key(&c->payload, &r->platform_key, platform);
 
 	struct fw_verify_sig *fs = &r->sigs[r->nsigs++];
 	fs->role = "firmware";
@@ -492,6 +533,17 @@ bool fw_capsule_verify(const struct fw_capsule *c, const struct fw_pubkey *key, 
 		}
 		if (same_key(key, c->roots[i].key) && key_root < 0)
 			key_root = (int)i;
+	}
+	if (have_platform) {
+		uint8_t h[FW_SHA256_LEN];
+		fw_sha256(c->sign.key, FW_RSA2048_BYTES, h);
+		if (memcmp(h, platform, FW_SHA256_LEN) == 0)
+			r->platform_key.matches = "firmware";
+		for (size_t i = 0; i < c->nroots && !r->platform_key.matches; i++) {
+			fw_sha256(c->roots[i].key, FW_RSA2048_BYTES, h);
+			if (memcmp(h, platform, FW_SHA256_LEN) == 0)
+				r->platform_key.matches = "root";
+		}
 	}
 	if (key) {
 		if (same_key(key, c->sign.key)) {

@@ -44,8 +44,20 @@ struct fw_verify_sig {
 	size_t nareas;
 };
 
+/* The platform key AMI keeps in the ROM as the FFS file FWKEY (3FEEC852-...): a raw section with
+ * the RSA modulus (256 bytes) or its SHA-256 (32 bytes). The firmware's update check requires
+ * the capsule's signing key or a RootCert key to match it. */
+struct fw_platform_key {
+	bool found;
+	bool hash_only;                 /* the file holds the SHA-256 of the modulus */
+	char sha256[FW_SHA256_HEX_LEN]; /* of the modulus */
+	uint64_t offset;                /* of the FFS file in the input */
+	const char *matches;            /* "firmware", "root" or NULL */
+};
+
 struct fw_verify_report {
 	bool valid;
+	struct fw_platform_key platform_key; /* found in the capsule's own ROM image */
 	bool key_required, key_matched;
 	char key_sha256[FW_SHA256_HEX_LEN]; /* the required key (--key) */
 	const char *key_role;               /* which signature's key it matched */
@@ -67,6 +79,9 @@ bool fw_pubkey_load_pem(const char *path, struct fw_pubkey *out, struct fw_error
 bool fw_capsule_verify(const struct fw_capsule *c, const struct fw_pubkey *key, struct fw_verify_report *r,
 		       struct fw_error *err);
 void fw_verify_report_free(struct fw_verify_report *r);
+/* The first FWKEY file in a ROM image (a raw scan for the FFS file, so keys in uncompressed
+ * volumes are found without building the tree). */
+bool fw_capsule_find_platform_key(const struct fw_view *rom, struct fw_platform_key *out, uint8_t key[FW_SHA256_LEN]);
 
 /* The firmware digest as the RSA and PKCS#7 forms define it (for the sample builder and tests). */
 bool fw_capsule_firmware_digest(const struct fw_capsule *c, uint8_t out[FW_SHA256_LEN], struct fw_error *err);

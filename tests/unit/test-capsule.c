@@ -259,6 +259,57 @@ TEST(capsule_pkcs1_header_signed_and_key_only_root)
 	free(b);
 }
 
+/* An FWKEY file (FFS header, RAW section) in the payload: the full modulus or its hash. */
+static void put_fwkey(uint8_t *at, const uint8_t *body, size_t len)
+{
+	static const struct fw_guid fwkey = FW_GUID_INIT(0x3FEEC852, 0xF14C, 0x4E7F, 0x97, 0xFD, 0x4C, 0x3A, 0x8C, 0x5B, 0xBE, 0xCC);
+	memcpy(at, fwkey.b, 16);
+	at[18] = 0x02;
+	fw_put_le24(at + 20, (uint32_t)(24 + 4 + len));
+	fw_put_le24(at + 24, (uint32_t)(4 + len));
+	at[27] = 0x19;
+	memcpy(at + 28, body, len);
+}
+
+TEST(capsule_platform_key_in_the_rom)
+{
+	size_t len;
+	uint8_t *b = build_capsule(0x00010001, &len);
+	EVP_PKEY *root = test_key(1);
+	struct fw_pubkey rk, sk;
+	CHECK(pubkey_of(root, &rk) && pubkey_of(test_key(0), &sk));
+	put_fwkey(b + HDR + 0x2000, rk.modulus, 256); /* in the unsigned area: signing does not cover it */
+	struct fw_error err;
+	CHECK(fw_capsule_sign(b, len, test_key(0), &root, 1, &err));
+	struct fw_tree *t;
+	struct fw_verify_report r;
+	CHECK(verify_buf(b, len, NULL, &t, &r, &err));
+	CHECK(r.valid && r.platform_key.found);
+	CHECK_EQ(r.platform_key.offset, HDR + 0x2000);
+	CHECK_STR(r.platform_key.sha256, rk.sha256);
+	CHECK_STR(r.platform_key.matches, "root");
+	fw_verify_report_free(&r);
+	fw_tree_free(t);
+	/* the hash form naming the signing key */
+	uint8_t h[32];
+	fw_sha256(sk.modulus, 256, h);
+	memset(b + HDR + 0x2000, 0xFF, 0x200);
+	put_fwkey(b + HDR + 0x2000, h, 32);
+	CHECK(verify_buf(b, len, NULL, &t, &r, &err));
+	CHECK(r.platform_key.found && r.platform_key.hash_only);
+	CHECK_STR(r.platform_key.matches, "firmware");
+	fw_verify_report_free(&r);
+	fw_tree_free(t);
+	/* a key that is neither */
+	memset(b + HDR + 0x2000, 0x11, 32 + 28);
+	put_fwkey(b + HDR + 0x2000, h, 31);
+	CHECK(verify_buf(b, len, NULL, &t, &r, &err));
+	CHECK(!r.platform_key.found); /* 31 bytes: not a key */
+	fw_verify_report_free(&r);
+	fw_tree_free(t);
+	free(b);
+}
+
 TEST(capsule_required_key)
 {
 	size_t len;
@@ -602,6 +653,11 @@ TEST(capsule_wrx90e_rebuilt_names_the_lost_signed_areas)
 	CHECK_EQ(lost, 2);
 	CHECK(strstr(r.sigs[0].detail, "#15 0x12E8A4+0xED175C") != NULL);
 	CHECK(strstr(r.sigs[0].detail, "#17 0x21000+0x10D873") != NULL);
+	/* the platform key the image keeps (FWKEY, in the PEI volume) is the capsule's root key */
+	CHECK(r.platform_key.found && !r.platform_key.hash_only);
+	CHECK_EQ(r.platform_key.offset, 0x1C01078);
+	CHECK_STR(r.platform_key.sha256, WRX_ROOT_KEY);
+	CHECK_STR(r.platform_key.matches, "root");
 	/* the NVRAM volume area holds the corpus NVRAM volume */
 	const char *nv = fw_test_corpus("firmware/asus-wrx90e-sage-se-1203_nvram-volume-1.bin");
 	if (nv) {

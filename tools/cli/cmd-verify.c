@@ -51,6 +51,14 @@ static json_t *report_json(const char *path, const struct fw_capsule *c, const s
 	json_object_set_new(cap, "manifest", json_boolean(c->manifest));
 	json_object_set_new(doc, "capsule", cap);
 	json_object_set_new(doc, "valid", json_boolean(r->valid));
+	if (r->platform_key.found) {
+		json_t *k = json_object();
+		json_object_set_new(k, "sha256", json_string(r->platform_key.sha256));
+		json_object_set_new(k, "form", json_string(r->platform_key.hash_only ? "SHA-256 of the modulus" : "modulus"));
+		json_object_set_new(k, "offset", fw_cli_json_offset(r->platform_key.offset));
+		json_object_set_new(k, "matches", r->platform_key.matches ? json_string(r->platform_key.matches) : json_null());
+		json_object_set_new(doc, "platform_key", k);
+	}
 	if (r->key_required) {
 		json_t *k = json_object();
 		json_object_set_new(k, "sha256", json_string(r->key_sha256));
@@ -131,6 +139,14 @@ static void report_text(struct fw_cli *cli, const struct fw_capsule *c, const st
 				a->manifest_match == 0 ? "  DIFFERS FROM MANIFEST" : "");
 		}
 	}
+	if (r->platform_key.found)
+		fprintf(f, "\n%splatform key%s  FWKEY file at 0x%llX, modulus sha256 %s%s: %s%s%s\n", bold, reset,
+			(unsigned long long)r->platform_key.offset, r->platform_key.sha256,
+			r->platform_key.hash_only ? " (stored as a hash)" : "",
+			r->platform_key.matches ? green : red,
+			r->platform_key.matches ? (strcmp(r->platform_key.matches, "root") == 0 ? "the root key" : "the signing key")
+						: "matches no key of the certificate",
+			reset);
 	fprintf(f, "\n%sverdict%s  %s%s%s", bold, reset, r->valid ? green : red, r->valid ? "valid" : "INVALID", reset);
 	if (r->key_required)
 		fprintf(f, " (required key %s%s%s)", r->key_matched ? "found as the " : "not found", r->key_matched ? r->key_role : "",
