@@ -193,7 +193,9 @@ static uint8_t *build_dxe_volume(struct variant *v, size_t *len)
 			sb_put(&data, "AGESA!V9", 9);
 			sb_put_ascii(&data, v->agesa);
 		}
-		add_dxe_driver(&fv, &pg, NULL, plain[i], 0x600 + 0x100 * i, NULL, 0, data.len ? &data : NULL,
+		/* two of them carry a UI section; most real modules do not */
+		const char *ui = (i == 1 || i == 2) ? plain[i] : NULL;
+		add_dxe_driver(&fv, &pg, ui, plain[i], 0x600 + 0x100 * i, NULL, 0, data.len ? &data : NULL,
 			       i == 1 ? pci_deps : NULL, FW_FFS_TYPE_DRIVER);
 		sb_free(&data);
 	}
@@ -246,8 +248,8 @@ uint8_t *build_main_volume(struct variant *v, size_t length, size_t *len)
 
 /* A PEI module; fv_base is the flash address of the volume when the module runs in place (the TE
  * image is linked at its own address, so the two PEI copies differ in those bytes), else 0. */
-static void add_peim(struct fvb *fv, uint64_t fv_base, const struct fw_guid *name, const char *label, size_t code_len,
-		     const struct sbuf *data, uint8_t type)
+static void add_peim(struct fvb *fv, uint64_t fv_base, const struct fw_guid *name, const char *label, const char *ui,
+		     size_t code_len, const struct sbuf *data, uint8_t type)
 {
 	struct sbuf code = {0}, secs = {0};
 	fake_code(&code, label, code_len);
@@ -260,6 +262,8 @@ static void add_peim(struct fvb *fv, uint64_t fv_base, const struct fw_guid *nam
 	uint8_t *te = te_build(code.p, code.len, data ? data->p : NULL, data ? data->len : 0, fv_base ? fv_base + te_at : 0,
 			       &te_len);
 	sec_plain(&secs, FW_SECTION_TE, te, te_len);
+	if (ui)
+		sec_ui(&secs, ui);
 	sec_version(&secs, 0, "1.0");
 	fv_add_file(fv, name, type, 0, secs.p, secs.len);
 	free(te);
@@ -279,7 +283,7 @@ static uint8_t *build_agesa_pei_volume(struct variant *v, size_t *len)
 		struct sbuf data = {0};
 		sb_printf(&data, "%s %s", peims[i], v->agesa);
 		sb_put8(&data, 0);
-		add_peim(&fv, 0, &g, sample_printf("%s %d", peims[i], v->version), 0x800 + 0x200 * i, &data, FW_FFS_TYPE_PEIM);
+		add_peim(&fv, 0, &g, sample_printf("%s %d", peims[i], v->version), NULL, 0x800 + 0x200 * i, &data, FW_FFS_TYPE_PEIM);
 		sb_free(&data);
 	}
 	return fv_finish(&fv, len);
@@ -350,11 +354,11 @@ uint8_t *build_pei_volume(struct variant *v, const struct sample_key *root, uint
 	sb_free(&apriori);
 
 	g = sample_guid_named("PeiCore");
-	add_peim(&fv, base, &g, "PeiCore", 0xC00, NULL, FW_FFS_TYPE_PEI_CORE);
+	add_peim(&fv, base, &g, "PeiCore", NULL, 0xC00, NULL, FW_FFS_TYPE_PEI_CORE);
 	struct sbuf data = {0};
 	sb_put(&data, "AGESA!V9", 9);
 	sb_put_ascii(&data, v->agesa);
-	add_peim(&fv, base, &first, "AmdPlatformPei", 0x900, &data, FW_FFS_TYPE_PEIM);
+	add_peim(&fv, base, &first, "AmdPlatformPei", "AmdPlatformPei", 0x900, &data, FW_FFS_TYPE_PEIM);
 	sb_free(&data);
 
 	/* AGESA PEI modules in a volume compressed with AMD's zlib GUID-defined section */
