@@ -75,7 +75,7 @@ static bool valid_stem(const char *s)
 	return true;
 }
 
-/* Wait for the child; kill it when the deadline passes. Returns false on timeout. */
+/* Wait for the child; kill its process group when the deadline passes. False on timeout. */
 static bool wait_child(pid_t pid, unsigned timeout_s, int *status)
 {
 	struct timespec start, now, nap = {0, 5 * 1000 * 1000};
@@ -89,7 +89,9 @@ static bool wait_child(pid_t pid, unsigned timeout_s, int *status)
 			return true;
 		}
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		if ((unsigned)(now.tv_sec - start.tv_sec) >= timeout_s) {
+		int64_t elapsed_ms = (int64_t)(now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
+		if (elapsed_ms >= (int64_t)timeout_s * 1000) {
+			kill(-pid, SIGKILL); /* the child leads its own group: helpers it started go too */
 			kill(pid, SIGKILL);
 			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
 				;
@@ -133,8 +135,13 @@ bool fw_iasl_disassemble(struct fw_iasl_job *jobs, size_t n, unsigned timeout_s,
 		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 		posix_spawn_file_actions_addopen(&fa, 1, logpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		posix_spawn_file_actions_adddup2(&fa, 1, 2);
-		int rc = strchr(argv[0], '/') ? posix_spawn(&pid, argv[0], &fa, NULL, argv, environ)
-					       : posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+		posix_spawnattr_t attr;
+		posix_spawnattr_init(&attr);
+		posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+		posix_spawnattr_setpgroup(&attr, 0);
+		int rc = strchr(argv[0], '/') ? posix_spawn(&pid, argv[0], &fa, &attr, argv, environ)
+					       : posix_spawnp(&pid, argv[0], &fa, &attr, argv, environ);
+		posix_spawnattr_destroy(&attr);
 		posix_spawn_file_actions_destroy(&fa);
 		if (rc != 0) {
 			errno = rc;

@@ -12,6 +12,7 @@
 #include "acpi/acpidump.h"
 #include "acpi/dsl.h"
 #include "acpi/fadt.h"
+#include "acpi/iasl.h"
 #include "acpi/ivrs.h"
 #include "acpi/madt.h"
 #include "acpi/mcfg.h"
@@ -833,4 +834,44 @@ TEST(acpi_topo_uses_the_host_view)
 	fw_acpi_set_free(s);
 	CHECK_MSG(built, "%s", err.msg);
 	CHECK(ok);
+}
+
+/* --- iasl as a child process ---------------------------------------------------------------------- */
+
+TEST(acpi_iasl_time_limit_and_missing_program)
+{
+	char dir[] = "/tmp/fwlens-test-iasl.XXXXXX";
+	CHECK(mkdtemp(dir));
+	char script[4200];
+	snprintf(script, sizeof(script), "%s/slow-iasl", dir);
+	FILE *f = fopen(script, "w");
+	CHECK(f);
+	fputs("#!/bin/sh\nsleep 30\n", f); /* not exec: the kill must reach the grandchild too */
+	fclose(f);
+	chmod(script, 0700);
+	const char *saved = getenv("FWLENS_IASL");
+	char *saved_copy = saved ? strdup(saved) : NULL;
+	struct tb t;
+	header(&t, "SSDT", 2);
+	finish(&t);
+	struct fw_iasl_job job = {"ssdt1", t.b, t.n, NULL, 0};
+	struct fw_error err;
+	setenv("FWLENS_IASL", script, 1);
+	bool slow = fw_iasl_disassemble(&job, 1, 1, NULL, &err);
+	bool slow_ok = !slow && err.code == FW_E_DEPENDENCY && strstr(err.msg, "did not finish within 1 s");
+	snprintf(script, sizeof(script), "%s/no-such-iasl", dir);
+	setenv("FWLENS_IASL", script, 1);
+	bool missing = fw_iasl_disassemble(&job, 1, 1, NULL, &err);
+	bool missing_ok = !missing && err.code == FW_E_DEPENDENCY && strstr(err.msg, "acpica-tools");
+	if (saved_copy)
+		setenv("FWLENS_IASL", saved_copy, 1);
+	else
+		unsetenv("FWLENS_IASL");
+	free(saved_copy);
+	snprintf(script, sizeof(script), "%s/slow-iasl", dir);
+	unlink(script);
+	rmdir(dir);
+	fw_iasl_jobs_free(&job, 1);
+	CHECK_MSG(slow_ok, "%s", err.msg);
+	CHECK(missing_ok);
 }
