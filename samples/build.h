@@ -59,6 +59,8 @@ void write_capsule(struct variant *v, const uint8_t *image, size_t len, const st
 
 /* nvar.c: AMI NVAR stores */
 uint8_t *nvar_defaults_store(struct variant *v, int which, size_t *len);
+/* The NVAR store of the "NVRAM external defaults" file (StdDefaults and MfgDefaults) */
+uint8_t *nvar_external_defaults(struct variant *v, size_t *len);
 
 /* acpi.c / asl.c / sysroot.c */
 struct topology;

@@ -207,6 +207,18 @@ static uint8_t *build_dxe_volume(struct variant *v, size_t *len)
 		add_dxe_driver(&fv, &tg, "AmdSevTioDxe", "AmdSevTioDxe", 0x900, NULL, 0, NULL, pci_deps, FW_FFS_TYPE_DRIVER);
 	}
 
+	/* "NVRAM external defaults": the default stores again, LZMA-compressed, in a raw section */
+	size_t ext_len;
+	uint8_t *ext = nvar_external_defaults(v, &ext_len);
+	struct sbuf raw = {0}, secs = {0};
+	sec_plain(&raw, FW_SECTION_RAW, ext, ext_len);
+	sec_lzma(&secs, raw.p, raw.len);
+	free(ext);
+	sb_free(&raw);
+	struct fw_guid eg = sample_guid("9221315B-30BB-46B5-813E-1B1BF4712BD3");
+	fv_add_file(&fv, &eg, FW_FFS_TYPE_FREEFORM, 0, secs.p, secs.len);
+	sb_free(&secs);
+
 	/* SMBIOS static data with the BIOS version and date strings */
 	struct sbuf smbios = {0};
 	smbios_type0(v, &smbios);

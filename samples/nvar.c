@@ -134,16 +134,28 @@ uint8_t *nvar_defaults_store(struct variant *v, int which, size_t *len)
 	return nvar_close(&s, 0x10, 0, len);
 }
 
-uint8_t *build_nvram_volume(struct variant *v, size_t length, size_t *len)
+static void add_defaults(struct nvar_store *s, struct variant *v)
 {
-	struct nvar_store s = {0};
 	struct fw_guid defaults = sample_guid(DEFAULTS_GUID);
 	for (int which = 0; which <= 1; which++) {
 		size_t n;
 		uint8_t *nested = nvar_defaults_store(v, which, &n);
-		nvar_full(&s, &defaults, which ? "MfgDefaults" : "StdDefaults", nested, n, true, false);
+		nvar_full(s, &defaults, which ? "MfgDefaults" : "StdDefaults", nested, n, true, false);
 		free(nested);
 	}
+}
+
+uint8_t *nvar_external_defaults(struct variant *v, size_t *len)
+{
+	struct nvar_store s = {0};
+	add_defaults(&s, v);
+	return nvar_close(&s, 0, 0, len);
+}
+
+uint8_t *build_nvram_volume(struct variant *v, size_t length, size_t *len)
+{
+	struct nvar_store s = {0};
+	add_defaults(&s, v);
 
 	/* Setup: written at first boot, then changed twice from the setup browser */
 	struct varstore *setup = find_vs(v, "Setup");

@@ -302,7 +302,8 @@ static void write_pci(const struct topology *t)
 			const char *idir = sample_printf("%s/iommu/ivhd%d", dir, n);
 			out_text(sample_printf("%s/amd-iommu/features", idir), "%llx:%llx\n", (unsigned long long)acpi_iommu_efr(),
 				 (unsigned long long)acpi_iommu_efr2());
-			out_text(sample_printf("%s/amd-iommu/cap", idir), "%x\n", 0x19030f40u | 0);
+			/* the capability header dword at the offset IVHD names (0x40) */
+			out_text(sample_printf("%s/amd-iommu/cap", idir), "%x\n", fw_le32(c.b + 0x40));
 			out_symlink(sample_printf("sys/class/iommu/ivhd%d", n), rel_target("sys/class/iommu", idir));
 		}
 	}

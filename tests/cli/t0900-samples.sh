@@ -67,7 +67,7 @@ if t_need_cmd uefiextract UEFIExtract && t_need_file uefiextract-input "$SAMPLES
 		zlib=$(grep -c 'GUID defined .*CE3233F5-2CD6-4D87-9152-4A238BB6D1C4' "$report" || true)
 		if [ "$unknown" -eq "$zlib" ] && [ "$zlib" -eq 2 ]; then pass "uefiextract-$v-zlib-only"; else
 			fail "uefiextract-$v-zlib-only" "$unknown unknown-GUID messages for $zlib AMD zlib sections"; fi
-		for name in Setup CbsSetupDxeBRH AMITSE "Volume Top File" "NVAR store"; do
+		for name in Setup CbsSetupDxeBRH AMITSE "Volume Top File" "NVAR store" "NVRAM external defaults"; do
 			if grep -q "| $name\$" "$report"; then pass "uefiextract-$v-names-$name"; else fail "uefiextract-$v-names-$name" "$name not in the report"; fi
 		done
 		for text in "Aptio signed" "FFSv3" "EE4E5898-3914-4259-9D6E-DC7BD79403CF" "| StdDefaults" "| MfgDefaults"; do
