@@ -537,26 +537,39 @@ static bool has_files(struct fw_node *n, void *ctx)
 	return true;
 }
 
+/* After fw_firmware_open/parse_buffer succeeded: keep the tree when it has FFS files (true with
+ * *used set), else let the caller fall back to one blob. */
+static bool open_tree(struct fw_hii_input *in, const struct fw_hii_options *o, bool *used, struct fw_error *err)
+{
+	bool files = false;
+	if (in->fw.tree && in->fw.tree->root)
+		fw_node_walk(in->fw.tree->root, has_files, &files);
+	*used = files;
+	if (!files) {
+		fw_firmware_close(&in->fw);
+		return true;
+	}
+	fw_hii_db_init(&in->db, o);
+	in->have_fw = true;
+	in->how = "modules of the firmware tree";
+	if (!fw_hii_add_tree(&in->db, in->fw.tree->root, err)) {
+		fw_hii_close(in);
+		return false;
+	}
+	return true;
+}
+
 bool fw_hii_open(const char *path, const struct fw_hii_options *o, struct fw_hii_input *in, struct fw_error *err)
 {
 	memset(in, 0, sizeof(*in));
 	/* images, capsules, volumes, FFS files: every module of the tree, compressed sections inflated once */
 	struct fw_error ferr;
+	bool used = false;
 	if (fw_firmware_open(path, NULL, &in->fw, &ferr)) {
-		bool files = false;
-		if (in->fw.tree && in->fw.tree->root)
-			fw_node_walk(in->fw.tree->root, has_files, &files);
-		if (files) {
-			fw_hii_db_init(&in->db, o);
-			in->have_fw = true;
-			in->how = "modules of the firmware tree";
-			if (!fw_hii_add_tree(&in->db, in->fw.tree->root, err)) {
-				fw_hii_close(in);
-				return false;
-			}
+		if (!open_tree(in, o, &used, err))
+			return false;
+		if (used)
 			return true;
-		}
-		fw_firmware_close(&in->fw);
 	}
 	/* a section file, a module body or a raw blob: one blob, offsets are file offsets */
 	struct fw_file f;
@@ -568,6 +581,21 @@ bool fw_hii_open(const char *path, const struct fw_hii_options *o, struct fw_hii
 	}
 	in->file = f;
 	return true;
+}
+
+bool fw_hii_open_image(const uint8_t *p, size_t n, const struct fw_hii_options *o, struct fw_hii_input *in,
+		       struct fw_error *err)
+{
+	memset(in, 0, sizeof(*in));
+	struct fw_error ferr;
+	bool used = false;
+	if (fw_firmware_parse_buffer(p, n, NULL, &in->fw, &ferr)) {
+		if (!open_tree(in, o, &used, err))
+			return false;
+		if (used)
+			return true;
+	}
+	return fw_hii_open_buffer(p, n, o, in, err);
 }
 
 void fw_hii_close(struct fw_hii_input *in)

@@ -137,7 +137,11 @@ struct fw_hii_input {
  * compressed section inflated once), an FFS file, a section file (UEFITool .sct), a PE32/TE
  * body or a raw package blob. */
 bool fw_hii_open(const char *path, const struct fw_hii_options *o, struct fw_hii_input *in, struct fw_error *err);
-/* The same over a buffer the caller keeps alive. */
+/* The same over a buffer the caller keeps alive (an image stored in a snapshot): the firmware
+ * tree when the bytes have FFS files, else one blob. */
+bool fw_hii_open_image(const uint8_t *p, size_t n, const struct fw_hii_options *o, struct fw_hii_input *in,
+		       struct fw_error *err);
+/* One blob over a buffer the caller keeps alive: no firmware tree. */
 bool fw_hii_open_buffer(const uint8_t *p, size_t n, const struct fw_hii_options *o, struct fw_hii_input *in,
 			struct fw_error *err);
 void fw_hii_close(struct fw_hii_input *in);
