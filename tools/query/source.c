@@ -6,6 +6,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "parsers/file.h"
+
+const char *fw_source_kind_name(enum fw_source_kind k)
+{
+	switch (k) {
+	case FW_SOURCE_MACHINE: return "machine";
+	case FW_SOURCE_FIRMWARE: return "firmware";
+	case FW_SOURCE_LIST: return "settings list";
+	}
+	return "?";
+}
 
 void fw_source_warn(struct fw_source *src, const char *fmt, ...)
 {
@@ -45,6 +58,14 @@ static bool snapshot_image(struct fw_source *src, struct fw_blob *blob)
 	return ok;
 }
 
+/* The bytes of the file the forms came from. */
+static void image_bytes_of_hii(struct fw_source *src)
+{
+	const struct fw_file *f = src->hii.have_fw && src->hii.fw.file.data ? &src->hii.fw.file : &src->hii.file;
+	src->image = f->data;
+	src->image_len = f->len;
+}
+
 static bool open_forms(struct fw_source *src, struct fw_error *err)
 {
 	struct fw_hii_options ho = hii_options(src);
@@ -55,18 +76,79 @@ static bool open_forms(struct fw_source *src, struct fw_error *err)
 		}
 		src->image_name = fw_xstrdup(src->opt.image);
 		src->have_hii = true;
+		image_bytes_of_hii(src);
 		return true;
 	}
 	struct fw_blob blob;
 	if (src->kind == FW_SOURCE_MACHINE && snapshot_image(src, &blob)) {
 		struct fw_error e;
 		fw_error_clear(&e);
-		if (fw_hii_open_buffer(blob.data, blob.len, &ho, &src->hii, &e))
+		src->image = blob.data;
+		src->image_len = blob.len;
+		if (fw_hii_open_image(blob.data, blob.len, &ho, &src->hii, &e))
 			src->have_hii = true;
 		else
 			fw_source_warn(src, "the image stored in the snapshot (%s) has no usable forms: %s", src->image_name, e.msg);
 	}
 	return true;
+}
+
+static bool is_list_path(const char *path)
+{
+	size_t n = strlen(path);
+	return strcmp(path, "-") == 0 || (n > 5 && strcmp(path + n - 5, ".json") == 0) ||
+	       (n > 6 && strcmp(path + n - 6, ".jsonl") == 0);
+}
+
+/* Standard input, whole, up to the list cap. */
+static bool read_stdin(char **out, size_t *len, struct fw_error *err)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = fw_xmalloc(cap);
+	for (;;) {
+		if (n == cap) {
+			if (cap >= FW_SETLIST_MAX_JSON) {
+				free(buf);
+				return fw_error_set(err, FW_E_LIMIT, "-: standard input is larger than %zu MiB",
+						    FW_SETLIST_MAX_JSON >> 20);
+			}
+			cap *= 2;
+			buf = fw_xrealloc(buf, cap);
+		}
+		ssize_t r = read(STDIN_FILENO, buf + n, cap - n);
+		if (r < 0) {
+			free(buf);
+			return fw_error_errno(err, "-: cannot read standard input");
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	*out = buf;
+	*len = n;
+	return true;
+}
+
+static bool open_list(struct fw_source *src, const char *path, struct fw_error *err)
+{
+	src->kind = FW_SOURCE_LIST;
+	bool ok;
+	if (strcmp(path, "-") == 0) {
+		size_t len = 0;
+		if (!read_stdin(&src->list_text, &len, err))
+			return false;
+		ok = fw_setlist_from_json(src->list_text, len, "-", &src->list, err);
+	} else {
+		struct fw_file f;
+		if (!fw_file_read(path, FW_SETLIST_MAX_JSON, &f, err))
+			return false;
+		ok = fw_setlist_from_json((const char *)f.data, f.len, path, &src->list, err);
+		fw_file_close(&f);
+	}
+	src->list_built = src->have_list = ok;
+	if (ok && src->opt.image)
+		fw_source_warn(src, "--image is for machines; %s is a settings list", path);
+	return ok;
 }
 
 bool fw_source_open(const char *path, const struct fw_source_options *o, struct fw_source *src, struct fw_error *err)
@@ -75,6 +157,13 @@ bool fw_source_open(const char *path, const struct fw_source_options *o, struct 
 	src->path = fw_xstrdup(path);
 	if (o)
 		src->opt = *o;
+	if (is_list_path(path)) {
+		if (!open_list(src, path, err)) {
+			fw_source_close(src);
+			return false;
+		}
+		return true;
+	}
 	struct stat st;
 	if (stat(path, &st) != 0) {
 		fw_error_errno(err, "%s: cannot open", path);
@@ -103,6 +192,7 @@ bool fw_source_open(const char *path, const struct fw_source_options *o, struct 
 		return false;
 	}
 	src->have_hii = true;
+	image_bytes_of_hii(src);
 	if (src->opt.image)
 		fw_source_warn(src, "--image is for machines; %s is firmware already", path);
 	return true;
@@ -188,8 +278,69 @@ const struct fw_setting *fw_source_setting(struct fw_source *src, const char *pr
 	return first;
 }
 
+struct fw_setlist *fw_source_setlist(struct fw_source *src)
+{
+	if (src->list_built)
+		return src->have_list ? &src->list : NULL;
+	src->list_built = true;
+	struct fw_settings *s = fw_source_settings(src);
+	if (!s)
+		return NULL;
+	fw_setlist_from_settings(s, src->image_name ? src->image_name : src->path, &src->list);
+	src->have_list = true;
+	return &src->list;
+}
+
+/* "ccp 0000:01:00.5: SEV API:1.55 build:21" (or the SEV-SNP line): the running SEV firmware. */
+static void sev_from_log(struct fw_source *src, struct fw_inventory *inv)
+{
+	const char *needles[] = {"SEV API:", "SEV-SNP API:"};
+	for (size_t i = 0; i < 2; i++) {
+		const char *line;
+		if (fw_host_log_lines(&src->host, needles[i], &line, 1) != 1)
+			continue;
+		unsigned major, minor, build;
+		const char *p = strstr(line, needles[i]);
+		if (p && sscanf(p + strlen(needles[i]), "%u.%u build:%u", &major, &minor, &build) == 3) {
+			char buf[64];
+			snprintf(buf, sizeof(buf), "%u.%u build %u", major, minor, build);
+			fw_inventory_set_version(inv, "sev_firmware", buf, "kernel log");
+			return;
+		}
+	}
+}
+
+struct fw_inventory *fw_source_inventory(struct fw_source *src)
+{
+	if (src->inventory_built)
+		return &src->inventory;
+	src->inventory_built = true;
+	const struct fw_node *root = src->have_hii && src->hii.have_fw && src->hii.fw.tree ? src->hii.fw.tree->root : NULL;
+	fw_inventory_build(root, &src->inventory);
+	if (src->kind == FW_SOURCE_MACHINE && src->have_host) {
+		/* what the machine runs wins over the image that was captured with it */
+		fw_inventory_set_version(&src->inventory, "bios", src->host.bios_version, "DMI");
+		fw_inventory_set_version(&src->inventory, "bios_date", src->host.bios_date, "DMI");
+		sev_from_log(src, &src->inventory);
+		fw_inventory_set_version(&src->inventory, "kernel", src->host.kernel_release, "kernel");
+	}
+	return &src->inventory;
+}
+
+const char *fw_source_acpi_facts(struct fw_source *src, const char *signature)
+{
+	(void)src;
+	(void)signature;
+	return NULL;
+}
+
 void fw_source_close(struct fw_source *src)
 {
+	if (src->have_list)
+		fw_setlist_free(&src->list);
+	free(src->list_text);
+	if (src->inventory_built)
+		fw_inventory_free(&src->inventory);
 	if (src->settings_built)
 		fw_settings_free(&src->settings);
 	fw_varlist_free(&src->vars);

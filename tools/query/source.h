@@ -5,7 +5,9 @@
  *                variables, its ACPI tables; with --image, or an image stored in the snapshot,
  *                also the BIOS forms that decode its variables into settings;
  *   firmware     (a capsule, a flash image, a volume, a module, a section): the node tree, its
- *                forms, and the variables of its NVRAM stores.
+ *                forms, and the variables of its NVRAM stores;
+ *   a list       ("-" for standard input, or a .json/.jsonl file): settings saved earlier with
+ *                `fwlens settings --format json|jsonl`, with their current values if they had any.
  *
  * Every model is built on first use and kept: a command asks for what it needs. */
 #ifndef FW_SOURCE_H
@@ -17,8 +19,10 @@
 #include "host.h"
 #include "ifr/hii.h"
 #include "ifr/settings.h"
+#include "inventory.h"
 #include "machine.h"
 #include "parsers/nvram.h"
+#include "setlist.h"
 
 struct fw_source_options {
 	const char *image;  /* BIOS image whose forms decode the machine's variables */
@@ -26,7 +30,8 @@ struct fw_source_options {
 	const char *module; /* restrict settings to a module (name or GUID) */
 };
 
-enum fw_source_kind { FW_SOURCE_MACHINE, FW_SOURCE_FIRMWARE };
+enum fw_source_kind { FW_SOURCE_MACHINE, FW_SOURCE_FIRMWARE, FW_SOURCE_LIST };
+const char *fw_source_kind_name(enum fw_source_kind k); /* "machine", "firmware", "settings list" */
 
 struct fw_source {
 	enum fw_source_kind kind;
@@ -38,6 +43,8 @@ struct fw_source {
 	struct fw_host host;
 	/* forms: the firmware itself, --image, or the image stored in a snapshot */
 	char *image_name;
+	const uint8_t *image;   /* the image's bytes (firmware, --image, or stored in the snapshot) */
+	size_t image_len;
 	bool have_hii;
 	struct fw_hii_input hii;
 	/* variables: the machine's efivars, or the firmware's NVRAM stores */
@@ -47,6 +54,13 @@ struct fw_source {
 	/* settings built from the forms and bound to the variables */
 	bool settings_built;
 	struct fw_settings settings;
+	/* the settings as flat records (from the settings, or read from a list) */
+	bool list_built, have_list;
+	struct fw_setlist list;
+	char *list_text;        /* the JSON read from standard input */
+	/* modules and versions of the image */
+	bool inventory_built;
+	struct fw_inventory inventory;
 	char **warnings; /* what could not be used, for the command to log */
 	size_t nwarnings;
 };
@@ -63,6 +77,18 @@ struct fw_settings *fw_source_settings(struct fw_source *src);
 /* The setting with this prompt (case ignored); among several (one module per CPU family, a
  * prompt in two menus) the first that has a current value wins, else the first. */
 const struct fw_setting *fw_source_setting(struct fw_source *src, const char *prompt);
+
+/* The settings as flat records: built from the settings, or the list a list source was read
+ * from; NULL with a warning when the source has no forms. */
+struct fw_setlist *fw_source_setlist(struct fw_source *src);
+/* Modules and versions of the image, and on a machine the versions the machine reports (DMI
+ * BIOS version and date, SEV firmware from the kernel log); never NULL. */
+struct fw_inventory *fw_source_inventory(struct fw_source *src);
+
+/* The decoded facts of one ACPI table of the machine as one line of text ("IVRS: 8 IOMMUs, EFR
+ * SNPSup on all"), for topic facts whose pattern looks into a table; NULL when the table is
+ * absent or not decoded. */
+const char *fw_source_acpi_facts(struct fw_source *src, const char *signature);
 
 /* Wire the sources doctor checks draw on (settings, ACPI) to this source. */
 void fw_source_doctor_ctx(struct fw_source *src, unsigned profiles, struct fw_doctor_ctx *ctx);

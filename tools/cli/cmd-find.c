@@ -1,0 +1,117 @@
+/* fwlens find: setup options whose prompt, help, option texts or varstore match a regex. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "query-writers.h"
+
+static void write_markdown(struct fw_cli *cli, struct fw_setlist *l, const struct fw_hits *hits)
+{
+	FILE *f = fw_cli_out(cli);
+	char wb[128], db[64], cb[64];
+	fprintf(f, "| Setting | Path | Module | Where | Default | Current | Condition | Matched |\n"
+		   "|---|---|---|---|---|---|---|---|\n");
+	for (size_t i = 0; i < hits->n; i++) {
+		const struct fw_setlist_item *it = hits->items[i].it;
+		fputs("| ", f);
+		fw_md_cell(f, it->prompt);
+		fputs(" | ", f);
+		fw_md_cell(f, it->path);
+		fputs(" | ", f);
+		fw_md_cell(f, it->module_name ? it->module_name : it->module);
+		fputs(" | ", f);
+		fw_md_cell(f, fw_query_where(it, wb, sizeof(wb)));
+		fputs(" | ", f);
+		fw_md_cell(f, fw_setlist_default_text(it, db, sizeof(db)));
+		fputs(" | ", f);
+		fw_md_cell(f, fw_setlist_current_text(it, cb, sizeof(cb)));
+		fputs(" | ", f);
+		fw_md_cell(f, fw_setlist_condition(l, it));
+		fputs(" | ", f);
+		for (size_t k = 0; k < hits->items[i].nreasons; k++) {
+			fputs(k ? ", " : "", f);
+			fw_md_cell(f, hits->items[i].reasons[k].rule);
+		}
+		fputs(" |\n", f);
+	}
+}
+
+static int run_find(struct fw_cli *cli)
+{
+	unsigned fields = FW_FIND_ALL;
+	const char *in = fw_cli_opt(cli, "in");
+	if (in && !fw_find_fields_parse(in, &fields))
+		return fw_cli_usage_error(cli, "--in takes prompt, help, option, varstore (comma-separated), not '%s'", in);
+	struct fw_source src;
+	int rc = fw_query_cli_open(cli, cli->argv[0], fw_cli_opt(cli, "image"), &src);
+	if (rc)
+		return rc;
+	struct fw_error err;
+	fw_error_clear(&err);
+	struct fw_setlist *l = fw_query_cli_settings(cli, &src, fw_cli_opt(cli, "module"), &err);
+	struct fw_hits hits;
+	if (!l || !fw_find(l, cli->argv[1], fields, &hits, &err)) {
+		fw_query_cli_warnings(cli, &src, NULL);
+		fw_source_close(&src);
+		return fw_cli_fail(cli, &err);
+	}
+	fw_query_cli_warnings(cli, &src, NULL);
+	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
+		json_t *doc = json_object(), *arr = json_array();
+		json_object_set_new(doc, "source", json_string(cli->argv[0]));
+		json_object_set_new(doc, "pattern", json_string(cli->argv[1]));
+		for (size_t i = 0; i < hits.n; i++)
+			json_array_append_new(arr, fw_query_json_hit(l, &hits.items[i]));
+		json_object_set_new(doc, "matches", arr);
+		if (fw_cli_format_is(cli, "json"))
+			fw_cli_print_json(cli, doc);
+		else
+			fw_cli_print_json_as_xml(cli, doc, "find");
+	} else if (fw_cli_format_is(cli, "jsonl")) {
+		for (size_t i = 0; i < hits.n; i++)
+			fw_cli_print_jsonl(cli, fw_query_json_hit(l, &hits.items[i]));
+	} else if (fw_cli_format_is(cli, "markdown")) {
+		write_markdown(cli, l, &hits);
+	} else {
+		for (size_t i = 0; i < hits.n; i++) {
+			char why[512] = "";
+			for (size_t k = 0; k < hits.items[i].nreasons; k++) {
+				size_t used = strlen(why);
+				snprintf(why + used, sizeof(why) - used, "%s%s", k ? ", " : "", hits.items[i].reasons[k].why);
+			}
+			fw_query_text_setting(cli, l, hits.items[i].it, NULL);
+			fprintf(fw_cli_out(cli), "      %smatched: %s%s\n", fw_cli_color(cli, "dim"), why,
+				fw_cli_color(cli, "reset"));
+		}
+		fprintf(fw_cli_out(cli), "%s%zu of %zu settings match /%s/\n", hits.n ? "\n" : "", hits.n, l->n, cli->argv[1]);
+	}
+	rc = hits.n ? 0 : FW_EXIT_DIFFERENT;
+	fw_hits_free(&hits);
+	fw_source_close(&src);
+	return rc;
+}
+
+static const struct fw_option find_options[] = {
+	{"in", 0, "FIELDS", "where to look: prompt, help, option, varstore (comma-separated; default all)",
+	 "prompt,help,option,varstore"},
+	{"image", 0, "FILE", "BIOS image whose forms decode a machine's stored settings", NULL},
+	{"module", 'm', "NAME|GUID", "only settings of this module", NULL},
+	{"lang", 'l', "LANG", "display language of setup strings (default en-US)", NULL},
+	{0},
+};
+
+FW_COMMAND(find,
+	.synopsis = "SRC REGEX [--in prompt,help,option,varstore] [--image FILE] [--module NAME] [--format text|json|jsonl|xml|markdown]",
+	.summary = "Find setup options by a regular expression over prompts, help texts, option texts and varstores",
+	.description =
+		"SRC is a BIOS image, capsule or module, a machine (snapshot or root folder, with --image or an image "
+		"stored in the snapshot), or - for a settings list in JSON on standard input. REGEX is a POSIX extended "
+		"regular expression matched without regard to case. Each match shows the menu path, module, varstore "
+		"name and GUID, offset and width, options, default, current value when known, the condition that hides "
+		"or grays it out, and which fields matched.\n\n"
+		"Exit status 1 when nothing matched, as grep does.",
+	.formats = "text,json,jsonl,xml,markdown",
+	.options = find_options,
+	.examples = "fwlens find BIOS.CAP 'ASID'  # every option about SEV ASIDs\n"
+		    "fwlens find BIOS.CAP '^(SMEE|TSME)$' --in prompt --format json\n"
+		    "fwlens find host.fwsnap 'Above 4G' --image BIOS.CAP  # with the machine's current value",
+	.min_args = 2, .max_args = 2, .run = run_find, .order = 32);

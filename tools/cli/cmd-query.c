@@ -1,0 +1,219 @@
+/* fwlens query: the settings (and on a machine, the facts) that bear on chosen topics. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "output-text.h"
+#include "query-writers.h"
+
+static void write_text(struct fw_cli *cli, struct fw_setlist *l, const struct fw_topic *const *sel, size_t nsel,
+		       const struct fw_hits *hits, const struct fw_fact_answers *facts)
+{
+	FILE *f = fw_cli_out(cli);
+	const char *b = fw_cli_color(cli, "bold"), *r = fw_cli_color(cli, "reset");
+	for (size_t t = 0; t < nsel; t++) {
+		size_t n = 0;
+		for (size_t i = 0; i < hits->n; i++)
+			for (size_t k = 0; k < hits->items[i].nreasons; k++)
+				n += strcmp(hits->items[i].reasons[k].topic, sel[t]->name) == 0;
+		fprintf(f, "%s%s%s: %s (%zu setting%s)\n", b, sel[t]->name, r, sel[t]->title, n, n == 1 ? "" : "s");
+		for (size_t i = 0; i < hits->n; i++)
+			for (size_t k = 0; k < hits->items[i].nreasons; k++)
+				if (strcmp(hits->items[i].reasons[k].topic, sel[t]->name) == 0)
+					fw_query_text_setting(cli, l, hits->items[i].it, hits->items[i].reasons[k].why);
+		bool any = false;
+		for (size_t i = 0; facts && i < facts->n; i++) {
+			const struct fw_fact_answer *a = &facts->items[i];
+			if (a->topic != sel[t])
+				continue;
+			if (!any)
+				fprintf(f, "  %smachine%s\n", fw_cli_color(cli, "dim"), r);
+			any = true;
+			fprintf(f, "  %s%-8s%s %s %s: %s\n", a->state == FW_FACT_PRESENT ? fw_cli_color(cli, "green")
+							  : a->state == FW_FACT_ABSENT ? fw_cli_color(cli, "yellow")
+										       : fw_cli_color(cli, "dim"),
+				fw_fact_state_name(a->state), r, a->rule->kind, a->rule->name, a->summary ? a->summary : "");
+			for (size_t e = 0; e < a->nevidence; e++)
+				fw_text_wrap_hanging(f, a->evidence[e], "      - ", "        ", 120);
+			if (a->total > a->nevidence)
+				fprintf(f, "      (%zu more)\n", a->total - a->nevidence);
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "%zu setting%s matched in %zu of %zu settings\n", hits->n, hits->n == 1 ? "" : "s", hits->n, l ? l->n : 0);
+}
+
+static void write_markdown(struct fw_cli *cli, struct fw_setlist *l, const struct fw_topic *const *sel, size_t nsel,
+			   const struct fw_hits *hits, const struct fw_fact_answers *facts)
+{
+	FILE *f = fw_cli_out(cli);
+	char wb[128], db[64], cb[64];
+	for (size_t t = 0; t < nsel; t++) {
+		fprintf(f, "## %s: %s\n\n", sel[t]->name, sel[t]->title);
+		fprintf(f, "| Setting | Path | Module | Where | Default | Current | Condition | Why |\n"
+			   "|---|---|---|---|---|---|---|---|\n");
+		for (size_t i = 0; i < hits->n; i++)
+			for (size_t k = 0; k < hits->items[i].nreasons; k++) {
+				const struct fw_hit_reason *rs = &hits->items[i].reasons[k];
+				if (strcmp(rs->topic, sel[t]->name) != 0)
+					continue;
+				const struct fw_setlist_item *it = hits->items[i].it;
+				fputs("| ", f);
+				fw_md_cell(f, it->prompt);
+				fputs(" | ", f);
+				fw_md_cell(f, it->path);
+				fputs(" | ", f);
+				fw_md_cell(f, it->module_name ? it->module_name : it->module);
+				fputs(" | ", f);
+				fw_md_cell(f, fw_query_where(it, wb, sizeof(wb)));
+				fputs(" | ", f);
+				fw_md_cell(f, fw_setlist_default_text(it, db, sizeof(db)));
+				fputs(" | ", f);
+				fw_md_cell(f, fw_setlist_current_text(it, cb, sizeof(cb)));
+				fputs(" | ", f);
+				fw_md_cell(f, fw_setlist_condition(l, it));
+				fputs(" | ", f);
+				fw_md_cell(f, rs->why);
+				fputs(" |\n", f);
+			}
+		bool any = false;
+		for (size_t i = 0; facts && i < facts->n; i++) {
+			const struct fw_fact_answer *a = &facts->items[i];
+			if (a->topic != sel[t])
+				continue;
+			if (!any)
+				fprintf(f, "\n| Machine fact | State | What it says |\n|---|---|---|\n");
+			any = true;
+			fputs("| ", f);
+			fprintf(f, "%s ", a->rule->kind);
+			fw_md_cell(f, a->rule->name);
+			fprintf(f, " | %s | ", fw_fact_state_name(a->state));
+			fw_md_cell(f, a->summary);
+			fputs(" |\n", f);
+		}
+		fputc('\n', f);
+	}
+}
+
+static int run_query(struct fw_cli *cli)
+{
+	struct fw_topics topics;
+	struct fw_error err;
+	fw_error_clear(&err);
+	if (!fw_topics_load(fw_cli_opt(cli, "rules"), &topics, &err))
+		return fw_cli_fail(cli, &err);
+	if (fw_cli_flag(cli, "list-topics")) {
+		FILE *f = fw_cli_out(cli);
+		for (size_t i = 0; i < topics.count; i++)
+			fprintf(f, "%-16s %s (%zu setting rules, %zu facts)\n", topics.topics[i].name, topics.topics[i].title,
+				topics.topics[i].nsettings, topics.topics[i].nfacts);
+		fw_topics_free(&topics);
+		return 0;
+	}
+	if (cli->argc != 1) {
+		fw_topics_free(&topics);
+		return fw_cli_usage_error(cli, "query takes one SRC");
+	}
+	const struct fw_topic **sel;
+	size_t nsel;
+	if (!fw_topics_select(&topics, fw_cli_opt(cli, "topic"), &sel, &nsel, &err)) {
+		fw_topics_free(&topics);
+		return fw_cli_fail(cli, &err);
+	}
+	struct fw_source src;
+	int rc = fw_query_cli_open(cli, cli->argv[0], fw_cli_opt(cli, "image"), &src);
+	if (rc) {
+		free(sel);
+		fw_topics_free(&topics);
+		return rc;
+	}
+	/* a machine without forms still has its facts; firmware without forms has nothing */
+	struct fw_setlist *l = fw_query_cli_settings(cli, &src, fw_cli_opt(cli, "module"), &err);
+	if (!l && src.kind != FW_SOURCE_MACHINE) {
+		rc = fw_cli_fail(cli, &err);
+		goto out;
+	}
+	if (!l)
+		fw_log_warn(cli, "%s", err.msg);
+	struct fw_hits hits = {0};
+	fw_arena_init(&hits.arena);
+	if (l) {
+		fw_arena_free(&hits.arena);
+		fw_query(l, sel, nsel, &hits);
+	}
+	struct fw_fact_answers facts;
+	fw_facts_answer(&src, sel, nsel, &facts);
+	fw_query_cli_warnings(cli, &src, NULL);
+	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
+		json_t *doc = json_object(), *arr = json_array(), *tops = json_array();
+		json_object_set_new(doc, "source", json_string(cli->argv[0]));
+		for (size_t t = 0; t < nsel; t++)
+			json_array_append_new(tops, json_string(sel[t]->name));
+		json_object_set_new(doc, "topics", tops);
+		for (size_t i = 0; i < hits.n; i++)
+			json_array_append_new(arr, fw_query_json_hit(l, &hits.items[i]));
+		json_object_set_new(doc, "matches", arr);
+		if (src.kind == FW_SOURCE_MACHINE) {
+			json_t *fa = json_array();
+			for (size_t i = 0; i < facts.n; i++)
+				json_array_append_new(fa, fw_query_json_fact(&facts.items[i]));
+			json_object_set_new(doc, "facts", fa);
+		}
+		if (fw_cli_format_is(cli, "json"))
+			fw_cli_print_json(cli, doc);
+		else
+			fw_cli_print_json_as_xml(cli, doc, "query");
+	} else if (fw_cli_format_is(cli, "jsonl")) {
+		for (size_t i = 0; i < hits.n; i++)
+			fw_cli_print_jsonl(cli, fw_query_json_hit(l, &hits.items[i]));
+		for (size_t i = 0; i < facts.n; i++) {
+			json_t *o = fw_query_json_fact(&facts.items[i]);
+			json_object_set_new(o, "fact", json_true());
+			fw_cli_print_jsonl(cli, o);
+		}
+	} else if (fw_cli_format_is(cli, "markdown")) {
+		write_markdown(cli, l, sel, nsel, &hits, &facts);
+	} else {
+		write_text(cli, l, sel, nsel, &hits, &facts);
+	}
+	rc = hits.n || facts.n ? 0 : FW_EXIT_DIFFERENT;
+	fw_fact_answers_free(&facts);
+	fw_hits_free(&hits);
+out:
+	fw_source_close(&src);
+	free(sel);
+	fw_topics_free(&topics);
+	return rc;
+}
+
+static const struct fw_option query_options[] = {
+	{"topic", 't', "T[,T]", "topics to answer (default: all); see --list-topics", NULL},
+	{"rules", 0, "FILE", "topic rules file instead of the built-in one (validated against topics.xsd)", NULL},
+	{"list-topics", 0, NULL, "list the topics of the rules and exit", NULL},
+	{"image", 0, "FILE", "BIOS image whose forms decode a machine's stored settings", NULL},
+	{"module", 'm', "NAME|GUID", "only settings of this module", NULL},
+	{"lang", 'l', "LANG", "display language of setup strings (default en-US)", NULL},
+	{0},
+};
+
+FW_COMMAND(query,
+	.synopsis = "SRC [--topic T[,T]] [--rules FILE] [--image FILE] [--module NAME] [--format text|json|jsonl|xml|markdown]",
+	.summary = "Show the setup options (and machine facts) that bear on IOMMU, SEV-SNP, ACS, P2P, NUMA, PCIe, virtualization",
+	.description =
+		"SRC is a BIOS image, capsule or module, a machine (snapshot or root folder; its settings need --image or "
+		"an image stored in the snapshot), or - for a settings list in JSON on standard input (the output of "
+		"`fwlens settings --format json`). The topic rules (built in, or --rules FILE; $FWLENS_RULES) say which "
+		"prompts, help texts, option texts and varstores belong to each topic, and why. Each match shows its "
+		"topics, menu path, module, varstore name and GUID, offset and width, options, default, current value "
+		"when known, the condition that hides or grays it out, and the rule's explanation. A setting that "
+		"belongs to several topics is listed under each in text and markdown, once in JSON.\n\n"
+		"On a machine the topic facts are answered too: kernel options, kernel log lines, kvm_amd parameters, "
+		"ACPI tables, ACS bits on the bridges above the GPUs, GPU links, IOMMU group types, CPU flags and "
+		"device nodes.\n\n"
+		"Exit status 1 when nothing matched.",
+	.formats = "text,json,jsonl,xml,markdown",
+	.options = query_options,
+	.examples = "fwlens query BIOS.CAP --topic sev-snp,iommu  # the SNP and IOMMU options with varstore offsets\n"
+		    "fwlens query host.fwsnap --topic p2p  # P2P settings with current values, ACS bits, faults\n"
+		    "fwlens settings BIOS.CAP --format json | fwlens query - --topic numa\n"
+		    "fwlens query --list-topics",
+	.min_args = 0, .max_args = 1, .run = run_query, .order = 33);

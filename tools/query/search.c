@@ -1,0 +1,130 @@
+/* find and query over a settings list. */
+#include "search.h"
+
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+bool fw_find_fields_parse(const char *csv, unsigned *mask)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} names[] = {{"prompt", FW_FIND_PROMPT}, {"help", FW_FIND_HELP}, {"option", FW_FIND_OPTION},
+		     {"options", FW_FIND_OPTION}, {"varstore", FW_FIND_VARSTORE}, {"all", FW_FIND_ALL}};
+	*mask = 0;
+	const char *p = csv;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		bool known = false;
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strlen(names[i].name) == len && strncasecmp(p, names[i].name, len) == 0) {
+				*mask |= names[i].bit;
+				known = true;
+			}
+		if (!known)
+			return false;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return *mask != 0;
+}
+
+static struct fw_hit *add_hit(struct fw_hits *h, struct fw_setlist_item *it)
+{
+	if (h->n == h->cap) {
+		h->cap = h->cap ? h->cap * 2 : 64;
+		h->items = fw_xrealloc(h->items, h->cap * sizeof(*h->items));
+	}
+	struct fw_hit *hit = &h->items[h->n++];
+	memset(hit, 0, sizeof(*hit));
+	hit->it = it;
+	return hit;
+}
+
+/* Reasons are few per hit (one per field or topic): grow in the arena by copying. */
+static void add_reason(struct fw_hits *h, struct fw_hit *hit, const char *topic, const char *rule, const char *why)
+{
+	struct fw_hit_reason *r = fw_arena_alloc(&h->arena, (hit->nreasons + 1) * sizeof(*r));
+	if (hit->nreasons)
+		memcpy(r, hit->reasons, hit->nreasons * sizeof(*r));
+	r[hit->nreasons] = (struct fw_hit_reason){topic, rule, why};
+	hit->reasons = r;
+	hit->nreasons++;
+}
+
+static bool field_matches(const regex_t *re, const char *s)
+{
+	return s && *s && regexec(re, s, 0, NULL, 0) == 0;
+}
+
+bool fw_find(struct fw_setlist *l, const char *regex, unsigned fields, struct fw_hits *out, struct fw_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	fw_arena_init(&out->arena);
+	regex_t re;
+	int rc = regcomp(&re, regex, REG_EXTENDED | REG_ICASE | REG_NOSUB);
+	if (rc != 0) {
+		char msg[256];
+		regerror(rc, &re, msg, sizeof(msg));
+		fw_hits_free(out);
+		return fw_error_set(err, FW_E_USAGE, "bad regular expression '%s': %s", regex, msg);
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		struct fw_setlist_item *it = &l->items[i];
+		struct fw_hit *hit = NULL;
+#define HIT(rule, why)                                                                                             \
+	do {                                                                                                       \
+		if (!hit)                                                                                          \
+			hit = add_hit(out, it);                                                                    \
+		add_reason(out, hit, NULL, rule, why);                                                             \
+	} while (0)
+		if ((fields & FW_FIND_PROMPT) && field_matches(&re, it->prompt))
+			HIT("prompt", fw_arena_printf(&out->arena, "prompt \"%s\"", it->prompt));
+		if ((fields & FW_FIND_HELP) && field_matches(&re, it->help))
+			HIT("help", "help text");
+		if (fields & FW_FIND_OPTION)
+			for (uint32_t k = 0; k < it->noptions; k++)
+				if (field_matches(&re, it->options[k].text)) {
+					HIT("option", fw_arena_printf(&out->arena, "option \"%s\"", it->options[k].text));
+					break;
+				}
+		if ((fields & FW_FIND_VARSTORE) && field_matches(&re, it->varstore))
+			HIT("varstore", fw_arena_printf(&out->arena, "varstore %s", it->varstore));
+#undef HIT
+	}
+	regfree(&re);
+	return true;
+}
+
+void fw_query(struct fw_setlist *l, const struct fw_topic *const *topics, size_t ntopics, struct fw_hits *out)
+{
+	memset(out, 0, sizeof(*out));
+	fw_arena_init(&out->arena);
+	const char *optbuf[256];
+	for (size_t i = 0; i < l->n; i++) {
+		struct fw_setlist_item *it = &l->items[i];
+		size_t no = it->noptions < 256 ? it->noptions : 256;
+		for (size_t k = 0; k < no; k++)
+			optbuf[k] = it->options[k].text;
+		struct fw_topic_subject s = {it->prompt, it->help, it->path, it->varstore, optbuf, no};
+		struct fw_hit *hit = NULL;
+		for (size_t t = 0; t < ntopics; t++) {
+			const struct fw_topic_setting_rule *r = fw_topic_match(topics[t], &s);
+			if (!r)
+				continue;
+			if (!hit)
+				hit = add_hit(out, it);
+			add_reason(out, hit, topics[t]->name, r->id, r->why);
+		}
+	}
+}
+
+void fw_hits_free(struct fw_hits *h)
+{
+	free(h->items);
+	fw_arena_free(&h->arena);
+	memset(h, 0, sizeof(*h));
+}
