@@ -1,0 +1,106 @@
+/* fwlens diff: what changed between two BIOS images, modules, settings lists or machines. */
+#include <string.h>
+
+#include "diff-writers.h"
+#include "query-writers.h"
+
+static int run_diff(struct fw_cli *cli)
+{
+	const char *module = fw_cli_opt(cli, "module");
+	struct fw_diff_options o = {
+		.module_a = fw_cli_opt(cli, "module-a") ? fw_cli_opt(cli, "module-a") : module,
+		.module_b = fw_cli_opt(cli, "module-b") ? fw_cli_opt(cli, "module-b") : module,
+		.no_values = fw_cli_flag(cli, "no-values"),
+	};
+	const char *image = fw_cli_opt(cli, "image");
+	struct fw_source a, b;
+	int rc = fw_query_cli_open(cli, cli->argv[0], fw_cli_opt(cli, "image-a") ? fw_cli_opt(cli, "image-a") : image, &a);
+	if (rc)
+		return rc;
+	rc = fw_query_cli_open(cli, cli->argv[1], fw_cli_opt(cli, "image-b") ? fw_cli_opt(cli, "image-b") : image, &b);
+	if (rc) {
+		fw_source_close(&a);
+		return rc;
+	}
+	if (strcmp(cli->argv[0], "-") == 0 && strcmp(cli->argv[1], "-") == 0) {
+		fw_source_close(&a);
+		fw_source_close(&b);
+		return fw_cli_usage_error(cli, "only one side can be read from standard input");
+	}
+	struct fw_diff d;
+	fw_diff_run(&a, &b, &o, &d);
+	fw_query_cli_warnings(cli, &a, cli->argv[0]);
+	fw_query_cli_warnings(cli, &b, cli->argv[1]);
+	if (!d.have_settings && (o.module_a || o.module_b))
+		fw_log_warn(cli, "no settings compared: --module matched no setup forms on %s",
+			    fw_source_setlist(&a) && fw_source_setlist(&a)->n ? cli->argv[1] : cli->argv[0]);
+	struct fw_setlist *la = fw_source_setlist(&a), *lb = fw_source_setlist(&b);
+	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
+		json_t *doc = json_object(), *body = fw_diff_json(&d, la, lb);
+		json_t *sides = json_object();
+		struct fw_source *src[2] = {&a, &b};
+		for (int i = 0; i < 2; i++) {
+			json_t *s = json_object();
+			json_object_set_new(s, "path", json_string(cli->argv[i]));
+			json_object_set_new(s, "kind", json_string(fw_source_kind_name(src[i]->kind)));
+			json_object_set_new(s, "image", src[i]->image_name ? json_string(src[i]->image_name) : json_null());
+			json_object_set_new(sides, i ? "new" : "old", s);
+		}
+		json_object_set_new(doc, "sources", sides);
+		const char *k;
+		json_t *v;
+		json_object_foreach(body, k, v) json_object_set(doc, k, v);
+		json_decref(body);
+		if (fw_cli_format_is(cli, "json"))
+			fw_cli_print_json(cli, doc);
+		else
+			fw_cli_print_json_as_xml(cli, doc, "diff");
+	} else if (fw_cli_format_is(cli, "markdown")) {
+		FILE *f = fw_cli_out(cli);
+		fprintf(f, "# Changes from %s to %s\n\n", cli->argv[0], cli->argv[1]);
+		fw_diff_markdown(f, &d, 2);
+	} else {
+		fw_diff_text(cli, &d, cli->argv[0], cli->argv[1]);
+	}
+	rc = fw_diff_count(&d) ? FW_EXIT_DIFFERENT : 0;
+	fw_diff_free(&d);
+	fw_source_close(&a);
+	fw_source_close(&b);
+	return rc;
+}
+
+static const struct fw_option diff_options[] = {
+	{"module", 'm', "NAME|GUID", "compare only this module on both sides", NULL},
+	{"module-a", 0, "NAME|GUID", "the module of the old side (CbsSetupDxeSTP), with --module-b for the new", NULL},
+	{"module-b", 0, "NAME|GUID", "the module of the new side (CbsSetupDxeSHP)", NULL},
+	{"image", 0, "FILE", "BIOS image whose forms decode both machines' settings", NULL},
+	{"image-a", 0, "FILE", "BIOS image for the old machine (default: its stored image, or --image)", NULL},
+	{"image-b", 0, "FILE", "BIOS image for the new machine", NULL},
+	{"no-values", 0, NULL, "leave current values out", NULL},
+	{"lang", 'l', "LANG", "display language of setup strings (default en-US)", NULL},
+	{0},
+};
+
+FW_COMMAND(diff,
+	.synopsis = "OLD NEW [--module NAME | --module-a NAME --module-b NAME] [--image FILE] [--format text|json|xml|markdown]",
+	.summary = "Show what changed between two BIOS images, modules, settings lists or machine snapshots",
+	.description =
+		"OLD and NEW are each a BIOS image, capsule or module, a settings list (.json, or - for standard input), "
+		"or a machine (snapshot or root folder; its settings need --image or an image stored in the snapshot).\n\n"
+		"Settings are matched by what they mean, not where they sit, because offsets and formset GUIDs change "
+		"between builds: by prompt and menu path, then by prompt within the same varstore family when the menu "
+		"moved (reported as moved, not as removed and added). For each matched setting the options, the default "
+		"of every default store, the varstore name, offset and width, the conditions and the help text are "
+		"compared; settings that only shifted in their varstore are counted apart (shown with -v). With current "
+		"values on both sides, changed values are listed.\n\n"
+		"Also compared: varstores, modules (GUID, name, version section, SHA-256), versions (BIOS, AGESA, SEV and "
+		"SMU firmware), EFI variables, and for machines the kernel command line, kvm_amd parameters and IOMMU "
+		"group types.\n\n"
+		"Exit status 0 when equal, 1 when they differ.",
+	.formats = "text,json,xml,markdown",
+	.options = diff_options,
+	.examples = "fwlens diff ESC8000A-E13-ASUS-1104.CAP ESC8000A-E13-ASUS-1201.CAP\n"
+		    "fwlens diff BIOS.CAP BIOS.CAP --module-a CbsSetupDxeSTP --module-b CbsSetupDxeSHP  # Zen 4 vs Zen 5 forms\n"
+		    "fwlens diff before.fwsnap after.fwsnap --format json\n"
+		    "fwlens settings old.CAP --format json > old.json; fwlens diff old.json new.CAP --format markdown",
+	.min_args = 2, .max_args = 2, .run = run_diff, .order = 50);

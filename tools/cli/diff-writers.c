@@ -1,0 +1,417 @@
+/* JSON, text and markdown of a diff. */
+#include "diff-writers.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "query-writers.h"
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *fields_json(const struct fw_diff_field *f, size_t n)
+{
+	json_t *arr = json_array();
+	for (size_t i = 0; i < n; i++) {
+		json_t *o = json_object();
+		json_object_set_new(o, "field", json_string(f[i].field));
+		json_object_set_new(o, "old", str_or_null(f[i].old_value));
+		json_object_set_new(o, "new", str_or_null(f[i].new_value));
+		if (f[i].detail)
+			json_object_set_new(o, "detail", json_string(f[i].detail));
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+/* Where a setting lives, for the old and new side of a pair. */
+static json_t *where_json(const struct fw_setlist_item *it)
+{
+	char hexbuf[16];
+	json_t *o = json_object();
+	json_object_set_new(o, "path", str_or_null(it->path));
+	json_object_set_new(o, "module", str_or_null(it->module));
+	json_object_set_new(o, "module_name", str_or_null(it->module_name));
+	json_object_set_new(o, "varstore", str_or_null(it->varstore));
+	json_object_set_new(o, "varstore_guid", str_or_null(it->varstore_guid));
+	snprintf(hexbuf, sizeof(hexbuf), "0x%X", it->offset);
+	json_object_set_new(o, "offset", it->has_offset ? json_integer(it->offset) : json_null());
+	json_object_set_new(o, "offset_hex", it->has_offset ? json_string(hexbuf) : json_null());
+	json_object_set_new(o, "width", json_integer(it->width));
+	json_object_set_new(o, "question_id", json_integer(it->question_id));
+	return o;
+}
+
+static json_t *pair_json(const struct fw_diff_setting *s)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "prompt", json_string(s->b->prompt));
+	json_object_set_new(o, "path", str_or_null(s->b->path));
+	if (s->kind == FW_DIFF_MOVED)
+		json_object_set_new(o, "old_path", str_or_null(s->a->path));
+	json_object_set_new(o, "module_name", str_or_null(s->b->module_name));
+	if (s->kind == FW_DIFF_CHANGED)
+		json_object_set_new(o, "layout_only", json_boolean(s->layout_only));
+	json_object_set_new(o, "changes", fields_json(s->fields, s->nfields));
+	json_object_set_new(o, "old", where_json(s->a));
+	json_object_set_new(o, "new", where_json(s->b));
+	return o;
+}
+
+static json_t *entry_json(const struct fw_diff_entry *e)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "key", json_string(e->key));
+	if (e->name)
+		json_object_set_new(o, "name", json_string(e->name));
+	if (e->old_value || e->kind != FW_DIFF_ADDED)
+		json_object_set_new(o, "old", str_or_null(e->old_value));
+	if (e->new_value || e->kind != FW_DIFF_REMOVED)
+		json_object_set_new(o, "new", str_or_null(e->new_value));
+	if (e->nfields)
+		json_object_set_new(o, "changes", fields_json(e->fields, e->nfields));
+	return o;
+}
+
+/* {"added": [], "removed": [], "changed": []} of one section, grouped when `group` is set. */
+static json_t *section_json(const struct fw_diff *d, const char *section)
+{
+	json_t *o = json_object(), *lists[4] = {json_array(), json_array(), json_array(), json_array()};
+	size_t i = 0;
+	const struct fw_diff_entry *e;
+	while ((e = fw_diff_entry_in(d, section, &i)))
+		json_array_append_new(lists[e->kind], entry_json(e));
+	json_object_set_new(o, "added", lists[FW_DIFF_ADDED]);
+	json_object_set_new(o, "removed", lists[FW_DIFF_REMOVED]);
+	json_object_set_new(o, "changed", lists[FW_DIFF_CHANGED]);
+	json_decref(lists[FW_DIFF_MOVED]);
+	return o;
+}
+
+static json_t *kernel_json(const struct fw_diff *d)
+{
+	json_t *o = json_object();
+	size_t i = 0;
+	const struct fw_diff_entry *e;
+	while ((e = fw_diff_entry_in(d, "kernel", &i))) {
+		json_t *arr = json_object_get(o, e->group);
+		if (!arr) {
+			arr = json_array();
+			json_object_set_new(o, e->group, arr);
+		}
+		json_t *je = entry_json(e);
+		json_object_set_new(je, "change", json_string(fw_diff_kind_name(e->kind)));
+		json_array_append_new(arr, je);
+	}
+	return o;
+}
+
+json_t *fw_diff_json(const struct fw_diff *d, struct fw_setlist *la, struct fw_setlist *lb)
+{
+	json_t *doc = json_object();
+	json_t *settings = json_object(), *lists[4] = {json_array(), json_array(), json_array(), json_array()};
+	for (size_t i = 0; i < d->nsettings; i++) {
+		const struct fw_diff_setting *s = &d->settings[i];
+		if (s->kind == FW_DIFF_ADDED)
+			json_array_append_new(lists[s->kind], fw_query_json_setting(lb, s->b));
+		else if (s->kind == FW_DIFF_REMOVED)
+			json_array_append_new(lists[s->kind], fw_query_json_setting(la, s->a));
+		else
+			json_array_append_new(lists[s->kind], pair_json(s));
+	}
+	json_object_set_new(settings, "added", lists[FW_DIFF_ADDED]);
+	json_object_set_new(settings, "removed", lists[FW_DIFF_REMOVED]);
+	json_object_set_new(settings, "moved", lists[FW_DIFF_MOVED]);
+	json_object_set_new(settings, "changed", lists[FW_DIFF_CHANGED]);
+	json_object_set_new(doc, "settings", settings);
+	json_t *values = json_array();
+	for (size_t i = 0; i < d->nvalues; i++) {
+		const struct fw_diff_value *v = &d->values[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "prompt", json_string(v->b->prompt));
+		json_object_set_new(o, "path", str_or_null(v->b->path));
+		json_object_set_new(o, "module_name", str_or_null(v->b->module_name));
+		json_object_set_new(o, "old", str_or_null(v->old_value));
+		json_object_set_new(o, "new", str_or_null(v->new_value));
+		json_object_set_new(o, "old_value", v->a->has_current ? json_integer((json_int_t)v->a->current) : json_null());
+		json_object_set_new(o, "new_value", v->b->has_current ? json_integer((json_int_t)v->b->current) : json_null());
+		json_array_append_new(values, o);
+	}
+	json_object_set_new(doc, "values", values);
+	json_object_set_new(doc, "varstores", section_json(d, "varstores"));
+	json_object_set_new(doc, "modules", section_json(d, "modules"));
+	json_t *versions = json_object();
+	size_t i = 0;
+	const struct fw_diff_entry *e;
+	while ((e = fw_diff_entry_in(d, "versions", &i))) {
+		json_t *o = json_object();
+		json_object_set_new(o, "old", str_or_null(e->old_value));
+		json_object_set_new(o, "new", str_or_null(e->new_value));
+		json_object_set_new(versions, e->key, o);
+	}
+	json_object_set_new(doc, "versions", versions);
+	json_object_set_new(doc, "variables", section_json(d, "variables"));
+	json_object_set_new(doc, "acpi", section_json(d, "acpi"));
+	json_object_set_new(doc, "kernel", kernel_json(d));
+	json_t *sum = json_object();
+	json_object_set_new(sum, "differences", json_integer((json_int_t)fw_diff_count(d)));
+	json_object_set_new(sum, "settings_compared", json_boolean(d->have_settings));
+	json_object_set_new(sum, "settings_old", json_integer((json_int_t)d->a_settings));
+	json_object_set_new(sum, "settings_new", json_integer((json_int_t)d->b_settings));
+	json_object_set_new(sum, "settings_matched", json_integer((json_int_t)d->matched));
+	json_object_set_new(sum, "layout_only", json_integer((json_int_t)d->layout_only));
+	json_object_set_new(doc, "summary", sum);
+	return doc;
+}
+
+/* ---- text ---- */
+
+static const char *sign_of(enum fw_diff_kind k)
+{
+	switch (k) {
+	case FW_DIFF_ADDED: return "+";
+	case FW_DIFF_REMOVED: return "-";
+	case FW_DIFF_MOVED: return ">";
+	case FW_DIFF_CHANGED: return "~";
+	}
+	return "?";
+}
+
+static const char *kind_color(struct fw_cli *cli, enum fw_diff_kind k)
+{
+	return fw_cli_color(cli, k == FW_DIFF_ADDED ? "green" : k == FW_DIFF_REMOVED ? "red" : k == FW_DIFF_MOVED ? "cyan" : "yellow");
+}
+
+static void text_fields(FILE *f, const struct fw_diff_field *fl, size_t n, bool skip_path)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (skip_path && strcmp(fl[i].field, "path") == 0)
+			continue;
+		if (strcmp(fl[i].field, "help") == 0) {
+			fprintf(f, "        help text changed\n");
+			continue;
+		}
+		fprintf(f, "        %s: %s -> %s", fl[i].field, fl[i].old_value ? fl[i].old_value : "(none)",
+			fl[i].new_value ? fl[i].new_value : "(none)");
+		if (fl[i].detail)
+			fprintf(f, " (%s)", fl[i].detail);
+		fputc('\n', f);
+	}
+}
+
+static void text_setting(struct fw_cli *cli, const struct fw_diff_setting *s)
+{
+	FILE *f = fw_cli_out(cli);
+	const char *r = fw_cli_color(cli, "reset"), *dim = fw_cli_color(cli, "dim");
+	const struct fw_setlist_item *it = s->b ? s->b : s->a;
+	char wb[128];
+	fprintf(f, "  %s%s %s%s  %s", kind_color(cli, s->kind), sign_of(s->kind), it->prompt, r, dim);
+	if (s->kind == FW_DIFF_MOVED)
+		fprintf(f, "%s  ->  %s", s->a->path ? s->a->path : "(no menu)", s->b->path ? s->b->path : "(no menu)");
+	else
+		fprintf(f, "%s", it->path ? it->path : "(no menu)");
+	fprintf(f, "  [%s %s]%s\n", it->module_name ? it->module_name : it->module ? it->module : "?",
+		fw_query_where(it, wb, sizeof(wb)), r);
+	text_fields(f, s->fields, s->nfields, s->kind == FW_DIFF_MOVED);
+}
+
+static size_t entries_in(const struct fw_diff *d, const char *section)
+{
+	size_t n = 0, i = 0;
+	while (fw_diff_entry_in(d, section, &i))
+		n++;
+	return n;
+}
+
+static void text_entries(struct fw_cli *cli, const struct fw_diff *d, const char *section, const char *title)
+{
+	size_t n = entries_in(d, section);
+	if (!n)
+		return;
+	FILE *f = fw_cli_out(cli);
+	const char *r = fw_cli_color(cli, "reset");
+	fprintf(f, "\n%s%s%s (%zu)\n", fw_cli_color(cli, "bold"), title, r, n);
+	size_t i = 0;
+	const struct fw_diff_entry *e;
+	while ((e = fw_diff_entry_in(d, section, &i))) {
+		fprintf(f, "  %s%s %s%s%s", kind_color(cli, e->kind), sign_of(e->kind), e->group ? e->group : "",
+			e->group ? " " : "", e->key);
+		if (e->name)
+			fprintf(f, " %s", e->name);
+		fprintf(f, "%s", r);
+		if (e->kind == FW_DIFF_CHANGED && (e->old_value || e->new_value) && !e->nfields)
+			fprintf(f, ": %s -> %s", e->old_value ? e->old_value : "(none)", e->new_value ? e->new_value : "(none)");
+		else if (e->kind == FW_DIFF_ADDED && e->new_value && strcmp(section, "modules") != 0)
+			fprintf(f, ": %s", e->new_value);
+		else if (e->kind == FW_DIFF_REMOVED && e->old_value && strcmp(section, "modules") != 0)
+			fprintf(f, ": %s", e->old_value);
+		fputc('\n', f);
+		if (e->kind == FW_DIFF_CHANGED)
+			text_fields(f, e->fields, e->nfields, false);
+	}
+}
+
+void fw_diff_text(struct fw_cli *cli, const struct fw_diff *d, const char *a_name, const char *b_name)
+{
+	FILE *f = fw_cli_out(cli);
+	const char *b = fw_cli_color(cli, "bold"), *r = fw_cli_color(cli, "reset");
+	fprintf(f, "%sfwlens diff%s %s -> %s\n", b, r, a_name, b_name);
+	if (d->have_settings) {
+		fprintf(f, "\n%sSettings%s (%zu old, %zu new, %zu matched): %zu added, %zu removed, %zu moved, %zu changed",
+			b, r, d->a_settings, d->b_settings, d->matched, d->counts[FW_DIFF_ADDED], d->counts[FW_DIFF_REMOVED],
+			d->counts[FW_DIFF_MOVED], d->counts[FW_DIFF_CHANGED]);
+		if (d->layout_only)
+			fprintf(f, " (%zu of them only in their varstore layout%s)", d->layout_only,
+				cli->verbose ? "" : ", listed with -v");
+		fputc('\n', f);
+		const enum fw_diff_kind order[] = {FW_DIFF_ADDED, FW_DIFF_REMOVED, FW_DIFF_MOVED, FW_DIFF_CHANGED};
+		for (size_t k = 0; k < 4; k++)
+			for (size_t i = 0; i < d->nsettings; i++)
+				if (d->settings[i].kind == order[k] && (cli->verbose || !d->settings[i].layout_only))
+					text_setting(cli, &d->settings[i]);
+	}
+	if (d->nvalues) {
+		fprintf(f, "\n%sValues%s (%zu)\n", b, r, d->nvalues);
+		for (size_t i = 0; i < d->nvalues; i++) {
+			const struct fw_diff_value *v = &d->values[i];
+			fprintf(f, "  %s~ %s%s  %s%s%s: %s -> %s\n", kind_color(cli, FW_DIFF_CHANGED), v->b->prompt, r,
+				fw_cli_color(cli, "dim"), v->b->path ? v->b->path : "(no menu)", r,
+				v->old_value ? v->old_value : "(no value)", v->new_value ? v->new_value : "(no value)");
+		}
+	}
+	text_entries(cli, d, "varstores", "Varstores");
+	text_entries(cli, d, "versions", "Versions");
+	text_entries(cli, d, "modules", "Modules");
+	text_entries(cli, d, "variables", "EFI variables");
+	text_entries(cli, d, "acpi", "ACPI tables");
+	text_entries(cli, d, "kernel", "Kernel");
+	size_t n = fw_diff_count(d);
+	if (n)
+		fprintf(f, "\n%zu difference%s\n", n, n == 1 ? "" : "s");
+	else
+		fprintf(f, "\nno differences\n");
+}
+
+/* ---- markdown ---- */
+
+static void md_heading(FILE *f, int level, const char *title)
+{
+	for (int i = 0; i < level; i++)
+		fputc('#', f);
+	fprintf(f, " %s\n\n", title);
+}
+
+static void md_fields(FILE *f, const struct fw_diff_field *fl, size_t n, bool old_side)
+{
+	for (size_t i = 0, shown = 0; i < n; i++) {
+		if (strcmp(fl[i].field, "path") == 0 || strcmp(fl[i].field, "help") == 0)
+			continue;
+		fputs(shown++ ? "; " : "", f);
+		fprintf(f, "%s: ", fl[i].field);
+		fw_md_cell(f, old_side ? fl[i].old_value : fl[i].new_value);
+	}
+}
+
+void fw_diff_markdown(FILE *f, const struct fw_diff *d, int level)
+{
+	if (d->have_settings && d->nsettings) {
+		md_heading(f, level, "Settings");
+		fprintf(f, "| Change | Prompt | Path | Old | New |\n|---|---|---|---|---|\n");
+		const enum fw_diff_kind order[] = {FW_DIFF_ADDED, FW_DIFF_REMOVED, FW_DIFF_MOVED, FW_DIFF_CHANGED};
+		char db[64];
+		for (size_t k = 0; k < 4; k++)
+			for (size_t i = 0; i < d->nsettings; i++) {
+				const struct fw_diff_setting *s = &d->settings[i];
+				if (s->kind != order[k] || s->layout_only)
+					continue;
+				const struct fw_setlist_item *it = s->b ? s->b : s->a;
+				fprintf(f, "| %s | ", fw_diff_kind_name(s->kind));
+				fw_md_cell(f, it->prompt);
+				fputs(" | ", f);
+				fw_md_cell(f, s->kind == FW_DIFF_MOVED ? s->b->path : it->path);
+				fputs(" | ", f);
+				if (s->kind == FW_DIFF_MOVED) {
+					fw_md_cell(f, s->a->path);
+					fputs(" | ", f);
+					md_fields(f, s->fields, s->nfields, false);
+				} else if (s->kind == FW_DIFF_CHANGED) {
+					md_fields(f, s->fields, s->nfields, true);
+					fputs(" | ", f);
+					md_fields(f, s->fields, s->nfields, false);
+				} else if (s->kind == FW_DIFF_ADDED) {
+					const char *def = fw_setlist_default_text(s->b, db, sizeof(db));
+					fputs(" | ", f);
+					if (def) {
+						fputs("default ", f);
+						fw_md_cell(f, def);
+					}
+				} else {
+					const char *def = fw_setlist_default_text(s->a, db, sizeof(db));
+					if (def) {
+						fputs("default ", f);
+						fw_md_cell(f, def);
+					}
+					fputs(" | ", f);
+				}
+				fputs(" |\n", f);
+			}
+		if (d->layout_only)
+			fprintf(f, "\n%zu more settings changed only their varstore offset or width.\n", d->layout_only);
+		fputc('\n', f);
+	}
+	if (d->nvalues) {
+		md_heading(f, level, "Values");
+		fprintf(f, "| Prompt | Path | Old | New |\n|---|---|---|---|\n");
+		for (size_t i = 0; i < d->nvalues; i++) {
+			const struct fw_diff_value *v = &d->values[i];
+			fputs("| ", f);
+			fw_md_cell(f, v->b->prompt);
+			fputs(" | ", f);
+			fw_md_cell(f, v->b->path);
+			fputs(" | ", f);
+			fw_md_cell(f, v->old_value ? v->old_value : "(no value)");
+			fputs(" | ", f);
+			fw_md_cell(f, v->new_value ? v->new_value : "(no value)");
+			fputs(" |\n", f);
+		}
+		fputc('\n', f);
+	}
+	static const struct {
+		const char *section, *title;
+	} sections[] = {{"versions", "Versions"}, {"varstores", "Varstores"}, {"modules", "Modules"},
+			{"variables", "EFI variables"}, {"acpi", "ACPI tables"}, {"kernel", "Kernel"}};
+	for (size_t s = 0; s < sizeof(sections) / sizeof(sections[0]); s++) {
+		if (!entries_in(d, sections[s].section))
+			continue;
+		md_heading(f, level, sections[s].title);
+		fprintf(f, "| Change | What | Old | New |\n|---|---|---|---|\n");
+		size_t i = 0;
+		const struct fw_diff_entry *e;
+		while ((e = fw_diff_entry_in(d, sections[s].section, &i))) {
+			fprintf(f, "| %s | ", fw_diff_kind_name(e->kind));
+			if (e->group)
+				fprintf(f, "%s ", e->group);
+			fw_md_cell(f, e->key);
+			if (e->name) {
+				fputc(' ', f);
+				fw_md_cell(f, e->name);
+			}
+			fputs(" | ", f);
+			if (e->nfields)
+				md_fields(f, e->fields, e->nfields, true);
+			else
+				fw_md_cell(f, e->old_value);
+			fputs(" | ", f);
+			if (e->nfields)
+				md_fields(f, e->fields, e->nfields, false);
+			else
+				fw_md_cell(f, e->new_value);
+			fputs(" |\n", f);
+		}
+		fputc('\n', f);
+	}
+	if (!fw_diff_count(d))
+		fprintf(f, "No differences.\n\n");
+}

@@ -1,0 +1,966 @@
+/* The diff engine: matching settings by meaning, then keyed comparisons of everything else. */
+#include "diff.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "parsers/hash.h"
+#include "strmap.h"
+#include "topics.h"
+
+const char *fw_diff_kind_name(enum fw_diff_kind k)
+{
+	switch (k) {
+	case FW_DIFF_ADDED: return "added";
+	case FW_DIFF_REMOVED: return "removed";
+	case FW_DIFF_MOVED: return "moved";
+	case FW_DIFF_CHANGED: return "changed";
+	}
+	return "?";
+}
+
+const char *fw_varstore_family(const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", name ? name : "");
+	size_t n = strlen(buf), k = n;
+	while (k > 0 && isupper((unsigned char)buf[k - 1]))
+		k--;
+	if (k > 0 && n - k >= 2 && n - k <= 4 && islower((unsigned char)buf[k - 1]))
+		buf[k] = '\0';
+	return buf;
+}
+
+/* ---- small growable lists in the diff ---- */
+
+static void *grow(void *p, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return p;
+	*cap = *cap ? *cap * 2 : 64;
+	return fw_xrealloc(p, *cap * size);
+}
+
+struct fields {
+	struct fw_diff_field items[16];
+	size_t n;
+};
+
+static void field(struct fields *f, const char *name, const char *old_value, const char *new_value, const char *detail)
+{
+	if (f->n < sizeof(f->items) / sizeof(f->items[0]))
+		f->items[f->n++] = (struct fw_diff_field){name, old_value, new_value, detail};
+}
+
+static struct fw_diff_field *keep_fields(struct fw_diff *d, const struct fields *f)
+{
+	if (!f->n)
+		return NULL;
+	return fw_arena_memdup(&d->arena, f->items, f->n * sizeof(f->items[0]));
+}
+
+static struct fw_diff_entry *entry(struct fw_diff *d, const char *section, const char *group, enum fw_diff_kind kind,
+				   const char *key, const char *old_value, const char *new_value)
+{
+	d->entries = grow(d->entries, &d->entries_cap, d->nentries, sizeof(*d->entries));
+	struct fw_diff_entry *e = &d->entries[d->nentries++];
+	memset(e, 0, sizeof(*e));
+	e->section = section;
+	e->group = group;
+	e->kind = kind;
+	e->key = fw_arena_strdup(&d->arena, key);
+	e->old_value = old_value ? fw_arena_strdup(&d->arena, old_value) : NULL;
+	e->new_value = new_value ? fw_arena_strdup(&d->arena, new_value) : NULL;
+	return e;
+}
+
+static bool str_eq(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* ---- settings: keys and candidates ---- */
+
+/* Settings with the same key, in list order. */
+struct chain {
+	size_t idx;
+	struct chain *next;
+};
+struct bucket {
+	struct chain *head, *tail;
+};
+
+struct side {
+	struct fw_setlist *l;
+	int *pair;             /* module pair of each item */
+	bool *matched;
+	const char **norm;     /* normalised prompt */
+	const char **family;   /* varstore family */
+};
+
+struct matcher {
+	struct fw_diff *d;
+	struct side a, b;
+	struct fw_arena tmp;
+};
+
+static void bucket_add(struct fw_arena *a, struct fw_strmap *m, const char *key, size_t idx)
+{
+	struct bucket *bk = fw_strmap_get(m, key);
+	if (!bk) {
+		bk = fw_arena_alloc(a, sizeof(*bk));
+		fw_strmap_put(m, key, bk);
+	}
+	struct chain *c = fw_arena_alloc(a, sizeof(*c));
+	c->idx = idx;
+	if (bk->tail)
+		bk->tail->next = c;
+	else
+		bk->head = c;
+	bk->tail = c;
+}
+
+static const char *modkey(const struct fw_setlist_item *it)
+{
+	return it->module ? it->module : it->module_name ? it->module_name : "";
+}
+
+/* Pair the modules of the two lists; items of unpaired modules get pair ids no other item has. */
+static void pair_modules(struct matcher *m)
+{
+	struct fw_strmap ma, mb;
+	fw_strmap_init(&ma);
+	fw_strmap_init(&mb);
+	/* module key -> first item (its name), per side */
+	for (size_t i = 0; i < m->a.l->n; i++)
+		if (!fw_strmap_has(&ma, modkey(&m->a.l->items[i])))
+			fw_strmap_put(&ma, modkey(&m->a.l->items[i]), &m->a.l->items[i]);
+	for (size_t i = 0; i < m->b.l->n; i++)
+		if (!fw_strmap_has(&mb, modkey(&m->b.l->items[i])))
+			fw_strmap_put(&mb, modkey(&m->b.l->items[i]), &m->b.l->items[i]);
+	/* module key (A) -> pair id; B keys map to the same ids */
+	struct fw_strmap pa, pb;
+	fw_strmap_init(&pa);
+	fw_strmap_init(&pb);
+	intptr_t next = 1;
+	const char *k;
+	void *v;
+	for (size_t it = 0; fw_strmap_next(&ma, &it, &k, &v);)
+		if (fw_strmap_has(&mb, k)) {
+			fw_strmap_put(&pa, k, (void *)next);
+			fw_strmap_put(&pb, k, (void *)next++);
+		}
+	/* same name, different GUID (a rebuilt module) */
+	for (size_t it = 0; fw_strmap_next(&ma, &it, &k, &v);) {
+		const struct fw_setlist_item *ia = v;
+		if (fw_strmap_has(&pa, k) || !ia->module_name)
+			continue;
+		const char *kb;
+		void *vb;
+		for (size_t jt = 0; fw_strmap_next(&mb, &jt, &kb, &vb);) {
+			const struct fw_setlist_item *ib = vb;
+			if (!fw_strmap_has(&pb, kb) && ib->module_name && strcmp(ib->module_name, ia->module_name) == 0) {
+				fw_strmap_put(&pa, k, (void *)next);
+				fw_strmap_put(&pb, kb, (void *)next++);
+				break;
+			}
+		}
+	}
+	/* one module left on each side: the same module under another GUID and name (Zen 5 vs Zen 4) */
+	size_t left_a = 0, left_b = 0;
+	const char *ka = NULL, *kb = NULL;
+	for (size_t it = 0; fw_strmap_next(&ma, &it, &k, &v);)
+		if (!fw_strmap_has(&pa, k)) {
+			left_a++;
+			ka = k;
+		}
+	for (size_t it = 0; fw_strmap_next(&mb, &it, &k, &v);)
+		if (!fw_strmap_has(&pb, k)) {
+			left_b++;
+			kb = k;
+		}
+	if (left_a == 1 && left_b == 1) {
+		fw_strmap_put(&pa, ka, (void *)next);
+		fw_strmap_put(&pb, kb, (void *)next++);
+	}
+	intptr_t lone = 1 << 20;
+	for (size_t i = 0; i < m->a.l->n; i++) {
+		void *id = fw_strmap_get(&pa, modkey(&m->a.l->items[i]));
+		m->a.pair[i] = id ? (int)(intptr_t)id : (int)lone++;
+	}
+	for (size_t i = 0; i < m->b.l->n; i++) {
+		void *id = fw_strmap_get(&pb, modkey(&m->b.l->items[i]));
+		m->b.pair[i] = id ? (int)(intptr_t)id : (int)lone++;
+	}
+	fw_strmap_free(&ma);
+	fw_strmap_free(&mb);
+	fw_strmap_free(&pa);
+	fw_strmap_free(&pb);
+}
+
+static void side_init(struct matcher *m, struct side *s, struct fw_setlist *l)
+{
+	s->l = l;
+	size_t n = l->n ? l->n : 1;
+	s->pair = fw_arena_alloc(&m->tmp, n * sizeof(int));
+	s->matched = fw_arena_alloc(&m->tmp, n * sizeof(bool));
+	s->norm = fw_arena_alloc(&m->tmp, n * sizeof(char *));
+	s->family = fw_arena_alloc(&m->tmp, n * sizeof(char *));
+	char buf[512];
+	for (size_t i = 0; i < l->n; i++) {
+		const struct fw_setlist_item *it = &l->items[i];
+		s->norm[i] = fw_arena_strdup(&m->tmp, fw_topic_normalise(it->prompt, buf, sizeof(buf)));
+		if (it->varstore)
+			s->family[i] = fw_arena_strdup(&m->tmp, fw_varstore_family(it->varstore, buf, sizeof(buf)));
+		else
+			s->family[i] = it->varstore_guid ? it->varstore_guid : "";
+	}
+}
+
+enum key_kind { KEY_PATH, KEY_PROMPT, KEY_FAMILY, KEY_FAMILY_ANY_MODULE };
+
+static const char *key_of(struct side *s, size_t i, enum key_kind k, char *buf, size_t len)
+{
+	const struct fw_setlist_item *it = &s->l->items[i];
+	switch (k) {
+	case KEY_PATH:
+		snprintf(buf, len, "%d\x1f%s\x1f%s", s->pair[i], s->norm[i], it->path ? it->path : "");
+		break;
+	case KEY_PROMPT:
+		snprintf(buf, len, "%d\x1f%s", s->pair[i], s->norm[i]);
+		break;
+	case KEY_FAMILY:
+		snprintf(buf, len, "%d\x1f%s\x1f%s", s->pair[i], s->norm[i], s->family[i]);
+		break;
+	case KEY_FAMILY_ANY_MODULE:
+		snprintf(buf, len, "%s\x1f%s", s->norm[i], s->family[i]);
+		break;
+	}
+	return buf;
+}
+
+static bool same_options(const struct fw_setlist_item *a, const struct fw_setlist_item *b)
+{
+	if (a->noptions != b->noptions || !a->noptions)
+		return false;
+	for (uint32_t i = 0; i < a->noptions; i++)
+		if (a->options[i].value != b->options[i].value || strcmp(a->options[i].text, b->options[i].text) != 0)
+			return false;
+	return true;
+}
+
+static const char *last_elem(const char *path)
+{
+	if (!path)
+		return "";
+	const char *p = strrchr(path, '>');
+	return p ? p + 1 : path;
+}
+
+static bool shared_path(const struct fw_setlist_item *a, const struct fw_setlist_item *b)
+{
+	for (uint32_t i = 0; i < a->npaths; i++)
+		for (uint32_t k = 0; k < b->npaths; k++)
+			if (strcmp(a->paths[i], b->paths[k]) == 0)
+				return true;
+	return false;
+}
+
+/* How alike two settings with the same prompt are; -1 when they cannot be the same setting. */
+static int likeness(const struct fw_setlist_item *a, const struct fw_setlist_item *b)
+{
+	if (strcmp(a->kind, b->kind) != 0)
+		return -1;
+	bool opts = same_options(a, b);
+	bool help = a->help[0] && strcmp(a->help, b->help) == 0;
+	bool storage = a->width == b->width && a->has_offset == b->has_offset && a->offset == b->offset;
+	bool limits = a->has_limits && b->has_limits && a->min == b->min && a->max == b->max && a->width == b->width;
+	if (!opts && !help && !storage && !limits)
+		return -1;
+	return 4 * (opts || limits) + 2 * help + (a->width == b->width) + (strcmp(last_elem(a->path), last_elem(b->path)) == 0);
+}
+
+/* ---- settings: comparing a matched pair ---- */
+
+static const char *options_text(struct fw_arena *ar, const struct fw_setlist_item *it)
+{
+	if (!it->noptions)
+		return "(none)";
+	char buf[2048];
+	size_t used = 0;
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < it->noptions && used + 1 < sizeof(buf); i++)
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%" PRIu64 " %s", i ? ", " : "",
+					 it->options[i].value, it->options[i].text);
+	return fw_arena_strdup(ar, buf);
+}
+
+static void compare_options(struct fw_arena *ar, const struct fw_setlist_item *a, const struct fw_setlist_item *b,
+			    struct fields *f)
+{
+	if (same_options(a, b) || (!a->noptions && !b->noptions))
+		return;
+	/* pair options as a multiset: same value and text first, then same value (renamed) */
+	bool *used_a = fw_arena_alloc(ar, a->noptions + 1), *used_b = fw_arena_alloc(ar, b->noptions + 1);
+	for (uint32_t i = 0; i < a->noptions; i++)
+		for (uint32_t k = 0; k < b->noptions; k++)
+			if (!used_b[k] && a->options[i].value == b->options[k].value &&
+			    strcmp(a->options[i].text, b->options[k].text) == 0) {
+				used_a[i] = used_b[k] = true;
+				break;
+			}
+	char detail[2048] = "";
+	size_t used = 0;
+#define APPEND(...) used += (size_t)snprintf(detail + used, used < sizeof(detail) ? sizeof(detail) - used : 0, __VA_ARGS__)
+	for (uint32_t i = 0; i < a->noptions; i++) {
+		if (used_a[i])
+			continue;
+		for (uint32_t k = 0; k < b->noptions && !used_a[i]; k++)
+			if (!used_b[k] && a->options[i].value == b->options[k].value) {
+				used_a[i] = used_b[k] = true;
+				APPEND("%srenamed %" PRIu64 " %s -> %s", used ? "; " : "", a->options[i].value, a->options[i].text,
+				       b->options[k].text);
+			}
+	}
+	for (uint32_t k = 0; k < b->noptions; k++)
+		if (!used_b[k])
+			APPEND("%sadded %" PRIu64 " %s", used ? "; " : "", b->options[k].value, b->options[k].text);
+	for (uint32_t i = 0; i < a->noptions; i++)
+		if (!used_a[i])
+			APPEND("%sremoved %" PRIu64 " %s", used ? "; " : "", a->options[i].value, a->options[i].text);
+#undef APPEND
+	field(f, "options", options_text(ar, a), options_text(ar, b),
+	      used ? fw_arena_strdup(ar, detail) : "order changed");
+}
+
+static const char *default_text(struct fw_arena *ar, const struct fw_setlist_item *it, const struct fw_setlist_default *d)
+{
+	if (!d)
+		return NULL;
+	char buf[64];
+	if (d->has_value) {
+		const char *t = fw_setlist_value_text(it, d->value, buf, sizeof(buf));
+		return t == buf || !t ? fw_arena_strdup(ar, buf)
+				      : fw_arena_printf(ar, "%s (%" PRIu64 ")", t, d->value);
+	}
+	return d->expr ? fw_arena_printf(ar, "= %s", d->expr) : NULL;
+}
+
+static const struct fw_setlist_default *default_for(const struct fw_setlist_item *it, uint16_t store)
+{
+	for (uint32_t i = 0; i < it->ndefaults; i++)
+		if (it->defaults[i].store_id == store)
+			return &it->defaults[i];
+	return NULL;
+}
+
+static void compare_defaults(struct fw_arena *ar, const struct fw_setlist_item *a, const struct fw_setlist_item *b,
+			     struct fields *f)
+{
+	/* every store of either side, standard first */
+	uint16_t stores[32];
+	const char *names[32];
+	size_t n = 0;
+	const struct fw_setlist_item *both[2] = {a, b};
+	for (int s = 0; s < 2; s++)
+		for (uint32_t i = 0; i < both[s]->ndefaults; i++) {
+			bool seen = false;
+			for (size_t k = 0; k < n && !seen; k++)
+				seen = stores[k] == both[s]->defaults[i].store_id;
+			if (!seen && n < 32) {
+				stores[n] = both[s]->defaults[i].store_id;
+				names[n++] = both[s]->defaults[i].store;
+			}
+		}
+	for (size_t k = 0; k < n; k++) {
+		const char *ta = default_text(ar, a, default_for(a, stores[k]));
+		const char *tb = default_text(ar, b, default_for(b, stores[k]));
+		if (str_eq(ta, tb))
+			continue;
+		const char *name = stores[k] == 0 ? "default" : fw_arena_printf(ar, "default %s", names[k]);
+		field(f, name, ta ? ta : "(none)", tb ? tb : "(none)", NULL);
+	}
+}
+
+static void compare_pair(struct fw_diff *d, struct fw_setlist *la, struct fw_setlist *lb,
+			 const struct fw_setlist_item *a, const struct fw_setlist_item *b, struct fields *f)
+{
+	struct fw_arena *ar = &d->arena;
+	f->n = 0;
+	if (strcmp(a->prompt, b->prompt) != 0)
+		field(f, "prompt", a->prompt, b->prompt, NULL);
+	if (strcmp(a->kind, b->kind) != 0)
+		field(f, "kind", a->kind, b->kind, NULL);
+	if (!str_eq(a->path, b->path))
+		field(f, "path", a->path ? a->path : "(none)", b->path ? b->path : "(none)", NULL);
+	compare_options(ar, a, b, f);
+	compare_defaults(ar, a, b, f);
+	if (a->has_limits != b->has_limits || (a->has_limits && (a->min != b->min || a->max != b->max || a->step != b->step)))
+		field(f, "limits",
+		      a->has_limits ? fw_arena_printf(ar, "%" PRIu64 "..%" PRIu64 " step %" PRIu64, a->min, a->max, a->step) : "(none)",
+		      b->has_limits ? fw_arena_printf(ar, "%" PRIu64 "..%" PRIu64 " step %" PRIu64, b->min, b->max, b->step) : "(none)",
+		      NULL);
+	const char *ca = fw_setlist_condition(la, a), *cb = fw_setlist_condition(lb, b);
+	if (!str_eq(ca, cb))
+		field(f, "condition", ca ? ca : "(none)", cb ? cb : "(none)", NULL);
+	if (strcmp(a->help, b->help) != 0)
+		field(f, "help", a->help, b->help, NULL);
+	/* storage last: writers tell a layout shift from a change of meaning */
+	if (!str_eq(a->varstore, b->varstore))
+		field(f, "varstore", a->varstore ? a->varstore : "(none)", b->varstore ? b->varstore : "(none)", NULL);
+	if (a->varstore_guid && b->varstore_guid && strcmp(a->varstore_guid, b->varstore_guid) != 0)
+		field(f, "varstore GUID", a->varstore_guid, b->varstore_guid, NULL);
+	if (a->has_offset && b->has_offset && a->offset != b->offset)
+		field(f, "offset", fw_arena_printf(ar, "0x%X", a->offset), fw_arena_printf(ar, "0x%X", b->offset), NULL);
+	if (a->width != b->width)
+		field(f, "width", fw_arena_printf(ar, "%u", a->width), fw_arena_printf(ar, "%u", b->width), NULL);
+	if (a->bit_field != b->bit_field || (a->bit_field && (a->bit_offset != b->bit_offset || a->bit_width != b->bit_width)))
+		field(f, "bits", a->bit_field ? fw_arena_printf(ar, "%u:%u", a->bit_offset, a->bit_width) : "(none)",
+		      b->bit_field ? fw_arena_printf(ar, "%u:%u", b->bit_offset, b->bit_width) : "(none)", NULL);
+}
+
+static bool is_layout_field(const char *name)
+{
+	return strcmp(name, "varstore") == 0 || strcmp(name, "varstore GUID") == 0 || strcmp(name, "offset") == 0 ||
+	       strcmp(name, "width") == 0 || strcmp(name, "bits") == 0;
+}
+
+static void add_setting(struct fw_diff *d, enum fw_diff_kind kind, const struct fw_setlist_item *a,
+			const struct fw_setlist_item *b, const struct fields *f)
+{
+	d->settings = grow(d->settings, &d->settings_cap, d->nsettings, sizeof(*d->settings));
+	struct fw_diff_setting *s = &d->settings[d->nsettings++];
+	memset(s, 0, sizeof(*s));
+	s->kind = kind;
+	s->a = a;
+	s->b = b;
+	if (f) {
+		s->fields = keep_fields(d, f);
+		s->nfields = f->n;
+		if (kind == FW_DIFF_CHANGED) {
+			s->layout_only = true;
+			for (size_t i = 0; i < f->n; i++)
+				s->layout_only = s->layout_only && is_layout_field(f->items[i].field);
+			d->layout_only += s->layout_only;
+		}
+	}
+	d->counts[kind]++;
+}
+
+static const char *value_text(struct fw_arena *ar, const struct fw_setlist_item *it)
+{
+	char buf[64];
+	const char *t = fw_setlist_current_text(it, buf, sizeof(buf));
+	return t ? fw_arena_strdup(ar, t) : NULL;
+}
+
+static void compare_values(struct fw_diff *d, const struct fw_setlist_item *a, const struct fw_setlist_item *b)
+{
+	if (!a->has_current && !b->has_current)
+		return;
+	bool same;
+	if (a->has_current && b->has_current)
+		same = a->current_text || b->current_text ? str_eq(a->current_text, b->current_text) && a->current == b->current
+							  : a->current == b->current;
+	else
+		same = false;
+	if (same)
+		return;
+	d->values = grow(d->values, &d->values_cap, d->nvalues, sizeof(*d->values));
+	d->values[d->nvalues++] = (struct fw_diff_value){a, b, value_text(&d->arena, a), value_text(&d->arena, b)};
+}
+
+static void pair_found(struct matcher *m, size_t ia, size_t ib, bool moved)
+{
+	m->a.matched[ia] = m->b.matched[ib] = true;
+	const struct fw_setlist_item *a = &m->a.l->items[ia], *b = &m->b.l->items[ib];
+	struct fields f;
+	compare_pair(m->d, m->a.l, m->b.l, a, b, &f);
+	m->d->matched++;
+	if (moved)
+		add_setting(m->d, FW_DIFF_MOVED, a, b, &f);
+	else if (f.n)
+		add_setting(m->d, FW_DIFF_CHANGED, a, b, &f);
+	compare_values(m->d, a, b);
+}
+
+/* Match unmatched A items against unmatched B items of the same key. */
+static void match_stage(struct matcher *m, enum key_kind k)
+{
+	struct fw_strmap map;
+	fw_strmap_init(&map);
+	char key[1024];
+	for (size_t i = 0; i < m->b.l->n; i++)
+		if (!m->b.matched[i] && (k == KEY_PATH || m->b.norm[i][0]))
+			bucket_add(&m->tmp, &map, key_of(&m->b, i, k, key, sizeof(key)), i);
+	for (size_t i = 0; i < m->a.l->n; i++) {
+		if (m->a.matched[i] || (k != KEY_PATH && !m->a.norm[i][0]))
+			continue;
+		struct bucket *bk = fw_strmap_get(&map, key_of(&m->a, i, k, key, sizeof(key)));
+		if (!bk)
+			continue;
+		const struct fw_setlist_item *a = &m->a.l->items[i];
+		long best = -1;
+		int best_score = -1;
+		for (struct chain *c = bk->head; c; c = c->next) {
+			if (m->b.matched[c->idx])
+				continue;
+			const struct fw_setlist_item *b = &m->b.l->items[c->idx];
+			int score;
+			if (k == KEY_PATH)
+				score = 0;
+			else if (k == KEY_PROMPT)
+				score = shared_path(a, b) ? 0 : -1;
+			else
+				score = likeness(a, b);
+			if (score > best_score) {
+				best_score = score;
+				best = (long)c->idx;
+				if (k == KEY_PATH || k == KEY_PROMPT)
+					break; /* first in order */
+			}
+		}
+		if (best >= 0)
+			pair_found(m, i, (size_t)best, k == KEY_FAMILY || k == KEY_FAMILY_ANY_MODULE);
+	}
+	fw_strmap_free(&map);
+}
+
+void fw_diff_settings(struct fw_setlist *la, struct fw_setlist *lb, struct fw_diff *d)
+{
+	struct matcher m;
+	memset(&m, 0, sizeof(m));
+	m.d = d;
+	fw_arena_init(&m.tmp);
+	side_init(&m, &m.a, la);
+	side_init(&m, &m.b, lb);
+	pair_modules(&m);
+	d->have_settings = true;
+	d->a_settings = la->n;
+	d->b_settings = lb->n;
+	match_stage(&m, KEY_PATH);
+	match_stage(&m, KEY_PROMPT);
+	match_stage(&m, KEY_FAMILY);
+	match_stage(&m, KEY_FAMILY_ANY_MODULE);
+	for (size_t i = 0; i < la->n; i++)
+		if (!m.a.matched[i])
+			add_setting(d, FW_DIFF_REMOVED, &la->items[i], NULL, NULL);
+	for (size_t i = 0; i < lb->n; i++)
+		if (!m.b.matched[i])
+			add_setting(d, FW_DIFF_ADDED, NULL, &lb->items[i], NULL);
+	fw_arena_free(&m.tmp);
+}
+
+/* ---- versions ---- */
+
+static void diff_versions(struct fw_diff *d, struct fw_inventory *ia, struct fw_inventory *ib)
+{
+	for (size_t i = 0; i < ia->nversions; i++) {
+		const struct fw_version_fact *va = &ia->versions[i], *vb = fw_inventory_version(ib, va->key);
+		if (!vb)
+			entry(d, "versions", NULL, FW_DIFF_REMOVED, va->key, va->value, NULL);
+		else if (strcmp(va->value, vb->value) != 0)
+			entry(d, "versions", NULL, FW_DIFF_CHANGED, va->key, va->value, vb->value);
+	}
+	for (size_t i = 0; i < ib->nversions; i++)
+		if (!fw_inventory_version(ia, ib->versions[i].key))
+			entry(d, "versions", NULL, FW_DIFF_ADDED, ib->versions[i].key, NULL, ib->versions[i].value);
+}
+
+/* ---- varstores (from the settings that use them) ---- */
+
+struct vs_info {
+	const char *name, *guid;
+	unsigned size; /* 0 = unknown */
+	size_t settings;
+	bool matched;
+};
+
+static void collect_varstores(struct fw_arena *ar, struct fw_setlist *l, struct fw_strmap *m)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct fw_setlist_item *it = &l->items[i];
+		if (!it->varstore)
+			continue;
+		struct vs_info *v = fw_strmap_get(m, it->varstore);
+		if (!v) {
+			v = fw_arena_alloc(ar, sizeof(*v));
+			v->name = it->varstore;
+			v->guid = it->varstore_guid;
+			fw_strmap_put(m, it->varstore, v);
+		}
+		v->settings++;
+		if (!v->size && it->setting && it->setting->vs)
+			v->size = it->setting->vs->size;
+	}
+}
+
+static void compare_varstore(struct fw_diff *d, const struct vs_info *a, const struct vs_info *b)
+{
+	struct fields f = {.n = 0};
+	struct fw_arena *ar = &d->arena;
+	if (strcmp(a->name, b->name) != 0)
+		field(&f, "name", a->name, b->name, NULL);
+	if (a->guid && b->guid && strcmp(a->guid, b->guid) != 0)
+		field(&f, "GUID", a->guid, b->guid, NULL);
+	if (a->size && b->size && a->size != b->size)
+		field(&f, "size", fw_arena_printf(ar, "0x%X", a->size), fw_arena_printf(ar, "0x%X", b->size), NULL);
+	if (!f.n)
+		return;
+	struct fw_diff_entry *e = entry(d, "varstores", NULL, FW_DIFF_CHANGED, a->name, NULL, NULL);
+	e->fields = keep_fields(d, &f);
+	e->nfields = f.n;
+}
+
+static void diff_varstores(struct fw_diff *d, struct fw_setlist *la, struct fw_setlist *lb)
+{
+	struct fw_arena tmp;
+	fw_arena_init(&tmp);
+	struct fw_strmap ma, mb;
+	fw_strmap_init(&ma);
+	fw_strmap_init(&mb);
+	collect_varstores(&tmp, la, &ma);
+	collect_varstores(&tmp, lb, &mb);
+	const char *k;
+	void *v;
+	/* same name */
+	for (size_t it = 0; fw_strmap_next(&ma, &it, &k, &v);) {
+		struct vs_info *a = v, *b = fw_strmap_get(&mb, k);
+		if (b) {
+			a->matched = b->matched = true;
+			compare_varstore(d, a, b);
+		}
+	}
+	/* renamed within a family (AmdSetupSHP -> AmdSetupSTP) */
+	char fa[256], fb[256];
+	for (size_t it = 0; fw_strmap_next(&ma, &it, &k, &v);) {
+		struct vs_info *a = v;
+		if (a->matched)
+			continue;
+		const char *kb;
+		void *vb;
+		for (size_t jt = 0; fw_strmap_next(&mb, &jt, &kb, &vb);) {
+			struct vs_info *b = vb;
+			if (!b->matched && strcmp(fw_varstore_family(a->name, fa, sizeof(fa)),
+						  fw_varstore_family(b->name, fb, sizeof(fb))) == 0) {
+				a->matched = b->matched = true;
+				compare_varstore(d, a, b);
+				break;
+			}
+		}
+	}
+	for (size_t it = 0; fw_strmap_next(&ma, &it, &k, &v);) {
+		struct vs_info *a = v;
+		if (!a->matched)
+			entry(d, "varstores", NULL, FW_DIFF_REMOVED, a->name, a->guid, NULL);
+	}
+	for (size_t it = 0; fw_strmap_next(&mb, &it, &k, &v);) {
+		struct vs_info *b = v;
+		if (!b->matched)
+			entry(d, "varstores", NULL, FW_DIFF_ADDED, b->name, NULL, b->guid);
+	}
+	fw_strmap_free(&ma);
+	fw_strmap_free(&mb);
+	fw_arena_free(&tmp);
+}
+
+/* ---- modules ---- */
+
+static bool module_wanted(const struct fw_module *m, const char *want)
+{
+	if (!want)
+		return true;
+	if (m->name && strcasecmp(m->name, want) == 0)
+		return true;
+	char g[FW_GUID_STR_LEN];
+	fw_guid_format(&m->guid, g);
+	size_t n = strlen(want);
+	return n >= 4 && strncasecmp(g, want, n) == 0;
+}
+
+static const char *module_key(const struct fw_module *m, char *buf, size_t len)
+{
+	char g[FW_GUID_STR_LEN];
+	snprintf(buf, len, "%s#%u", fw_guid_format(&m->guid, g), m->instance);
+	return buf;
+}
+
+static void module_entry(struct fw_diff *d, enum fw_diff_kind kind, struct fw_module *a, struct fw_module *b)
+{
+	struct fw_module *m = b ? b : a;
+	char g[FW_GUID_STR_LEN];
+	struct fw_diff_entry *e = entry(d, "modules", NULL, kind, fw_guid_format(&m->guid, g),
+					a ? fw_module_sha256(a) : NULL, b ? fw_module_sha256(b) : NULL);
+	e->name = m->name ? fw_arena_strdup(&d->arena, m->name) : NULL;
+	if (kind != FW_DIFF_CHANGED)
+		return;
+	struct fields f = {.n = 0};
+	struct fw_arena *ar = &d->arena;
+	if (!fw_guid_eq(&a->guid, &b->guid))
+		field(&f, "GUID", fw_arena_strdup(ar, fw_guid_format(&a->guid, g)), fw_arena_strdup(ar, fw_guid_format(&b->guid, g)),
+		      NULL);
+	if (!str_eq(a->name, b->name))
+		field(&f, "name", a->name ? a->name : "(none)", b->name ? b->name : "(none)", NULL);
+	if (!str_eq(a->version, b->version))
+		field(&f, "version", a->version ? a->version : "(none)", b->version ? b->version : "(none)", NULL);
+	if (a->len != b->len)
+		field(&f, "size", fw_arena_printf(ar, "%zu", a->len), fw_arena_printf(ar, "%zu", b->len), NULL);
+	field(&f, "sha256", fw_module_sha256(a), fw_module_sha256(b), NULL);
+	e->fields = keep_fields(d, &f);
+	e->nfields = f.n;
+}
+
+static bool module_same(const struct fw_module *a, const struct fw_module *b)
+{
+	return a->len == b->len && memcmp(a->data, b->data, a->len) == 0 && str_eq(a->name, b->name);
+}
+
+static void diff_modules(struct fw_diff *d, struct fw_inventory *ia, struct fw_inventory *ib, const struct fw_diff_options *o)
+{
+	struct fw_strmap mb;
+	fw_strmap_init(&mb);
+	char key[64];
+	size_t nb = 0, na = 0;
+	struct fw_module *only_a = NULL, *only_b = NULL;
+	bool *used = fw_xcalloc(ib->nmodules ? ib->nmodules : 1, sizeof(bool));
+	for (size_t i = 0; i < ib->nmodules; i++)
+		if (module_wanted(&ib->modules[i], o ? o->module_b : NULL)) {
+			fw_strmap_put(&mb, module_key(&ib->modules[i], key, sizeof(key)), &ib->modules[i]);
+			nb++;
+			only_b = &ib->modules[i];
+		}
+	for (size_t i = 0; i < ia->nmodules; i++)
+		if (module_wanted(&ia->modules[i], o ? o->module_a : NULL)) {
+			na++;
+			only_a = &ia->modules[i];
+		}
+	/* --module on each side naming different modules: compare those two */
+	if (o && (o->module_a || o->module_b) && na == 1 && nb == 1 && !fw_guid_eq(&only_a->guid, &only_b->guid)) {
+		if (!module_same(only_a, only_b))
+			module_entry(d, FW_DIFF_CHANGED, only_a, only_b);
+		fw_strmap_free(&mb);
+		free(used);
+		return;
+	}
+	for (size_t i = 0; i < ia->nmodules; i++) {
+		struct fw_module *a = &ia->modules[i];
+		if (!module_wanted(a, o ? o->module_a : NULL))
+			continue;
+		struct fw_module *b = fw_strmap_get(&mb, module_key(a, key, sizeof(key)));
+		if (!b) {
+			module_entry(d, FW_DIFF_REMOVED, a, NULL);
+			continue;
+		}
+		used[b - ib->modules] = true;
+		if (!module_same(a, b))
+			module_entry(d, FW_DIFF_CHANGED, a, b);
+	}
+	for (size_t i = 0; i < ib->nmodules; i++)
+		if (!used[i] && module_wanted(&ib->modules[i], o ? o->module_b : NULL))
+			module_entry(d, FW_DIFF_ADDED, NULL, &ib->modules[i]);
+	fw_strmap_free(&mb);
+	free(used);
+}
+
+/* ---- EFI variables ---- */
+
+static const char *var_key(const struct fw_variable *v, char *buf, size_t len)
+{
+	char g[FW_GUID_STR_LEN];
+	snprintf(buf, len, "%s %s%s%s", v->name, fw_guid_format(&v->guid, g), v->store && strcmp(v->store, "efivarfs") ? " in " : "",
+		 v->store && strcmp(v->store, "efivarfs") ? v->store : "");
+	return buf;
+}
+
+static void diff_variables(struct fw_diff *d, const struct fw_varlist *va, const struct fw_varlist *vb)
+{
+	struct fw_strmap mb;
+	fw_strmap_init(&mb);
+	char key[512];
+	for (size_t i = 0; i < vb->count; i++)
+		fw_strmap_put(&mb, var_key(vb->items[i], key, sizeof(key)), vb->items[i]);
+	struct fw_strmap seen;
+	fw_strmap_init(&seen);
+	char sha_a[FW_SHA256_HEX_LEN], sha_b[FW_SHA256_HEX_LEN];
+	for (size_t i = 0; i < va->count; i++) {
+		const struct fw_variable *a = va->items[i];
+		var_key(a, key, sizeof(key));
+		fw_strmap_put(&seen, key, (void *)a);
+		const struct fw_variable *b = fw_strmap_get(&mb, key);
+		if (!b) {
+			entry(d, "variables", NULL, FW_DIFF_REMOVED, key, fw_arena_printf(&d->arena, "%zu bytes", a->size), NULL);
+			continue;
+		}
+		if (a->size == b->size && memcmp(a->data, b->data, a->size) == 0 && a->attributes == b->attributes)
+			continue;
+		struct fw_diff_entry *e = entry(d, "variables", NULL, FW_DIFF_CHANGED, key, NULL, NULL);
+		struct fields f = {.n = 0};
+		if (a->size != b->size)
+			field(&f, "size", fw_arena_printf(&d->arena, "%zu", a->size), fw_arena_printf(&d->arena, "%zu", b->size), NULL);
+		if (a->attributes != b->attributes)
+			field(&f, "attributes", fw_arena_printf(&d->arena, "0x%X", a->attributes),
+			      fw_arena_printf(&d->arena, "0x%X", b->attributes), NULL);
+		field(&f, "sha256", fw_arena_strdup(&d->arena, fw_sha256_hex(a->data, a->size, sha_a)),
+		      fw_arena_strdup(&d->arena, fw_sha256_hex(b->data, b->size, sha_b)), NULL);
+		e->fields = keep_fields(d, &f);
+		e->nfields = f.n;
+	}
+	for (size_t i = 0; i < vb->count; i++) {
+		const struct fw_variable *b = vb->items[i];
+		if (!fw_strmap_has(&seen, var_key(b, key, sizeof(key))))
+			entry(d, "variables", NULL, FW_DIFF_ADDED, key, NULL, fw_arena_printf(&d->arena, "%zu bytes", b->size));
+	}
+	fw_strmap_free(&seen);
+	fw_strmap_free(&mb);
+}
+
+/* ---- kernel side of two machines ---- */
+
+/* All values of one option, as the kernel sees them ("iommu=pt", "amd_iommu=on off"). */
+static const char *option_values(struct fw_arena *ar, const struct fw_host *h, const char *key)
+{
+	char buf[1024] = "";
+	size_t used = 0;
+	bool any = false;
+	for (size_t i = 0; i < h->noptions && used + 1 < sizeof(buf); i++) {
+		if (strcmp(h->options[i].key, key) != 0)
+			continue;
+		any = true;
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s%s%s", used ? " " : "", key,
+					 h->options[i].value ? "=" : "", h->options[i].value ? h->options[i].value : "");
+	}
+	return any ? fw_arena_strdup(ar, buf) : NULL;
+}
+
+static void diff_cmdline(struct fw_diff *d, const struct fw_host *a, const struct fw_host *b)
+{
+	struct fw_strmap seen;
+	fw_strmap_init(&seen);
+	const struct fw_host *hosts[2] = {a, b};
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < hosts[s]->noptions; i++) {
+			const char *key = hosts[s]->options[i].key;
+			if (fw_strmap_has(&seen, key))
+				continue;
+			fw_strmap_put(&seen, key, NULL);
+			const char *va = option_values(&d->arena, a, key), *vb = option_values(&d->arena, b, key);
+			if (str_eq(va, vb))
+				continue;
+			entry(d, "kernel", "cmdline", !va ? FW_DIFF_ADDED : !vb ? FW_DIFF_REMOVED : FW_DIFF_CHANGED, key, va, vb);
+		}
+	fw_strmap_free(&seen);
+}
+
+/* Groups are renumbered between boots: a group is known by its first device. */
+static void diff_groups(struct fw_diff *d, const struct fw_host *a, const struct fw_host *b)
+{
+	struct fw_strmap mb;
+	fw_strmap_init(&mb);
+	for (size_t i = 0; i < b->ngroups; i++)
+		if (b->groups[i].ndevices)
+			fw_strmap_put(&mb, b->groups[i].devices[0], &b->groups[i]);
+	struct fw_strmap seen;
+	fw_strmap_init(&seen);
+	for (size_t i = 0; i < a->ngroups; i++) {
+		const struct fw_iommu_group *ga = &a->groups[i];
+		if (!ga->ndevices)
+			continue;
+		fw_strmap_put(&seen, ga->devices[0], NULL);
+		const struct fw_iommu_group *gb = fw_strmap_get(&mb, ga->devices[0]);
+		char key[128];
+		snprintf(key, sizeof(key), "%s (group %d)", ga->devices[0], gb ? gb->id : ga->id);
+		if (!gb)
+			entry(d, "kernel", "iommu-groups", FW_DIFF_REMOVED, key, ga->type ? ga->type : "?", NULL);
+		else if (!str_eq(ga->type, gb->type))
+			entry(d, "kernel", "iommu-groups", FW_DIFF_CHANGED, key, ga->type ? ga->type : "?",
+			      gb->type ? gb->type : "?");
+		else if (ga->ndevices != gb->ndevices)
+			entry(d, "kernel", "iommu-groups", FW_DIFF_CHANGED, key,
+			      fw_arena_printf(&d->arena, "%zu devices", ga->ndevices),
+			      fw_arena_printf(&d->arena, "%zu devices", gb->ndevices));
+	}
+	for (size_t i = 0; i < b->ngroups; i++) {
+		const struct fw_iommu_group *gb = &b->groups[i];
+		if (!gb->ndevices || fw_strmap_has(&seen, gb->devices[0]))
+			continue;
+		char key[128];
+		snprintf(key, sizeof(key), "%s (group %d)", gb->devices[0], gb->id);
+		entry(d, "kernel", "iommu-groups", FW_DIFF_ADDED, key, NULL, gb->type ? gb->type : "?");
+	}
+	fw_strmap_free(&seen);
+	fw_strmap_free(&mb);
+}
+
+static void diff_kernel(struct fw_diff *d, const struct fw_host *a, const struct fw_host *b)
+{
+	if (!str_eq(a->kernel_release, b->kernel_release))
+		entry(d, "kernel", "release", FW_DIFF_CHANGED, "release", a->kernel_release, b->kernel_release);
+	diff_cmdline(d, a, b);
+	const char *names[] = {"sev", "sev_es", "sev_snp"};
+	const char *va[] = {a->kvm_sev, a->kvm_sev_es, a->kvm_sev_snp}, *vb[] = {b->kvm_sev, b->kvm_sev_es, b->kvm_sev_snp};
+	for (int i = 0; i < 3; i++)
+		if (!str_eq(va[i], vb[i]))
+			entry(d, "kernel", "kvm_amd", !va[i] ? FW_DIFF_ADDED : !vb[i] ? FW_DIFF_REMOVED : FW_DIFF_CHANGED,
+			      names[i], va[i], vb[i]);
+	if (a->dev_sev != b->dev_sev)
+		entry(d, "kernel", "devices", FW_DIFF_CHANGED, "/dev/sev", a->dev_sev ? "present" : "absent",
+		      b->dev_sev ? "present" : "absent");
+	diff_groups(d, a, b);
+}
+
+/* ---- the whole diff ---- */
+
+void fw_diff_run(struct fw_source *a, struct fw_source *b, const struct fw_diff_options *o, struct fw_diff *d)
+{
+	memset(d, 0, sizeof(*d));
+	fw_arena_init(&d->arena);
+	struct fw_setlist *la = fw_source_setlist(a), *lb = fw_source_setlist(b);
+	if (la && lb) {
+		bool ok = true;
+		if (o && o->module_a)
+			ok = fw_setlist_keep_module(la, o->module_a);
+		if (o && o->module_b)
+			ok = fw_setlist_keep_module(lb, o->module_b) && ok;
+		if (ok) {
+			fw_diff_settings(la, lb, d);
+			if (o && o->no_values)
+				d->nvalues = 0;
+			diff_varstores(d, la, lb);
+		}
+	}
+	if (a->kind != FW_SOURCE_LIST && b->kind != FW_SOURCE_LIST) {
+		struct fw_inventory *ia = fw_source_inventory(a), *ib = fw_source_inventory(b);
+		diff_versions(d, ia, ib);
+		if (ia->nmodules && ib->nmodules)
+			diff_modules(d, ia, ib, o);
+		if (!(o && (o->module_a || o->module_b)))
+			diff_variables(d, fw_source_vars(a), fw_source_vars(b));
+	}
+	if (a->have_host && b->have_host)
+		diff_kernel(d, &a->host, &b->host);
+}
+
+void fw_diff_free(struct fw_diff *d)
+{
+	free(d->settings);
+	free(d->values);
+	free(d->entries);
+	fw_arena_free(&d->arena);
+	memset(d, 0, sizeof(*d));
+}
+
+size_t fw_diff_count(const struct fw_diff *d)
+{
+	return d->nsettings + d->nvalues + d->nentries;
+}
+
+const struct fw_diff_entry *fw_diff_entry_in(const struct fw_diff *d, const char *section, size_t *i)
+{
+	for (; *i < d->nentries; (*i)++)
+		if (strcmp(d->entries[*i].section, section) == 0)
+			return &d->entries[(*i)++];
+	return NULL;
+}
