@@ -43,33 +43,15 @@ struct names {
 	size_t n, cap;
 };
 
-static bool list_files(const char *dir, struct names *out, struct fw_error *err)
+static bool add_name(struct names *out, const char *name, const char *dir, struct fw_error *err)
 {
-	DIR *d = opendir(dir);
-	if (!d)
-		return fw_error_errno(err, "%s: cannot open the folder", dir);
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		char path[4096];
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		struct stat st;
-		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-			continue;
-		if (out->n >= FW_ACPI_MAX_TABLES) {
-			closedir(d);
-			return fw_error_set(err, FW_E_LIMIT, "%s: more than %d files", dir, FW_ACPI_MAX_TABLES);
-		}
-		if (out->n == out->cap) {
-			out->cap = out->cap ? out->cap * 2 : 64;
-			out->v = fw_xrealloc(out->v, out->cap * sizeof(*out->v));
-		}
-		out->v[out->n++] = fw_xstrdup(e->d_name);
+	if (out->n >= FW_ACPI_MAX_TABLES)
+		return fw_error_set(err, FW_E_LIMIT, "%s: more than %d files", dir, FW_ACPI_MAX_TABLES);
+	if (out->n == out->cap) {
+		out->cap = out->cap ? out->cap * 2 : 64;
+		out->v = fw_xrealloc(out->v, out->cap * sizeof(*out->v));
 	}
-	closedir(d);
-	if (out->n)
-		qsort(out->v, out->n, sizeof(*out->v), natural_cmp);
+	out->v[out->n++] = fw_xstrdup(name);
 	return true;
 }
 
@@ -80,29 +62,90 @@ static void free_names(struct names *n)
 	free(n->v);
 }
 
-static bool add_dir(struct fw_acpi_set *s, const char *dir, const char *prefix, struct fw_error *err)
+/* ---- the file system as a source of files ---- */
+
+struct disk {
+	struct fw_file file; /* the file last read, closed on the next read */
+	bool open;
+};
+
+static bool disk_list(void *ctx, const char *dir, char ***names, size_t *n, struct fw_error *err)
+{
+	(void)ctx;
+	DIR *d = opendir(dir);
+	if (!d)
+		return fw_error_errno(err, "%s: cannot open the folder", dir);
+	struct names out = {0};
+	struct dirent *e;
+	bool ok = true;
+	while (ok && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		struct stat st;
+		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		ok = add_name(&out, e->d_name, dir, err);
+	}
+	closedir(d);
+	if (!ok) {
+		free_names(&out);
+		return false;
+	}
+	*names = out.v;
+	*n = out.n;
+	return true;
+}
+
+static bool disk_read(void *ctx, const char *path, const uint8_t **data, size_t *len, struct fw_error *err)
+{
+	struct disk *dk = ctx;
+	if (dk->open)
+		fw_file_close(&dk->file);
+	dk->open = false;
+	if (!fw_file_read(path, FOLDER_FILE_CAP, &dk->file, err))
+		return false;
+	dk->open = true;
+	*data = dk->file.data;
+	*len = dk->file.len;
+	return true;
+}
+
+static bool disk_is_dir(void *ctx, const char *dir)
+{
+	(void)ctx;
+	return fw_is_directory(dir);
+}
+
+/* ---- one folder of tables ---- */
+
+static bool add_dir(struct fw_acpi_set *s, const struct fw_acpi_files *fs, const char *dir, const char *prefix,
+		    struct fw_error *err)
 {
 	struct names names = {0};
-	if (!list_files(dir, &names, err))
+	if (!fs->list(fs->ctx, dir, &names.v, &names.n, err))
 		return false;
+	names.cap = names.n;
+	qsort(names.v, names.n, sizeof(*names.v), natural_cmp);
 	bool ok = true;
 	for (size_t i = 0; i < names.n && ok; i++) {
 		char path[4096], origin[512];
 		snprintf(path, sizeof(path), "%s/%s", dir, names.v[i]);
 		snprintf(origin, sizeof(origin), "%s%s", prefix, names.v[i]);
-		struct fw_file f;
-		if (!fw_file_read(path, FOLDER_FILE_CAP, &f, err)) {
+		const uint8_t *data;
+		size_t len;
+		if (!fs->read(fs->ctx, path, &data, &len, err)) {
 			ok = false;
 			break;
 		}
-		bool rsdp = f.len >= 8 && memcmp(f.data, FW_RSDP_SIGNATURE, 8) == 0;
-		if (!rsdp && !fw_acpi_looks_like_table(f.data, f.len)) {
+		bool rsdp = len >= 8 && memcmp(data, FW_RSDP_SIGNATURE, 8) == 0;
+		if (!rsdp && !fw_acpi_looks_like_table(data, len)) {
 			fw_acpi_set_diag(s, FW_DIAG_INFO, "%s: skipped, not an ACPI table", origin);
-			fw_file_close(&f);
 			continue;
 		}
 		struct fw_error bad;
-		if (!fw_acpi_set_add_table(s, f.data, f.len, 0, 0, origin, &bad)) {
+		if (!fw_acpi_set_add_table(s, data, len, 0, 0, origin, &bad)) {
 			if (bad.code == FW_E_LIMIT) {
 				*err = bad;
 				ok = false;
@@ -119,24 +162,33 @@ static bool add_dir(struct fw_acpi_set *s, const char *dir, const char *prefix, 
 			if (named && strncasecmp(base, t->signature, 4) != 0 && memcmp(t->signature, "RSDP", 4) != 0)
 				fw_acpi_diag(t, &s->arena, FW_DIAG_WARN, 0, "file %s holds a %s table", origin, t->signature);
 		}
-		fw_file_close(&f);
 	}
 	free_names(&names);
 	return ok;
 }
 
-bool fw_acpi_set_add_folder(struct fw_acpi_set *s, const char *dir, struct fw_error *err)
+bool fw_acpi_set_add_files(struct fw_acpi_set *s, const struct fw_acpi_files *fs, const char *dir, struct fw_error *err)
 {
 	if (!s->tables_dir)
 		s->tables_dir = fw_arena_strdup(&s->arena, dir);
 	size_t before = s->ntables;
-	if (!add_dir(s, dir, "", err))
+	if (!add_dir(s, fs, dir, "", err))
 		return false;
 	char dyn[4096];
 	snprintf(dyn, sizeof(dyn), "%s/dynamic", dir);
-	if (fw_is_directory(dyn) && !add_dir(s, dyn, "dynamic/", err))
+	if (fs->is_dir(fs->ctx, dyn) && !add_dir(s, fs, dyn, "dynamic/", err))
 		return false;
 	if (s->ntables == before)
 		return fw_error_set(err, FW_E_NOT_FOUND, "%s: no ACPI tables in this folder", dir);
 	return true;
+}
+
+bool fw_acpi_set_add_folder(struct fw_acpi_set *s, const char *dir, struct fw_error *err)
+{
+	struct disk dk = {0};
+	struct fw_acpi_files fs = {&dk, disk_list, disk_read, disk_is_dir};
+	bool ok = fw_acpi_set_add_files(s, &fs, dir, err);
+	if (dk.open)
+		fw_file_close(&dk.file);
+	return ok;
 }

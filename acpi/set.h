@@ -70,6 +70,19 @@ bool fw_acpi_set_add_image(struct fw_acpi_set *s, const char *path, struct fw_er
 bool fw_acpi_set_add_image_buffer(struct fw_acpi_set *s, const uint8_t *p, size_t n, const char *origin,
 				  struct fw_error *err);
 
+/* Files seen through callbacks, for folders that are not on disk (a machine snapshot), so they
+ * give exactly the tables the folder gives. Paths are "<dir>/<name>". */
+struct fw_acpi_files {
+	void *ctx;
+	/* Names of the regular files in dir (any order; the caller frees each and the array). */
+	bool (*list)(void *ctx, const char *dir, char ***names, size_t *n, struct fw_error *err);
+	/* A file's bytes, valid until the next read. */
+	bool (*read)(void *ctx, const char *path, const uint8_t **data, size_t *len, struct fw_error *err);
+	bool (*is_dir)(void *ctx, const char *dir);
+};
+/* fw_acpi_set_add_folder over callbacks. */
+bool fw_acpi_set_add_files(struct fw_acpi_set *s, const struct fw_acpi_files *fs, const char *dir, struct fw_error *err);
+
 /* Number, decode and cross-check; call once after adding. */
 void fw_acpi_set_finish(struct fw_acpi_set *s);
 
