@@ -13,32 +13,34 @@ static int run_diff(struct fw_cli *cli)
 		.no_values = fw_cli_flag(cli, "no-values"),
 	};
 	const char *image = fw_cli_opt(cli, "image");
-	struct fw_source a, b;
-	int rc = fw_query_cli_open(cli, cli->argv[0], fw_cli_opt(cli, "image-a") ? fw_cli_opt(cli, "image-a") : image, &a);
-	if (rc)
-		return rc;
-	rc = fw_query_cli_open(cli, cli->argv[1], fw_cli_opt(cli, "image-b") ? fw_cli_opt(cli, "image-b") : image, &b);
-	if (rc) {
-		fw_source_close(&a);
-		return rc;
-	}
-	if (strcmp(cli->argv[0], "-") == 0 && strcmp(cli->argv[1], "-") == 0) {
-		fw_source_close(&a);
-		fw_source_close(&b);
+	if (strcmp(cli->argv[0], "-") == 0 && strcmp(cli->argv[1], "-") == 0)
 		return fw_cli_usage_error(cli, "only one side can be read from standard input");
-	}
+	struct fw_source_options oa = {.image = fw_cli_opt(cli, "image-a") ? fw_cli_opt(cli, "image-a") : image,
+				       .lang = fw_cli_opt(cli, "lang")};
+	struct fw_source_options ob = {.image = fw_cli_opt(cli, "image-b") ? fw_cli_opt(cli, "image-b") : image,
+				       .lang = fw_cli_opt(cli, "lang")};
+	const char *paths[2] = {cli->argv[0], cli->argv[1]};
+	const struct fw_source_options *opts[2] = {&oa, &ob};
+	struct fw_source srcs[2];
+	struct fw_error errs[2];
+	if (!fw_source_open_pair(paths, opts, srcs, errs))
+		return fw_cli_fail(cli, errs[0].code != FW_OK ? &errs[0] : &errs[1]);
+	struct fw_source *a = &srcs[0], *b = &srcs[1];
+	int rc;
 	struct fw_diff d;
-	fw_diff_run(&a, &b, &o, &d);
-	fw_query_cli_warnings(cli, &a, cli->argv[0]);
-	fw_query_cli_warnings(cli, &b, cli->argv[1]);
+	fw_diff_run(a, b, &o, &d);
+	fw_query_cli_warnings(cli, a, cli->argv[0]);
+	fw_query_cli_warnings(cli, b, cli->argv[1]);
+	for (size_t i = 0; i < d.nnotes; i++)
+		fw_log_warn(cli, "%s", d.notes[i]);
 	if (!d.have_settings && (o.module_a || o.module_b))
 		fw_log_warn(cli, "no settings compared: --module matched no setup forms on %s",
-			    fw_source_setlist(&a) && fw_source_setlist(&a)->n ? cli->argv[1] : cli->argv[0]);
-	struct fw_setlist *la = fw_source_setlist(&a), *lb = fw_source_setlist(&b);
+			    fw_source_setlist(a) && fw_source_setlist(a)->n ? cli->argv[1] : cli->argv[0]);
+	struct fw_setlist *la = fw_source_setlist(a), *lb = fw_source_setlist(b);
 	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
 		json_t *doc = json_object(), *body = fw_diff_json(&d, la, lb);
 		json_t *sides = json_object();
-		struct fw_source *src[2] = {&a, &b};
+		struct fw_source *src[2] = {a, b};
 		for (int i = 0; i < 2; i++) {
 			json_t *s = json_object();
 			json_object_set_new(s, "path", json_string(cli->argv[i]));
@@ -64,8 +66,8 @@ static int run_diff(struct fw_cli *cli)
 	}
 	rc = fw_diff_count(&d) ? FW_EXIT_DIFFERENT : 0;
 	fw_diff_free(&d);
-	fw_source_close(&a);
-	fw_source_close(&b);
+	fw_source_close(a);
+	fw_source_close(b);
 	return rc;
 }
 

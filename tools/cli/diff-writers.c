@@ -81,8 +81,12 @@ static json_t *section_json(const struct fw_diff *d, const char *section)
 	json_t *o = json_object(), *lists[4] = {json_array(), json_array(), json_array(), json_array()};
 	size_t i = 0;
 	const struct fw_diff_entry *e;
-	while ((e = fw_diff_entry_in(d, section, &i)))
-		json_array_append_new(lists[e->kind], entry_json(e));
+	while ((e = fw_diff_entry_in(d, section, &i))) {
+		json_t *je = entry_json(e);
+		if (e->group)
+			json_object_set_new(je, "group", json_string(e->group));
+		json_array_append_new(lists[e->kind], je);
+	}
 	json_object_set_new(o, "added", lists[FW_DIFF_ADDED]);
 	json_object_set_new(o, "removed", lists[FW_DIFF_REMOVED]);
 	json_object_set_new(o, "changed", lists[FW_DIFF_CHANGED]);
@@ -236,8 +240,9 @@ static void text_entries(struct fw_cli *cli, const struct fw_diff *d, const char
 	size_t i = 0;
 	const struct fw_diff_entry *e;
 	while ((e = fw_diff_entry_in(d, section, &i))) {
-		fprintf(f, "  %s%s %s%s%s", kind_color(cli, e->kind), sign_of(e->kind), e->group ? e->group : "",
-			e->group ? " " : "", e->key);
+		bool group = e->group && strcmp(e->group, e->key) != 0;
+		fprintf(f, "  %s%s %s%s%s", kind_color(cli, e->kind), sign_of(e->kind), group ? e->group : "",
+			group ? ": " : "", e->key);
 		if (e->name)
 			fprintf(f, " %s", e->name);
 		fprintf(f, "%s", r);

@@ -1,8 +1,9 @@
 /* The diff engine: matching settings by meaning, then keyed comparisons of everything else. */
-#include "diff.h"
+#include "diff-internal.h"
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,26 +45,40 @@ static void *grow(void *p, size_t *cap, size_t n, size_t size)
 	return fw_xrealloc(p, *cap * size);
 }
 
-struct fields {
-	struct fw_diff_field items[16];
-	size_t n;
-};
-
-static void field(struct fields *f, const char *name, const char *old_value, const char *new_value, const char *detail)
+void fw_diff_field(struct fw_diff_fields *f, const char *name, const char *old_value, const char *new_value,
+		   const char *detail)
 {
 	if (f->n < sizeof(f->items) / sizeof(f->items[0]))
 		f->items[f->n++] = (struct fw_diff_field){name, old_value, new_value, detail};
 }
 
-static struct fw_diff_field *keep_fields(struct fw_diff *d, const struct fields *f)
+static struct fw_diff_field *keep_fields(struct fw_diff *d, const struct fw_diff_fields *f)
 {
 	if (!f->n)
 		return NULL;
 	return fw_arena_memdup(&d->arena, f->items, f->n * sizeof(f->items[0]));
 }
 
-static struct fw_diff_entry *entry(struct fw_diff *d, const char *section, const char *group, enum fw_diff_kind kind,
-				   const char *key, const char *old_value, const char *new_value)
+void fw_diff_entry_fields(struct fw_diff *d, struct fw_diff_entry *e, const struct fw_diff_fields *f)
+{
+	e->fields = keep_fields(d, f);
+	e->nfields = f->n;
+}
+
+void fw_diff_note(struct fw_diff *d, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	d->notes = grow(d->notes, &d->notes_cap, d->nnotes, sizeof(*d->notes));
+	d->notes[d->nnotes++] = fw_arena_strdup(&d->arena, buf);
+}
+
+struct fw_diff_entry *fw_diff_add_entry(struct fw_diff *d, const char *section, const char *group,
+					enum fw_diff_kind kind, const char *key, const char *old_value,
+					const char *new_value)
 {
 	d->entries = grow(d->entries, &d->entries_cap, d->nentries, sizeof(*d->entries));
 	struct fw_diff_entry *e = &d->entries[d->nentries++];
@@ -299,7 +314,7 @@ static const char *options_text(struct fw_arena *ar, const struct fw_setlist_ite
 }
 
 static void compare_options(struct fw_arena *ar, const struct fw_setlist_item *a, const struct fw_setlist_item *b,
-			    struct fields *f)
+			    struct fw_diff_fields *f)
 {
 	if (same_options(a, b) || (!a->noptions && !b->noptions))
 		return;
@@ -332,7 +347,7 @@ static void compare_options(struct fw_arena *ar, const struct fw_setlist_item *a
 		if (!used_a[i])
 			APPEND("%sremoved %" PRIu64 " %s", used ? "; " : "", a->options[i].value, a->options[i].text);
 #undef APPEND
-	field(f, "options", options_text(ar, a), options_text(ar, b),
+	fw_diff_field(f, "options", options_text(ar, a), options_text(ar, b),
 	      used ? fw_arena_strdup(ar, detail) : "order changed");
 }
 
@@ -358,7 +373,7 @@ static const struct fw_setlist_default *default_for(const struct fw_setlist_item
 }
 
 static void compare_defaults(struct fw_arena *ar, const struct fw_setlist_item *a, const struct fw_setlist_item *b,
-			     struct fields *f)
+			     struct fw_diff_fields *f)
 {
 	/* every store of either side, standard first */
 	uint16_t stores[32];
@@ -381,44 +396,44 @@ static void compare_defaults(struct fw_arena *ar, const struct fw_setlist_item *
 		if (str_eq(ta, tb))
 			continue;
 		const char *name = stores[k] == 0 ? "default" : fw_arena_printf(ar, "default %s", names[k]);
-		field(f, name, ta ? ta : "(none)", tb ? tb : "(none)", NULL);
+		fw_diff_field(f, name, ta ? ta : "(none)", tb ? tb : "(none)", NULL);
 	}
 }
 
 static void compare_pair(struct fw_diff *d, struct fw_setlist *la, struct fw_setlist *lb,
-			 const struct fw_setlist_item *a, const struct fw_setlist_item *b, struct fields *f)
+			 const struct fw_setlist_item *a, const struct fw_setlist_item *b, struct fw_diff_fields *f)
 {
 	struct fw_arena *ar = &d->arena;
 	f->n = 0;
 	if (strcmp(a->prompt, b->prompt) != 0)
-		field(f, "prompt", a->prompt, b->prompt, NULL);
+		fw_diff_field(f, "prompt", a->prompt, b->prompt, NULL);
 	if (strcmp(a->kind, b->kind) != 0)
-		field(f, "kind", a->kind, b->kind, NULL);
+		fw_diff_field(f, "kind", a->kind, b->kind, NULL);
 	if (!str_eq(a->path, b->path))
-		field(f, "path", a->path ? a->path : "(none)", b->path ? b->path : "(none)", NULL);
+		fw_diff_field(f, "path", a->path ? a->path : "(none)", b->path ? b->path : "(none)", NULL);
 	compare_options(ar, a, b, f);
 	compare_defaults(ar, a, b, f);
 	if (a->has_limits != b->has_limits || (a->has_limits && (a->min != b->min || a->max != b->max || a->step != b->step)))
-		field(f, "limits",
+		fw_diff_field(f, "limits",
 		      a->has_limits ? fw_arena_printf(ar, "%" PRIu64 "..%" PRIu64 " step %" PRIu64, a->min, a->max, a->step) : "(none)",
 		      b->has_limits ? fw_arena_printf(ar, "%" PRIu64 "..%" PRIu64 " step %" PRIu64, b->min, b->max, b->step) : "(none)",
 		      NULL);
 	const char *ca = fw_setlist_condition(la, a), *cb = fw_setlist_condition(lb, b);
 	if (!str_eq(ca, cb))
-		field(f, "condition", ca ? ca : "(none)", cb ? cb : "(none)", NULL);
+		fw_diff_field(f, "condition", ca ? ca : "(none)", cb ? cb : "(none)", NULL);
 	if (strcmp(a->help, b->help) != 0)
-		field(f, "help", a->help, b->help, NULL);
+		fw_diff_field(f, "help", a->help, b->help, NULL);
 	/* storage last: writers tell a layout shift from a change of meaning */
 	if (!str_eq(a->varstore, b->varstore))
-		field(f, "varstore", a->varstore ? a->varstore : "(none)", b->varstore ? b->varstore : "(none)", NULL);
+		fw_diff_field(f, "varstore", a->varstore ? a->varstore : "(none)", b->varstore ? b->varstore : "(none)", NULL);
 	if (a->varstore_guid && b->varstore_guid && strcmp(a->varstore_guid, b->varstore_guid) != 0)
-		field(f, "varstore GUID", a->varstore_guid, b->varstore_guid, NULL);
+		fw_diff_field(f, "varstore GUID", a->varstore_guid, b->varstore_guid, NULL);
 	if (a->has_offset && b->has_offset && a->offset != b->offset)
-		field(f, "offset", fw_arena_printf(ar, "0x%X", a->offset), fw_arena_printf(ar, "0x%X", b->offset), NULL);
+		fw_diff_field(f, "offset", fw_arena_printf(ar, "0x%X", a->offset), fw_arena_printf(ar, "0x%X", b->offset), NULL);
 	if (a->width != b->width)
-		field(f, "width", fw_arena_printf(ar, "%u", a->width), fw_arena_printf(ar, "%u", b->width), NULL);
+		fw_diff_field(f, "width", fw_arena_printf(ar, "%u", a->width), fw_arena_printf(ar, "%u", b->width), NULL);
 	if (a->bit_field != b->bit_field || (a->bit_field && (a->bit_offset != b->bit_offset || a->bit_width != b->bit_width)))
-		field(f, "bits", a->bit_field ? fw_arena_printf(ar, "%u:%u", a->bit_offset, a->bit_width) : "(none)",
+		fw_diff_field(f, "bits", a->bit_field ? fw_arena_printf(ar, "%u:%u", a->bit_offset, a->bit_width) : "(none)",
 		      b->bit_field ? fw_arena_printf(ar, "%u:%u", b->bit_offset, b->bit_width) : "(none)", NULL);
 }
 
@@ -429,7 +444,7 @@ static bool is_layout_field(const char *name)
 }
 
 static void add_setting(struct fw_diff *d, enum fw_diff_kind kind, const struct fw_setlist_item *a,
-			const struct fw_setlist_item *b, const struct fields *f)
+			const struct fw_setlist_item *b, const struct fw_diff_fields *f)
 {
 	d->settings = grow(d->settings, &d->settings_cap, d->nsettings, sizeof(*d->settings));
 	struct fw_diff_setting *s = &d->settings[d->nsettings++];
@@ -477,7 +492,7 @@ static void pair_found(struct matcher *m, size_t ia, size_t ib, bool moved)
 {
 	m->a.matched[ia] = m->b.matched[ib] = true;
 	const struct fw_setlist_item *a = &m->a.l->items[ia], *b = &m->b.l->items[ib];
-	struct fields f;
+	struct fw_diff_fields f;
 	compare_pair(m->d, m->a.l, m->b.l, a, b, &f);
 	m->d->matched++;
 	if (moved)
@@ -561,13 +576,13 @@ static void diff_versions(struct fw_diff *d, struct fw_inventory *ia, struct fw_
 	for (size_t i = 0; i < ia->nversions; i++) {
 		const struct fw_version_fact *va = &ia->versions[i], *vb = fw_inventory_version(ib, va->key);
 		if (!vb)
-			entry(d, "versions", NULL, FW_DIFF_REMOVED, va->key, va->value, NULL);
+			fw_diff_add_entry(d, "versions", NULL, FW_DIFF_REMOVED, va->key, va->value, NULL);
 		else if (strcmp(va->value, vb->value) != 0)
-			entry(d, "versions", NULL, FW_DIFF_CHANGED, va->key, va->value, vb->value);
+			fw_diff_add_entry(d, "versions", NULL, FW_DIFF_CHANGED, va->key, va->value, vb->value);
 	}
 	for (size_t i = 0; i < ib->nversions; i++)
 		if (!fw_inventory_version(ia, ib->versions[i].key))
-			entry(d, "versions", NULL, FW_DIFF_ADDED, ib->versions[i].key, NULL, ib->versions[i].value);
+			fw_diff_add_entry(d, "versions", NULL, FW_DIFF_ADDED, ib->versions[i].key, NULL, ib->versions[i].value);
 }
 
 /* ---- varstores (from the settings that use them) ---- */
@@ -600,17 +615,17 @@ static void collect_varstores(struct fw_arena *ar, struct fw_setlist *l, struct 
 
 static void compare_varstore(struct fw_diff *d, const struct vs_info *a, const struct vs_info *b)
 {
-	struct fields f = {.n = 0};
+	struct fw_diff_fields f = {.n = 0};
 	struct fw_arena *ar = &d->arena;
 	if (strcmp(a->name, b->name) != 0)
-		field(&f, "name", a->name, b->name, NULL);
+		fw_diff_field(&f, "name", a->name, b->name, NULL);
 	if (a->guid && b->guid && strcmp(a->guid, b->guid) != 0)
-		field(&f, "GUID", a->guid, b->guid, NULL);
+		fw_diff_field(&f, "GUID", a->guid, b->guid, NULL);
 	if (a->size && b->size && a->size != b->size)
-		field(&f, "size", fw_arena_printf(ar, "0x%X", a->size), fw_arena_printf(ar, "0x%X", b->size), NULL);
+		fw_diff_field(&f, "size", fw_arena_printf(ar, "0x%X", a->size), fw_arena_printf(ar, "0x%X", b->size), NULL);
 	if (!f.n)
 		return;
-	struct fw_diff_entry *e = entry(d, "varstores", NULL, FW_DIFF_CHANGED, a->name, NULL, NULL);
+	struct fw_diff_entry *e = fw_diff_add_entry(d, "varstores", NULL, FW_DIFF_CHANGED, a->name, NULL, NULL);
 	e->fields = keep_fields(d, &f);
 	e->nfields = f.n;
 }
@@ -655,12 +670,12 @@ static void diff_varstores(struct fw_diff *d, struct fw_setlist *la, struct fw_s
 	for (size_t it = 0; fw_strmap_next(&ma, &it, &k, &v);) {
 		struct vs_info *a = v;
 		if (!a->matched)
-			entry(d, "varstores", NULL, FW_DIFF_REMOVED, a->name, a->guid, NULL);
+			fw_diff_add_entry(d, "varstores", NULL, FW_DIFF_REMOVED, a->name, a->guid, NULL);
 	}
 	for (size_t it = 0; fw_strmap_next(&mb, &it, &k, &v);) {
 		struct vs_info *b = v;
 		if (!b->matched)
-			entry(d, "varstores", NULL, FW_DIFF_ADDED, b->name, NULL, b->guid);
+			fw_diff_add_entry(d, "varstores", NULL, FW_DIFF_ADDED, b->name, NULL, b->guid);
 	}
 	fw_strmap_free(&ma);
 	fw_strmap_free(&mb);
@@ -692,23 +707,23 @@ static void module_entry(struct fw_diff *d, enum fw_diff_kind kind, struct fw_mo
 {
 	struct fw_module *m = b ? b : a;
 	char g[FW_GUID_STR_LEN];
-	struct fw_diff_entry *e = entry(d, "modules", NULL, kind, fw_guid_format(&m->guid, g),
+	struct fw_diff_entry *e = fw_diff_add_entry(d, "modules", NULL, kind, fw_guid_format(&m->guid, g),
 					a ? fw_module_sha256(a) : NULL, b ? fw_module_sha256(b) : NULL);
 	e->name = m->name ? fw_arena_strdup(&d->arena, m->name) : NULL;
 	if (kind != FW_DIFF_CHANGED)
 		return;
-	struct fields f = {.n = 0};
+	struct fw_diff_fields f = {.n = 0};
 	struct fw_arena *ar = &d->arena;
 	if (!fw_guid_eq(&a->guid, &b->guid))
-		field(&f, "GUID", fw_arena_strdup(ar, fw_guid_format(&a->guid, g)), fw_arena_strdup(ar, fw_guid_format(&b->guid, g)),
+		fw_diff_field(&f, "GUID", fw_arena_strdup(ar, fw_guid_format(&a->guid, g)), fw_arena_strdup(ar, fw_guid_format(&b->guid, g)),
 		      NULL);
 	if (!str_eq(a->name, b->name))
-		field(&f, "name", a->name ? a->name : "(none)", b->name ? b->name : "(none)", NULL);
+		fw_diff_field(&f, "name", a->name ? a->name : "(none)", b->name ? b->name : "(none)", NULL);
 	if (!str_eq(a->version, b->version))
-		field(&f, "version", a->version ? a->version : "(none)", b->version ? b->version : "(none)", NULL);
+		fw_diff_field(&f, "version", a->version ? a->version : "(none)", b->version ? b->version : "(none)", NULL);
 	if (a->len != b->len)
-		field(&f, "size", fw_arena_printf(ar, "%zu", a->len), fw_arena_printf(ar, "%zu", b->len), NULL);
-	field(&f, "sha256", fw_module_sha256(a), fw_module_sha256(b), NULL);
+		fw_diff_field(&f, "size", fw_arena_printf(ar, "%zu", a->len), fw_arena_printf(ar, "%zu", b->len), NULL);
+	fw_diff_field(&f, "sha256", fw_module_sha256(a), fw_module_sha256(b), NULL);
 	e->fields = keep_fields(d, &f);
 	e->nfields = f.n;
 }
@@ -791,19 +806,19 @@ static void diff_variables(struct fw_diff *d, const struct fw_varlist *va, const
 		fw_strmap_put(&seen, key, (void *)a);
 		const struct fw_variable *b = fw_strmap_get(&mb, key);
 		if (!b) {
-			entry(d, "variables", NULL, FW_DIFF_REMOVED, key, fw_arena_printf(&d->arena, "%zu bytes", a->size), NULL);
+			fw_diff_add_entry(d, "variables", NULL, FW_DIFF_REMOVED, key, fw_arena_printf(&d->arena, "%zu bytes", a->size), NULL);
 			continue;
 		}
 		if (a->size == b->size && memcmp(a->data, b->data, a->size) == 0 && a->attributes == b->attributes)
 			continue;
-		struct fw_diff_entry *e = entry(d, "variables", NULL, FW_DIFF_CHANGED, key, NULL, NULL);
-		struct fields f = {.n = 0};
+		struct fw_diff_entry *e = fw_diff_add_entry(d, "variables", NULL, FW_DIFF_CHANGED, key, NULL, NULL);
+		struct fw_diff_fields f = {.n = 0};
 		if (a->size != b->size)
-			field(&f, "size", fw_arena_printf(&d->arena, "%zu", a->size), fw_arena_printf(&d->arena, "%zu", b->size), NULL);
+			fw_diff_field(&f, "size", fw_arena_printf(&d->arena, "%zu", a->size), fw_arena_printf(&d->arena, "%zu", b->size), NULL);
 		if (a->attributes != b->attributes)
-			field(&f, "attributes", fw_arena_printf(&d->arena, "0x%X", a->attributes),
+			fw_diff_field(&f, "attributes", fw_arena_printf(&d->arena, "0x%X", a->attributes),
 			      fw_arena_printf(&d->arena, "0x%X", b->attributes), NULL);
-		field(&f, "sha256", fw_arena_strdup(&d->arena, fw_sha256_hex(a->data, a->size, sha_a)),
+		fw_diff_field(&f, "sha256", fw_arena_strdup(&d->arena, fw_sha256_hex(a->data, a->size, sha_a)),
 		      fw_arena_strdup(&d->arena, fw_sha256_hex(b->data, b->size, sha_b)), NULL);
 		e->fields = keep_fields(d, &f);
 		e->nfields = f.n;
@@ -811,7 +826,7 @@ static void diff_variables(struct fw_diff *d, const struct fw_varlist *va, const
 	for (size_t i = 0; i < vb->count; i++) {
 		const struct fw_variable *b = vb->items[i];
 		if (!fw_strmap_has(&seen, var_key(b, key, sizeof(key))))
-			entry(d, "variables", NULL, FW_DIFF_ADDED, key, NULL, fw_arena_printf(&d->arena, "%zu bytes", b->size));
+			fw_diff_add_entry(d, "variables", NULL, FW_DIFF_ADDED, key, NULL, fw_arena_printf(&d->arena, "%zu bytes", b->size));
 	}
 	fw_strmap_free(&seen);
 	fw_strmap_free(&mb);
@@ -849,7 +864,7 @@ static void diff_cmdline(struct fw_diff *d, const struct fw_host *a, const struc
 			const char *va = option_values(&d->arena, a, key), *vb = option_values(&d->arena, b, key);
 			if (str_eq(va, vb))
 				continue;
-			entry(d, "kernel", "cmdline", !va ? FW_DIFF_ADDED : !vb ? FW_DIFF_REMOVED : FW_DIFF_CHANGED, key, va, vb);
+			fw_diff_add_entry(d, "kernel", "cmdline", !va ? FW_DIFF_ADDED : !vb ? FW_DIFF_REMOVED : FW_DIFF_CHANGED, key, va, vb);
 		}
 	fw_strmap_free(&seen);
 }
@@ -873,12 +888,12 @@ static void diff_groups(struct fw_diff *d, const struct fw_host *a, const struct
 		char key[128];
 		snprintf(key, sizeof(key), "%s (group %d)", ga->devices[0], gb ? gb->id : ga->id);
 		if (!gb)
-			entry(d, "kernel", "iommu-groups", FW_DIFF_REMOVED, key, ga->type ? ga->type : "?", NULL);
+			fw_diff_add_entry(d, "kernel", "iommu-groups", FW_DIFF_REMOVED, key, ga->type ? ga->type : "?", NULL);
 		else if (!str_eq(ga->type, gb->type))
-			entry(d, "kernel", "iommu-groups", FW_DIFF_CHANGED, key, ga->type ? ga->type : "?",
+			fw_diff_add_entry(d, "kernel", "iommu-groups", FW_DIFF_CHANGED, key, ga->type ? ga->type : "?",
 			      gb->type ? gb->type : "?");
 		else if (ga->ndevices != gb->ndevices)
-			entry(d, "kernel", "iommu-groups", FW_DIFF_CHANGED, key,
+			fw_diff_add_entry(d, "kernel", "iommu-groups", FW_DIFF_CHANGED, key,
 			      fw_arena_printf(&d->arena, "%zu devices", ga->ndevices),
 			      fw_arena_printf(&d->arena, "%zu devices", gb->ndevices));
 	}
@@ -888,7 +903,7 @@ static void diff_groups(struct fw_diff *d, const struct fw_host *a, const struct
 			continue;
 		char key[128];
 		snprintf(key, sizeof(key), "%s (group %d)", gb->devices[0], gb->id);
-		entry(d, "kernel", "iommu-groups", FW_DIFF_ADDED, key, NULL, gb->type ? gb->type : "?");
+		fw_diff_add_entry(d, "kernel", "iommu-groups", FW_DIFF_ADDED, key, NULL, gb->type ? gb->type : "?");
 	}
 	fw_strmap_free(&seen);
 	fw_strmap_free(&mb);
@@ -897,16 +912,16 @@ static void diff_groups(struct fw_diff *d, const struct fw_host *a, const struct
 static void diff_kernel(struct fw_diff *d, const struct fw_host *a, const struct fw_host *b)
 {
 	if (!str_eq(a->kernel_release, b->kernel_release))
-		entry(d, "kernel", "release", FW_DIFF_CHANGED, "release", a->kernel_release, b->kernel_release);
+		fw_diff_add_entry(d, "kernel", "release", FW_DIFF_CHANGED, "release", a->kernel_release, b->kernel_release);
 	diff_cmdline(d, a, b);
 	const char *names[] = {"sev", "sev_es", "sev_snp"};
 	const char *va[] = {a->kvm_sev, a->kvm_sev_es, a->kvm_sev_snp}, *vb[] = {b->kvm_sev, b->kvm_sev_es, b->kvm_sev_snp};
 	for (int i = 0; i < 3; i++)
 		if (!str_eq(va[i], vb[i]))
-			entry(d, "kernel", "kvm_amd", !va[i] ? FW_DIFF_ADDED : !vb[i] ? FW_DIFF_REMOVED : FW_DIFF_CHANGED,
+			fw_diff_add_entry(d, "kernel", "kvm_amd", !va[i] ? FW_DIFF_ADDED : !vb[i] ? FW_DIFF_REMOVED : FW_DIFF_CHANGED,
 			      names[i], va[i], vb[i]);
 	if (a->dev_sev != b->dev_sev)
-		entry(d, "kernel", "devices", FW_DIFF_CHANGED, "/dev/sev", a->dev_sev ? "present" : "absent",
+		fw_diff_add_entry(d, "kernel", "devices", FW_DIFF_CHANGED, "/dev/sev", a->dev_sev ? "present" : "absent",
 		      b->dev_sev ? "present" : "absent");
 	diff_groups(d, a, b);
 }
@@ -941,6 +956,13 @@ void fw_diff_run(struct fw_source *a, struct fw_source *b, const struct fw_diff_
 	}
 	if (a->have_host && b->have_host)
 		diff_kernel(d, &a->host, &b->host);
+	struct fw_acpi_set *sa = fw_source_acpi(a), *sb = fw_source_acpi(b);
+	if (sa && sb) {
+		char warn[1024];
+		fw_diff_acpi(d, sa, sb, warn, sizeof(warn));
+		if (warn[0])
+			fw_diff_note(d, "%s", warn);
+	}
 }
 
 void fw_diff_free(struct fw_diff *d)
@@ -948,6 +970,7 @@ void fw_diff_free(struct fw_diff *d)
 	free(d->settings);
 	free(d->values);
 	free(d->entries);
+	free(d->notes);
 	fw_arena_free(&d->arena);
 	memset(d, 0, sizeof(*d));
 }

@@ -79,6 +79,8 @@ struct fw_diff {
 	size_t nvalues, values_cap;
 	struct fw_diff_entry *entries;
 	size_t nentries, entries_cap;
+	const char **notes;              /* what could not be compared, for the command to log */
+	size_t nnotes, notes_cap;
 	size_t matched;                  /* settings paired (same, moved or changed) */
 	size_t a_settings, b_settings;
 };

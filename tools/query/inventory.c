@@ -129,7 +129,7 @@ static const char *no_leading_zero(const char *s)
 
 static void read_fid(struct walk *w, const struct fw_node *n)
 {
-	if (fw_inventory_version(w->inv, "bios"))
+	if (fw_inventory_version(w->inv, "bios_version"))
 		return;
 	const struct fw_view *v = &n->data;
 	const uint8_t *hit = v->len >= 4 ? memmem(v->p, v->len, FW_AMI_FID_SIGNATURE, 4) : NULL;
@@ -144,7 +144,7 @@ static void read_fid(struct walk *w, const struct fw_node *n)
 	const char *minor = chars(a, fw_layout_ptr(l, v, off, FID_PROJECT_MINOR), 3);
 	char buf[64];
 	snprintf(buf, sizeof(buf), "%s%s", major, minor);
-	fw_inventory_set_version(w->inv, "bios", buf, "AMI $FID");
+	fw_inventory_set_version(w->inv, "bios_version", buf, "AMI $FID");
 	fw_inventory_set_version(w->inv, "bios_tag", chars(a, fw_layout_ptr(l, v, off, FID_BIOS_TAG), 9), "AMI $FID");
 	snprintf(buf, sizeof(buf), "%s.%s", no_leading_zero(chars(a, fw_layout_ptr(l, v, off, FID_CORE_MAJOR), 3)),
 		 chars(a, fw_layout_ptr(l, v, off, FID_CORE_MINOR), 3));
@@ -152,12 +152,14 @@ static void read_fid(struct walk *w, const struct fw_node *n)
 	unsigned y = (unsigned)fw_layout_get(l, v, off, FID_YEAR), mo = (unsigned)fw_layout_get(l, v, off, FID_MONTH),
 		 d = (unsigned)fw_layout_get(l, v, off, FID_DAY);
 	if (y >= 1990 && y < 2200 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31) {
-		snprintf(buf, sizeof(buf), "%04u-%02u-%02u", y, mo, d);
+		/* as SMBIOS and /sys/class/dmi/id/bios_date write it, so image and machine compare */
+		snprintf(buf, sizeof(buf), "%02u/%02u/%04u", mo, d, y);
 		fw_inventory_set_version(w->inv, "bios_date", buf, "AMI $FID");
 	}
 }
 
-/* "AGESA!V9\0ComboSP6PI 1.0.0.1a Patch A\0": the marker, two characters, NUL, the name. */
+/* "AGESA!V9\0ComboSP6PI 1.0.0.1a Patch A\0": the marker, two characters, NUL, the name; kept
+ * as "AGESA!V9 ComboSP6PI 1.0.0.1a Patch A", the form PSPTool reports. */
 static void scan_agesa(struct walk *w, const struct fw_view *v)
 {
 	const uint8_t *p = v->p, *end = v->p + v->len;
@@ -168,12 +170,14 @@ static void scan_agesa(struct walk *w, const struct fw_view *v)
 			return;
 		const uint8_t *s = hit + mlen + 3;
 		size_t k = 0;
-		char name[96];
-		while (s + k < end && k + 1 < sizeof(name) && s[k] && isprint(s[k])) {
-			name[k] = (char)s[k];
+		char name[112];
+		size_t pre = (size_t)snprintf(name, sizeof(name), "%s%c%c ", AGESA_MARKER, isprint(hit[mlen]) ? hit[mlen] : '?',
+					      isprint(hit[mlen + 1]) ? hit[mlen + 1] : '?');
+		while (s + k < end && pre + k + 1 < sizeof(name) && s[k] && isprint(s[k])) {
+			name[pre + k] = (char)s[k];
 			k++;
 		}
-		name[k] = '\0';
+		name[pre + k] = '\0';
 		if (hit[mlen + 2] == 0 && k >= 3 && !strstr(w->agesa, name)) {
 			size_t used = strlen(w->agesa);
 			snprintf(w->agesa + used, sizeof(w->agesa) - used, "%s%s", used ? "; " : "", name);

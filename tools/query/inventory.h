@@ -30,7 +30,8 @@ struct fw_module {
 };
 
 struct fw_version_fact {
-	const char *key;      /* "bios", "bios_date", "ami_core", "agesa", "sev_firmware", "smu_firmware" */
+	const char *key;      /* "bios_version", "bios_date", "bios_tag", "ami_core", "agesa", "sev_firmware",
+				 "smu_firmware", "microcode" */
 	const char *value;
 	const char *source;   /* where it was read ("AMI $FID", "PSP entry 0x39", "kernel log", "DMI") */
 };

@@ -236,7 +236,8 @@ static bool push_pending(struct comp_stack *pending, const char *path)
 	char *copy = fw_xstrdup(path);
 	char *parts[MAX_COMPONENTS];
 	size_t n = 0;
-	for (char *tok = strtok(copy, "/"); tok; tok = strtok(NULL, "/")) {
+	char *save = NULL;
+	for (char *tok = strtok_r(copy, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
 		if (n == MAX_COMPONENTS) {
 			free(copy);
 			return false;

@@ -1,6 +1,7 @@
 /* Opening SRC arguments and building their models on demand. */
 #include "source.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "acpi/ivrs.h"
+#include "acpi/slit.h"
+#include "acpi/srat.h"
 #include "parsers/file.h"
 
 const char *fw_source_kind_name(enum fw_source_kind k)
@@ -319,23 +323,183 @@ struct fw_inventory *fw_source_inventory(struct fw_source *src)
 	fw_inventory_build(root, &src->inventory);
 	if (src->kind == FW_SOURCE_MACHINE && src->have_host) {
 		/* what the machine runs wins over the image that was captured with it */
-		fw_inventory_set_version(&src->inventory, "bios", src->host.bios_version, "DMI");
+		fw_inventory_set_version(&src->inventory, "bios_version", src->host.bios_version, "DMI");
 		fw_inventory_set_version(&src->inventory, "bios_date", src->host.bios_date, "DMI");
 		sev_from_log(src, &src->inventory);
-		fw_inventory_set_version(&src->inventory, "kernel", src->host.kernel_release, "kernel");
 	}
 	return &src->inventory;
 }
 
+/* ---- ACPI ---- */
+
+static bool machine_list(void *ctx, const char *dir, char ***names, size_t *n, struct fw_error *err)
+{
+	struct fw_machine *m = ctx;
+	struct fw_strlist l;
+	if (!fw_machine_list(m, dir, &l))
+		return fw_error_set(err, FW_E_NOT_FOUND, "%s: not on this machine", dir);
+	/* regular files only: what reads as a file */
+	char **out = fw_xcalloc(l.count ? l.count : 1, sizeof(char *));
+	size_t k = 0;
+	for (size_t i = 0; i < l.count; i++) {
+		char rel[4096];
+		struct fw_blob b;
+		snprintf(rel, sizeof(rel), "%s/%s", dir, l.items[i]);
+		if (fw_machine_read(m, rel, &b, NULL))
+			out[k++] = fw_xstrdup(l.items[i]);
+	}
+	fw_strlist_free(&l);
+	*names = out;
+	*n = k;
+	return true;
+}
+
+static bool machine_read(void *ctx, const char *path, const uint8_t **data, size_t *len, struct fw_error *err)
+{
+	struct fw_blob b;
+	if (!fw_machine_read(ctx, path, &b, err))
+		return false;
+	*data = b.data;
+	*len = b.len;
+	return true;
+}
+
+static bool machine_is_dir(void *ctx, const char *dir)
+{
+	struct fw_strlist l;
+	if (!fw_machine_list(ctx, dir, &l))
+		return false;
+	fw_strlist_free(&l);
+	return true;
+}
+
+struct fw_acpi_set *fw_source_acpi(struct fw_source *src)
+{
+	if (src->acpi_loaded)
+		return src->acpi;
+	src->acpi_loaded = true;
+	if (src->kind != FW_SOURCE_MACHINE)
+		return NULL;
+	const char *dir = "sys/firmware/acpi/tables";
+	if (!fw_machine_exists(src->machine, dir))
+		return NULL;
+	struct fw_acpi_set *s = fw_acpi_set_new();
+	s->source = FW_ACPI_SRC_FOLDER;
+	s->path = fw_arena_strdup(&s->arena, src->path);
+	struct fw_acpi_files fs = {src->machine, machine_list, machine_read, machine_is_dir};
+	struct fw_error err;
+	fw_error_clear(&err);
+	if (!fw_acpi_set_add_files(s, &fs, dir, &err)) {
+		fw_source_warn(src, "ACPI tables of %s: %s", src->path, err.msg);
+		fw_acpi_set_free(s);
+		return NULL;
+	}
+	fw_acpi_set_finish(s);
+	src->acpi = s;
+	return s;
+}
+
+/* "IVHD type 0x40, EFR features: PreF PPR ... SNP" */
+static const char *ivrs_note(struct fw_arena *a, const struct fw_ivrs *ivrs, bool efr_known, bool snp_all)
+{
+	const char *names[32];
+	size_t n = ivrs->global_efr_valid ? fw_ivrs_efr_features(ivrs->global_efr, ivrs->global_efr2, names, 32) : 0;
+	char feats[512] = "";
+	for (size_t i = 0; i < n; i++) {
+		size_t used = strlen(feats);
+		snprintf(feats + used, sizeof(feats) - used, "%s%s", i ? " " : "", names[i]);
+	}
+	return fw_arena_printf(a, "IVHD type 0x%02X, EFR %s%s%s", ivrs->linux_type,
+			       efr_known ? "features: " : "not reported (IVHD 10h, or IVinfo without EFRSup)",
+			       efr_known ? feats : "", efr_known && !snp_all ? " (SNPSup not on every IOMMU)" : "");
+}
+
 const char *fw_source_acpi_facts(struct fw_source *src, const char *signature)
 {
-	(void)src;
-	(void)signature;
+	struct fw_acpi_set *s = fw_source_acpi(src);
+	const struct fw_acpi_table *t = s ? fw_acpi_set_find(s, signature, 0) : NULL;
+	if (!t || !t->model)
+		return NULL;
+	if (strcmp(signature, "IVRS") == 0) {
+		unsigned iommus = 0;
+		bool efr_known = false, snp_all = false;
+		fw_ivrs_snp_summary(t->model, &iommus, &efr_known, &snp_all);
+		return fw_arena_printf(&s->arena, "IVRS: %u IOMMU%s, %s", iommus, iommus == 1 ? "" : "s",
+				       ivrs_note(&s->arena, t->model, efr_known, snp_all));
+	}
+	if (strcmp(signature, "SRAT") == 0) {
+		const struct fw_srat *srat = t->model;
+		return fw_arena_printf(&s->arena, "SRAT: %zu entries, %zu proximity domains", srat->nentries, srat->ndomains);
+	}
+	if (strcmp(signature, "SLIT") == 0) {
+		const struct fw_slit *slit = t->model;
+		return fw_arena_printf(&s->arena, "SLIT: %zu localities", slit->n);
+	}
+	return fw_arena_printf(&s->arena, "%s: decoded", signature);
+}
+
+/* The doctor's IVRS evidence from the machine's tables. */
+static bool doctor_ivrs(void *ctx, unsigned *iommus, bool *efr_known, bool *snp_all, char *note, size_t notelen)
+{
+	struct fw_source *src = ctx;
+	struct fw_acpi_set *s = fw_source_acpi(src);
+	const struct fw_acpi_table *t = s ? fw_acpi_set_find(s, "IVRS", 0) : NULL;
+	if (!t || !t->model)
+		return false;
+	fw_ivrs_snp_summary(t->model, iommus, efr_known, snp_all);
+	snprintf(note, notelen, "%s", ivrs_note(&s->arena, t->model, *efr_known, *snp_all));
+	return true;
+}
+
+struct open_job {
+	const char *path;
+	const struct fw_source_options *opt;
+	struct fw_source *src;
+	struct fw_error *err;
+	bool ok;
+};
+
+static void *open_job_run(void *arg)
+{
+	struct open_job *j = arg;
+	j->ok = fw_source_open(j->path, j->opt, j->src, j->err);
+	if (j->ok) {
+		fw_source_setlist(j->src);
+		if (j->src->kind != FW_SOURCE_LIST)
+			fw_source_inventory(j->src);
+		fw_source_acpi(j->src);
+	}
 	return NULL;
+}
+
+bool fw_source_open_pair(const char *const paths[2], const struct fw_source_options *const opts[2],
+			 struct fw_source srcs[2], struct fw_error errs[2])
+{
+	struct open_job jobs[2];
+	for (int i = 0; i < 2; i++) {
+		fw_error_clear(&errs[i]);
+		jobs[i] = (struct open_job){paths[i], opts[i], &srcs[i], &errs[i], false};
+	}
+	/* standard input is read by one side only; threads are an optimisation, not a requirement */
+	pthread_t t;
+	bool threaded = pthread_create(&t, NULL, open_job_run, &jobs[1]) == 0;
+	open_job_run(&jobs[0]);
+	if (threaded)
+		pthread_join(t, NULL);
+	else
+		open_job_run(&jobs[1]);
+	if (jobs[0].ok && jobs[1].ok)
+		return true;
+	for (int i = 0; i < 2; i++)
+		if (jobs[i].ok)
+			fw_source_close(&srcs[i]);
+	return false;
 }
 
 void fw_source_close(struct fw_source *src)
 {
+	if (src->acpi)
+		fw_acpi_set_free(src->acpi);
 	if (src->have_list)
 		fw_setlist_free(&src->list);
 	free(src->list_text);
@@ -405,5 +569,9 @@ void fw_source_doctor_ctx(struct fw_source *src, unsigned profiles, struct fw_do
 	if (doctor_setting_available(src)) {
 		ctx->src.setting = doctor_setting;
 		ctx->src.setting_ctx = src;
+	}
+	if (fw_source_acpi(src)) {
+		ctx->src.ivrs = doctor_ivrs;
+		ctx->src.acpi_ctx = src;
 	}
 }

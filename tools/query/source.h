@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 
+#include "acpi/set.h"
 #include "doctor.h"
 #include "host.h"
 #include "ifr/hii.h"
@@ -58,6 +59,9 @@ struct fw_source {
 	bool list_built, have_list;
 	struct fw_setlist list;
 	char *list_text;        /* the JSON read from standard input */
+	/* ACPI tables of the machine */
+	bool acpi_loaded;
+	struct fw_acpi_set *acpi;
 	/* modules and versions of the image */
 	bool inventory_built;
 	struct fw_inventory inventory;
@@ -67,6 +71,11 @@ struct fw_source {
 
 bool fw_source_open(const char *path, const struct fw_source_options *o, struct fw_source *src, struct fw_error *err);
 void fw_source_close(struct fw_source *src);
+/* Open two sources at once, in two threads, with their settings and inventories built, so a
+ * diff parses both images in about the time of one. On failure errs[i] says which side failed
+ * (the other side is closed too). */
+bool fw_source_open_pair(const char *const paths[2], const struct fw_source_options *const opts[2],
+			 struct fw_source srcs[2], struct fw_error errs[2]);
 void fw_source_warn(struct fw_source *src, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The variables of the source (possibly empty, never NULL). */
@@ -84,6 +93,11 @@ struct fw_setlist *fw_source_setlist(struct fw_source *src);
 /* Modules and versions of the image, and on a machine the versions the machine reports (DMI
  * BIOS version and date, SEV firmware from the kernel log); never NULL. */
 struct fw_inventory *fw_source_inventory(struct fw_source *src);
+
+/* The machine's ACPI tables (sys/firmware/acpi/tables with dynamic/), decoded, read through the
+ * machine so a snapshot gives the tables its folder gives; NULL when there are none (with a
+ * warning saying why). */
+struct fw_acpi_set *fw_source_acpi(struct fw_source *src);
 
 /* The decoded facts of one ACPI table of the machine as one line of text ("IVRS: 8 IOMMUs, EFR
  * SNPSup on all"), for topic facts whose pattern looks into a table; NULL when the table is

@@ -1,0 +1,426 @@
+/* The ACPI section of a diff: tables added, removed and changed, with decoded field-level
+ * differences for IVRS, SRAT, SLIT and MCFG, and the PCI root-bridge map (DSDT/SSDT through
+ * iasl) when the tables it is built from changed.
+ *
+ * To compare a new table's decoded fields: a function like srat_fields() and its row in
+ * decoded_fields(). */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acpi/ivrs.h"
+#include "acpi/mcfg.h"
+#include "acpi/slit.h"
+#include "acpi/srat.h"
+#include "acpi/topo.h"
+#include "diff-internal.h"
+#include "parsers/hash.h"
+#include "strmap.h"
+
+/* Text built piece by piece in a fixed buffer, truncated with "..." when too long. */
+struct text {
+	char buf[2048];
+	size_t used;
+};
+
+static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct text *t, const char *fmt, ...)
+{
+	if (t->used >= sizeof(t->buf) - 1)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(t->buf + t->used, sizeof(t->buf) - t->used, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	t->used += (size_t)n;
+	if (t->used >= sizeof(t->buf) - 1) {
+		t->used = sizeof(t->buf) - 1;
+		memcpy(t->buf + sizeof(t->buf) - 4, "...", 4);
+	}
+}
+
+static void field_text(struct fw_diff *d, struct fw_diff_fields *f, const char *name, const struct text *a,
+		       const struct text *b)
+{
+	if (strcmp(a->buf, b->buf) != 0)
+		fw_diff_field(f, name, fw_arena_strdup(&d->arena, a->buf), fw_arena_strdup(&d->arena, b->buf), NULL);
+}
+
+/* ---- SRAT: domains, what each holds, and which CPUs moved ---- */
+
+static void srat_domains(const struct fw_srat *s, struct text *doms, struct text *cpus, struct text *mem,
+			 struct text *inits)
+{
+	for (size_t k = 0; k < s->ndomains; k++) {
+		uint32_t pd = s->domains[k];
+		size_t ncpu = 0;
+		uint64_t bytes = 0;
+		for (size_t i = 0; i < s->nentries; i++) {
+			const struct fw_srat_entry *e = &s->entries[i];
+			if (!e->enabled || e->proximity_domain != pd)
+				continue;
+			if (e->type == FW_SRAT_LOCAL_APIC || e->type == FW_SRAT_X2APIC || e->type == FW_SRAT_GICC ||
+			    e->type == FW_SRAT_RINTC)
+				ncpu++;
+			else if (e->type == FW_SRAT_MEMORY)
+				bytes += e->size;
+		}
+		put(doms, "%s%u", k ? " " : "", pd);
+		put(cpus, "%s%u:%zu", k ? " " : "", pd, ncpu);
+		put(mem, "%s%u:%" PRIu64 " MiB", k ? ", " : "", pd, bytes >> 20);
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < s->nentries; i++) {
+		const struct fw_srat_entry *e = &s->entries[i];
+		if (e->type != FW_SRAT_GENERIC_INITIATOR && e->type != FW_SRAT_GENERIC_PORT)
+			continue;
+		if (e->handle_type == FW_SRAT_GI_HANDLE_PCI)
+			put(inits, "%s%04x:%02x:%02x.%u->%u", n++ ? ", " : "", e->segment, e->bdf >> 8, (e->bdf >> 3) & 0x1F,
+			    e->bdf & 7, e->proximity_domain);
+		else
+			put(inits, "%s%s/%u->%u", n++ ? ", " : "", e->hid, e->uid, e->proximity_domain);
+	}
+}
+
+static bool is_cpu(const struct fw_srat_entry *e)
+{
+	return e->type == FW_SRAT_LOCAL_APIC || e->type == FW_SRAT_X2APIC;
+}
+
+static void srat_fields(struct fw_diff *d, const struct fw_srat *a, const struct fw_srat *b, struct fw_diff_fields *f)
+{
+	struct text da = {0}, db = {0}, ca = {0}, cb = {0}, ma = {0}, mb = {0}, ia = {0}, ib = {0};
+	srat_domains(a, &da, &ca, &ma, &ia);
+	srat_domains(b, &db, &cb, &mb, &ib);
+	field_text(d, f, "proximity domains", &da, &db);
+	field_text(d, f, "CPUs per domain", &ca, &cb);
+	field_text(d, f, "memory per domain", &ma, &mb);
+	field_text(d, f, "generic initiators", &ia, &ib);
+	/* CPUs by APIC id: how many changed domain, the first few named */
+	struct fw_strmap m;
+	fw_strmap_init(&m);
+	char key[32];
+	for (size_t i = 0; i < a->nentries; i++)
+		if (is_cpu(&a->entries[i]) && a->entries[i].enabled) {
+			snprintf(key, sizeof(key), "%u", a->entries[i].id);
+			fw_strmap_put(&m, key, (void *)&a->entries[i]);
+		}
+	size_t moved = 0;
+	struct text ex = {0};
+	for (size_t i = 0; i < b->nentries; i++) {
+		const struct fw_srat_entry *eb = &b->entries[i];
+		if (!is_cpu(eb) || !eb->enabled)
+			continue;
+		snprintf(key, sizeof(key), "%u", eb->id);
+		const struct fw_srat_entry *ea = fw_strmap_get(&m, key);
+		if (ea && ea->proximity_domain != eb->proximity_domain && moved++ < 4)
+			put(&ex, "%sAPIC 0x%X %u->%u", moved > 1 ? ", " : "", eb->id, ea->proximity_domain, eb->proximity_domain);
+	}
+	fw_strmap_free(&m);
+	if (moved)
+		fw_diff_field(f, "CPU affinity", "-", fw_arena_printf(&d->arena, "%zu CPUs in another domain", moved),
+			      fw_arena_printf(&d->arena, "%s%s", ex.buf, moved > 4 ? ", ..." : ""));
+}
+
+/* ---- SLIT, MCFG ---- */
+
+static void slit_text(const struct fw_slit *s, struct text *t)
+{
+	for (size_t r = 0; r < s->n; r++) {
+		put(t, "%s", r ? "; " : "");
+		for (size_t c = 0; c < s->n; c++)
+			put(t, "%s%u", c ? " " : "", s->matrix[r * s->n + c]);
+	}
+}
+
+static void slit_fields(struct fw_diff *d, const struct fw_slit *a, const struct fw_slit *b, struct fw_diff_fields *f)
+{
+	if (a->localities != b->localities)
+		fw_diff_field(f, "localities", fw_arena_printf(&d->arena, "%" PRIu64, a->localities),
+			      fw_arena_printf(&d->arena, "%" PRIu64, b->localities), NULL);
+	struct text ta = {0}, tb = {0};
+	slit_text(a, &ta);
+	slit_text(b, &tb);
+	field_text(d, f, "distances", &ta, &tb);
+}
+
+static void mcfg_text(const struct fw_mcfg *m, struct text *t)
+{
+	for (size_t i = 0; i < m->n; i++)
+		put(t, "%ssegment %u buses %02X-%02X at 0x%" PRIX64, i ? "; " : "", m->allocations[i].segment,
+		    m->allocations[i].start_bus, m->allocations[i].end_bus, m->allocations[i].base);
+}
+
+static void mcfg_fields(struct fw_diff *d, const struct fw_mcfg *a, const struct fw_mcfg *b, struct fw_diff_fields *f)
+{
+	struct text ta = {0}, tb = {0};
+	mcfg_text(a, &ta);
+	mcfg_text(b, &tb);
+	field_text(d, f, "ECAM windows", &ta, &tb);
+}
+
+/* ---- IVRS: the IOMMUs Linux uses, keyed by segment and device ---- */
+
+static void ivrs_efr_text(uint64_t efr, uint64_t efr2, struct text *t)
+{
+	const char *names[32];
+	size_t n = fw_ivrs_efr_features(efr, efr2, names, 32);
+	for (size_t i = 0; i < n; i++)
+		put(t, "%s%s", i ? " " : "", names[i]);
+}
+
+static void ivrs_iommu_text(const struct fw_ivrs_block *b, struct text *t)
+{
+	size_t devices = 0;
+	for (size_t i = 0; i < b->ncovered; i++)
+		devices += (size_t)(b->covered[i].last - b->covered[i].first) + 1;
+	put(t, "base 0x%" PRIX64 ", flags 0x%02X, %zu devices", b->base_address, b->flags, devices);
+	if (b->has_efr) {
+		put(t, ", EFR ");
+		ivrs_efr_text(b->efr, b->efr2, t);
+	}
+}
+
+static const char *iommu_name(struct fw_arena *a, const struct fw_ivrs_block *b)
+{
+	return fw_arena_printf(a, "IOMMU %04x:%02x:%02x.%u", b->segment, b->device_id >> 8, (b->device_id >> 3) & 0x1F,
+			       b->device_id & 7);
+}
+
+static void ivrs_fields(struct fw_diff *d, const struct fw_ivrs *a, const struct fw_ivrs *b, struct fw_diff_fields *f)
+{
+	if (a->ivinfo != b->ivinfo)
+		fw_diff_field(f, "IVinfo", fw_arena_printf(&d->arena, "0x%08X", a->ivinfo),
+			      fw_arena_printf(&d->arena, "0x%08X", b->ivinfo), NULL);
+	if (a->linux_type != b->linux_type || a->niommus != b->niommus)
+		fw_diff_field(f, "IOMMUs", fw_arena_printf(&d->arena, "%zu (IVHD type 0x%02X)", a->niommus, a->linux_type),
+			      fw_arena_printf(&d->arena, "%zu (IVHD type 0x%02X)", b->niommus, b->linux_type), NULL);
+	struct fw_strmap mb;
+	fw_strmap_init(&mb);
+	char key[32];
+	for (size_t i = 0; i < b->nblocks; i++)
+		if (b->blocks[i].linux_uses) {
+			snprintf(key, sizeof(key), "%u:%u", b->blocks[i].segment, b->blocks[i].device_id);
+			fw_strmap_put(&mb, key, &b->blocks[i]);
+		}
+	struct fw_strmap seen;
+	fw_strmap_init(&seen);
+	for (size_t i = 0; i < a->nblocks; i++) {
+		const struct fw_ivrs_block *x = &a->blocks[i];
+		if (!x->linux_uses)
+			continue;
+		snprintf(key, sizeof(key), "%u:%u", x->segment, x->device_id);
+		fw_strmap_put(&seen, key, NULL);
+		const struct fw_ivrs_block *y = fw_strmap_get(&mb, key);
+		struct text ta = {0}, tb = {0};
+		ivrs_iommu_text(x, &ta);
+		if (y)
+			ivrs_iommu_text(y, &tb);
+		else
+			put(&tb, "(none)");
+		field_text(d, f, iommu_name(&d->arena, x), &ta, &tb);
+	}
+	for (size_t i = 0; i < b->nblocks; i++) {
+		const struct fw_ivrs_block *y = &b->blocks[i];
+		snprintf(key, sizeof(key), "%u:%u", y->segment, y->device_id);
+		if (!y->linux_uses || fw_strmap_has(&seen, key))
+			continue;
+		struct text ta = {0}, tb = {0};
+		put(&ta, "(none)");
+		ivrs_iommu_text(y, &tb);
+		field_text(d, f, iommu_name(&d->arena, y), &ta, &tb);
+	}
+	fw_strmap_free(&seen);
+	fw_strmap_free(&mb);
+	if (a->global_efr_valid && b->global_efr_valid && (a->global_efr != b->global_efr || a->global_efr2 != b->global_efr2)) {
+		struct text ta = {0}, tb = {0};
+		ivrs_efr_text(a->global_efr, a->global_efr2, &ta);
+		ivrs_efr_text(b->global_efr, b->global_efr2, &tb);
+		field_text(d, f, "features Linux uses", &ta, &tb);
+	}
+}
+
+static void decoded_fields(struct fw_diff *d, const struct fw_acpi_table *a, const struct fw_acpi_table *b,
+			   struct fw_diff_fields *f)
+{
+	const void *ma, *mb;
+	if ((ma = fw_acpi_table_model(a, FW_ACPI_MODEL_SRAT)) && (mb = fw_acpi_table_model(b, FW_ACPI_MODEL_SRAT)))
+		srat_fields(d, ma, mb, f);
+	else if ((ma = fw_acpi_table_model(a, FW_ACPI_MODEL_SLIT)) && (mb = fw_acpi_table_model(b, FW_ACPI_MODEL_SLIT)))
+		slit_fields(d, ma, mb, f);
+	else if ((ma = fw_acpi_table_model(a, FW_ACPI_MODEL_MCFG)) && (mb = fw_acpi_table_model(b, FW_ACPI_MODEL_MCFG)))
+		mcfg_fields(d, ma, mb, f);
+	else if ((ma = fw_acpi_table_model(a, FW_ACPI_MODEL_IVRS)) && (mb = fw_acpi_table_model(b, FW_ACPI_MODEL_IVRS)))
+		ivrs_fields(d, ma, mb, f);
+}
+
+/* ---- tables ---- */
+
+/* "SRAT"; "SSDT CPUSSDT" for a repeated signature, numbered when the OEM table id repeats too. */
+static const char **table_keys(struct fw_arena *ar, const struct fw_acpi_set *s)
+{
+	const char **keys = fw_arena_alloc(ar, (s->ntables + 1) * sizeof(char *));
+	struct fw_strmap count;
+	fw_strmap_init(&count);
+	for (size_t i = 0; i < s->ntables; i++) {
+		const struct fw_acpi_table *t = s->tables[i];
+		const char *base = t->instance ? fw_arena_printf(ar, "%s %s", t->signature, t->oem_table_id) : t->signature;
+		intptr_t n = (intptr_t)fw_strmap_get(&count, base);
+		fw_strmap_put(&count, base, (void *)(n + 1));
+		keys[i] = n ? fw_arena_printf(ar, "%s #%ld", base, (long)n + 1) : fw_arena_strdup(ar, base);
+	}
+	fw_strmap_free(&count);
+	return keys;
+}
+
+static bool same_bytes(const struct fw_acpi_table *a, const struct fw_acpi_table *b)
+{
+	return a->data.len == b->data.len && memcmp(a->data.p, b->data.p, a->data.len) == 0;
+}
+
+static void table_changed(struct fw_diff *d, const char *key, const struct fw_acpi_table *a,
+			  const struct fw_acpi_table *b)
+{
+	struct fw_diff_fields f = {.n = 0};
+	struct fw_arena *ar = &d->arena;
+	if (a->length != b->length)
+		fw_diff_field(&f, "length", fw_arena_printf(ar, "%u", a->length), fw_arena_printf(ar, "%u", b->length), NULL);
+	if (a->revision != b->revision)
+		fw_diff_field(&f, "revision", fw_arena_printf(ar, "%u", a->revision), fw_arena_printf(ar, "%u", b->revision), NULL);
+	if (strcmp(a->oem_id, b->oem_id) != 0)
+		fw_diff_field(&f, "OEM ID", a->oem_id, b->oem_id, NULL);
+	if (strcmp(a->oem_table_id, b->oem_table_id) != 0)
+		fw_diff_field(&f, "OEM table ID", a->oem_table_id, b->oem_table_id, NULL);
+	if (a->oem_revision != b->oem_revision)
+		fw_diff_field(&f, "OEM revision", fw_arena_printf(ar, "0x%X", a->oem_revision),
+			      fw_arena_printf(ar, "0x%X", b->oem_revision), NULL);
+	size_t before = f.n;
+	decoded_fields(d, a, b, &f);
+	if (f.n == before) {
+		char sa[FW_SHA256_HEX_LEN], sb[FW_SHA256_HEX_LEN];
+		fw_diff_field(&f, "sha256", fw_arena_strdup(ar, fw_sha256_hex(a->data.p, a->data.len, sa)),
+			      fw_arena_strdup(ar, fw_sha256_hex(b->data.p, b->data.len, sb)), NULL);
+	}
+	struct fw_diff_entry *e = fw_diff_add_entry(d, "acpi", "tables", FW_DIFF_CHANGED, key, NULL, NULL);
+	fw_diff_entry_fields(d, e, &f);
+}
+
+/* ---- the root-bridge map ---- */
+
+static const struct fw_topo_bridge *bridge_at(const struct fw_acpi_topo *t, const char *path)
+{
+	for (size_t i = 0; i < t->nbridges; i++)
+		if (strcmp(t->bridges[i].dsl.path, path) == 0)
+			return &t->bridges[i];
+	return NULL;
+}
+
+static void bridge_text(const struct fw_topo_bridge *b, struct text *t)
+{
+	if (b->bus_known)
+		put(t, "segment %u, buses %02X-%02X", b->segment, b->bus_first, b->bus_last);
+	else
+		put(t, "buses unknown");
+	if (b->pxm_known)
+		put(t, ", _PXM %u", b->pxm);
+	if (b->dsl.uid)
+		put(t, ", _UID %s", b->dsl.uid);
+	if (b->iommu)
+		put(t, ", IOMMU %02x:%02x.%u", b->iommu->device_id >> 8, (b->iommu->device_id >> 3) & 0x1F,
+		    b->iommu->device_id & 7);
+}
+
+static void diff_bridges(struct fw_diff *d, const struct fw_acpi_topo *a, const struct fw_acpi_topo *b)
+{
+	for (size_t i = 0; i < a->nbridges; i++) {
+		const struct fw_topo_bridge *x = &a->bridges[i], *y = bridge_at(b, x->dsl.path);
+		struct text ta = {0}, tb = {0};
+		bridge_text(x, &ta);
+		if (!y) {
+			fw_diff_add_entry(d, "acpi", "root bridges", FW_DIFF_REMOVED, x->dsl.path, ta.buf, NULL);
+			continue;
+		}
+		bridge_text(y, &tb);
+		if (strcmp(ta.buf, tb.buf) != 0)
+			fw_diff_add_entry(d, "acpi", "root bridges", FW_DIFF_CHANGED, x->dsl.path, ta.buf, tb.buf);
+	}
+	for (size_t i = 0; i < b->nbridges; i++)
+		if (!bridge_at(a, b->bridges[i].dsl.path)) {
+			struct text tb = {0};
+			bridge_text(&b->bridges[i], &tb);
+			fw_diff_add_entry(d, "acpi", "root bridges", FW_DIFF_ADDED, b->bridges[i].dsl.path, NULL, tb.buf);
+		}
+}
+
+/* The map is built (iasl runs) only when a table it depends on changed. */
+static bool map_inputs_changed(const struct fw_acpi_set *a, const struct fw_acpi_set *b)
+{
+	static const char *const deps[] = {"DSDT", "SSDT", "SRAT", "IVRS", "MCFG"};
+	const struct fw_acpi_set *sets[2] = {a, b};
+	for (int s = 0; s < 2; s++) {
+		const struct fw_acpi_set *x = sets[s], *y = sets[!s];
+		for (size_t i = 0; i < x->ntables; i++) {
+			const struct fw_acpi_table *t = x->tables[i];
+			bool dep = false;
+			for (size_t k = 0; k < sizeof(deps) / sizeof(deps[0]) && !dep; k++)
+				dep = memcmp(t->signature, deps[k], 4) == 0;
+			if (!dep)
+				continue;
+			bool same = false;
+			for (size_t j = 0; j < y->ntables && !same; j++)
+				same = same_bytes(t, y->tables[j]);
+			if (!same)
+				return true;
+		}
+	}
+	return false;
+}
+
+void fw_diff_acpi(struct fw_diff *d, const struct fw_acpi_set *a, const struct fw_acpi_set *b, char *warn,
+		  size_t warnlen)
+{
+	warn[0] = '\0';
+	struct fw_arena tmp;
+	fw_arena_init(&tmp);
+	const char **ka = table_keys(&tmp, a), **kb = table_keys(&tmp, b);
+	struct fw_strmap mb;
+	fw_strmap_init(&mb);
+	for (size_t i = 0; i < b->ntables; i++)
+		fw_strmap_put(&mb, kb[i], b->tables[i]);
+	struct fw_strmap seen;
+	fw_strmap_init(&seen);
+	for (size_t i = 0; i < a->ntables; i++) {
+		const struct fw_acpi_table *x = a->tables[i], *y = fw_strmap_get(&mb, ka[i]);
+		fw_strmap_put(&seen, ka[i], NULL);
+		if (!y)
+			fw_diff_add_entry(d, "acpi", "tables", FW_DIFF_REMOVED, ka[i], fw_arena_printf(&tmp, "%u bytes", x->length),
+					  NULL);
+		else if (!same_bytes(x, y))
+			table_changed(d, ka[i], x, y);
+	}
+	for (size_t i = 0; i < b->ntables; i++)
+		if (!fw_strmap_has(&seen, kb[i]))
+			fw_diff_add_entry(d, "acpi", "tables", FW_DIFF_ADDED, kb[i], NULL,
+					  fw_arena_printf(&tmp, "%u bytes", b->tables[i]->length));
+	fw_strmap_free(&seen);
+	fw_strmap_free(&mb);
+	fw_arena_free(&tmp);
+	if (!fw_acpi_set_find(a, "DSDT", 0) || !fw_acpi_set_find(b, "DSDT", 0) || !map_inputs_changed(a, b))
+		return;
+	struct fw_acpi_topo *ta = NULL, *tb = NULL;
+	struct fw_error err;
+	fw_error_clear(&err);
+	struct fw_topo_options o = {0};
+	if (fw_acpi_topo_build(a, &o, &ta, &err) && fw_acpi_topo_build(b, &o, &tb, &err))
+		diff_bridges(d, ta, tb);
+	else
+		snprintf(warn, warnlen, "root-bridge map not compared: %s", err.msg);
+	if (ta)
+		fw_acpi_topo_free(ta);
+	if (tb)
+		fw_acpi_topo_free(tb);
+}
