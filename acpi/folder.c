@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "acpi/rsdp.h"
 #include "acpi/set.h"
@@ -64,11 +65,6 @@ static void free_names(struct names *n)
 
 /* ---- the file system as a source of files ---- */
 
-struct disk {
-	struct fw_file file; /* the file last read, closed on the next read */
-	bool open;
-};
-
 static bool disk_list(void *ctx, const char *dir, char ***names, size_t *n, struct fw_error *err)
 {
 	(void)ctx;
@@ -78,16 +74,9 @@ static bool disk_list(void *ctx, const char *dir, char ***names, size_t *n, stru
 	struct names out = {0};
 	struct dirent *e;
 	bool ok = true;
-	while (ok && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		char path[4096];
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		struct stat st;
-		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-			continue;
-		ok = add_name(&out, e->d_name, dir, err);
-	}
+	while (ok && (e = readdir(d)))
+		if (e->d_name[0] != '.')
+			ok = add_name(&out, e->d_name, dir, err);
 	closedir(d);
 	if (!ok) {
 		free_names(&out);
@@ -100,10 +89,13 @@ static bool disk_list(void *ctx, const char *dir, char ***names, size_t *n, stru
 
 static bool disk_read(void *ctx, const char *path, const uint8_t **data, size_t *len, struct fw_error *err)
 {
-	struct disk *dk = ctx;
+	struct fw_acpi_disk *dk = ctx;
 	if (dk->open)
 		fw_file_close(&dk->file);
 	dk->open = false;
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return fw_error_set(err, FW_E_NOT_FOUND, "%s: not a regular file", path);
 	if (!fw_file_read(path, FOLDER_FILE_CAP, &dk->file, err))
 		return false;
 	dk->open = true;
@@ -116,6 +108,29 @@ static bool disk_is_dir(void *ctx, const char *dir)
 {
 	(void)ctx;
 	return fw_is_directory(dir);
+}
+
+static const char *disk_link(void *ctx, const char *path, char *buf, size_t len)
+{
+	(void)ctx;
+	ssize_t n = readlink(path, buf, len - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return buf;
+}
+
+void fw_acpi_files_disk(struct fw_acpi_disk *state, struct fw_acpi_files *out)
+{
+	memset(state, 0, sizeof(*state));
+	*out = (struct fw_acpi_files){state, disk_list, disk_read, disk_is_dir, disk_link};
+}
+
+void fw_acpi_disk_close(struct fw_acpi_disk *state)
+{
+	if (state->open)
+		fw_file_close(&state->file);
+	state->open = false;
 }
 
 /* ---- one folder of tables ---- */
@@ -135,7 +150,14 @@ static bool add_dir(struct fw_acpi_set *s, const struct fw_acpi_files *fs, const
 		snprintf(origin, sizeof(origin), "%s%s", prefix, names.v[i]);
 		const uint8_t *data;
 		size_t len;
-		if (!fs->read(fs->ctx, path, &data, &len, err)) {
+		if (fs->is_dir(fs->ctx, path))
+			continue; /* dynamic/ is read on its own; data/ holds no tables */
+		struct fw_error rerr;
+		if (!fs->read(fs->ctx, path, &data, &len, &rerr)) {
+			if (rerr.code == FW_E_NOT_FOUND)
+				continue; /* not a regular file */
+			if (err)
+				*err = rerr;
 			ok = false;
 			break;
 		}
@@ -185,10 +207,10 @@ bool fw_acpi_set_add_files(struct fw_acpi_set *s, const struct fw_acpi_files *fs
 
 bool fw_acpi_set_add_folder(struct fw_acpi_set *s, const char *dir, struct fw_error *err)
 {
-	struct disk dk = {0};
-	struct fw_acpi_files fs = {&dk, disk_list, disk_read, disk_is_dir};
+	struct fw_acpi_disk dk;
+	struct fw_acpi_files fs;
+	fw_acpi_files_disk(&dk, &fs);
 	bool ok = fw_acpi_set_add_files(s, &fs, dir, err);
-	if (dk.open)
-		fw_file_close(&dk.file);
+	fw_acpi_disk_close(&dk);
 	return ok;
 }

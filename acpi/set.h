@@ -18,6 +18,7 @@
 #include "acpi/decode.h"
 #include "acpi/table.h"
 #include "parsers/error.h"
+#include "parsers/file.h"
 
 enum fw_acpi_source {
 	FW_ACPI_SRC_BUFFER,   /* bytes handed over by a caller */
@@ -40,6 +41,7 @@ struct fw_acpi_set {
 	const char *path;       /* the input as given, or NULL */
 	const char *tables_dir; /* the folder the tables came from (folder and sysroot sources) */
 	const char *sysroot;    /* live-root folder, or NULL */
+	const struct fw_acpi_files *sysfs; /* the live root as files (a snapshot); used before sysroot */
 	struct fw_acpi_table **tables;
 	size_t ntables, tables_cap;
 	struct fw_diag *diags, *diags_tail; /* set-level diagnostics (offset = table index or 0) */
@@ -71,17 +73,28 @@ bool fw_acpi_set_add_image_buffer(struct fw_acpi_set *s, const uint8_t *p, size_
 				  struct fw_error *err);
 
 /* Files seen through callbacks, for folders that are not on disk (a machine snapshot), so they
- * give exactly the tables the folder gives. Paths are "<dir>/<name>". */
+ * give exactly what the folder gives: the tables, and for the topology the sysfs PCI devices
+ * and root buses. Paths are "<dir>/<name>". */
 struct fw_acpi_files {
 	void *ctx;
-	/* Names of the regular files in dir (any order; the caller frees each and the array). */
+	/* Names in dir, files, folders and links alike (any order; the caller frees each and the
+	 * array); false when dir is absent. */
 	bool (*list)(void *ctx, const char *dir, char ***names, size_t *n, struct fw_error *err);
-	/* A file's bytes, valid until the next read. */
+	/* A file's bytes, valid until the next read; false for folders and unreadable files. */
 	bool (*read)(void *ctx, const char *path, const uint8_t **data, size_t *len, struct fw_error *err);
 	bool (*is_dir)(void *ctx, const char *dir);
+	/* Target of a symbolic link (its last component is what the topology uses), or NULL. */
+	const char *(*link)(void *ctx, const char *path, char *buf, size_t len);
 };
 /* fw_acpi_set_add_folder over callbacks. */
 bool fw_acpi_set_add_files(struct fw_acpi_set *s, const struct fw_acpi_files *fs, const char *dir, struct fw_error *err);
+/* The file system as fw_acpi_files (paths as given); close frees the last file read. */
+struct fw_acpi_disk {
+	struct fw_file file;
+	bool open;
+};
+void fw_acpi_files_disk(struct fw_acpi_disk *state, struct fw_acpi_files *out);
+void fw_acpi_disk_close(struct fw_acpi_disk *state);
 
 /* Number, decode and cross-check; call once after adding. */
 void fw_acpi_set_finish(struct fw_acpi_set *s);

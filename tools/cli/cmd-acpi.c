@@ -6,6 +6,7 @@
 
 #include "acpi-write.h"
 #include "cli.h"
+#include "tools/query/source.h"
 
 static const struct fw_option acpi_options[] = {
 	{"table", 't', "SIG[,SIG]", "decode only these tables (IVRS,SRAT,...); the others are not listed", NULL},
@@ -84,13 +85,27 @@ static int run_acpi(struct fw_cli *cli)
 	struct fw_acpi_set *set;
 	struct fw_error err;
 	fw_error_clear(&err);
-	if (!fw_acpi_set_open(src, &set, &err))
+	/* a machine snapshot: its tables as the folder it was captured from gives them */
+	struct fw_source machine;
+	bool snapshot = fw_snapshot_probe(src);
+	if (snapshot) {
+		if (!fw_source_open(src, NULL, &machine, &err))
+			return fw_cli_fail(cli, &err);
+		set = fw_source_acpi(&machine);
+		for (size_t i = 0; i < machine.nwarnings; i++)
+			fw_log_warn(cli, "%s", machine.warnings[i]);
+		if (!set) {
+			fw_error_set(&err, FW_E_NOT_FOUND, "%s: the snapshot holds no ACPI tables", src);
+			fw_source_close(&machine);
+			return fw_cli_fail(cli, &err);
+		}
+	} else if (!fw_acpi_set_open(src, &set, &err)) {
 		return fw_cli_fail(cli, &err);
+	}
 	int rc = 0;
 	if (topo) {
 		rc = run_topo(cli, set);
-		fw_acpi_set_free(set);
-		return rc;
+		goto out;
 	}
 	if (filter.sigs) {
 		bool any = false;
@@ -99,8 +114,7 @@ static int run_acpi(struct fw_cli *cli)
 		if (!any) {
 			fw_error_set(&err, FW_E_NOT_FOUND, "%s: no %s table in the input", src, table_opt);
 			rc = fw_cli_fail(cli, &err);
-			fw_acpi_set_free(set);
-			return rc;
+			goto out;
 		}
 	}
 	if (fw_cli_format_is(cli, "json"))
@@ -109,7 +123,11 @@ static int run_acpi(struct fw_cli *cli)
 		fw_cli_print_json_as_xml(cli, fw_acpi_json_set(set, &filter), "acpi");
 	else
 		fw_acpi_text_set(cli, set, &filter);
-	fw_acpi_set_free(set);
+out:
+	if (snapshot)
+		fw_source_close(&machine); /* owns the set */
+	else
+		fw_acpi_set_free(set);
 	return rc;
 }
 
@@ -119,7 +137,7 @@ FW_COMMAND(acpi,
 	.description =
 		"SRC is a binary table, several concatenated tables, acpidump text (any number of tables, with or without "
 		"RSDP/XSDT), a folder laid out like /sys/firmware/acpi/tables (dynamic/ included, data/ skipped), or a "
-		"live-root folder holding sys/firmware/acpi/tables. Every table is listed with its length and checksum "
+		"live-root folder holding sys/firmware/acpi/tables, or a machine snapshot (fwlens snapshot capture). Every table is listed with its length and checksum "
 		"verdict (FACS has no checksum); a bad checksum is reported, never fatal. IVRS is decoded in full with the "
 		"facts Linux derives from it: the IVHD type it uses, the devices each IOMMU covers, the IOAPIC/HPET map "
 		"checked against the MADT, and the AMD-Vi firmware-bug messages it would print.\n"

@@ -334,34 +334,34 @@ struct fw_inventory *fw_source_inventory(struct fw_source *src)
 
 static bool machine_list(void *ctx, const char *dir, char ***names, size_t *n, struct fw_error *err)
 {
-	struct fw_machine *m = ctx;
 	struct fw_strlist l;
-	if (!fw_machine_list(m, dir, &l))
+	if (!fw_machine_list(ctx, dir, &l))
 		return fw_error_set(err, FW_E_NOT_FOUND, "%s: not on this machine", dir);
-	/* regular files only: what reads as a file */
-	char **out = fw_xcalloc(l.count ? l.count : 1, sizeof(char *));
-	size_t k = 0;
-	for (size_t i = 0; i < l.count; i++) {
-		char rel[4096];
-		struct fw_blob b;
-		snprintf(rel, sizeof(rel), "%s/%s", dir, l.items[i]);
-		if (fw_machine_read(m, rel, &b, NULL))
-			out[k++] = fw_xstrdup(l.items[i]);
-	}
-	fw_strlist_free(&l);
-	*names = out;
-	*n = k;
+	*names = l.items;
+	*n = l.count;
 	return true;
 }
 
 static bool machine_read(void *ctx, const char *path, const uint8_t **data, size_t *len, struct fw_error *err)
 {
 	struct fw_blob b;
-	if (!fw_machine_read(ctx, path, &b, err))
+	if (!fw_machine_read(ctx, path, &b, err)) {
+		if (err)
+			err->code = FW_E_NOT_FOUND; /* absent, a folder, or recorded as unreadable */
 		return false;
+	}
 	*data = b.data;
 	*len = b.len;
 	return true;
+}
+
+static const char *machine_link(void *ctx, const char *path, char *buf, size_t len)
+{
+	const char *t = fw_machine_link(ctx, path);
+	if (!t)
+		return NULL;
+	snprintf(buf, len, "%s", t);
+	return buf;
 }
 
 static bool machine_is_dir(void *ctx, const char *dir)
@@ -384,12 +384,13 @@ struct fw_acpi_set *fw_source_acpi(struct fw_source *src)
 	if (!fw_machine_exists(src->machine, dir))
 		return NULL;
 	struct fw_acpi_set *s = fw_acpi_set_new();
-	s->source = FW_ACPI_SRC_FOLDER;
+	s->source = FW_ACPI_SRC_SYSROOT; /* a live root, captured or not: its sysfs is read through the machine */
 	s->path = fw_arena_strdup(&s->arena, src->path);
-	struct fw_acpi_files fs = {src->machine, machine_list, machine_read, machine_is_dir};
+	src->acpi_files = (struct fw_acpi_files){src->machine, machine_list, machine_read, machine_is_dir, machine_link};
+	s->sysfs = &src->acpi_files;
 	struct fw_error err;
 	fw_error_clear(&err);
-	if (!fw_acpi_set_add_files(s, &fs, dir, &err)) {
+	if (!fw_acpi_set_add_files(s, &src->acpi_files, dir, &err)) {
 		fw_source_warn(src, "ACPI tables of %s: %s", src->path, err.msg);
 		fw_acpi_set_free(s);
 		return NULL;

@@ -62,6 +62,7 @@ struct fw_source {
 	/* ACPI tables of the machine */
 	bool acpi_loaded;
 	struct fw_acpi_set *acpi;
+	struct fw_acpi_files acpi_files; /* the machine as files, for the set and its topology */
 	/* modules and versions of the image */
 	bool inventory_built;
 	struct fw_inventory inventory;
