@@ -70,6 +70,9 @@ void fw_machine_add_node(struct fw_machine *m, const char *rel); /* exists, not 
 void fw_machine_set_manifest(struct fw_machine *m, char *json_taken);
 /* Loader of snapshot archives, implemented in snapshot.c. */
 bool fw_snapshot_load(const char *path, struct fw_machine **out, struct fw_error *err);
+/* The same over bytes in memory (fuzzing); members are copied, `name` names it in messages. */
+bool fw_snapshot_load_buffer(const uint8_t *p, size_t n, const char *name, struct fw_machine **out,
+			     struct fw_error *err);
 bool fw_snapshot_probe(const char *path);
 
 #endif

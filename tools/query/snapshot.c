@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "ifr/hii.h"
 #include "machine.h"
 #include "parsers/file.h"
 #include "parsers/guid.h"
@@ -22,7 +23,7 @@
 
 /* Setup-related efivars: the names settings are bound from, the defaults stores, Secure Boot. */
 static const char *const wanted_var_names[] = {
-	"Setup", "AmdSetup*", "AMD_PBS_SETUP", "ServerSetup", "StdDefaults", "MfgDefaults", "AMITSESetup",
+	"*Setup*", "AMD_PBS_SETUP", "StdDefaults", "MfgDefaults",
 	"SecureBoot", "SetupMode", "AuditMode", "DeployedMode", "PK", "KEK", "db", "dbx", "dbt", "dbr",
 	"BootOrder", "BootCurrent", "Timeout", "PlatformLang", "OsIndications*", "CbsVariable*", "Pbs*",
 	NULL,
@@ -66,6 +67,7 @@ struct capture {
 	json_t *unreadable;
 	json_t *nodes;
 	struct fw_capture_stats *stats;
+	struct fw_strlist varstores; /* names of the varstores the image's forms declare */
 };
 
 static struct member *add_member(struct capture *c)
@@ -159,6 +161,23 @@ static bool name_matches(const char *name, const char *const *patterns)
 	return false;
 }
 
+/* Every varstore the image's forms declare: the variables its settings are bound from, whatever
+ * their names (an unreadable image leaves the list empty; the name patterns still apply). */
+static void image_varstores(const char *image, struct fw_strlist *out)
+{
+	struct fw_hii_input in;
+	if (!fw_hii_open(image, NULL, &in, NULL))
+		return;
+	for (uint32_t m = 0; m < in.db.nmodules; m++)
+		for (uint32_t f = 0; f < in.db.modules[m]->nforms; f++) {
+			const struct fw_ifr_formset *fs = &in.db.modules[m]->forms[f].fs;
+			for (uint32_t v = 0; v < fs->nvarstores; v++)
+				if (fs->varstores[v].name)
+					fw_strlist_push(out, fs->varstores[v].name);
+		}
+	fw_hii_close(&in);
+}
+
 static void take_efivars(struct capture *c)
 {
 	const char *dir = "sys/firmware/efi/efivars";
@@ -176,6 +195,8 @@ static void take_efivars(struct capture *c)
 		for (char *p = guid; *p; p++)
 			*p = (char)(*p >= 'A' && *p <= 'F' ? *p + 32 : *p);
 		bool keep = c->o->all_vars || name_matches(var, wanted_var_names);
+		for (size_t v = 0; !keep && v < c->varstores.count; v++)
+			keep = strcmp(var, c->varstores.items[v]) == 0;
 		for (size_t g = 0; !keep && wanted_var_guids[g]; g++)
 			keep = strcmp(guid, wanted_var_guids[g]) == 0;
 		if (!keep)
@@ -349,6 +370,8 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 		return false;
 	c.unreadable = json_array();
 	c.nodes = json_array();
+	if (o->image)
+		image_varstores(o->image, &c.varstores);
 
 	take_tree(&c, "sys/firmware/acpi/tables", "acpi-table", 0);
 	take_efivars(&c);
@@ -460,6 +483,7 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 	free(stored);
 	free(stored_len);
 	free(c.members);
+	fw_strlist_free(&c.varstores);
 	fw_machine_close(c.m);
 	if (!ok)
 		return fw_error_errno(err, "writing the snapshot failed");
@@ -525,11 +549,18 @@ bool fw_snapshot_load(const char *path, struct fw_machine **out, struct fw_error
 	struct fw_file f;
 	if (!fw_file_open(path, &f, err))
 		return false;
-	struct fw_view v = fw_view_make(f.data, f.len, 0);
-	if (!fw_tar_probe(&v)) {
-		fw_file_close(&f);
+	bool ok = fw_snapshot_load_buffer(f.data, f.len, path, out, err);
+	fw_file_close(&f);
+	return ok;
+}
+
+bool fw_snapshot_load_buffer(const uint8_t *bytes, size_t n, const char *path, struct fw_machine **out,
+			     struct fw_error *err_out)
+{
+	struct fw_error local, *err = err_out ? err_out : &local; /* the tar walk reports through it */
+	struct fw_view v = fw_view_make(bytes, n, 0);
+	if (!fw_tar_probe(&v))
 		return fw_error_set(err, FW_E_INVALID, "%s: not a fwlens snapshot (no tar header at 0x0)", path);
-	}
 	struct fw_tar_reader r;
 	fw_tar_reader_init(&r, &v);
 	struct fw_tar_entry e;
@@ -614,7 +645,6 @@ bool fw_snapshot_load(const char *path, struct fw_machine **out, struct fw_error
 		fw_machine_set_manifest(m, json_dumps(manifest, JSON_INDENT(2) | JSON_PRESERVE_ORDER));
 	}
 	json_decref(manifest);
-	fw_file_close(&f);
 	if (!ok) {
 		fw_machine_close(m);
 		return false;
