@@ -45,6 +45,53 @@ int fw_ifr_cli_open(struct fw_cli *cli, struct fw_hii_input *in)
 	return 0;
 }
 
+int fw_ifr_cli_forms_open(struct fw_cli *cli, struct fw_ifr_cli_forms *f)
+{
+	memset(f, 0, sizeof(*f));
+	const char *path = cli->argv[0];
+	const char *module = fw_cli_opt(cli, "module");
+	if (!fw_machine_looks_like_root(path)) {
+		int rc = fw_ifr_cli_open(cli, &f->own);
+		if (rc)
+			return rc;
+		if (fw_cli_opt(cli, "image"))
+			fw_log_warn(cli, "--image is for machines; %s is firmware already", path);
+		f->in = &f->own;
+		fw_settings_build(&f->in->db, module, &f->settings_own);
+		f->settings = &f->settings_own;
+		return 0;
+	}
+	struct fw_source_options so = {.image = fw_cli_opt(cli, "image"), .lang = fw_cli_opt(cli, "lang"), .module = module};
+	struct fw_error err;
+	fw_error_clear(&err);
+	if (!fw_source_open(path, &so, &f->src, &err))
+		return fw_cli_fail(cli, &err);
+	f->machine = true;
+	f->settings = fw_source_settings(&f->src);
+	for (size_t i = 0; i < f->src.nwarnings; i++)
+		fw_log_warn(cli, "%s", f->src.warnings[i]);
+	if (!f->settings) {
+		fw_error_set(&err, FW_E_NOT_FOUND, "%s: no BIOS forms%s%s for this machine (give --image FILE, or capture the "
+			     "snapshot with --image)", path, module ? " for module " : "", module ? module : "");
+		fw_source_close(&f->src);
+		return fw_cli_fail(cli, &err);
+	}
+	f->in = &f->src.hii;
+	fw_log_info(cli, "forms from %s; %u settings found their variable", f->src.image_name, f->settings->bound_vars);
+	return 0;
+}
+
+void fw_ifr_cli_forms_close(struct fw_ifr_cli_forms *f)
+{
+	if (f->machine) {
+		fw_source_close(&f->src);
+	} else {
+		fw_settings_free(&f->settings_own);
+		fw_hii_close(&f->own);
+	}
+	memset(f, 0, sizeof(*f));
+}
+
 /* ---- text ---- */
 
 static const char *text_of(const struct fw_hii_form_pkg *fp, uint16_t id)
@@ -204,44 +251,42 @@ static void formset_text(FILE *f, struct fw_cli *cli, struct fw_settings *s, con
 
 static int run_ifr(struct fw_cli *cli)
 {
-	struct fw_hii_input in;
-	int rc = fw_ifr_cli_open(cli, &in);
+	struct fw_ifr_cli_forms forms;
+	int rc = fw_ifr_cli_forms_open(cli, &forms);
 	if (rc)
 		return rc;
-	const char *mod = fw_cli_opt(cli, "module");
-	struct fw_settings s;
-	fw_settings_build(&in.db, mod, &s);
+	struct fw_settings *sp = forms.settings;
 	FILE *f = fw_cli_out(cli);
 	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
 		json_t *doc = json_object(), *sets = json_array();
-		for (uint32_t i = 0; i < s.nfsets; i++)
-			json_array_append_new(sets, fw_ifr_json_formset(&s, fw_settings_formset_at(&s, i)));
+		for (uint32_t i = 0; i < sp->nfsets; i++)
+			json_array_append_new(sets, fw_ifr_json_formset(sp, fw_settings_formset_at(sp, i)));
 		json_object_set_new(doc, "formsets", sets);
 		if (fw_cli_format_is(cli, "json"))
 			fw_cli_print_json(cli, doc);
 		else
 			fw_cli_print_json_as_xml(cli, doc, "ifr");
 	} else {
-		for (uint32_t i = 0; i < s.nfsets; i++) {
+		for (uint32_t i = 0; i < sp->nfsets; i++) {
 			if (fw_cli_format_is(cli, "ifrextractor"))
-				fw_ifrx_write(f, fw_settings_formset_at(&s, i));
+				fw_ifrx_write(f, fw_settings_formset_at(sp, i));
 			else
-				formset_text(f, cli, &s, fw_settings_formset_at(&s, i));
+				formset_text(f, cli, sp, fw_settings_formset_at(sp, i));
 		}
 	}
-	fw_settings_free(&s);
-	fw_hii_close(&in);
+	fw_ifr_cli_forms_close(&forms);
 	return 0;
 }
 
 static const struct fw_option ifr_options[] = {
 	{"module", 'm', "NAME|GUID", "only the module with this name or FFS file GUID (a GUID prefix is enough)", NULL},
 	{"lang", 'l', "LANG", "display language, default en-US; a missing string falls back to en-US per id", NULL},
+	{"image", 0, "FILE", "for a machine: the BIOS image whose forms to show (default: the one stored in the snapshot)", NULL},
 	{0},
 };
 
 FW_COMMAND(ifr,
-	.synopsis = "FILE [--module NAME|GUID] [--lang LANG] [--format text|json|xml|ifrextractor]",
+	.synopsis = "SRC [--module NAME|GUID] [--lang LANG] [--image FILE] [--format text|json|xml|ifrextractor]",
 	.summary = "Decode the HII setup forms of a BIOS image, module or package blob",
 	.description = "Finds every HII form package in FILE (a whole image or capsule, an FFS file, a UEFITool "
 		       ".sct section file, a PE32 module or a raw package blob), validates it, pairs it with the "
@@ -249,6 +294,8 @@ FW_COMMAND(ifr,
 		       "printed as forms with their questions: question id, varstore and offset, width, options, "
 		       "defaults per default store, and the suppress-if/gray-out-if conditions as readable "
 		       "expressions over question prompts.\n\n"
+		       "SRC may also be a machine (a snapshot or a root folder): the forms are those of --image or of the "
+		       "image stored in the snapshot, with the current values read from the machine's EFI variables.\n\n"
 		       "--format ifrextractor prints one line per opcode in the shapes of IFRExtractor-RS 1.6.0 "
 		       "(sizes in bits, option values in decimal) for scripts written against that tool.",
 	.formats = "text,json,xml,ifrextractor",

@@ -241,12 +241,11 @@ static void write_markdown(struct fw_cli *cli, const struct fw_settings *s)
 
 static int run_settings(struct fw_cli *cli)
 {
-	struct fw_hii_input in;
-	int rc = fw_ifr_cli_open(cli, &in);
+	struct fw_ifr_cli_forms forms;
+	int rc = fw_ifr_cli_forms_open(cli, &forms);
 	if (rc)
 		return rc;
-	struct fw_settings s;
-	fw_settings_build(&in.db, fw_cli_opt(cli, "module"), &s);
+	struct fw_settings *s = forms.settings;
 	struct fw_tree *vtree = NULL;
 	struct fw_file vfile = {0};
 	struct fw_varlist vars = {0};
@@ -258,50 +257,50 @@ static int run_settings(struct fw_cli *cli)
 			if (vtree)
 				fw_tree_free(vtree);
 			fw_file_close(&vfile);
-			fw_hii_close(&in);
+			fw_ifr_cli_forms_close(&forms);
 			return fw_cli_fail(cli, &err);
 		}
-		fw_settings_bind(&s, &vars);
-		fw_log_info(cli, "%zu variables from %s; %u settings found their variable", vars.count, src, s.bound_vars);
+		fw_settings_bind(s, &vars);
+		fw_log_info(cli, "%zu variables from %s; %u settings found their variable", vars.count, src, s->bound_vars);
 	}
 	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
 		json_t *doc = json_object(), *arr = json_array();
-		for (uint32_t i = 0; i < s.n; i++)
-			json_array_append_new(arr, fw_ifr_json_question(&s.items[i], s.bound));
+		for (uint32_t i = 0; i < s->n; i++)
+			json_array_append_new(arr, fw_ifr_json_question(&s->items[i], s->bound));
 		json_object_set_new(doc, "settings", arr);
 		if (fw_cli_format_is(cli, "json"))
 			fw_cli_print_json(cli, doc);
 		else
 			fw_cli_print_json_as_xml(cli, doc, "settings");
 	} else if (fw_cli_format_is(cli, "jsonl")) {
-		for (uint32_t i = 0; i < s.n; i++)
-			fw_cli_print_jsonl(cli, fw_ifr_json_question(&s.items[i], s.bound));
+		for (uint32_t i = 0; i < s->n; i++)
+			fw_cli_print_jsonl(cli, fw_ifr_json_question(&s->items[i], s->bound));
 	} else if (fw_cli_format_is(cli, "sce")) {
-		write_sce(cli, &s);
+		write_sce(cli, s);
 	} else if (fw_cli_format_is(cli, "markdown")) {
-		write_markdown(cli, &s);
+		write_markdown(cli, s);
 	} else {
-		write_text(cli, &s);
+		write_text(cli, s);
 	}
 	fw_varlist_free(&vars);
 	if (vtree)
 		fw_tree_free(vtree);
 	if (vfile.data || vfile.path)
 		fw_file_close(&vfile);
-	fw_settings_free(&s);
-	fw_hii_close(&in);
+	fw_ifr_cli_forms_close(&forms);
 	return 0;
 }
 
 static const struct fw_option settings_options[] = {
-	{"vars", 'V', "SRC", "bind current values from an efivarfs folder (or its tar), an efivarfs file or an NVRAM store", NULL},
+	{"vars", 'V', "VARS", "bind current values from an efivarfs folder (or its tar), an efivarfs file or an NVRAM store", NULL},
 	{"module", 'm', "NAME|GUID", "only the module with this name or FFS file GUID", NULL},
 	{"lang", 'l', "LANG", "display language, default en-US (per-id fallback to en-US)", NULL},
+	{"image", 0, "FILE", "for a machine: the BIOS image whose forms decode its variables (default: the one stored in the snapshot)", NULL},
 	{0},
 };
 
 FW_COMMAND(settings,
-	.synopsis = "FILE [--vars SRC] [--module NAME|GUID] [--lang LANG] [--format text|json|jsonl|xml|sce|markdown]",
+	.synopsis = "SRC [--vars VARS] [--image FILE] [--module NAME|GUID] [--lang LANG] [--format text|json|jsonl|xml|sce|markdown]",
 	.summary = "List every setup option of a BIOS in menu order, with defaults and current values",
 	.description = "Flattens the HII forms of FILE into one list in menu order: the menu path, the prompt, "
 		       "the varstore (name and GUID), offset and width a setup_var-style tool needs, the options "
@@ -310,6 +309,8 @@ FW_COMMAND(settings,
 		       "With --vars the current value of each option is read from the variables, shown next to "
 		       "the default, and values that are not one of the options are flagged; conditions are "
 		       "evaluated, so an option hidden in the setup UI is told apart from one that is set.\n\n"
+		       "SRC may also be a machine (a snapshot or a root folder): its EFI variables give the current values, "
+		       "decoded with the forms of --image or of the image stored in the snapshot.\n\n"
 		       "--format sce writes the layout of an AMISCE export (Setup Question, Help String, Token, "
 		       "Offset, Width, BIOS Default, Options with * on the current value).",
 	.formats = "text,json,jsonl,xml,sce,markdown",
@@ -317,5 +318,6 @@ FW_COMMAND(settings,
 	.examples = "fwlens settings Setup.sct  # every option with its default\n"
 		    "fwlens settings BIOS.CAP --vars /sys/firmware/efi/efivars  # current values of this machine\n"
 		    "fwlens settings BIOS.CAP --format sce > nvram.txt  # AMISCE-style export\n"
+		    "fwlens settings host.fwsnap --format markdown  # a captured machine's settings (image in the snapshot)\n"
 		    "fwlens settings BIOS.CAP --format jsonl | grep SMEE  # one JSON object per option",
 	.min_args = 1, .max_args = 1, .run = run_settings, .order = 31);

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "ifr/hii.h"
 #include "ifr/settings.h"
+#include "tools/query/source.h"
 
 /* IFRExtractor-RS 1.6.0 line shapes, one form package (ifr-write-ifrx.c). */
 void fw_ifrx_write(FILE *f, const struct fw_hii_form_pkg *fp);
@@ -20,6 +21,19 @@ json_t *fw_ifr_json_formset(struct fw_settings *s, const struct fw_hii_form_pkg 
 
 /* Shared by both commands (cmd-ifr.c): open FILE with --lang, report what was found. */
 int fw_ifr_cli_open(struct fw_cli *cli, struct fw_hii_input *in);
+
+/* The forms a command prints: from a BIOS file (FILE), or from a machine (a snapshot or root
+ * folder; forms of --image or of the image stored in the snapshot, values from its efivars). */
+struct fw_ifr_cli_forms {
+	struct fw_hii_input own;  /* FILE */
+	struct fw_source src;     /* a machine */
+	bool machine;
+	struct fw_hii_input *in;  /* the forms */
+	struct fw_settings settings_own;
+	struct fw_settings *settings; /* built for --module; bound to the machine's variables */
+};
+int fw_ifr_cli_forms_open(struct fw_cli *cli, struct fw_ifr_cli_forms *f);
+void fw_ifr_cli_forms_close(struct fw_ifr_cli_forms *f);
 /* One line of text with CR/LF folded to spaces (help texts carry line breaks). */
 void fw_ifr_put_line(FILE *f, const char *s);
 
