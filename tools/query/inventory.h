@@ -1,7 +1,6 @@
 /* What a firmware image is made of, for comparing two of them: its modules (every FFS file that
- * is not a container: GUID, name, type, size, version section, SHA-256) and its version strings
- * (BIOS from the AMI $FID structure, AGESA from the "AGESA!" marker in the AGESA drivers, the
- * SEV and SMU firmware from their PSP directory entries).
+ * is not a container: GUID, name, type, size, version section, SHA-256) and its version facts
+ * (capsule/version.h: the AMI $FID, AGESA strings, the SEV firmware, microcode patch levels).
  *
  * Built from a node tree the caller keeps alive; module bytes are views into it. SHA-256 is
  * computed on first use, so comparing two images hashes only the modules that differ. */
@@ -31,7 +30,7 @@ struct fw_module {
 
 struct fw_version_fact {
 	const char *key;      /* "bios_version", "bios_date", "bios_tag", "ami_core", "agesa", "sev_firmware",
-				 "smu_firmware", "microcode" */
+				 "microcode" */
 	const char *value;
 	const char *source;   /* where it was read ("AMI $FID", "PSP entry 0x39", "kernel log", "DMI") */
 };
@@ -46,8 +45,8 @@ struct fw_inventory {
 	size_t nversions;
 };
 
-/* Modules and versions under `root` (NULL gives an empty inventory). */
-void fw_inventory_build(const struct fw_node *root, struct fw_inventory *out);
+/* Modules and versions of a tree (NULL gives an empty inventory). */
+void fw_inventory_build(const struct fw_tree *t, struct fw_inventory *out);
 void fw_inventory_free(struct fw_inventory *inv);
 /* SHA-256 of the module's bytes (hex), computed once. */
 const char *fw_module_sha256(struct fw_module *m);

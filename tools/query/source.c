@@ -319,8 +319,7 @@ struct fw_inventory *fw_source_inventory(struct fw_source *src)
 	if (src->inventory_built)
 		return &src->inventory;
 	src->inventory_built = true;
-	const struct fw_node *root = src->have_hii && src->hii.have_fw && src->hii.fw.tree ? src->hii.fw.tree->root : NULL;
-	fw_inventory_build(root, &src->inventory);
+	fw_inventory_build(src->have_hii && src->hii.have_fw ? src->hii.fw.tree : NULL, &src->inventory);
 	if (src->kind == FW_SOURCE_MACHINE && src->have_host) {
 		/* what the machine runs wins over the image that was captured with it */
 		fw_inventory_set_version(&src->inventory, "bios_version", src->host.bios_version, "DMI");
