@@ -39,7 +39,7 @@ static void write_text(struct fw_cli *cli, struct fw_setlist *l, const struct fw
 		}
 		fputc('\n', f);
 	}
-	fprintf(f, "%zu setting%s matched in %zu of %zu settings\n", hits->n, hits->n == 1 ? "" : "s", hits->n, l ? l->n : 0);
+	fprintf(f, "%zu of %zu settings matched\n", hits->n, l ? l->n : 0);
 }
 
 static void write_markdown(struct fw_cli *cli, struct fw_setlist *l, const struct fw_topic *const *sel, size_t nsel,
