@@ -141,11 +141,11 @@ static void header(FILE *f, struct fw_source *src, const struct fw_notes_options
 	} else if (src->kind == FW_SOURCE_MACHINE) {
 		fprintf(f, "- Read from: %s (machine folder)\n", src->path);
 	}
-	if (src->have_hii) {
+	if (src->have_hii && src->image) {
+		/* src->image: the file, --image, or the image stored in the snapshot */
 		char sha[FW_SHA256_HEX_LEN];
-		const struct fw_file *file = src->hii.have_fw && src->hii.fw.file.len ? &src->hii.fw.file : &src->hii.file;
-		fprintf(f, "- Image: %s, %zu bytes, sha256 %s\n", src->image_name ? src->image_name : src->path, file->len,
-			fw_sha256_hex(file->data, file->len, sha));
+		fprintf(f, "- Image: %s, %zu bytes, sha256 %s\n", src->image_name ? src->image_name : src->path, src->image_len,
+			fw_sha256_hex(src->image, src->image_len, sha));
 	}
 	fputc('\n', f);
 }
