@@ -2,7 +2,20 @@
 #include <string.h>
 
 #include "cli.h"
+#include "diff-writers.h"
 #include "tools/query/notes.h"
+
+/* "Changes since": the diff engine's markdown, one heading level below the section. */
+static void render_changes(FILE *f, struct fw_source *previous, struct fw_source *src, void *ctx)
+{
+	struct fw_cli *cli = ctx;
+	struct fw_diff d;
+	fw_diff_run(previous, src, NULL, &d);
+	for (size_t i = 0; i < d.nnotes; i++)
+		fw_log_warn(cli, "changes: %s", d.notes[i]);
+	fw_diff_markdown(f, &d, 3);
+	fw_diff_free(&d);
+}
 
 static int run_notes(struct fw_cli *cli)
 {
@@ -22,6 +35,8 @@ static int run_notes(struct fw_cli *cli)
 			return fw_cli_fail(cli, &err);
 		}
 		no.previous = &prev;
+		no.render_changes = render_changes;
+		no.render_ctx = cli;
 	}
 	fw_notes_write(fw_cli_out(cli), &src, &no);
 	for (size_t i = 0; i < src.nwarnings; i++)

@@ -188,8 +188,20 @@ static const char *kind_color(struct fw_cli *cli, enum fw_diff_kind k)
 	return fw_cli_color(cli, k == FW_DIFF_ADDED ? "green" : k == FW_DIFF_REMOVED ? "red" : k == FW_DIFF_MOVED ? "cyan" : "yellow");
 }
 
+/* Hashes are shortened for reading; JSON keeps them whole. */
+static const char *short_hash(const char *field, const char *v, char *buf, size_t len)
+{
+	if (!v)
+		return "(none)";
+	if (strcmp(field, "sha256") != 0 || strlen(v) <= 16)
+		return v;
+	snprintf(buf, len, "%.12s...", v);
+	return buf;
+}
+
 static void text_fields(FILE *f, const struct fw_diff_field *fl, size_t n, bool skip_path)
 {
+	char ba[32], bb[32];
 	for (size_t i = 0; i < n; i++) {
 		if (skip_path && strcmp(fl[i].field, "path") == 0)
 			continue;
@@ -197,8 +209,8 @@ static void text_fields(FILE *f, const struct fw_diff_field *fl, size_t n, bool 
 			fprintf(f, "        help text changed\n");
 			continue;
 		}
-		fprintf(f, "        %s: %s -> %s", fl[i].field, fl[i].old_value ? fl[i].old_value : "(none)",
-			fl[i].new_value ? fl[i].new_value : "(none)");
+		fprintf(f, "        %s: %s -> %s", fl[i].field, short_hash(fl[i].field, fl[i].old_value, ba, sizeof(ba)),
+			short_hash(fl[i].field, fl[i].new_value, bb, sizeof(bb)));
 		if (fl[i].detail)
 			fprintf(f, " (%s)", fl[i].detail);
 		fputc('\n', f);
@@ -310,12 +322,20 @@ static void md_heading(FILE *f, int level, const char *title)
 
 static void md_fields(FILE *f, const struct fw_diff_field *fl, size_t n, bool old_side)
 {
+	char buf[32];
 	for (size_t i = 0, shown = 0; i < n; i++) {
 		if (strcmp(fl[i].field, "path") == 0 || strcmp(fl[i].field, "help") == 0)
 			continue;
 		fputs(shown++ ? "; " : "", f);
+		if (strcmp(fl[i].field, "options") == 0 && fl[i].detail) {
+			/* the whole lists are long: say what changed in them */
+			fputs(old_side ? "options" : "options ", f);
+			if (!old_side)
+				fw_md_cell(f, fl[i].detail);
+			continue;
+		}
 		fprintf(f, "%s: ", fl[i].field);
-		fw_md_cell(f, old_side ? fl[i].old_value : fl[i].new_value);
+		fw_md_cell(f, short_hash(fl[i].field, old_side ? fl[i].old_value : fl[i].new_value, buf, sizeof(buf)));
 	}
 }
 
@@ -394,6 +414,7 @@ void fw_diff_markdown(FILE *f, const struct fw_diff *d, int level)
 		fprintf(f, "| Change | What | Old | New |\n|---|---|---|---|\n");
 		size_t i = 0;
 		const struct fw_diff_entry *e;
+		char buf[32];
 		while ((e = fw_diff_entry_in(d, sections[s].section, &i))) {
 			fprintf(f, "| %s | ", fw_diff_kind_name(e->kind));
 			if (e->group)
@@ -404,15 +425,16 @@ void fw_diff_markdown(FILE *f, const struct fw_diff *d, int level)
 				fw_md_cell(f, e->name);
 			}
 			fputs(" | ", f);
+			const char *what = strcmp(sections[s].section, "modules") == 0 ? "sha256" : "";
 			if (e->nfields)
 				md_fields(f, e->fields, e->nfields, true);
 			else
-				fw_md_cell(f, e->old_value);
+				fw_md_cell(f, e->old_value ? short_hash(what, e->old_value, buf, sizeof(buf)) : NULL);
 			fputs(" | ", f);
 			if (e->nfields)
 				md_fields(f, e->fields, e->nfields, false);
 			else
-				fw_md_cell(f, e->new_value);
+				fw_md_cell(f, e->new_value ? short_hash(what, e->new_value, buf, sizeof(buf)) : NULL);
 			fputs(" |\n", f);
 		}
 		fputc('\n', f);
