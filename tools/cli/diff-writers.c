@@ -209,6 +209,10 @@ static void text_fields(FILE *f, const struct fw_diff_field *fl, size_t n, bool 
 			fprintf(f, "        help text changed\n");
 			continue;
 		}
+		if (strcmp(fl[i].field, "options") == 0 && fl[i].detail) {
+			fprintf(f, "        options: %s\n", fl[i].detail); /* the whole lists are in JSON */
+			continue;
+		}
 		fprintf(f, "        %s: %s -> %s", fl[i].field, short_hash(fl[i].field, fl[i].old_value, ba, sizeof(ba)),
 			short_hash(fl[i].field, fl[i].new_value, bb, sizeof(bb)));
 		if (fl[i].detail)
