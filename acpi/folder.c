@@ -9,7 +9,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "acpi/rsdp.h"
 #include "acpi/set.h"
@@ -110,20 +109,10 @@ static bool disk_is_dir(void *ctx, const char *dir)
 	return fw_is_directory(dir);
 }
 
-static const char *disk_link(void *ctx, const char *path, char *buf, size_t len)
-{
-	(void)ctx;
-	ssize_t n = readlink(path, buf, len - 1);
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	return buf;
-}
-
 void fw_acpi_files_disk(struct fw_acpi_disk *state, struct fw_acpi_files *out)
 {
 	memset(state, 0, sizeof(*state));
-	*out = (struct fw_acpi_files){state, disk_list, disk_read, disk_is_dir, disk_link};
+	*out = (struct fw_acpi_files){state, disk_list, disk_read, disk_is_dir};
 }
 
 void fw_acpi_disk_close(struct fw_acpi_disk *state)

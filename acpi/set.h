@@ -41,7 +41,6 @@ struct fw_acpi_set {
 	const char *path;       /* the input as given, or NULL */
 	const char *tables_dir; /* the folder the tables came from (folder and sysroot sources) */
 	const char *sysroot;    /* live-root folder, or NULL */
-	const struct fw_acpi_files *sysfs; /* the live root as files (a snapshot); used before sysroot */
 	struct fw_acpi_table **tables;
 	size_t ntables, tables_cap;
 	struct fw_diag *diags, *diags_tail; /* set-level diagnostics (offset = table index or 0) */
@@ -73,8 +72,7 @@ bool fw_acpi_set_add_image_buffer(struct fw_acpi_set *s, const uint8_t *p, size_
 				  struct fw_error *err);
 
 /* Files seen through callbacks, for folders that are not on disk (a machine snapshot), so they
- * give exactly what the folder gives: the tables, and for the topology the sysfs PCI devices
- * and root buses. Paths are "<dir>/<name>". */
+ * give exactly the tables the folder gives. Paths are "<dir>/<name>". */
 struct fw_acpi_files {
 	void *ctx;
 	/* Names in dir, files, folders and links alike (any order; the caller frees each and the
@@ -83,8 +81,6 @@ struct fw_acpi_files {
 	/* A file's bytes, valid until the next read; false for folders and unreadable files. */
 	bool (*read)(void *ctx, const char *path, const uint8_t **data, size_t *len, struct fw_error *err);
 	bool (*is_dir)(void *ctx, const char *dir);
-	/* Target of a symbolic link (its last component is what the topology uses), or NULL. */
-	const char *(*link)(void *ctx, const char *path, char *buf, size_t len);
 };
 /* fw_acpi_set_add_folder over callbacks. */
 bool fw_acpi_set_add_files(struct fw_acpi_set *s, const struct fw_acpi_files *fs, const char *dir, struct fw_error *err);

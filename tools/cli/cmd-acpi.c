@@ -6,6 +6,7 @@
 
 #include "acpi-write.h"
 #include "cli.h"
+#include "acpi/topo.h"
 #include "tools/query/source.h"
 
 static const struct fw_option acpi_options[] = {
@@ -44,9 +45,10 @@ static bool parse_filter(struct fw_cli *cli, const char *arg, struct fw_acpi_fil
 	return f->n > 0 || (fw_cli_usage_error(cli, "--table needs at least one signature"), false);
 }
 
-static int run_topo(struct fw_cli *cli, const struct fw_acpi_set *set)
+static int run_topo(struct fw_cli *cli, const struct fw_acpi_set *set, const struct fw_topo_host *host)
 {
 	struct fw_topo_options o = {0};
+	o.host = host; /* a snapshot's devices and root buses; NULL: the set's sysroot folder */
 	o.no_dsl = fw_cli_flag(cli, "no-dsl");
 	const char *timeout = fw_cli_opt(cli, "iasl-timeout");
 	if (timeout) {
@@ -104,7 +106,8 @@ static int run_acpi(struct fw_cli *cli)
 	}
 	int rc = 0;
 	if (topo) {
-		rc = run_topo(cli, set);
+		struct fw_topo_host host;
+		rc = run_topo(cli, set, snapshot && fw_source_topo_host(&machine, &host) ? &host : NULL);
 		goto out;
 	}
 	if (filter.sigs) {

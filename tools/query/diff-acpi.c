@@ -380,8 +380,8 @@ static bool map_inputs_changed(const struct fw_acpi_set *a, const struct fw_acpi
 	return false;
 }
 
-void fw_diff_acpi(struct fw_diff *d, const struct fw_acpi_set *a, const struct fw_acpi_set *b, char *warn,
-		  size_t warnlen)
+void fw_diff_acpi(struct fw_diff *d, const struct fw_acpi_set *a, const struct fw_acpi_set *b,
+		  const struct fw_topo_host *host_a, const struct fw_topo_host *host_b, char *warn, size_t warnlen)
 {
 	warn[0] = '\0';
 	struct fw_arena tmp;
@@ -414,8 +414,8 @@ void fw_diff_acpi(struct fw_diff *d, const struct fw_acpi_set *a, const struct f
 	struct fw_acpi_topo *ta = NULL, *tb = NULL;
 	struct fw_error err;
 	fw_error_clear(&err);
-	struct fw_topo_options o = {0};
-	if (fw_acpi_topo_build(a, &o, &ta, &err) && fw_acpi_topo_build(b, &o, &tb, &err))
+	struct fw_topo_options oa = {.host = host_a}, ob = {.host = host_b};
+	if (fw_acpi_topo_build(a, &oa, &ta, &err) && fw_acpi_topo_build(b, &ob, &tb, &err))
 		diff_bridges(d, ta, tb);
 	else
 		snprintf(warn, warnlen, "root-bridge map not compared: %s", err.msg);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "acpi/topo.h"
 #include "parsers/hash.h"
 #include "strmap.h"
 #include "topics.h"
@@ -959,7 +960,9 @@ void fw_diff_run(struct fw_source *a, struct fw_source *b, const struct fw_diff_
 	struct fw_acpi_set *sa = fw_source_acpi(a), *sb = fw_source_acpi(b);
 	if (sa && sb) {
 		char warn[1024];
-		fw_diff_acpi(d, sa, sb, warn, sizeof(warn));
+		struct fw_topo_host ha, hb;
+		bool has_a = fw_source_topo_host(a, &ha), has_b = fw_source_topo_host(b, &hb);
+		fw_diff_acpi(d, sa, sb, has_a ? &ha : NULL, has_b ? &hb : NULL, warn, sizeof(warn));
 		if (warn[0])
 			fw_diff_note(d, "%s", warn);
 	}

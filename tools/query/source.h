@@ -100,6 +100,11 @@ struct fw_inventory *fw_source_inventory(struct fw_source *src);
  * warning saying why). */
 struct fw_acpi_set *fw_source_acpi(struct fw_source *src);
 
+/* The running machine's root buses and PCI devices for the ACPI topology (acpi/topo.h), read
+ * through the machine so a snapshot gives what its folder gives; false when not a machine. */
+struct fw_topo_host;
+bool fw_source_topo_host(struct fw_source *src, struct fw_topo_host *out);
+
 /* The decoded facts of one ACPI table of the machine as one line of text ("IVRS: 8 IOMMUs, EFR
  * SNPSup on all"), for topic facts whose pattern looks into a table; NULL when the table is
  * absent or not decoded. */
