@@ -7,31 +7,14 @@
 static void write_markdown(struct fw_cli *cli, struct fw_setlist *l, const struct fw_hits *hits)
 {
 	FILE *f = fw_cli_out(cli);
-	char wb[128], db[64], cb[64];
-	fprintf(f, "| Setting | Path | Module | Where | Default | Current | Condition | Matched |\n"
-		   "|---|---|---|---|---|---|---|---|\n");
+	fprintf(f, FW_QUERY_MD_HEADER, "Matched");
 	for (size_t i = 0; i < hits->n; i++) {
-		const struct fw_setlist_item *it = hits->items[i].it;
-		fputs("| ", f);
-		fw_md_cell(f, it->prompt);
-		fputs(" | ", f);
-		fw_md_cell(f, it->path);
-		fputs(" | ", f);
-		fw_md_cell(f, it->module_name ? it->module_name : it->module);
-		fputs(" | ", f);
-		fw_md_cell(f, fw_query_where(it, wb, sizeof(wb)));
-		fputs(" | ", f);
-		fw_md_cell(f, fw_setlist_default_text(it, db, sizeof(db)));
-		fputs(" | ", f);
-		fw_md_cell(f, fw_setlist_current_text(it, cb, sizeof(cb)));
-		fputs(" | ", f);
-		fw_md_cell(f, fw_setlist_condition(l, it));
-		fputs(" | ", f);
+		char matched[256] = "";
 		for (size_t k = 0; k < hits->items[i].nreasons; k++) {
-			fputs(k ? ", " : "", f);
-			fw_md_cell(f, hits->items[i].reasons[k].rule);
+			size_t used = strlen(matched);
+			snprintf(matched + used, sizeof(matched) - used, "%s%s", k ? ", " : "", hits->items[i].reasons[k].rule);
 		}
-		fputs(" |\n", f);
+		fw_query_md_row(f, l, hits->items[i].it, matched);
 	}
 }
 

@@ -46,35 +46,13 @@ static void write_markdown(struct fw_cli *cli, struct fw_setlist *l, const struc
 			   const struct fw_hits *hits, const struct fw_fact_answers *facts)
 {
 	FILE *f = fw_cli_out(cli);
-	char wb[128], db[64], cb[64];
 	for (size_t t = 0; t < nsel; t++) {
 		fprintf(f, "## %s: %s\n\n", sel[t]->name, sel[t]->title);
-		fprintf(f, "| Setting | Path | Module | Where | Default | Current | Condition | Why |\n"
-			   "|---|---|---|---|---|---|---|---|\n");
+		fprintf(f, FW_QUERY_MD_HEADER, "Why");
 		for (size_t i = 0; i < hits->n; i++)
-			for (size_t k = 0; k < hits->items[i].nreasons; k++) {
-				const struct fw_hit_reason *rs = &hits->items[i].reasons[k];
-				if (strcmp(rs->topic, sel[t]->name) != 0)
-					continue;
-				const struct fw_setlist_item *it = hits->items[i].it;
-				fputs("| ", f);
-				fw_md_cell(f, it->prompt);
-				fputs(" | ", f);
-				fw_md_cell(f, it->path);
-				fputs(" | ", f);
-				fw_md_cell(f, it->module_name ? it->module_name : it->module);
-				fputs(" | ", f);
-				fw_md_cell(f, fw_query_where(it, wb, sizeof(wb)));
-				fputs(" | ", f);
-				fw_md_cell(f, fw_setlist_default_text(it, db, sizeof(db)));
-				fputs(" | ", f);
-				fw_md_cell(f, fw_setlist_current_text(it, cb, sizeof(cb)));
-				fputs(" | ", f);
-				fw_md_cell(f, fw_setlist_condition(l, it));
-				fputs(" | ", f);
-				fw_md_cell(f, rs->why);
-				fputs(" |\n", f);
-			}
+			for (size_t k = 0; k < hits->items[i].nreasons; k++)
+				if (strcmp(hits->items[i].reasons[k].topic, sel[t]->name) == 0)
+					fw_query_md_row(f, l, hits->items[i].it, hits->items[i].reasons[k].why);
 		bool any = false;
 		for (size_t i = 0; facts && i < facts->n; i++) {
 			const struct fw_fact_answer *a = &facts->items[i];

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ifr-writers.h"
+#include "output-text.h"
 
 static const char *default_text(const struct fw_setting *st, char *buf, size_t len)
 {
@@ -178,18 +179,6 @@ static void write_sce(struct fw_cli *cli, const struct fw_settings *s)
 
 /* ---- markdown ---- */
 
-static void md_cell(FILE *f, const char *s)
-{
-	for (const char *c = s ? s : ""; *c; c++) {
-		if (*c == '|')
-			fputs("\\|", f);
-		else if (*c == '\r' || *c == '\n')
-			fputc(' ', f);
-		else
-			fputc(*c, f);
-	}
-}
-
 static void write_markdown(struct fw_cli *cli, const struct fw_settings *s)
 {
 	FILE *f = fw_cli_out(cli);
@@ -209,31 +198,31 @@ static void write_markdown(struct fw_cli *cli, const struct fw_settings *s)
 		}
 		char db[32], cb[80];
 		fputs("| ", f);
-		md_cell(f, st->prompt);
+		fw_md_cell(f, st->prompt);
 		if (s->bound) {
 			fputs(" | ", f);
-			md_cell(f, current_text(st, cb, sizeof(cb)));
+			fw_md_cell(f, current_text(st, cb, sizeof(cb)));
 			if (st->has_current && !st->current_valid)
 				fputs(" (not an option)", f);
 		}
 		fputs(" | ", f);
-		md_cell(f, default_text(st, db, sizeof(db)));
+		fw_md_cell(f, default_text(st, db, sizeof(db)));
 		fputs(" | ", f);
 		for (uint32_t k = 0; k < st->noptions; k++) {
 			fprintf(f, "%s%" PRIu64 " ", k ? ", " : "", st->options[k].opt->value.u);
-			md_cell(f, st->options[k].text);
+			fw_md_cell(f, st->options[k].text);
 		}
 		if (st->q->kind == FW_IFR_K_NUMERIC)
 			fprintf(f, "%" PRIu64 "..%" PRIu64, st->q->min, st->q->max);
 		fputs(" | ", f);
-		md_cell(f, st->varstore_name);
+		fw_md_cell(f, st->varstore_name);
 		if (st->q->bit_field)
 			fprintf(f, " | bit %u | %u bits | ", st->q->bit_offset, st->q->bit_width);
 		else
 			fprintf(f, " | 0x%X | %u | ", st->q->var_info, st->q->width);
 		for (uint32_t k = 0; k < st->nconds; k++) {
 			fprintf(f, "%s%s ", k ? "; " : "", fw_ifr_cond_kind_name(st->conds[k].cond->kind));
-			md_cell(f, st->conds[k].text);
+			fw_md_cell(f, st->conds[k].text);
 		}
 		fputs(" |\n", f);
 	}

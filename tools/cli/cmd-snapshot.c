@@ -44,17 +44,6 @@ static int run_capture(struct fw_cli *cli)
 	return 0;
 }
 
-static char *trimmed(struct fw_machine *m, const char *rel)
-{
-	struct fw_blob b;
-	if (!fw_machine_read(m, rel, &b, NULL))
-		return NULL;
-	size_t n = b.len;
-	while (n && (b.data[n - 1] == '\n' || b.data[n - 1] == ' ' || b.data[n - 1] == '\0'))
-		n--;
-	return fw_xstrndup((const char *)b.data, n);
-}
-
 /* Readable files under a folder (one level of subfolders, as sysfs ACPI tables have). */
 static size_t count_files(struct fw_machine *m, const char *rel, int depth)
 {
@@ -124,7 +113,7 @@ static int run_show(struct fw_cli *cli)
 	};
 	json_t *facts = json_object();
 	for (size_t k = 0; k < sizeof(dmi) / sizeof(dmi[0]); k++) {
-		char *v = trimmed(m, dmi[k][1]);
+		char *v = fw_machine_read_text(m, dmi[k][1]);
 		json_object_set_new(facts, dmi[k][0], v ? json_string(v) : json_null());
 		free(v);
 	}

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "ifr-writers.h"
 #include "output-text.h"
 
 void fw_query_cli_warnings(struct fw_cli *cli, struct fw_source *src, const char *label)
@@ -168,23 +169,17 @@ const char *fw_query_where(const struct fw_setlist_item *it, char *buf, size_t l
 	return buf;
 }
 
-void fw_md_cell(FILE *f, const char *s)
+void fw_query_md_row(FILE *f, struct fw_setlist *l, const struct fw_setlist_item *it, const char *last)
 {
-	for (const char *c = s ? s : ""; *c; c++) {
-		if (*c == '|')
-			fputs("\\|", f);
-		else if (*c == '\r' || *c == '\n')
-			fputc(' ', f);
-		else
-			fputc(*c, f);
+	char wb[128], db[64], cb[64];
+	const char *cells[8] = {it->prompt, it->path, it->module_name ? it->module_name : it->module,
+				fw_query_where(it, wb, sizeof(wb)), fw_setlist_default_text(it, db, sizeof(db)),
+				fw_setlist_current_text(it, cb, sizeof(cb)), fw_setlist_condition(l, it), last};
+	for (size_t i = 0; i < 8; i++) {
+		fputs(i ? " | " : "| ", f);
+		fw_md_cell(f, cells[i]);
 	}
-}
-
-/* One line of text with line breaks folded. */
-static void put_line(FILE *f, const char *s)
-{
-	for (const char *c = s ? s : ""; *c; c++)
-		fputc(*c == '\r' || *c == '\n' ? ' ' : *c, f);
+	fputs(" |\n", f);
 }
 
 void fw_query_text_setting(struct fw_cli *cli, struct fw_setlist *l, const struct fw_setlist_item *it,
@@ -196,32 +191,32 @@ void fw_query_text_setting(struct fw_cli *cli, struct fw_setlist *l, const struc
 	const char *def = fw_setlist_default_text(it, db, sizeof(db));
 	const char *cur = fw_setlist_current_text(it, cb, sizeof(cb));
 	fprintf(f, "  %s", b);
-	put_line(f, it->prompt);
+	fw_ifr_put_line(f, it->prompt);
 	fprintf(f, "%s", r);
 	if (cur) {
 		fputs(" = ", f);
-		put_line(f, cur);
+		fw_ifr_put_line(f, cur);
 		if (def && strcmp(def, cur) != 0) {
 			fprintf(f, "  %s(default ", dim);
-			put_line(f, def);
+			fw_ifr_put_line(f, def);
 			fprintf(f, ")%s", r);
 		}
 	} else if (def) {
 		fprintf(f, "  %sdefault%s ", dim, r);
-		put_line(f, def);
+		fw_ifr_put_line(f, def);
 	}
 	if (it->hidden == 1)
 		fprintf(f, "  %shidden%s", fw_cli_color(cli, "yellow"), r);
 	fputc('\n', f);
 	fprintf(f, "      %s", dim);
-	put_line(f, it->path ? it->path : "(not reachable from a menu)");
+	fw_ifr_put_line(f, it->path ? it->path : "(not reachable from a menu)");
 	fprintf(f, "  |  %s  |  %s%s\n", it->module_name ? it->module_name : it->module ? it->module : "?",
 		fw_query_where(it, wb, sizeof(wb)), r);
 	if (it->noptions) {
 		fputs("      options: ", f);
 		for (uint32_t k = 0; k < it->noptions && k < 24; k++) {
 			fprintf(f, "%s%" PRIu64 " ", k ? ", " : "", it->options[k].value);
-			put_line(f, it->options[k].text);
+			fw_ifr_put_line(f, it->options[k].text);
 		}
 		if (it->noptions > 24)
 			fprintf(f, ", ... (%u options)", it->noptions);
@@ -232,7 +227,7 @@ void fw_query_text_setting(struct fw_cli *cli, struct fw_setlist *l, const struc
 	const char *cond = fw_setlist_condition(l, it);
 	if (cond) {
 		fprintf(f, "      %s", fw_cli_color(cli, "yellow"));
-		put_line(f, cond);
+		fw_ifr_put_line(f, cond);
 		fprintf(f, "%s\n", r);
 	}
 	if (why) {

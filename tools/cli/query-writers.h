@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "output-text.h"
 #include "tools/query/facts.h"
 #include "tools/query/search.h"
 #include "tools/query/source.h"
@@ -25,13 +26,14 @@ json_t *fw_query_json_setting(struct fw_setlist *l, const struct fw_setlist_item
 json_t *fw_query_json_hit(struct fw_setlist *l, const struct fw_hit *h);
 json_t *fw_query_json_fact(const struct fw_fact_answer *a);
 
+/* A markdown row: | Setting | Path | Module | Where | Default | Current | Condition | last | */
+#define FW_QUERY_MD_HEADER "| Setting | Path | Module | Where | Default | Current | Condition | %s |\n|---|---|---|---|---|---|---|---|\n"
+void fw_query_md_row(FILE *f, struct fw_setlist *l, const struct fw_setlist_item *it, const char *last);
 /* "AmdSetupSHP+0x36/1" or "Setup bit 12:1" into buf. */
 const char *fw_query_where(const struct fw_setlist_item *it, char *buf, size_t len);
 /* A setting in text: prompt and value on the first line, path, storage, options and condition
  * indented below; `why` (may be NULL) last. */
 void fw_query_text_setting(struct fw_cli *cli, struct fw_setlist *l, const struct fw_setlist_item *it,
 			   const char *why);
-/* A markdown table cell: pipes escaped, line breaks folded. */
-void fw_md_cell(FILE *f, const char *s);
 
 #endif

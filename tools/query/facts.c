@@ -106,17 +106,6 @@ static void kernel_log(struct ctx *c, const struct fw_topic_fact_rule *r)
 		summary(c, FW_FACT_ABSENT, "no such line in the kernel log");
 }
 
-static char *trimmed(struct fw_machine *m, const char *rel)
-{
-	struct fw_blob b;
-	if (!fw_machine_read(m, rel, &b, NULL))
-		return NULL;
-	size_t n = b.len;
-	while (n && (b.data[n - 1] == '\n' || b.data[n - 1] == ' ' || b.data[n - 1] == '\0'))
-		n--;
-	return fw_xstrndup((const char *)b.data, n);
-}
-
 static void module_param(struct ctx *c, const struct fw_topic_fact_rule *r)
 {
 	const char *slash = strchr(r->name, '/');
@@ -126,7 +115,7 @@ static void module_param(struct ctx *c, const struct fw_topic_fact_rule *r)
 	}
 	char rel[512];
 	snprintf(rel, sizeof(rel), "sys/module/%.*s/parameters/%s", (int)(slash - r->name), r->name, slash + 1);
-	char *v = trimmed(c->src->machine, rel);
+	char *v = fw_machine_read_text(c->src->machine, rel);
 	if (v) {
 		evidence(c, "%s = %s", r->name, v);
 		summary(c, FW_FACT_PRESENT, "%s", v);

@@ -7,22 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* File contents as a trimmed string, or NULL. */
-static char *read_text(struct fw_machine *m, const char *rel)
-{
-	struct fw_blob b;
-	if (!fw_machine_read(m, rel, &b, NULL))
-		return NULL;
-	size_t n = b.len;
-	while (n && (b.data[n - 1] == '\n' || b.data[n - 1] == ' ' || b.data[n - 1] == '\0' || b.data[n - 1] == '\r'))
-		n--;
-	char *s = fw_xstrndup((const char *)b.data, n);
-	for (char *p = s; *p; p++)
-		if ((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t')
-			*p = ' ';
-	return s;
-}
-
 bool fw_parse_bdf(const char *s, unsigned *seg, unsigned *bus, unsigned *dev, unsigned *fn)
 {
 	unsigned a, b, c, d;
@@ -112,7 +96,7 @@ static void read_bars(struct fw_machine *m, const char *base, struct fw_pci_devi
 {
 	char rel[512];
 	snprintf(rel, sizeof(rel), "%s/resource", base);
-	char *text = read_text(m, rel);
+	char *text = fw_machine_read_text(m, rel);
 	if (!text)
 		return;
 	char *save = NULL;
@@ -153,7 +137,7 @@ static void load_pci(struct fw_host *h)
 		if (fw_machine_read(h->machine, rel, &b, NULL))
 			d->have_config = fw_pci_config_decode(b.data, b.len, &d->cfg);
 		snprintf(rel, sizeof(rel), "%s/numa_node", base);
-		char *numa = read_text(h->machine, rel);
+		char *numa = fw_machine_read_text(h->machine, rel);
 		if (numa) {
 			d->numa_node = atoi(numa);
 			free(numa);
@@ -260,7 +244,7 @@ static void load_groups(struct fw_host *h)
 		g->id = (int)id;
 		char rel[512];
 		snprintf(rel, sizeof(rel), "sys/kernel/iommu_groups/%s/type", names.items[i]);
-		g->type = read_text(h->machine, rel);
+		g->type = fw_machine_read_text(h->machine, rel);
 		snprintf(rel, sizeof(rel), "sys/kernel/iommu_groups/%s/devices", names.items[i]);
 		struct fw_strlist devs;
 		if (fw_machine_list(h->machine, rel, &devs)) {
@@ -372,19 +356,19 @@ bool fw_host_load(struct fw_machine *m, struct fw_host *h, struct fw_error *err)
 	(void)err;
 	memset(h, 0, sizeof(*h));
 	h->machine = m;
-	h->board = read_text(m, "sys/class/dmi/id/board_name");
-	h->product = read_text(m, "sys/class/dmi/id/product_name");
-	h->vendor = read_text(m, "sys/class/dmi/id/sys_vendor");
-	h->bios_vendor = read_text(m, "sys/class/dmi/id/bios_vendor");
-	h->bios_version = read_text(m, "sys/class/dmi/id/bios_version");
-	h->bios_date = read_text(m, "sys/class/dmi/id/bios_date");
-	h->kernel_release = read_text(m, "proc/sys/kernel/osrelease");
-	h->kernel_version = read_text(m, "proc/version");
-	h->cmdline = read_text(m, "proc/cmdline");
+	h->board = fw_machine_read_text(m, "sys/class/dmi/id/board_name");
+	h->product = fw_machine_read_text(m, "sys/class/dmi/id/product_name");
+	h->vendor = fw_machine_read_text(m, "sys/class/dmi/id/sys_vendor");
+	h->bios_vendor = fw_machine_read_text(m, "sys/class/dmi/id/bios_vendor");
+	h->bios_version = fw_machine_read_text(m, "sys/class/dmi/id/bios_version");
+	h->bios_date = fw_machine_read_text(m, "sys/class/dmi/id/bios_date");
+	h->kernel_release = fw_machine_read_text(m, "proc/sys/kernel/osrelease");
+	h->kernel_version = fw_machine_read_text(m, "proc/version");
+	h->cmdline = fw_machine_read_text(m, "proc/cmdline");
 	parse_cmdline(h);
-	h->kvm_sev = read_text(m, "sys/module/kvm_amd/parameters/sev");
-	h->kvm_sev_es = read_text(m, "sys/module/kvm_amd/parameters/sev_es");
-	h->kvm_sev_snp = read_text(m, "sys/module/kvm_amd/parameters/sev_snp");
+	h->kvm_sev = fw_machine_read_text(m, "sys/module/kvm_amd/parameters/sev");
+	h->kvm_sev_es = fw_machine_read_text(m, "sys/module/kvm_amd/parameters/sev_es");
+	h->kvm_sev_snp = fw_machine_read_text(m, "sys/module/kvm_amd/parameters/sev_snp");
 	h->dev_sev = fw_machine_exists(m, "dev/sev");
 	struct fw_blob b;
 	if (fw_machine_read(m, "proc/cpuinfo", &b, NULL)) {

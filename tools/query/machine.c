@@ -434,6 +434,21 @@ bool fw_machine_read(struct fw_machine *m, const char *rel, struct fw_blob *out,
 	return true;
 }
 
+char *fw_machine_read_text(struct fw_machine *m, const char *rel)
+{
+	struct fw_blob b;
+	if (!fw_machine_read(m, rel, &b, NULL))
+		return NULL;
+	size_t n = b.len;
+	while (n && (b.data[n - 1] == '\n' || b.data[n - 1] == ' ' || b.data[n - 1] == '\0' || b.data[n - 1] == '\r'))
+		n--;
+	char *s = fw_xstrndup((const char *)b.data, n);
+	for (char *p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t')
+			*p = ' ';
+	return s;
+}
+
 bool fw_machine_exists(struct fw_machine *m, const char *rel)
 {
 	if (m->kind == FW_MACHINE_SNAPSHOT)

@@ -46,6 +46,10 @@ bool fw_machine_looks_like_root(const char *path);
 
 /* File contents, owned by the machine; false when absent or unreadable (err says why). */
 bool fw_machine_read(struct fw_machine *m, const char *rel, struct fw_blob *out, struct fw_error *err);
+/* A small text file (sysfs attribute, /proc file) as a malloc'd string: trailing newlines, spaces
+ * and NULs trimmed, other control characters but newline and tab turned to spaces; NULL when
+ * absent or unreadable. */
+char *fw_machine_read_text(struct fw_machine *m, const char *rel);
 /* Names in a directory, sorted; false when the directory is absent. */
 bool fw_machine_list(struct fw_machine *m, const char *rel_dir, struct fw_strlist *out);
 /* Target of a symbolic link as a machine-relative path ("sys/devices/pci0000:00/0000:00:01.1"),
