@@ -11,7 +11,7 @@ t_golden query-text "$G/query.txt" from_stdin "$LIST" fwlens query - --topic sev
 t_golden query-json "$G/query.json" from_stdin "$LIST" fwlens query - --topic sev-snp,iommu,p2p,numa --format json
 t_golden query-markdown "$G/query.md" from_stdin "$LIST" fwlens query - --topic sev-snp --format markdown
 t_golden find-text "$G/find.txt" from_stdin "$LIST" fwlens find - "encrypt|^IOMMU$"
-t_golden find-json "$G/find.json" fwlens find "$LIST" "^Above 4G" --format json
+t_golden find-json "$G/find.json" t_in_dir "$FWLENS_SRCDIR/tests/data/query" fwlens find settings.json "^Above 4G" --format json
 t_run query-jsonl 0 fwlens query "$LIST" --format jsonl
 [ "$(wc -l <"$T_OUT")" -eq 7 ] && pass query-jsonl-lines || fail query-jsonl-lines "expected 7 lines, got $(wc -l <"$T_OUT")"
 t_run query-xml 0 fwlens query "$LIST" --topic numa --format xml && t_contains query-xml-prompt "<prompt>NUMA nodes per socket</prompt>"
