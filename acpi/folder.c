@@ -131,7 +131,8 @@ static bool add_dir(struct fw_acpi_set *s, const struct fw_acpi_files *fs, const
 	if (!fs->list(fs->ctx, dir, &names.v, &names.n, err))
 		return false;
 	names.cap = names.n;
-	qsort(names.v, names.n, sizeof(*names.v), natural_cmp);
+	if (names.n)
+		qsort(names.v, names.n, sizeof(*names.v), natural_cmp);
 	bool ok = true;
 	for (size_t i = 0; i < names.n && ok; i++) {
 		char path[4096], origin[512];
