@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capsule/amd-flash.h"
 #include "capsule/version.h"
 #include "parsers/ffs.h"
 
@@ -136,10 +137,36 @@ static void add_versions(struct fw_inventory *inv, const struct fw_tree *t)
 	fw_inventory_set_version(inv, "microcode", buf, "BIOS directory entries 0x66");
 }
 
+/* Firmware the PSP loads, by PSP directory entry type, versioned by its PSP header (in the form
+ * `fwlens psp` prints: the header's version bytes, most significant first). */
+static const struct {
+	uint8_t type;
+	const char *key;
+} psp_versions[] = {
+	{0x01, "psp_bootloader"}, {0x02, "psp_trusted_os"}, {0x08, "smu_firmware"},
+	{0x30, "abl"},            {0x42, "dxio_firmware"},  {0x5D, "mpio_firmware"},
+};
+
+static void add_psp_version(struct fw_inventory *inv, const struct fw_node *n)
+{
+	const struct fw_amd_entry *e = n->ext;
+	if (!e || e->bios || e->combo || !e->version[0])
+		return;
+	for (size_t i = 0; i < sizeof(psp_versions) / sizeof(psp_versions[0]); i++)
+		if (psp_versions[i].type == e->type && !fw_inventory_version(inv, psp_versions[i].key)) {
+			char where[32];
+			snprintf(where, sizeof(where), "PSP entry 0x%02X", e->type);
+			fw_inventory_set_version(inv, psp_versions[i].key, e->version, where);
+		}
+}
+
 static bool visit(struct fw_node *n, void *ctx)
 {
+	struct walk *w = ctx;
 	if (n->kind == FW_NODE_FILE)
-		add_module(ctx, n);
+		add_module(w, n);
+	else if (n->kind == FW_NODE_PSP_ENTRY)
+		add_psp_version(w->inv, n);
 	return true;
 }
 
@@ -150,9 +177,9 @@ void fw_inventory_build(const struct fw_tree *t, struct fw_inventory *out)
 	if (!t || !t->root)
 		return;
 	struct walk w = {out, 0};
+	add_versions(out, t);
 	fw_node_walk(t->root, visit, &w);
 	number_instances(out);
-	add_versions(out, t);
 }
 
 void fw_inventory_free(struct fw_inventory *inv)

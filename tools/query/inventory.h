@@ -1,6 +1,7 @@
 /* What a firmware image is made of, for comparing two of them: its modules (every FFS file that
  * is not a container: GUID, name, type, size, version section, SHA-256) and its version facts
- * (capsule/version.h: the AMI $FID, AGESA strings, the SEV firmware, microcode patch levels).
+ * (capsule/version.h: the AMI $FID, AGESA strings, the SEV firmware, microcode patch levels; and
+ * the PSP header versions of the firmware the PSP loads).
  *
  * Built from a node tree the caller keeps alive; module bytes are views into it. SHA-256 is
  * computed on first use, so comparing two images hashes only the modules that differ. */
@@ -30,12 +31,12 @@ struct fw_module {
 
 struct fw_version_fact {
 	const char *key;      /* "bios_version", "bios_date", "bios_tag", "ami_core", "agesa", "sev_firmware",
-				 "microcode" */
+				 "microcode", "psp_bootloader", "smu_firmware", ... (PSP firmware by entry type) */
 	const char *value;
 	const char *source;   /* where it was read ("AMI $FID", "PSP entry 0x39", "kernel log", "DMI") */
 };
 
-#define FW_INVENTORY_MAX_VERSIONS 16
+#define FW_INVENTORY_MAX_VERSIONS 24
 
 struct fw_inventory {
 	struct fw_arena arena;
