@@ -17,7 +17,7 @@ for dump in asrock-970m-pro3 asrock-x370-killer-sli-coreboot asus-minipc-pn51 as
 done
 
 # --- tables written for the tests ------------------------------------------------------------------
-for t in ivrs-ivmd srat-gi bad-checksum; do
+for t in ivrs-ivmd srat-gi bad-checksum hmat-cedt; do
 	t_golden "text-$t" "$G/$t.txt" t_in_dir "$DATA" fwlens acpi "$t.acpidump.txt"
 	t_golden "json-$t" "$G/$t.json" t_in_dir "$DATA" fwlens acpi "$t.acpidump.txt" --format json
 done

@@ -10,8 +10,11 @@
 #include <unistd.h>
 
 #include "acpi/acpidump.h"
+#include "acpi/cedt.h"
+#include "acpi/dmar.h"
 #include "acpi/dsl.h"
 #include "acpi/fadt.h"
+#include "acpi/hmat.h"
 #include "acpi/iasl.h"
 #include "acpi/ivrs.h"
 #include "acpi/madt.h"
@@ -874,4 +877,63 @@ TEST(acpi_iasl_time_limit_and_missing_program)
 	fw_iasl_jobs_free(&job, 1);
 	CHECK_MSG(slow_ok, "%s", err.msg);
 	CHECK(missing_ok);
+}
+
+/* --- HMAT, CEDT and the DMAR structures the corpus lacks ------------------------------------------ */
+
+TEST(acpi_hmat_cedt_dmar_structures)
+{
+	struct tb h, c, d;
+	header(&h, "HMAT", 2);
+	u32(&h, 0);
+	/* memory proximity domain attributes: initiator 0 valid, memory domain 2 */
+	u16(&h, 0), u16(&h, 0), u32(&h, 40), u16(&h, 1), u16(&h, 0), u32(&h, 0), u32(&h, 2), u32(&h, 0), u64(&h, 0), u64(&h, 0);
+	/* locality: read latency, 1 initiator x 2 targets, base unit 100 */
+	u16(&h, 1), u16(&h, 0), u32(&h, 32 + 4 + 8 + 4), u8(&h, 0), u8(&h, 1), u8(&h, 0), u8(&h, 0), u32(&h, 1), u32(&h, 2),
+		u32(&h, 0), u64(&h, 100), u32(&h, 0), u32(&h, 0), u32(&h, 2), u16(&h, 10), u16(&h, 25);
+	/* memory side cache: domain 2, 1 GiB */
+	u16(&h, 2), u16(&h, 0), u32(&h, 32), u32(&h, 2), u32(&h, 0), u64(&h, 1ull << 30), u32(&h, 0x1001), u16(&h, 0), u16(&h, 0);
+	finish(&h);
+	header(&c, "CEDT", 1);
+	/* CHBS: host bridge UID 7, CXL 2.0, registers at 0xFE000000 */
+	u8(&c, 0), u8(&c, 0), u16(&c, 32), u32(&c, 7), u32(&c, 1), u32(&c, 0), u64(&c, 0xFE000000), u64(&c, 0x10000);
+	/* CFMWS: 4 GiB at 64 GiB, 2-way (encoded 1), volatile+persistent type 3, targets 7 and 8 */
+	u8(&c, 1), u8(&c, 0), u16(&c, 44), u32(&c, 0), u64(&c, 0x1000000000ull), u64(&c, 0x100000000ull), u8(&c, 1), u8(&c, 0),
+		u16(&c, 0), u32(&c, 0), u16(&c, 0x0E), u16(&c, 0), u32(&c, 7), u32(&c, 8);
+	finish(&c);
+	header(&d, "DMAR", 1);
+	u8(&d, 47), u8(&d, 0x05);
+	put(&d, "\0\0\0\0\0\0\0\0\0\0", 10);
+	/* RHSA: unit 0xFED90000 in domain 1 */
+	u16(&d, 3), u16(&d, 20), u32(&d, 0), u64(&d, 0xFED90000), u32(&d, 1);
+	/* ANDD: ACPI device 1 = \_SB.PCI0.I2C0 */
+	u16(&d, 4), u16(&d, 8 + 15), u8(&d, 0), u8(&d, 0), u8(&d, 0), u8(&d, 1);
+	put(&d, "\\_SB.PCI0.I2C0", 15);
+	/* SATC: ATC required, one endpoint 00:02.0 */
+	u16(&d, 5), u16(&d, 8 + 8), u8(&d, 1), u8(&d, 0), u16(&d, 0), u8(&d, 1), u8(&d, 8), u8(&d, 0), u8(&d, 0), u8(&d, 0),
+		u8(&d, 0), u8(&d, 2), u8(&d, 0);
+	finish(&d);
+	uint8_t buf[4096];
+	memcpy(buf, h.b, h.n);
+	memcpy(buf + h.n, c.b, c.n);
+	memcpy(buf + h.n + c.n, d.b, d.n);
+	struct fw_acpi_set *s = load(buf, h.n + c.n + d.n);
+	CHECK(s);
+	const struct fw_hmat *hm = fw_acpi_set_model(s, FW_ACPI_MODEL_HMAT);
+	const struct fw_cedt *ce = fw_acpi_set_model(s, FW_ACPI_MODEL_CEDT);
+	const struct fw_dmar *dm = fw_acpi_set_model(s, FW_ACPI_MODEL_DMAR);
+	bool ok = hm && hm->n == 3 && hm->entries[0].flags == 1 && hm->entries[0].memory_pd == 2 && hm->entries[1].data_type == 1 &&
+		  hm->entries[1].initiators == 1 && hm->entries[1].targets == 2 && hm->entries[1].base_unit == 100 &&
+		  hm->entries[2].cache_size == (1ull << 30) && hm->entries[2].memory_pd == 2;
+	ok = ok && ce && ce->n == 2 && ce->entries[0].uid == 7 && ce->entries[0].cxl_version == 1 && ce->entries[0].base == 0xFE000000 &&
+	     ce->entries[1].ways == 2 && ce->entries[1].ntargets == 2 && ce->entries[1].restrictions == 0x0E &&
+	     ce->entries[1].size == 0x100000000ull && fw_le32(ce->entries[1].targets + 4) == 8;
+	ok = ok && dm && dm->host_address_width == 48 && dm->flags == 5 && dm->n == 3 && dm->units[0].type == FW_DMAR_RHSA &&
+	     dm->units[0].proximity_domain == 1 && dm->units[1].type == FW_DMAR_ANDD && !strcmp(dm->units[1].name, "\\_SB.PCI0.I2C0") &&
+	     dm->units[1].device_number == 1 && dm->units[2].type == FW_DMAR_SATC && dm->units[2].flags == 1 &&
+	     dm->units[2].nscopes == 1 && dm->units[2].scopes[0].path[0] == 2;
+	for (size_t i = 0; i < s->ntables; i++)
+		ok = ok && s->tables[i]->diag_count == 0;
+	fw_acpi_set_free(s);
+	CHECK(ok);
 }

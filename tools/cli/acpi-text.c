@@ -212,7 +212,7 @@ static void srat_text(const struct out *o, const struct fw_srat *m)
 				cpus++;
 		}
 		if (cpus)
-			fprintf(o->f, "  domain %u: %zu processors\n", m->domains[d], cpus);
+			fprintf(o->f, "  domain %u: %zu processor%s\n", m->domains[d], cpus, cpus == 1 ? "" : "s");
 	}
 	if (off_cpus || off_mem)
 		fprintf(o->f, "  disabled (ignored): %zu processor entries, %zu memory entries\n", off_cpus, off_mem);
@@ -377,10 +377,11 @@ static void hmat_text(const struct out *o, const struct fw_hmat *m)
 				fprintf(o->f, ", attached initiator domain %u", e->initiator_pd);
 		} else if (e->type == FW_HMAT_LOCALITY) {
 			const char *dt = fw_named_value_name(fw_hmat_data_type_names, e->data_type);
-			fprintf(o->f, ": %s, %u initiators x %u targets, base unit %" PRIu64, dt ? dt : "unknown data type", e->initiators,
-				e->targets, e->base_unit);
+			fprintf(o->f, ": %s, %u initiator%s x %u target%s, base unit %" PRIu64, dt ? dt : "unknown data type",
+				e->initiators, e->initiators == 1 ? "" : "s", e->targets, e->targets == 1 ? "" : "s", e->base_unit);
 		} else if (e->type == FW_HMAT_CACHE) {
-			fprintf(o->f, ": memory domain %u, %" PRIu64 " MiB cache, attributes 0x%08x", e->memory_pd, e->cache_size >> 20,
+			char sz[32];
+			fprintf(o->f, ": memory domain %u, %s cache, attributes 0x%08x", e->memory_pd, size_str(e->cache_size, sz, sizeof(sz)),
 				e->cache_attributes);
 		}
 		fputc('\n', o->f);
