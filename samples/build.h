@@ -8,6 +8,14 @@
 
 struct sample_key;
 
+/* Every FFS file the variant's image holds, for the module list of planted-changes.json */
+struct module_record {
+	struct fw_guid guid;
+	int occurrence; /* the same GUID in PEI volumes A and B */
+	const char *name;
+	uint8_t hash[32];
+};
+
 struct variant {
 	int version;               /* 1104 or 1201 */
 	const char *bios_version;  /* "1104" */
@@ -24,7 +32,18 @@ struct variant {
 	/* ACPI tables as iasl compiled them (NULL when iasl is missing) */
 	uint8_t *dsdt, *ssdt1, *ssdt2;
 	size_t dsdt_len, ssdt1_len, ssdt2_len;
+	struct module_record modules[128];
+	size_t nmodules;
+	struct module_name {
+		struct fw_guid guid;
+		const char *name;
+	} names[128];
+	size_t nnames;
 };
+
+/* modules.c: record files (the fvb hook) and their names */
+void module_seen(void *variant, const struct fw_guid *guid, const void *body, size_t n);
+void module_named(struct variant *v, const struct fw_guid *guid, const char *name);
 
 /* The ROM areas the capsule header lists (image offsets) */
 struct rom_area {

@@ -29,6 +29,9 @@ struct fvb {
 	size_t length;    /* FvLength */
 	bool ffs3;
 	size_t first_file; /* offset of the first file */
+	/* told about every file added (not pad files), for the module list of planted-changes.json */
+	void (*on_file)(void *ctx, const struct fw_guid *name, const void *body, size_t n);
+	void *ctx;
 };
 /* Start a volume of `length` bytes (a multiple of 4 KiB). fs = FFSv2 or FFSv3 file system GUID;
  * name = FvName for the extended header (NULL: none). */

@@ -238,6 +238,8 @@ size_t fv_add_file(struct fvb *v, const struct fw_guid *name, uint8_t type, uint
 {
 	sb_align(&v->b, 8, 0xFF);
 	size_t off = put_file(&v->b, name, type, attributes, body, n);
+	if (v->on_file)
+		v->on_file(v->ctx, name, body, n);
 	if (v->b.len > v->length)
 		sample_die("volume overflow: %zu bytes in a volume of %zu", v->b.len, v->length);
 	return off;
@@ -260,6 +262,8 @@ size_t fv_add_top_file(struct fvb *v, const struct fw_guid *name, uint8_t type, 
 		free(pad);
 	}
 	SAMPLE_ASSERT(v->b.len == start);
+	if (v->on_file)
+		v->on_file(v->ctx, name, body, n);
 	return put_file(&v->b, name, type, 0, body, n);
 }
 

@@ -88,16 +88,6 @@ static void plant_versions(const struct variant *a, const struct variant *b)
 	/* PSP directory versions as PSPTool prints them: header bytes 0x60-0x63 reversed, in hex */
 	plant_version("psp_bootloader", "0.1C.0.23", "0.1C.0.2A");
 	plant_version("smu_firmware", "0.60.4E.0", "0.60.52.0");
-	char g[FW_GUID_STR_LEN];
-	struct fw_guid id = sample_guid_named("AmdSevTioDxe");
-	plant_module("added", "AmdSevTioDxe", fw_guid_format(&id, g), "new DXE driver (SEV-TIO support)");
-	id = sample_guid_named("CsmDxe");
-	plant_module("removed", "CsmDxe", fw_guid_format(&id, g), "CSM removed");
-	id = sample_guid_named("CbsSetupDxeBRH module");
-	plant_module("changed", "CbsSetupDxeBRH", fw_guid_format(&id, g), "AMD CBS forms and AmdSetupBRH layout changed");
-	plant_module("changed", "Setup", "899407D7-99FE-43D8-9A21-79EC328CAC21", "AMI Setup forms changed");
-	id = sample_guid_named("AmdPspDxeV2BRH");
-	plant_module("changed", "AmdPspDxeV2BRH", fw_guid_format(&id, g), "new AGESA version string");
 	plant_varstore("AmdSetupBRH", "3A997502-647A-4C82-998E-52EF9486A247",
 		       sample_printf("size 0x%X -> 0x%X", fs_varstore((struct formset *)&a->cbs, "AmdSetupBRH")->size,
 				     fs_varstore((struct formset *)&b->cbs, "AmdSetupBRH")->size));
@@ -140,6 +130,58 @@ static void check_planted(const struct formset *a, const struct formset *b)
 	for (size_t i = 0; i < b->nq; i++)
 		if (b->q[i].kind != QK_REF && !fs_question(a, b->q[i].prompt) && !plant_has("added", b->q[i].prompt))
 			sample_die("%s: \"%s\" is new in %d but not planted as added", b->module, b->q[i].prompt, b->version);
+}
+
+/* Why a module differs, for the modules that change on purpose; anything else that differs is a
+ * container of changed modules or carries the new BIOS version. */
+static const char *module_reason(const char *name)
+{
+	static const struct {
+		const char *name, *why;
+	} reasons[] = {
+		{"AmdSevTioDxe", "new DXE driver (SEV-TIO support)"},
+		{"CsmDxe", "CSM removed"},
+		{"CbsSetupDxeBRH", "AMD CBS forms and AmdSetupBRH layout changed"},
+		{"Setup", "AMI Setup forms changed"},
+		{"AMITSE", "new BIOS version in its strings"},
+		{"SmbiosStaticData", "new BIOS version and release date"},
+		{"$FID file", "new project version and build time"},
+		{"NVRAM external defaults", "new default values"},
+		{"NVAR store", "new default values"},
+		{"DXE volume file", "holds changed modules"},
+		{"AGESA PEI volume file", "holds changed modules"},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(reasons); i++)
+		if (strcmp(reasons[i].name, name) == 0)
+			return reasons[i].why;
+	return "new AGESA code and version string";
+}
+
+static const struct module_record *find_module(const struct variant *v, const struct module_record *r)
+{
+	for (size_t i = 0; i < v->nmodules; i++)
+		if (fw_guid_eq(&v->modules[i].guid, &r->guid) && v->modules[i].occurrence == r->occurrence)
+			return &v->modules[i];
+	return NULL;
+}
+
+/* Modules compare by FFS file GUID (and occurrence: PEI volumes A and B hold the same files). */
+static void plant_modules(const struct variant *a, const struct variant *b)
+{
+	char g[FW_GUID_STR_LEN];
+	for (size_t i = 0; i < b->nmodules; i++) {
+		const struct module_record *rb = &b->modules[i], *ra = find_module(a, rb);
+		if (rb->occurrence)
+			continue; /* copy B of the PEI volume changes with copy A */
+		if (!ra)
+			plant_module("added", rb->name, fw_guid_format(&rb->guid, g), module_reason(rb->name));
+		else if (memcmp(ra->hash, rb->hash, sizeof(ra->hash)) != 0)
+			plant_module("changed", rb->name, fw_guid_format(&rb->guid, g), module_reason(rb->name));
+	}
+	for (size_t i = 0; i < a->nmodules; i++)
+		if (!a->modules[i].occurrence && !find_module(b, &a->modules[i]))
+			plant_module("removed", a->modules[i].name, fw_guid_format(&a->modules[i].guid, g),
+				     module_reason(a->modules[i].name));
 }
 
 static double now(void)
@@ -192,6 +234,7 @@ int main(int argc, char **argv)
 		write_sysroot(v, sample_printf("sysroot-%s", v->bios_version));
 	}
 	plant_versions(&variants[0], &variants[1]);
+	plant_modules(&variants[0], &variants[1]);
 	check_planted(&variants[0].setup, &variants[1].setup);
 	check_planted(&variants[0].cbs, &variants[1].cbs);
 	plant_write("planted-changes.json");

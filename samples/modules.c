@@ -15,6 +15,7 @@
 #include "firmware.h"
 #include "ifr/ifr-opcodes.h"
 #include "parsers/ffs.h"
+#include "parsers/hash.h"
 #include "parsers/pe.h"
 #include "parsers/section.h"
 #include "planted.h"
@@ -46,10 +47,42 @@ const char *const module_names_1201_only[] = {"AmdSevTioDxe", NULL};
 
 static struct fw_guid G(const char *s) { return sample_guid(s); }
 
+void module_named(struct variant *v, const struct fw_guid *guid, const char *name)
+{
+	for (size_t i = 0; i < v->nnames; i++)
+		if (fw_guid_eq(&v->names[i].guid, guid))
+			return;
+	SAMPLE_ASSERT(v->nnames < ARRAY_LEN(v->names));
+	v->names[v->nnames++] = (struct module_name){*guid, name};
+}
+
+void module_seen(void *variant, const struct fw_guid *guid, const void *body, size_t n)
+{
+	struct variant *v = variant;
+	SAMPLE_ASSERT(v->nmodules < ARRAY_LEN(v->modules));
+	struct module_record *r = &v->modules[v->nmodules];
+	memset(r, 0, sizeof(*r));
+	r->guid = *guid;
+	for (size_t i = 0; i < v->nmodules; i++)
+		if (fw_guid_eq(&v->modules[i].guid, guid))
+			r->occurrence++;
+	for (size_t i = 0; i < v->nnames; i++)
+		if (fw_guid_eq(&v->names[i].guid, guid))
+			r->name = v->names[i].name;
+	if (!r->name) {
+		const char *known = fw_guid_name(guid);
+		char g[FW_GUID_STR_LEN];
+		r->name = known ? known : sample_strdup(fw_guid_format(guid, g));
+	}
+	fw_sha256(body, n, r->hash);
+	v->nmodules++;
+}
+
 /* ---- module bodies ---- */
 
 /* A DXE driver file: dependency, PE32 (with an HII package list when given), UI, version. */
-static void add_dxe_driver(struct fvb *fv, const struct fw_guid *name, const char *ui, const char *label, size_t code_len,
+static void add_dxe_driver(struct variant *v, struct fvb *fv, const struct fw_guid *name, const char *ui, const char *label,
+			   size_t code_len,
 			   const uint8_t *hii, size_t hii_len, const struct sbuf *data, const char *const *deps,
 			   uint8_t type)
 {
@@ -68,6 +101,7 @@ static void add_dxe_driver(struct fvb *fv, const struct fw_guid *name, const cha
 	if (ui)
 		sec_ui(&secs, ui);
 	sec_version(&secs, 0, "1.0");
+	module_named(v, name, label);
 	fv_add_file(fv, name, type, 0, secs.p, secs.len);
 	free(pe);
 	sb_free(&code);
@@ -133,10 +167,12 @@ static void smbios_type0(struct variant *v, struct sbuf *b)
 	sb_put8(b, 0);
 }
 
-static void add_raw_file(struct fvb *fv, const struct fw_guid *name, const void *data, size_t n)
+static void add_raw_file(struct variant *v, struct fvb *fv, const struct fw_guid *name, const char *label, const void *data,
+			 size_t n)
 {
 	struct sbuf secs = {0};
 	sec_plain(&secs, FW_SECTION_RAW, data, n);
+	module_named(v, name, label);
 	fv_add_file(fv, name, FW_FFS_TYPE_FREEFORM, 0, secs.p, secs.len);
 	sb_free(&secs);
 }
@@ -146,6 +182,8 @@ static uint8_t *build_dxe_volume(struct variant *v, size_t *len)
 	struct fvb fv;
 	struct fw_guid fvname = G(FV_DXE);
 	fv_begin(&fv, &guid_ffs2, &fvname, 0x200000);
+	fv.on_file = module_seen;
+	fv.ctx = v;
 
 	/* DXE apriori list: the drivers dispatched first */
 	struct sbuf apriori = {0};
@@ -153,11 +191,11 @@ static uint8_t *build_dxe_volume(struct variant *v, size_t *len)
 	for (size_t i = 0; i < ARRAY_LEN(first); i++)
 		sb_put_guid(&apriori, &first[i]);
 	struct fw_guid g = G(FILE_DXE_APRIORI);
-	add_raw_file(&fv, &g, apriori.p, apriori.len);
+	add_raw_file(v, &fv, &g, "apriori file", apriori.p, apriori.len);
 	sb_free(&apriori);
 
 	g = G(FILE_DXE_CORE);
-	add_dxe_driver(&fv, &g, NULL, "DxeCore", 0x1800, NULL, 0, NULL, NULL, FW_FFS_TYPE_DXE_CORE);
+	add_dxe_driver(v, &fv, &g, NULL, "DxeCore", 0x1800, NULL, 0, NULL, NULL, FW_FFS_TYPE_DXE_CORE);
 
 	static const char *const hii_deps[] = {PROTO_HII_DATABASE, PROTO_VARIABLE, NULL};
 	static const int setup_langs[] = {LANG_EN, LANG_FR, LANG_ZH, LANG_CONFIG};
@@ -165,19 +203,19 @@ static uint8_t *build_dxe_volume(struct variant *v, size_t *len)
 	size_t hii_len;
 	struct fw_guid setup_guid = G(FILE_SETUP);
 	uint8_t *hii = formset_package_list(&v->setup, &setup_guid, setup_langs, ARRAY_LEN(setup_langs), &hii_len);
-	add_dxe_driver(&fv, &setup_guid, "Setup", "Setup", 0x3000, hii, hii_len, NULL, hii_deps, FW_FFS_TYPE_DRIVER);
+	add_dxe_driver(v, &fv, &setup_guid, "Setup", "Setup", 0x3000, hii, hii_len, NULL, hii_deps, FW_FFS_TYPE_DRIVER);
 	free(hii);
 
 	struct fw_guid cbs_module = sample_guid_named("CbsSetupDxeBRH module");
 	struct fw_guid cbs_list = sample_guid_named("CbsSetupDxeBRH package list");
 	hii = formset_package_list(&v->cbs, &cbs_list, cbs_langs, ARRAY_LEN(cbs_langs), &hii_len);
-	add_dxe_driver(&fv, &cbs_module, "CbsSetupDxeBRH", "CbsSetupDxeBRH", 0x2400, hii, hii_len, NULL, hii_deps,
+	add_dxe_driver(v, &fv, &cbs_module, "CbsSetupDxeBRH", "CbsSetupDxeBRH", 0x2400, hii, hii_len, NULL, hii_deps,
 		       FW_FFS_TYPE_DRIVER);
 	free(hii);
 
 	g = G(FILE_AMITSE);
 	hii = amitse_package_list(v, &hii_len);
-	add_dxe_driver(&fv, &g, "AMITSE", "AMITSE", 0x2000, hii, hii_len, NULL, hii_deps, FW_FFS_TYPE_DRIVER);
+	add_dxe_driver(v, &fv, &g, "AMITSE", "AMITSE", 0x2000, hii, hii_len, NULL, hii_deps, FW_FFS_TYPE_DRIVER);
 	free(hii);
 
 	/* plain drivers: no UI section, as most real modules */
@@ -195,16 +233,16 @@ static uint8_t *build_dxe_volume(struct variant *v, size_t *len)
 		}
 		/* two of them carry a UI section; most real modules do not */
 		const char *ui = (i == 1 || i == 2) ? plain[i] : NULL;
-		add_dxe_driver(&fv, &pg, ui, plain[i], 0x600 + 0x100 * i, NULL, 0, data.len ? &data : NULL,
+		add_dxe_driver(v, &fv, &pg, ui, plain[i], 0x600 + 0x100 * i, NULL, 0, data.len ? &data : NULL,
 			       i == 1 ? pci_deps : NULL, FW_FFS_TYPE_DRIVER);
 		sb_free(&data);
 	}
 	if (v->version < 1201) {
 		struct fw_guid cg = sample_guid_named("CsmDxe");
-		add_dxe_driver(&fv, &cg, "CsmDxe", "CsmDxe", 0x1200, NULL, 0, NULL, pci_deps, FW_FFS_TYPE_DRIVER);
+		add_dxe_driver(v, &fv, &cg, "CsmDxe", "CsmDxe", 0x1200, NULL, 0, NULL, pci_deps, FW_FFS_TYPE_DRIVER);
 	} else {
 		struct fw_guid tg = sample_guid_named("AmdSevTioDxe");
-		add_dxe_driver(&fv, &tg, "AmdSevTioDxe", "AmdSevTioDxe", 0x900, NULL, 0, NULL, pci_deps, FW_FFS_TYPE_DRIVER);
+		add_dxe_driver(v, &fv, &tg, "AmdSevTioDxe", "AmdSevTioDxe", 0x900, NULL, 0, NULL, pci_deps, FW_FFS_TYPE_DRIVER);
 	}
 
 	/* "NVRAM external defaults": the default stores again, LZMA-compressed, in a raw section */
@@ -216,6 +254,7 @@ static uint8_t *build_dxe_volume(struct variant *v, size_t *len)
 	free(ext);
 	sb_free(&raw);
 	struct fw_guid eg = sample_guid("9221315B-30BB-46B5-813E-1B1BF4712BD3");
+	module_named(v, &eg, "NVRAM external defaults");
 	fv_add_file(&fv, &eg, FW_FFS_TYPE_FREEFORM, 0, secs.p, secs.len);
 	sb_free(&secs);
 
@@ -223,15 +262,15 @@ static uint8_t *build_dxe_volume(struct variant *v, size_t *len)
 	struct sbuf smbios = {0};
 	smbios_type0(v, &smbios);
 	struct fw_guid sg = sample_guid_named("SmbiosStaticData");
-	add_raw_file(&fv, &sg, smbios.p, smbios.len);
+	add_raw_file(v, &fv, &sg, "SmbiosStaticData", smbios.p, smbios.len);
 	sb_free(&smbios);
 
 	/* ACPI tables as AMI images carry them: a freeform file with one raw section per table */
 	if (v->dsdt) {
 		struct fw_guid dg = sample_guid_named("DSDT");
-		add_raw_file(&fv, &dg, v->dsdt, v->dsdt_len);
+		add_raw_file(v, &fv, &dg, "DSDT", v->dsdt, v->dsdt_len);
 		struct fw_guid s2 = sample_guid_named("SSDT CPMCPU");
-		add_raw_file(&fv, &s2, v->ssdt2, v->ssdt2_len);
+		add_raw_file(v, &fv, &s2, "SSDT CPMCPU", v->ssdt2, v->ssdt2_len);
 	}
 	return fv_finish(&fv, len);
 }
@@ -250,7 +289,10 @@ uint8_t *build_main_volume(struct variant *v, size_t length, size_t *len)
 	struct fvb fv;
 	struct fw_guid fvname = G(FV_MAIN);
 	fv_begin(&fv, &guid_ffs3, &fvname, length);
+	fv.on_file = module_seen;
+	fv.ctx = v;
 	struct fw_guid file = G("9E21FD93-9C72-4C15-8C4B-E77F1DB2D792");
+	module_named(v, &file, "DXE volume file");
 	fv_add_file(&fv, &file, FW_FFS_TYPE_FIRMWARE_VOLUME_IMAGE, 0, secs.p, secs.len);
 	sb_free(&secs);
 	return fv_finish(&fv, len);
@@ -260,7 +302,7 @@ uint8_t *build_main_volume(struct variant *v, size_t length, size_t *len)
 
 /* A PEI module; fv_base is the flash address of the volume when the module runs in place (the TE
  * image is linked at its own address, so the two PEI copies differ in those bytes), else 0. */
-static void add_peim(struct fvb *fv, uint64_t fv_base, const struct fw_guid *name, const char *label, const char *ui,
+static void add_peim(struct variant *v, struct fvb *fv, uint64_t fv_base, const struct fw_guid *name, const char *label, const char *ui,
 		     size_t code_len, const struct sbuf *data, uint8_t type)
 {
 	struct sbuf code = {0}, secs = {0};
@@ -277,6 +319,7 @@ static void add_peim(struct fvb *fv, uint64_t fv_base, const struct fw_guid *nam
 	if (ui)
 		sec_ui(&secs, ui);
 	sec_version(&secs, 0, "1.0");
+	module_named(v, name, ui ? ui : label);
 	fv_add_file(fv, name, type, 0, secs.p, secs.len);
 	free(te);
 	sb_free(&code);
@@ -288,14 +331,17 @@ static uint8_t *build_agesa_pei_volume(struct variant *v, size_t *len)
 	struct fvb fv;
 	struct fw_guid name = G(FV_PEI_ZLIB);
 	fv_begin(&fv, &guid_ffs2, &name, 0x40000);
-	static const char *const peims[] = {"AmdCpmInitPeim", "AmdNbioPeiBRH", "AmdPspPeiV2BRH", "AmdMemAm5Pei",
+	fv.on_file = module_seen;
+	fv.ctx = v;
+	static const char *const peims[] = {"AmdCpmInitPeim", "AmdNbioPeiBRH", "AmdPspPeiV2BRH", "AmdMemSp5Pei",
 					    "AmdFabricPeiBRH", "AmdCcxZen5Pei"};
 	for (size_t i = 0; i < ARRAY_LEN(peims); i++) {
 		struct fw_guid g = sample_guid_named(peims[i]);
+		module_named(v, &g, peims[i]);
 		struct sbuf data = {0};
 		sb_printf(&data, "%s %s", peims[i], v->agesa);
 		sb_put8(&data, 0);
-		add_peim(&fv, 0, &g, sample_printf("%s %d", peims[i], v->version), NULL, 0x800 + 0x200 * i, &data, FW_FFS_TYPE_PEIM);
+		add_peim(v, &fv, 0, &g, sample_printf("%s %d", peims[i], v->version), NULL, 0x800 + 0x200 * i, &data, FW_FFS_TYPE_PEIM);
 		sb_free(&data);
 	}
 	return fv_finish(&fv, len);
@@ -338,12 +384,14 @@ uint8_t *build_pei_volume(struct variant *v, const struct sample_key *root, uint
 	struct fvb fv;
 	struct fw_guid name = G(FV_PEI);
 	fv_begin(&fv, &guid_ffs2, &name, length);
+	fv.on_file = module_seen;
+	fv.ctx = v;
 
 	/* the platform root key: the RSA-2048 modulus the capsule's RootCert must match */
 	uint8_t modulus[256];
 	key_modulus(root, modulus);
 	struct fw_guid g = G(FILE_FWKEY);
-	add_raw_file(&fv, &g, modulus, sizeof(modulus));
+	add_raw_file(v, &fv, &g, "FWKEY", modulus, sizeof(modulus));
 
 	/* $FID in a freeform-subtype-GUID section */
 	struct sbuf fid = {0}, secs = {0};
@@ -351,6 +399,7 @@ uint8_t *build_pei_volume(struct variant *v, const struct sample_key *root, uint
 	struct fw_guid sub = G(SECTION_FID);
 	sec_freeform(&secs, &sub, fid.p, fid.len);
 	g = sample_guid_named("FidFile");
+	module_named(v, &g, "$FID file");
 	size_t file = fv_add_file(&fv, &g, FW_FFS_TYPE_FREEFORM, 0, secs.p, secs.len);
 	/* offset of the unsigned tail: file header, section header, subtype GUID, 67 + 4 bytes */
 	*fid_offset = file + FW_FFS_HEADER_SIZE + FW_SECTION_HEADER_SIZE + 16 + FW_AMI_FID_SIZE + 4;
@@ -362,15 +411,15 @@ uint8_t *build_pei_volume(struct variant *v, const struct sample_key *root, uint
 	struct fw_guid first = sample_guid_named("AmdPlatformPei");
 	sb_put_guid(&apriori, &first);
 	g = G(FILE_PEI_APRIORI);
-	add_raw_file(&fv, &g, apriori.p, apriori.len);
+	add_raw_file(v, &fv, &g, "apriori file", apriori.p, apriori.len);
 	sb_free(&apriori);
 
 	g = sample_guid_named("PeiCore");
-	add_peim(&fv, base, &g, "PeiCore", NULL, 0xC00, NULL, FW_FFS_TYPE_PEI_CORE);
+	add_peim(v, &fv, base, &g, "PeiCore", NULL, 0xC00, NULL, FW_FFS_TYPE_PEI_CORE);
 	struct sbuf data = {0};
 	sb_put(&data, "AGESA!V9", 9);
 	sb_put_ascii(&data, v->agesa);
-	add_peim(&fv, base, &first, "AmdPlatformPei", "AmdPlatformPei", 0x900, &data, FW_FFS_TYPE_PEIM);
+	add_peim(v, &fv, base, &first, "AmdPlatformPei", "AmdPlatformPei", 0x900, &data, FW_FFS_TYPE_PEIM);
 	sb_free(&data);
 
 	/* AGESA PEI modules in a volume compressed with AMD's zlib GUID-defined section */
@@ -383,6 +432,7 @@ uint8_t *build_pei_volume(struct variant *v, const struct sample_key *root, uint
 	sec_amd_zlib(&zsecs, isecs.p, isecs.len);
 	sb_free(&isecs);
 	g = sample_guid_named("AmdAgesaPeiVolume");
+	module_named(v, &g, "AGESA PEI volume file");
 	fv_add_file(&fv, &g, FW_FFS_TYPE_FIRMWARE_VOLUME_IMAGE, 0, zsecs.p, zsecs.len);
 	sb_free(&zsecs);
 
@@ -395,6 +445,7 @@ uint8_t *build_pei_volume(struct variant *v, const struct sample_key *root, uint
 	static const uint8_t reset[] = {0x90, 0x90, 0xE9, 0x0B, 0xFC, 0x00, 0x00};
 	memcpy(sb_at(&sec, sec.len - 0x10), reset, sizeof(reset));
 	sec_plain(&vtf, FW_SECTION_RAW, sec.p, sec.len);
+	module_named(v, &guid_vtf, "SecCore (Volume Top File)");
 	fv_add_top_file(&fv, &guid_vtf, FW_FFS_TYPE_SECURITY_CORE, vtf.p, vtf.len);
 	sb_free(&sec);
 	sb_free(&vtf);

@@ -207,6 +207,8 @@ uint8_t *build_nvram_volume(struct variant *v, size_t length, size_t *len)
 	struct fvb fv;
 	struct fw_guid fvname = sample_guid(NVRAM_FV_NAME);
 	fv_begin(&fv, &guid_ffs2, &fvname, length);
+	fv.on_file = module_seen;
+	fv.ctx = v;
 	size_t store_len;
 	size_t body = length - fv.b.len - FW_FFS_HEADER_SIZE;
 	uint8_t *store = nvar_close(&s, 0, body, &store_len);
