@@ -309,9 +309,11 @@ void fw_check_dev_sev(const struct fw_doctor_ctx *ctx, struct fw_check_result *r
 {
 	if (!fw_doctor_needs_host(ctx, r))
 		return;
+	bool have_dev = fw_machine_exists(ctx->host->machine, "dev");
+	fw_check_evidence(r, "dev/sev: %s", ctx->host->dev_sev ? "present" : have_dev ? "absent" : "dev/ was not captured");
 	if (ctx->host->dev_sev)
 		fw_check_set(r, FW_CHECK_PASS, "/dev/sev exists: the ccp driver bound the PSP.", NULL);
-	else if (fw_machine_exists(ctx->host->machine, "dev"))
+	else if (have_dev)
 		fw_check_set(r, FW_CHECK_WARN, "/dev/sev is absent: the ccp driver has not bound the PSP function.",
 			     "Load ccp and check SEV in the BIOS.");
 	else

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acpi/topo.h"
 #include "doctor.h"
 #include "parsers/hash.h"
 
@@ -283,6 +284,17 @@ static void kernel_side(FILE *f, struct fw_source *src, struct fw_doctor_report 
 	fputc('\n', f);
 }
 
+/* The ACPI root bridge whose bus range holds a device, or NULL. */
+static const struct fw_topo_bridge *bridge_of(const struct fw_acpi_topo *t, const struct fw_pci_device *d)
+{
+	for (size_t i = 0; t && i < t->nbridges; i++) {
+		const struct fw_topo_bridge *b = &t->bridges[i];
+		if (b->present && b->bus_known && b->segment == d->segment && d->bus >= b->bus_first && d->bus <= b->bus_last)
+			return b;
+	}
+	return NULL;
+}
+
 static void topology(FILE *f, struct fw_source *src)
 {
 	if (!src->have_host)
@@ -297,7 +309,20 @@ static void topology(FILE *f, struct fw_source *src)
 		fputs("No GPU was found among the PCI devices.\n\n", f);
 		return;
 	}
-	fputs("| GPU | Driver | Upstream ports | Root bridge | NUMA node | IOMMU group |\n|---|---|---|---|---|---|\n", f);
+	/* root bridges, proximity domains and IOMMUs come from the machine's ACPI tables */
+	struct fw_acpi_topo *topo = NULL;
+	struct fw_acpi_set *set = fw_source_acpi(src);
+	struct fw_topo_host th;
+	if (set && fw_source_topo_host(src, &th)) {
+		struct fw_topo_options to = {.host = &th};
+		struct fw_error err;
+		fw_error_clear(&err);
+		if (!fw_acpi_topo_build(set, &to, &topo, &err))
+			fw_source_warn(src, "topology without root bridges: %s", err.msg);
+	}
+	fputs("| GPU | Driver | Upstream ports | Root bridge | Proximity domain | IOMMU | NUMA node | IOMMU group |\n"
+	      "|---|---|---|---|---|---|---|---|\n",
+	      f);
 	for (size_t i = 0; i < n; i++) {
 		const struct fw_pci_device *g = gpus[i];
 		char path[512] = "";
@@ -308,11 +333,24 @@ static void topology(FILE *f, struct fw_source *src)
 			strncat(path, one, sizeof(path) - strlen(path) - 1);
 		}
 		const struct fw_iommu_group *grp = fw_host_group(h, g->iommu_group);
+		const struct fw_topo_bridge *b = bridge_of(topo, g);
 		fputc('|', f);
 		cellf(f, "%s %04x:%04x", g->bdf, g->cfg.vendor, g->cfg.device);
 		cell(f, g->driver ? g->driver : "-");
 		cell(f, path[0] ? path : "-");
-		cell(f, g->root_bus ? g->root_bus : "-");
+		if (b)
+			cellf(f, "%s (buses %02x-%02x)", b->dsl.path, b->bus_first, b->bus_last);
+		else
+			cell(f, g->root_bus ? g->root_bus : "-");
+		if (b && b->pxm_known)
+			cellf(f, "%u", b->pxm);
+		else
+			cell(f, "-");
+		if (b && b->iommu)
+			cellf(f, "%02x:%02x.%x", b->iommu->device_id >> 8, (b->iommu->device_id >> 3) & 0x1F,
+			      b->iommu->device_id & 7);
+		else
+			cell(f, "-");
 		if (g->numa_node >= 0)
 			cellf(f, "%d", g->numa_node);
 		else
@@ -324,6 +362,7 @@ static void topology(FILE *f, struct fw_source *src)
 		fputc('\n', f);
 	}
 	fputc('\n', f);
+	fw_acpi_topo_free(topo);
 }
 
 static void log_section(FILE *f, const struct fw_host *h, const char *title, const char *needle, size_t max)
@@ -353,7 +392,7 @@ static void verification(FILE *f, struct fw_source *src)
 	log_section(f, h, "SEV-SNP", "SEV-SNP", 8);
 	log_section(f, h, "AMD-Vi", "AMD-Vi:", 8);
 	log_section(f, h, "ccp", "ccp ", 4);
-	log_section(f, h, "kvm_amd", "kvm_amd", 4);
+	log_section(f, h, "kvm_amd", "kvm_amd:", 4);
 	size_t faults = 0;
 	for (size_t i = 0; i < h->nfaults; i++)
 		faults += strcmp(h->faults[i].event, "IO_PAGE_FAULT") == 0;
