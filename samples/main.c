@@ -148,8 +148,6 @@ static const char *module_reason(const char *name)
 		{"$FID file", "new project version and build time"},
 		{"NVRAM external defaults", "new default values"},
 		{"NVAR store", "new default values"},
-		{"DXE volume file", "holds changed modules"},
-		{"AGESA PEI volume file", "holds changed modules"},
 	};
 	for (size_t i = 0; i < ARRAY_LEN(reasons); i++)
 		if (strcmp(reasons[i].name, name) == 0)
@@ -165,13 +163,19 @@ static const struct module_record *find_module(const struct variant *v, const st
 	return NULL;
 }
 
+/* Volume-image files only wrap the modules they hold; they are not modules themselves. */
+static bool container(const struct module_record *r)
+{
+	return strcmp(r->name, "DXE volume file") == 0 || strcmp(r->name, "AGESA PEI volume file") == 0;
+}
+
 /* Modules compare by FFS file GUID (and occurrence: PEI volumes A and B hold the same files). */
 static void plant_modules(const struct variant *a, const struct variant *b)
 {
 	char g[FW_GUID_STR_LEN];
 	for (size_t i = 0; i < b->nmodules; i++) {
 		const struct module_record *rb = &b->modules[i], *ra = find_module(a, rb);
-		if (rb->occurrence)
+		if (rb->occurrence || container(rb))
 			continue; /* copy B of the PEI volume changes with copy A */
 		if (!ra)
 			plant_module("added", rb->name, fw_guid_format(&rb->guid, g), module_reason(rb->name));
@@ -179,7 +183,7 @@ static void plant_modules(const struct variant *a, const struct variant *b)
 			plant_module("changed", rb->name, fw_guid_format(&rb->guid, g), module_reason(rb->name));
 	}
 	for (size_t i = 0; i < a->nmodules; i++)
-		if (!a->modules[i].occurrence && !find_module(b, &a->modules[i]))
+		if (!a->modules[i].occurrence && !container(&a->modules[i]) && !find_module(b, &a->modules[i]))
 			plant_module("removed", a->modules[i].name, fw_guid_format(&a->modules[i].guid, g),
 				     module_reason(a->modules[i].name));
 }
