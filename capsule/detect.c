@@ -81,22 +81,6 @@ static bool probe_ffs_file(const struct fw_view *v, struct fw_ffs_ctx *ctx)
 	return true;
 }
 
-static bool probe_efivar_name(const char *path, const char **name)
-{
-	if (!path)
-		return false;
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	size_t len = strlen(base);
-	if (len < 38 || base[len - 37] != '-')
-		return false;
-	struct fw_guid g;
-	if (!fw_guid_parse(base + len - 36, &g))
-		return false;
-	*name = base;
-	return true;
-}
-
 /* Hand a whole-input NVRAM store to its parser (owned by parsers/nvram.h); when the parser
  * fails, the input stays one opaque node carrying the reason. */
 static bool parse_store_input(struct fw_tree *t, const struct fw_view *v, enum fw_node_kind kind, const char *type,
@@ -119,12 +103,11 @@ static bool detect_and_parse(struct fw_parser *p, const struct fw_view *v, const
 			     struct fw_error *err)
 {
 	struct fw_tree *t = p->t;
-	const char *efivar_name;
-	if (probe_efivar_name(path, &efivar_name) && v->len >= 4) {
+	if (path && fw_efivarfs_name_ok(path) && v->len >= 4) {
 		fw->kind = FW_INPUT_EFIVAR;
 		struct fw_error e;
 		fw_error_clear(&e);
-		bool ok = fw_efivarfs_parse_file(t, NULL, efivar_name, v, &e);
+		bool ok = fw_efivarfs_parse_file(t, NULL, path, v, &e);
 		return parse_store_input(t, v, FW_NODE_VARIABLE, "efivarfs", "efivarfs file", ok, &e, err);
 	}
 	if (fw_capsule_probe(v)) {

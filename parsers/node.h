@@ -72,7 +72,7 @@ struct fw_diag {
 #define FW_NODE_F_OPAQUE 0x01       /* could not be parsed; kept as bytes with a diagnostic */
 #define FW_NODE_F_COMPRESSED 0x02   /* children come from decompressed data */
 #define FW_NODE_F_CHECKSUM_BAD 0x04 /* a checksum of this node did not match */
-#define FW_NODE_F_HAS_HII 0x08      /* carries HII form packages (set by the IFR layer) */
+#define FW_NODE_F_HAS_HII 0x08      /* carries an HII form package (parsers/pe.c probe; ifr/ decodes) */
 
 struct fw_node {
 	enum fw_node_kind kind;

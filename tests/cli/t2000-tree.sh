@@ -21,7 +21,7 @@ t_golden json-broken "$G/broken.json" fwlens tree broken.fv --format json -q
 t_golden text-layout-only "$G/mini-layout-only.txt" fwlens tree mini.fv --layout-only
 
 if t_need_cmd xml-validates xmllint; then
-	for f in mini.fv broken.fv mini.cap dxe.ffs pe32.sct ffs3.fv; do
+	for f in mini.fv broken.fv mini.cap dxe.ffs pe32.sct ffs3.fv more.fv evil.fv; do
 		t_run "xml-$f" 0 fwlens tree "$f" --format xml --crc -q
 		if xmllint --noout --schema "$XSD" "$T_OUT" 2>"$T_DIR/xmllint"; then
 			pass "xml-$f-validates"

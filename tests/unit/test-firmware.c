@@ -209,6 +209,56 @@ TEST(firmware_broken_volume_diagnostics)
 	fw_firmware_close(&fw);
 }
 
+TEST(firmware_more_section_kinds)
+{
+	struct fw_firmware fw;
+	CHECK(open_data("firmware/more.fv", &fw));
+	struct fw_node *root = fw.tree->root;
+	/* LZMA F86: the x86 BCJ filter is undone, the output equals the generated code. */
+	struct fw_node *f86 = find(root, "D42AE6BD-1352-4BFB-909A-CA72A6EAE889", FW_NODE_SECTION);
+	CHECK_STR(field_str(f86, "Algorithm"), "LZMA F86");
+	const struct fw_node *code = child_at(f86, 0);
+	CHECK_EQ(code->size, 0x204);
+	size_t n;
+	uint8_t *want = fw_test_read_file(fw_test_data("compress/code.bin"), &n);
+	CHECK(want != NULL);
+	CHECK(memcmp(code->body.p, want, 512) == 0);
+	free(want);
+	struct fw_node *gz = find(root, "1D301FE9-BE79-4353-91C2-D23BC959AE0C", FW_NODE_SECTION);
+	CHECK_STR(field_str(gz, "Algorithm"), "GZip");
+	CHECK_EQ(child_at(gz, 0)->body.len, 12);
+	/* Signed sections: the certificate is header, the signed data parses with file offsets. */
+	struct fw_node *sig = find(root, "0F9D89E8-9259-4F76-A5AF-0C89E34023DF", FW_NODE_SECTION);
+	CHECK_EQ(field_uint(sig, "CertificateLength"), 88);
+	CHECK_EQ(sig->header_size, 0x18 + 88);
+	CHECK_EQ(child_at(sig, 0)->offset, 0x2A0);
+	struct fw_node *rsa = find(root, "A7717414-C616-4977-9420-844712A735BF", FW_NODE_SECTION);
+	CHECK_EQ(rsa->header_size, 0x18 + 528);
+	CHECK_EQ(child_at(rsa, 0)->offset, 0x4F8);
+	/* Compression type 0 stores its sections; type 1 holding Tiano data decodes as Tiano. */
+	struct fw_node *stored = find(root, "D0000000-0000-4000-8000-000000000005", FW_NODE_FILE);
+	CHECK_STR(stored->name, "Stored");
+	CHECK_STR(field_str(child_at(stored, 0), "Algorithm"), "none");
+	CHECK_EQ(child_at(child_at(stored, 0), 0)->offset, 0x529);
+	struct fw_node *t1 = find(root, "D0000000-0000-4000-8000-000000000006", FW_NODE_FILE);
+	CHECK_STR(field_str(child_at(t1, 0), "Algorithm"), "Tiano");
+	CHECK_EQ(child_at(child_at(t1, 0), 0)->size, 0xB0);
+	struct fw_node *misc = find(root, "D0000000-0000-4000-8000-000000000007", FW_NODE_FILE);
+	CHECK_STR(child_at(misc, 0)->type, "Disposable");
+	CHECK_EQ(child_at(misc, 0)->nchildren, 1);
+	CHECK_EQ(field_uint(child_at(misc, 1), "Postcode"), 0x1234);
+	CHECK_STR(child_at(misc, 2)->type, "16-bit image");
+	/* Apriori list and dependency expressions by name. */
+	struct fw_node *apr = find(root, "1B45CC0A-156A-428A-AF62-49864DA0E6E6", FW_NODE_FILE);
+	CHECK_STR(field_str(child_at(apr, 0), "Apriori"), "PeiCore, D0000000-0000-4000-8000-000000000008");
+	struct fw_node *mm = find(root, "D0000000-0000-4000-8000-000000000008", FW_NODE_FILE);
+	CHECK_STR(mm->type, "SMM module");
+	CHECK_STR(field_str(child_at(mm, 0), "Expression"), "SOR NOT (gPcdProtocolGuid OR PeiCore)");
+	CHECK_STR(field_str(child_at(mm, 1), "Expression"), "gPcdProtocolGuid");
+	CHECK(has_diag(child_at(mm, 1), "no END opcode"));
+	fw_firmware_close(&fw);
+}
+
 TEST(firmware_input_kinds)
 {
 	struct fw_firmware fw;
@@ -293,7 +343,7 @@ TEST(firmware_limits_hold)
 TEST(firmware_mutations_do_not_crash)
 {
 	static const char *const fixtures[] = {"firmware/mini.fv", "firmware/broken.fv", "firmware/mini.cap",
-					       "firmware/dxe.ffs", "firmware/ffs3.fv"};
+					       "firmware/dxe.ffs", "firmware/ffs3.fv", "firmware/more.fv"};
 	uint32_t seed = 0xC0FFEE;
 	for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
 		const char *path = fw_test_data(fixtures[i]);

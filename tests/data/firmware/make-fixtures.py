@@ -17,6 +17,10 @@ without any third-party firmware.
   dxe.ffs       the DXE driver of mini.fv as a lone FFS file
   pe32.sct      its PE32 section alone (a section file as UEFITool exports it)
   ffs3.fv       an FFSv3 volume with a large file (EFI_FFS_FILE_HEADER2) and a SECTION2 raw section
+  more.fv       the remaining section kinds: LZMA F86, GZip, FIRMWARE_CONTENTS_SIGNED and RSA2048/SHA256
+                signed sections, a stored compression section, a type-1 compression section holding
+                Tiano data, a disposable section, postcode and 16-bit sections, a PEI apriori list,
+                MM depex with SOR and a depex without END
   evil.fv       files whose UI names try to escape an extraction folder: "../../x", "/etc/passwd",
                 control characters, a 300-character name, "." and ".."
 """
@@ -232,6 +236,44 @@ def ffs3():
     return volume([big], 0x400, g("C0000000-0000-4000-8000-0000000000F0"), fs=FFS3)
 
 
+LZMAF86 = g("D42AE6BD-1352-4BFB-909A-CA72A6EAE889")
+GZIP = g("1D301FE9-BE79-4353-91C2-D23BC959AE0C")
+SIGNED = g("0F9D89E8-9259-4F76-A5AF-0C89E34023DF")
+RSA2048 = g("A7717414-C616-4977-9420-844712A735BF")
+PKCS7 = g("4AAFD29D-68DF-49EE-8AA9-347D375665A7")
+PEI_APRIORI = g("1B45CC0A-156A-428A-AF62-49864DA0E6E6")
+PEI_CORE = g("52C05B14-0B98-496C-BC3B-04B50211D680")
+
+
+def more():
+    import gzip as gz
+    f86 = ffs_file(g("D0000000-0000-4000-8000-000000000001"), 0x02, sections(
+        guided(LZMAF86, vectors.lzma_with_header(sections(section(0x19, vectors.make_code(512))), True))))
+    gzf = ffs_file(g("D0000000-0000-4000-8000-000000000002"), 0x02, sections(
+        guided(GZIP, gz.compress(sections(section(0x19, b"gzip payload")), 9, mtime=0))))
+    cert = struct.pack("<IHH", 24 + 64, 0x0200, 0x0EF1) + PKCS7 + b"\x30" * 64
+    signed = ffs_file(g("D0000000-0000-4000-8000-000000000003"), 0x02, sections(
+        guided(SIGNED, cert + sections(section(0x19, b"signed payload")), attrs=2)))
+    rsa = ffs_file(g("D0000000-0000-4000-8000-000000000004"), 0x02, sections(
+        guided(RSA2048, bytes(16) + b"\x11" * 256 + b"\x22" * 256 + sections(section(0x19, b"rsa payload")), attrs=2)))
+    stored_payload = sections(section(0x15, ucs2("Stored")), section(0x19, b"stored"))
+    stored = ffs_file(g("D0000000-0000-4000-8000-000000000005"), 0x02, sections(
+        section(0x01, struct.pack("<IB", len(stored_payload), 0) + stored_payload)))
+    tiano_payload = sections(section(0x19, b"tiano data in a type-1 compression section " * 4))
+    tiano1 = ffs_file(g("D0000000-0000-4000-8000-000000000006"), 0x02, sections(
+        section(0x01, struct.pack("<IB", len(tiano_payload), 1) + vectors.efi_compress(tiano_payload, 5))))
+    misc = ffs_file(g("D0000000-0000-4000-8000-000000000007"), 0x02, sections(
+        section(0x03, sections(section(0x19, b"disposable"))),
+        section(0x20, struct.pack("<I", 0x1234)),
+        section(0x16, b"\xea\x5b\xe0\x00\xf0")))
+    apriori = ffs_file(PEI_APRIORI, 0x02, sections(section(0x19, PEI_CORE + g("D0000000-0000-4000-8000-000000000008"))))
+    mm = ffs_file(g("D0000000-0000-4000-8000-000000000008"), 0x0A, sections(
+        section(0x1C, b"\x09\x02" + PCD_PROTOCOL + b"\x02" + PEI_CORE + b"\x04\x05\x08"),
+        section(0x13, b"\x02" + PCD_PROTOCOL)))
+    return volume([f86, gzf, signed, rsa, stored, tiano1, misc, apriori, mm], 0x2000,
+                  g("D0000000-0000-4000-8000-0000000000F0"))
+
+
 def evil():
     names = ["../../x", "/etc/passwd", "a\x01b\nc\td\x1b[31m", "N" * 300, ".", "..", "..\\..\\win"]
     files = []
@@ -264,6 +306,7 @@ def main():
     write("pe32.sct", section(0x10, pe32(hii=True)))
     write("ffs3.fv", ffs3())
     write("evil.fv", evil())
+    write("more.fv", more())
 
 
 if __name__ == "__main__":
