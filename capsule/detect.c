@@ -136,6 +136,17 @@ static bool detect_and_parse(struct fw_parser *p, const struct fw_view *v, const
 		bool ok = fw_nvar_parse_store(t, NULL, v, &e);
 		return parse_store_input(t, v, FW_NODE_NVRAM_STORE, "NVAR", "NVAR store", ok, &e, err);
 	}
+	/* an efivarfs dump of a defaults variable saved under another name: u32 attributes, then NVAR */
+	uint32_t attrs;
+	if (fw_rd_u32(v, 0, &attrs, NULL) && attrs <= 0x7F && fw_rd_u32(v, 4, &sig, NULL) && sig == FW_NVAR_SIGNATURE) {
+		fw->kind = FW_INPUT_NVRAM;
+		struct fw_view store;
+		fw_rd_tail(v, 4, &store, NULL);
+		struct fw_error e;
+		fw_error_clear(&e);
+		bool ok = fw_nvar_parse_store(t, NULL, &store, &e);
+		return parse_store_input(t, &store, FW_NODE_NVRAM_STORE, "NVAR", "NVAR store", ok, &e, err);
+	}
 	uint64_t fv_len;
 	if (fw_volume_probe(v, 0, true, &fv_len) && fv_len == v->len) {
 		fw->kind = FW_INPUT_VOLUME;

@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "firmware.h"
 #include "hash.h"
@@ -164,7 +165,10 @@ static void check_file(struct fw_parser *p, struct fw_node *n, const struct fw_v
 	bool live;
 	const char *st = file_state(state, ctx->empty, &live);
 	fw_node_field_str(t, n, "StateText", st);
-	if (!live)
+	if (strcmp(st, "marked for update") == 0)
+		/* still valid until an updated copy replaces it (AMI NVRAM uses this to pick the active store) */
+		fw_node_diag(t, n, FW_DIAG_INFO, v->base, "FFS file at %s: state 0x%02x is \"marked for update\"", at, state);
+	else if (!live)
 		fw_node_diag(t, n, FW_DIAG_WARN, v->base, "FFS file at %s: state 0x%02x is \"%s\", not a valid file", at, state, st);
 	/* Data alignment is relative to the start of the volume. */
 	uint32_t align = fw_ffs_alignment(attr);

@@ -370,6 +370,48 @@ TEST(firmware_mutations_do_not_crash)
 	}
 }
 
+/* The corpus's single modules, sections and stores are recognised for what SOURCES.md says they are. */
+TEST(firmware_corpus_inputs_detected)
+{
+	static const struct {
+		const char *rel;
+		enum fw_input_kind kind;
+		const char *type;
+		bool hii;
+	} cases[] = {
+		{"firmware/asrock-bc250-p4.00G_Setup_pe32-section.sct", FW_INPUT_SECTION, "PE32 image", true},
+		{"firmware/asrock-bc250-p4.00G_CbsSetupDxe_pe32-section.sct", FW_INPUT_SECTION, "PE32 image", true},
+		{"firmware/asrock-bc250-p4.00G_AMITSE_pe32-section.sct", FW_INPUT_SECTION, "PE32 image", false},
+		{"firmware/asus-rog-strix-b550f-gaming_AMITSE_pe32-section.sct", FW_INPUT_SECTION, "PE32 image", false},
+		{"firmware/hp-victus-15l-amd_Setup_pe32-body.efi", FW_INPUT_PE, "PE32 image", true},
+		{"firmware/ami-aptio5-secureflash_FwCapsuleHdr-template.ffs", FW_INPUT_FFS_FILE, "Freeform", false},
+		{"firmware/asus-wrx90e-sage-se-1203_nvram-volume-1.bin", FW_INPUT_VOLUME, "FFSv2", false},
+		{"firmware/yadro-purley-server_ami-nvram-volume.bin", FW_INPUT_VOLUME, "FFSv2", false},
+		{"firmware/asus-t100ta-aptio4_efivar_StdDefaults-nvar.bin", FW_INPUT_NVRAM, "NVAR", false},
+	};
+	size_t tested = 0;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *path = fw_test_corpus(cases[i].rel);
+		if (!path)
+			continue;
+		struct fw_firmware fw;
+		struct fw_error err;
+		fw_error_clear(&err);
+		CHECK_MSG(fw_firmware_open(path, NULL, &fw, &err), "%s: %s", cases[i].rel, err.msg);
+		CHECK_MSG(fw.kind == cases[i].kind, "%s: kind %s", cases[i].rel, fw_input_kind_name(fw.kind));
+		CHECK_STR(fw.tree->root->type, cases[i].type);
+		struct counts c = count(fw.tree->root);
+		CHECK_MSG((c.hii > 0) == cases[i].hii, "%s: HII flag %zu", cases[i].rel, c.hii);
+		CHECK_MSG(c.diags == 0 || fw.kind == FW_INPUT_VOLUME, "%s: %zu diagnostics", cases[i].rel, c.diags);
+		if (fw.kind == FW_INPUT_PE || fw.kind == FW_INPUT_SECTION)
+			CHECK_STR(field_str(fw.tree->root, "Machine name"), "X64");
+		fw_firmware_close(&fw);
+		tested++;
+	}
+	if (!tested)
+		SKIP("corpus firmware/ not present");
+}
+
 /* --- oracles --------------------------------------------------------------------------------- */
 
 struct keys {
