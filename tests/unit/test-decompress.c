@@ -77,6 +77,46 @@ static void check_own(enum fw_algo a, const char *name)
 TEST(decompress_own_efi11) { check_own(FW_ALGO_EFI11, "words"); }
 TEST(decompress_own_tiano) { check_own(FW_ALGO_TIANO, "words"); }
 TEST(decompress_own_lzma) { check_own(FW_ALGO_LZMA, "words"); }
+/* Size field all ones: the stream ends with its end marker and the output grows to fit. */
+TEST(decompress_own_lzma_unknown_size)
+{
+	char why[1200], cpath[1024];
+	const char *cp = fw_test_data("compress/words-eopm.lzma");
+	CHECK(cp != NULL);
+	snprintf(cpath, sizeof(cpath), "%s", cp);
+	const char *pp = fw_test_data("compress/words.bin");
+	CHECK_MSG(decodes_to(FW_ALGO_LZMA, cpath, pp, why, sizeof(why)), "%s", why);
+	size_t n;
+	uint8_t *c = fw_test_read_file(cpath, &n);
+	uint64_t size;
+	CHECK(!fw_decompress_declared_size(FW_ALGO_LZMA, c, n, &size));
+	uint8_t *out = NULL;
+	size_t olen;
+	struct fw_error err;
+	fw_error_clear(&err);
+	CHECK(!fw_decompress(FW_ALGO_LZMA, c, n, 1000, &out, &olen, NULL, &err));
+	CHECK_EQ(err.code, FW_E_LIMIT);
+	free(c);
+}
+
+/* The two EFI formats differ in one field: each decoder rejects or mangles the other's stream. */
+TEST(decompress_efi11_and_tiano_differ)
+{
+	const char *p = fw_test_data("compress/words.bin");
+	CHECK(p != NULL);
+	size_t plen, n;
+	uint8_t *plain = fw_test_read_file(p, &plen);
+	uint8_t *efi = fw_test_read_file(fw_test_data("compress/words.efi11"), &n);
+	uint8_t *out = NULL;
+	size_t olen = 0;
+	bool same = fw_decompress(FW_ALGO_TIANO, efi, n, 1u << 20, &out, &olen, NULL, NULL) && olen == plen &&
+		    memcmp(out, plain, plen) == 0;
+	free(out);
+	free(efi);
+	free(plain);
+	CHECK(!same);
+}
+
 TEST(decompress_own_lzmaf86) { check_own(FW_ALGO_LZMA_F86, "code"); }
 TEST(decompress_own_brotli) { check_own(FW_ALGO_BROTLI, "words"); }
 TEST(decompress_own_zlib_amd) { check_own(FW_ALGO_ZLIB_AMD, "words"); }

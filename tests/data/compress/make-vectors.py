@@ -11,6 +11,7 @@ full of E8/E9 call and jump opcodes for the BCJ filter; zeros-1m: 1 MiB of zeros
                            MSB-first bits, blocks of static Huffman codes for the T, C and P sets).
                            The two differ only in the width of the P-set count (4 vs 5 bits).
   NAME.lzma                13-byte LZMA header (props, dictionary, real size) + raw LZMA1 stream
+  NAME-eopm.lzma           the .lzma "alone" form with an unknown size (all ones) and an end marker
   NAME.lzmaf86             the same with the x86 BCJ filter applied before LZMA
   NAME.brotli              u64 DecodedSize, u64 ScratchSize, then a Brotli stream (libbrotlienc)
   NAME.zlib-amd            0x100-byte header with the compressed size at 0x14, then zlib
@@ -326,6 +327,7 @@ def main():
     write("words.tiano", efi_compress(words, 5))
     write("words.lzma", lzma_with_header(words, False))
     write("code.lzmaf86", lzma_with_header(code, True))
+    write("words-eopm.lzma", lzma.compress(words, format=lzma.FORMAT_ALONE, preset=6))
     write("words.brotli", brotli_section(words))
     write("words.zlib-amd", amd_zlib(words))
     write("words.gzip", gzip.compress(words, 9, mtime=0))
