@@ -97,7 +97,7 @@ static void hid_entry(struct sbuf *b, uint16_t id, const char *hid, const char *
 	sb_put_ascii(b, uid);
 }
 
-static void ivhd(struct sbuf *b, const struct topology *t, const struct topo_rb *rb, uint8_t type)
+static void ivhd(struct sbuf *b, const struct topo_rb *rb, uint8_t type)
 {
 	size_t start = b->len;
 	sb_layout(b, &fw_ivhd11_layout);
@@ -125,7 +125,6 @@ static void ivhd(struct sbuf *b, const struct topology *t, const struct topo_rb 
 		hid_entry(b, 0x00A5, "AMDI0020", "\\_SB.FUR0");
 		hid_entry(b, 0x00A5, "AMDI0020", "\\_SB.FUR1");
 	}
-	(void)t;
 	fw_layout_put(l, sb_at(b, start), IVHD_LENGTH, b->len - start);
 }
 
@@ -140,9 +139,9 @@ static uint8_t *ivrs(const struct topology *t, size_t *len)
 			      (0x40u << FW_IVINFO_VA_SIZE_SHIFT));
 	/* as AMD firmware emits them: every IOMMU as 11h, then every IOMMU as 40h */
 	for (int i = 0; i < TOPO_RBS; i++)
-		ivhd(&b, t, &t->rbs[i], FW_IVRS_IVHD_11);
+		ivhd(&b, &t->rbs[i], FW_IVRS_IVHD_11);
 	for (int i = 0; i < TOPO_RBS; i++)
-		ivhd(&b, t, &t->rbs[i], FW_IVRS_IVHD_40);
+		ivhd(&b, &t->rbs[i], FW_IVRS_IVHD_40);
 	return finish(&b, len);
 }
 

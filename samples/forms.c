@@ -167,9 +167,7 @@ void fs_run(struct formset *fs, int version, void (*define)(struct formset *))
 		fs->nq = 0;
 		fs->next_qid = 1;
 		fs->form = 0;
-		if (fs->pass == 2) {
-			/* refs and question ids are kept from pass 1 */
-		} else {
+		if (fs->pass == 1) { /* pass 2 keeps the gotos and question ids of pass 1 */
 			fs->nrefs = 0;
 			fs->nqids = 0;
 		}
@@ -637,14 +635,11 @@ void q_password(struct formset *fs, const struct qdef *d)
 
 /* ---- conditions ---- */
 
-static size_t cond_first_op;
-static int cond_ops;
-
 static void cond_open(struct formset *fs, uint8_t op)
 {
 	ifr_op(&fs->ifr, op, FW_IFR_HEADER_SIZE, true);
-	cond_first_op = fs->ifr.b.len;
-	cond_ops = 0;
+	fs->cond_first_op = fs->ifr.b.len;
+	fs->cond_ops = 0;
 }
 
 void c_suppress(struct formset *fs) { cond_open(fs, FW_IFR_SUPPRESS_IF); }
@@ -652,12 +647,12 @@ void c_grayout(struct formset *fs) { cond_open(fs, FW_IFR_GRAY_OUT_IF); }
 
 void c_body(struct formset *fs)
 {
-	SAMPLE_ASSERT(cond_ops > 0);
-	if (fs->amd_style && cond_ops > 1) {
+	SAMPLE_ASSERT(fs->cond_ops > 0);
+	if (fs->amd_style && fs->cond_ops > 1) {
 		/* AMD's CBS images set the scope bit on the first operand of a compound condition and
 		 * close it with an End before the governed statements (the WRX90E 1203 CBS module does
 		 * this throughout); a decoder must trust the scope bit. */
-		uint8_t *p = ifr_at(&fs->ifr, cond_first_op);
+		uint8_t *p = ifr_at(&fs->ifr, fs->cond_first_op);
 		p[1] |= FW_IFR_SCOPE_BIT;
 		fs->ifr.depth++;
 		ifr_end(&fs->ifr);
@@ -666,14 +661,18 @@ void c_body(struct formset *fs)
 
 void c_end(struct formset *fs) { ifr_end(&fs->ifr); }
 
-static void expr_op(struct formset *fs, uint8_t op) { ifr_op(&fs->ifr, op, FW_IFR_HEADER_SIZE, false), cond_ops++; }
+static void expr_op(struct formset *fs, uint8_t op)
+{
+	ifr_op(&fs->ifr, op, FW_IFR_HEADER_SIZE, false);
+	fs->cond_ops++;
+}
 
 void x_eq(struct formset *fs, const char *field, uint16_t value)
 {
 	size_t o = ifr_op(&fs->ifr, FW_IFR_EQ_ID_VAL, fw_ifr_eq_id_val_layout.size, false);
 	fw_layout_put(&fw_ifr_eq_id_val_layout, ifr_at(&fs->ifr, o), IFR_EQ_ID_VAL_QUESTION_ID, lookup_qid(fs, field));
 	fw_layout_put(&fw_ifr_eq_id_val_layout, ifr_at(&fs->ifr, o), IFR_EQ_ID_VAL_VALUE, value);
-	cond_ops++;
+	fs->cond_ops++;
 }
 
 void x_ne(struct formset *fs, const char *field, uint16_t value)
@@ -695,7 +694,7 @@ void x_const_equal(struct formset *fs, uint64_t a, uint64_t b)
 		uint8_t t[8];
 		put_le(t, v[i], 8);
 		fw_layout_put_bytes(&fw_ifr_uint_layout, ifr_at(&fs->ifr, o), IFR_UINT_VALUE, t, 8);
-		cond_ops++;
+		fs->cond_ops++;
 	}
 	expr_op(fs, FW_IFR_EQUAL);
 }

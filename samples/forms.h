@@ -116,8 +116,8 @@ struct formset {
 	size_t nrefs;
 	struct qidmap qids[512];
 	size_t nqids;
-	int cond_quirk_open;
-	bool cond_first_operand;
+	size_t cond_first_op; /* the condition being written: its first operand, operand count */
+	int cond_ops;
 };
 
 void fs_run(struct formset *fs, int version, void (*define)(struct formset *));
