@@ -34,13 +34,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fw_arena_init(&d.arena);
 	fw_diff_settings(&l, &l, &d);
 	fw_diff_free(&d);
-	struct fw_setlist half = l;
-	half.items += l.n / 2;
-	half.n -= l.n / 2;
-	memset(&d, 0, sizeof(d));
-	fw_arena_init(&d.arena);
-	fw_diff_settings(&l, &half, &d);
-	fw_diff_free(&d);
+	if (l.n) {
+		struct fw_setlist half = l;
+		half.items += l.n / 2;
+		half.n -= l.n / 2;
+		memset(&d, 0, sizeof(d));
+		fw_arena_init(&d.arena);
+		fw_diff_settings(&l, &half, &d);
+		fw_diff_free(&d);
+	}
 	fw_setlist_free(&l);
 	return 0;
 }

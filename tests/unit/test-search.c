@@ -7,6 +7,7 @@
 #include "sysroot.h"
 #include "tools/query/facts.h"
 #include "tools/query/search.h"
+#include "tools/query/user-regex.h"
 
 static const char settings_json[] =
 	"{\"settings\": ["
@@ -160,4 +161,25 @@ TEST(search_machine_facts)
 	fw_topics_free(&t);
 	fw_source_close(&src);
 	fw_sysroot_remove(dir);
+}
+
+TEST(search_regex_bounded)
+{
+	regex_t re;
+	struct fw_error err;
+	CHECK_MSG(fw_regex_compile(&re, "^(SMEE|SEV[- ]ES ASID.*)$", &err), "%s", err.msg);
+	regfree(&re);
+	CHECK(fw_regex_compile(&re, "ACS (Control|cntl)$|^ACS Rcc_Dev[0-9]+$", &err));
+	regfree(&re);
+	CHECK(fw_regex_compile(&re, "x{3,40}", &err));
+	regfree(&re);
+	/* expansions that grow exponentially are refused before regcomp sees them */
+	CHECK(!fw_regex_compile(&re, "(BBBBBBBBBBBB)++++++++++++++++++++", &err));
+	CHECK(strstr(err.msg, "repeats too much"));
+	CHECK(!fw_regex_compile(&re, "((a{60}){60}){60}", &err));
+	CHECK(!fw_regex_compile(&re, " BBBB)++++++++++++++++++++++++++++BBB", &err)); /* a lone ')' is a character */
+	CHECK(!fw_regex_compile(&re, "a{99999999999999999999}", &err));
+	CHECK(!fw_regex_compile(&re, "(", &err));
+	CHECK(strstr(err.msg, "bad regular expression"));
+	CHECK_EQ(err.code, FW_E_INVALID);
 }

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "user-regex.h"
+
 bool fw_find_fields_parse(const char *csv, unsigned *mask)
 {
 	static const struct {
@@ -65,12 +67,11 @@ bool fw_find(struct fw_setlist *l, const char *regex, unsigned fields, struct fw
 	memset(out, 0, sizeof(*out));
 	fw_arena_init(&out->arena);
 	regex_t re;
-	int rc = regcomp(&re, regex, REG_EXTENDED | REG_ICASE | REG_NOSUB);
-	if (rc != 0) {
-		char msg[256];
-		regerror(rc, &re, msg, sizeof(msg));
+	if (!fw_regex_compile(&re, regex, err)) {
 		fw_hits_free(out);
-		return fw_error_set(err, FW_E_USAGE, "bad regular expression '%s': %s", regex, msg);
+		if (err)
+			err->code = FW_E_USAGE; /* the expression is the user's argument */
+		return false;
 	}
 	for (size_t i = 0; i < l->n; i++) {
 		struct fw_setlist_item *it = &l->items[i];

@@ -357,6 +357,8 @@ bool fw_setlist_from_json(const char *text, size_t len, const char *origin, stru
 	} else {
 		/* several values: one record per line */
 		ok = read_lines(&r, text, len);
+		if (ok && out->n == 0)
+			ok = fw_error_set(err, FW_E_INVALID, "%s: no settings in it (empty input)", out->origin);
 	}
 	json_decref(doc);
 	if (!ok)

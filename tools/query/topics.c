@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "parsers/file.h"
+#include "user-regex.h"
 
 static const char builtin_rules[] =
 #include "rules-topics.xml.inc"
@@ -61,12 +62,9 @@ static char *attr(xmlNodePtr n, const char *name)
 static regex_t *compile(const char *src, const char *where, struct fw_error *err)
 {
 	regex_t *re = fw_xcalloc(1, sizeof(*re));
-	int rc = regcomp(re, src, REG_EXTENDED | REG_ICASE | REG_NOSUB);
-	if (rc != 0) {
-		char msg[256];
-		regerror(rc, re, msg, sizeof(msg));
+	if (!fw_regex_compile(re, src, err)) {
 		free(re);
-		fw_error_set(err, FW_E_INVALID, "%s: bad regular expression '%s': %s", where, src, msg);
+		fw_error_prefix(err, "%s: ", where);
 		return NULL;
 	}
 	return re;
