@@ -117,12 +117,12 @@ static bool scan_node(struct fw_node *n, void *ctx)
 	return true;
 }
 
-static bool scan_firmware(struct fw_acpi_set *s, struct fw_firmware *fw, const char *name, struct fw_error *err)
+bool fw_acpi_set_add_nodes(struct fw_acpi_set *s, struct fw_node *const *nodes, size_t n, const char *name,
+			   struct fw_error *err)
 {
 	struct scan sc = {s, 0, 0, err, false};
-	if (fw->tree->root)
-		fw_node_walk(fw->tree->root, scan_node, &sc);
-	fw_firmware_close(fw);
+	for (size_t i = 0; i < n && !sc.failed; i++)
+		fw_node_walk(nodes[i], scan_node, &sc);
 	if (sc.failed)
 		return false;
 	if (!sc.found)
@@ -130,6 +130,19 @@ static bool scan_firmware(struct fw_acpi_set *s, struct fw_firmware *fw, const c
 	if (sc.duplicates)
 		fw_acpi_set_diag(s, FW_DIAG_INFO, "%zu more copies of the same tables were found and left out", sc.duplicates);
 	return true;
+}
+
+bool fw_acpi_set_add_tree(struct fw_acpi_set *s, const struct fw_tree *t, const char *name, struct fw_error *err)
+{
+	struct fw_node *root = t ? t->root : NULL;
+	return fw_acpi_set_add_nodes(s, &root, root ? 1 : 0, name, err);
+}
+
+static bool scan_firmware(struct fw_acpi_set *s, struct fw_firmware *fw, const char *name, struct fw_error *err)
+{
+	bool ok = fw_acpi_set_add_tree(s, fw->tree, name, err);
+	fw_firmware_close(fw);
+	return ok;
 }
 
 bool fw_acpi_set_add_image(struct fw_acpi_set *s, const char *path, struct fw_error *err)

@@ -67,6 +67,13 @@ bool fw_acpi_set_add_folder(struct fw_acpi_set *s, const char *dir, struct fw_er
 /* Add the tables found in the leaf sections of a firmware image (capsule, flash image, volume,
  * FFS file, section), each table once (acpi/image.c). */
 bool fw_acpi_set_add_image(struct fw_acpi_set *s, const char *path, struct fw_error *err);
+/* The same over a firmware tree already built (the tables are copied; `name` names it), or over
+ * some of its nodes (the modules two images differ in). */
+struct fw_tree;
+struct fw_node;
+bool fw_acpi_set_add_tree(struct fw_acpi_set *s, const struct fw_tree *t, const char *name, struct fw_error *err);
+bool fw_acpi_set_add_nodes(struct fw_acpi_set *s, struct fw_node *const *nodes, size_t n, const char *name,
+			   struct fw_error *err);
 /* The same over bytes the caller keeps alive until the call returns (tables are copied). */
 bool fw_acpi_set_add_image_buffer(struct fw_acpi_set *s, const uint8_t *p, size_t n, const char *origin,
 				  struct fw_error *err);

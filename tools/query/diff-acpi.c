@@ -381,7 +381,8 @@ static bool map_inputs_changed(const struct fw_acpi_set *a, const struct fw_acpi
 }
 
 void fw_diff_acpi(struct fw_diff *d, const struct fw_acpi_set *a, const struct fw_acpi_set *b,
-		  const struct fw_topo_host *host_a, const struct fw_topo_host *host_b, char *warn, size_t warnlen)
+		  const struct fw_topo_host *host_a, const struct fw_topo_host *host_b, bool map, char *warn,
+		  size_t warnlen)
 {
 	warn[0] = '\0';
 	struct fw_arena tmp;
@@ -409,7 +410,7 @@ void fw_diff_acpi(struct fw_diff *d, const struct fw_acpi_set *a, const struct f
 	fw_strmap_free(&seen);
 	fw_strmap_free(&mb);
 	fw_arena_free(&tmp);
-	if (!fw_acpi_set_find(a, "DSDT", 0) || !fw_acpi_set_find(b, "DSDT", 0) || !map_inputs_changed(a, b))
+	if (!map || !fw_acpi_set_find(a, "DSDT", 0) || !fw_acpi_set_find(b, "DSDT", 0) || !map_inputs_changed(a, b))
 		return;
 	struct fw_acpi_topo *ta = NULL, *tb = NULL;
 	struct fw_error err;

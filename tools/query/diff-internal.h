@@ -20,10 +20,11 @@ void fw_diff_entry_fields(struct fw_diff *d, struct fw_diff_entry *e, const stru
 /* A note for the user (what could not be compared, and why); copied. */
 void fw_diff_note(struct fw_diff *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* diff-acpi.c: tables, decoded fields, the root-bridge map (hosts: the running machines' root
- * buses, or NULL). */
+/* diff-acpi.c: tables, decoded fields, and with `map` the root-bridge map (hosts: the running
+ * machines' root buses, or NULL). */
 struct fw_topo_host;
 void fw_diff_acpi(struct fw_diff *d, const struct fw_acpi_set *a, const struct fw_acpi_set *b,
-		  const struct fw_topo_host *host_a, const struct fw_topo_host *host_b, char *warn, size_t warnlen);
+		  const struct fw_topo_host *host_a, const struct fw_topo_host *host_b, bool map, char *warn,
+		  size_t warnlen);
 
 #endif

@@ -734,7 +734,20 @@ static bool module_same(const struct fw_module *a, const struct fw_module *b)
 	return a->len == b->len && memcmp(a->data, b->data, a->len) == 0 && str_eq(a->name, b->name);
 }
 
-static void diff_modules(struct fw_diff *d, struct fw_inventory *ia, struct fw_inventory *ib, const struct fw_diff_options *o)
+/* The FFS files two images differ in, per side: where their ACPI tables can differ. */
+struct node_list {
+	struct fw_node **v;
+	size_t n, cap;
+};
+
+static void node_push(struct node_list *l, const struct fw_module *m)
+{
+	l->v = grow(l->v, &l->cap, l->n, sizeof(*l->v));
+	l->v[l->n++] = m->node;
+}
+
+static void diff_modules(struct fw_diff *d, struct fw_inventory *ia, struct fw_inventory *ib, const struct fw_diff_options *o,
+			 struct node_list *da, struct node_list *db)
 {
 	struct fw_strmap mb;
 	fw_strmap_init(&mb);
@@ -755,8 +768,11 @@ static void diff_modules(struct fw_diff *d, struct fw_inventory *ia, struct fw_i
 		}
 	/* --module on each side naming different modules: compare those two */
 	if (o && (o->module_a || o->module_b) && na == 1 && nb == 1 && !fw_guid_eq(&only_a->guid, &only_b->guid)) {
-		if (!module_same(only_a, only_b))
+		if (!module_same(only_a, only_b)) {
 			module_entry(d, FW_DIFF_CHANGED, only_a, only_b);
+			node_push(da, only_a);
+			node_push(db, only_b);
+		}
 		fw_strmap_free(&mb);
 		free(used);
 		return;
@@ -768,15 +784,21 @@ static void diff_modules(struct fw_diff *d, struct fw_inventory *ia, struct fw_i
 		struct fw_module *b = fw_strmap_get(&mb, module_key(a, key, sizeof(key)));
 		if (!b) {
 			module_entry(d, FW_DIFF_REMOVED, a, NULL);
+			node_push(da, a);
 			continue;
 		}
 		used[b - ib->modules] = true;
-		if (!module_same(a, b))
+		if (!module_same(a, b)) {
 			module_entry(d, FW_DIFF_CHANGED, a, b);
+			node_push(da, a);
+			node_push(db, b);
+		}
 	}
 	for (size_t i = 0; i < ib->nmodules; i++)
-		if (!used[i] && module_wanted(&ib->modules[i], o ? o->module_b : NULL))
+		if (!used[i] && module_wanted(&ib->modules[i], o ? o->module_b : NULL)) {
 			module_entry(d, FW_DIFF_ADDED, NULL, &ib->modules[i]);
+			node_push(db, &ib->modules[i]);
+		}
 	fw_strmap_free(&mb);
 	free(used);
 }
@@ -947,22 +969,43 @@ void fw_diff_run(struct fw_source *a, struct fw_source *b, const struct fw_diff_
 			diff_varstores(d, la, lb);
 		}
 	}
+	struct node_list da = {0}, db = {0};
+	bool images = a->kind == FW_SOURCE_FIRMWARE && b->kind == FW_SOURCE_FIRMWARE;
 	if (a->kind != FW_SOURCE_LIST && b->kind != FW_SOURCE_LIST) {
 		struct fw_inventory *ia = fw_source_inventory(a), *ib = fw_source_inventory(b);
 		diff_versions(d, ia, ib);
 		if (ia->nmodules && ib->nmodules)
-			diff_modules(d, ia, ib, o);
+			diff_modules(d, ia, ib, o, &da, &db);
+		else
+			images = false;
 		if (!(o && (o->module_a || o->module_b)))
 			diff_variables(d, fw_source_vars(a), fw_source_vars(b));
 	}
 	if (a->have_host && b->have_host)
 		diff_kernel(d, &a->host, &b->host);
-	struct fw_acpi_set *sa = fw_source_acpi(a), *sb = fw_source_acpi(b);
+	if (images) {
+		/* tables in the modules that are the same on both sides are the same: scan only the others */
+		struct fw_acpi_set *ta = fw_acpi_set_new(), *tb = fw_acpi_set_new();
+		ta->source = tb->source = FW_ACPI_SRC_IMAGE;
+		fw_acpi_set_add_nodes(ta, da.v, da.n, a->path, NULL);
+		fw_acpi_set_add_nodes(tb, db.v, db.n, b->path, NULL);
+		fw_acpi_set_finish(ta);
+		fw_acpi_set_finish(tb);
+		char warn[8];
+		fw_diff_acpi(d, ta, tb, NULL, NULL, false, warn, sizeof(warn));
+		fw_acpi_set_free(ta);
+		fw_acpi_set_free(tb);
+	}
+	free(da.v);
+	free(db.v);
+	struct fw_acpi_set *sa = images ? NULL : fw_source_acpi(a), *sb = images ? NULL : fw_source_acpi(b);
 	if (sa && sb) {
 		char warn[1024];
 		struct fw_topo_host ha, hb;
 		bool has_a = fw_source_topo_host(a, &ha), has_b = fw_source_topo_host(b, &hb);
-		fw_diff_acpi(d, sa, sb, has_a ? &ha : NULL, has_b ? &hb : NULL, warn, sizeof(warn));
+		/* the root-bridge map of an image is a template the firmware patches at boot: machines only */
+		bool map = a->kind == FW_SOURCE_MACHINE && b->kind == FW_SOURCE_MACHINE;
+		fw_diff_acpi(d, sa, sb, has_a ? &ha : NULL, has_b ? &hb : NULL, map, warn, sizeof(warn));
 		if (warn[0])
 			fw_diff_note(d, "%s", warn);
 	}

@@ -70,6 +70,7 @@ static void add_module(struct walk *w, const struct fw_node *n)
 	m->offset = n->offset;
 	m->data = n->data.p;
 	m->len = n->data.len;
+	m->node = (struct fw_node *)n;
 }
 
 static int by_guid_then_position(const void *a, const void *b)

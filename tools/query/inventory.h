@@ -25,6 +25,7 @@ struct fw_module {
 	const uint8_t *data;  /* header and body as stored (inflated when inside a compressed section) */
 	size_t len;
 	unsigned instance;    /* 0 for the first file with this GUID, 1 for the next ... */
+	struct fw_node *node; /* the FFS file in the tree */
 	bool hashed;
 	char sha256[FW_SHA256_HEX_LEN];
 };

@@ -369,6 +369,21 @@ struct fw_acpi_set *fw_source_acpi(struct fw_source *src)
 	if (src->acpi_loaded)
 		return src->acpi;
 	src->acpi_loaded = true;
+	if (src->kind == FW_SOURCE_FIRMWARE) {
+		/* the tables a firmware image carries, found in the tree already built */
+		if (!src->have_hii || !src->hii.have_fw)
+			return NULL;
+		struct fw_acpi_set *s = fw_acpi_set_new();
+		s->source = FW_ACPI_SRC_IMAGE;
+		s->path = fw_arena_strdup(&s->arena, src->path);
+		if (!fw_acpi_set_add_tree(s, src->hii.fw.tree, src->path, NULL)) {
+			fw_acpi_set_free(s);
+			return NULL;
+		}
+		fw_acpi_set_finish(s);
+		src->acpi = s;
+		return s;
+	}
 	if (src->kind != FW_SOURCE_MACHINE)
 		return NULL;
 	const char *dir = "sys/firmware/acpi/tables";
@@ -554,7 +569,8 @@ static void *open_job_run(void *arg)
 		fw_source_setlist(j->src);
 		if (j->src->kind != FW_SOURCE_LIST)
 			fw_source_inventory(j->src);
-		fw_source_acpi(j->src);
+		if (j->src->kind == FW_SOURCE_MACHINE)
+			fw_source_acpi(j->src);
 	}
 	return NULL;
 }

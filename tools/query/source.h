@@ -95,9 +95,9 @@ struct fw_setlist *fw_source_setlist(struct fw_source *src);
  * BIOS version and date, SEV firmware from the kernel log); never NULL. */
 struct fw_inventory *fw_source_inventory(struct fw_source *src);
 
-/* The machine's ACPI tables (sys/firmware/acpi/tables with dynamic/), decoded, read through the
- * machine so a snapshot gives the tables its folder gives; NULL when there are none (with a
- * warning saying why). */
+/* The ACPI tables: a machine's (sys/firmware/acpi/tables with dynamic/, read through the machine
+ * so a snapshot gives the tables its folder gives), or those a firmware image carries in its
+ * sections; decoded; NULL when there are none. */
 struct fw_acpi_set *fw_source_acpi(struct fw_source *src);
 
 /* The running machine's root buses and PCI devices for the ACPI topology (acpi/topo.h), read
