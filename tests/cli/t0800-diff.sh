@@ -156,4 +156,17 @@ if bad:
 sys.exit(1 if bad else 0)
 PY
 	t_run wrx90e-self 0 fwlens diff "$CAP" "$CAP"
+	# two different images: the ACPI tables the WRX90E modules carry and the sample image does not
+	if t_need_file wrx90e-acpi "$SAMPLES/ESC8000A-E13-ASUS-1201.CAP" "the samples (make samples)"; then
+		t_run wrx90e-acpi 1 fwlens diff "$CAP" "$SAMPLES/ESC8000A-E13-ASUS-1201.CAP" --format json
+		python3 - "$T_OUT" <<'PY' && pass wrx90e-acpi-tables || fail wrx90e-acpi-tables "see above"
+import json, sys
+d = json.load(open(sys.argv[1]))
+removed = {x["key"] for x in d["acpi"]["removed"]}
+ok = "SSDT ALIB" in removed and d["versions"]["bios_version"] == {"old": "1203", "new": "1201"}
+if not ok:
+    print(sorted(removed), d["versions"].get("bios_version"))
+sys.exit(0 if ok else 1)
+PY
+	fi
 fi
