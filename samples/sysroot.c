@@ -470,6 +470,9 @@ static void write_proc(const struct variant *v, const struct topology *t)
 						{"npt", "Y"}};
 	for (size_t i = 0; i < ARRAY_LEN(params); i++)
 		out_text(sample_printf("sys/module/kvm_amd/parameters/%s", params[i][0]), "%s\n", params[i][1]);
+	/* the ccp driver's device node; a folder cannot hold a character device, so an empty file
+	 * stands for it (readers only ask whether it exists) */
+	out_write("dev/sev", "", 0);
 }
 
 /* ---- kernel log ---- */
