@@ -106,7 +106,7 @@ static int run_show(struct fw_cli *cli)
 		}
 	}
 	static const char *const dmi[][2] = {
-		{"board", "sys/class/dmi/id/board_name"},     {"product", "sys/class/dmi/id/product_name"},
+		{"host", "proc/sys/kernel/hostname"},         {"board", "sys/class/dmi/id/board_name"},     {"product", "sys/class/dmi/id/product_name"},
 		{"vendor", "sys/class/dmi/id/sys_vendor"},    {"bios_version", "sys/class/dmi/id/bios_version"},
 		{"bios_date", "sys/class/dmi/id/bios_date"},  {"kernel", "proc/sys/kernel/osrelease"},
 		{"cmdline", "proc/cmdline"},

@@ -40,7 +40,7 @@ static const char *const dmi_names[] = {
 	"sys_vendor", "chassis_vendor", "chassis_type", "chassis_version", NULL,
 };
 static const char *const proc_files[] = {
-	"proc/cmdline", "proc/version", "proc/sys/kernel/osrelease", "proc/cpuinfo", NULL,
+	"proc/cmdline", "proc/version", "proc/sys/kernel/osrelease", "proc/sys/kernel/hostname", "proc/cpuinfo", NULL,
 };
 static const char *const pci_files[] = {
 	"config", "class", "vendor", "device", "subsystem_vendor", "subsystem_device", "revision", "numa_node",
