@@ -63,7 +63,7 @@ if t_need_file wrx90e-forms "$CAP" "WRX90E capsule" && t_need_cmd wrx90e-forms U
 		awk 'function first(re,   x) { if (!match($0, re)) return -1; x = substr($0, RSTART, RLENGTH); sub(/.*: */, "", x); return x + 0 }
 		{
 			q = first("\"question_id\": *[0-9]+"); v = first("\"varstore_id\": *[0-9]+"); o = first("\"offset\": *[0-9]+")
-			p = $0; sub(/^\{"kind": *"[a-z-]*", *"prompt": *"/, "", p); sub(/", *"help":.*/, "", p)
+			p = $0; sub(/^\{("source": *"[^"]*", *)?"kind": *"[a-z-]*", *"prompt": *"/, "", p); sub(/", *"help":.*/, "", p)
 			printf "%X %X %X %s\n", q, v, o, p
 		}' "$T_DIR/$m.jsonl" | sort -u >"$T_DIR/$m.have"
 		missing=$(comm -23 "$T_DIR/$m.want" "$T_DIR/$m.have" | wc -l)

@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "output-text.h"
+#include "record-key.h"
 #include "tools/query/doctor.h"
 #include "tools/query/source.h"
 
@@ -72,15 +73,35 @@ static int run_doctor(struct fw_cli *cli)
 	fw_source_doctor_ctx(&src, mask, &ctx);
 	struct fw_doctor_report rep;
 	fw_doctor_run(&ctx, &rep);
-	if (fw_cli_format_is(cli, "json")) {
+	struct fw_record_key key;
+	fw_record_key_init(&key, cli->argv[0], src.kind == FW_SOURCE_MACHINE ? src.machine : NULL);
+	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
 		json_t *doc = fw_doctor_report_json(&rep);
 		json_object_set_new(doc, "source", json_string(cli->argv[0]));
 		json_object_set_new(doc, "profile", json_string(profile));
-		fw_cli_print_json(cli, doc);
+		if (fw_cli_format_is(cli, "json"))
+			fw_cli_print_json(cli, doc);
+		else
+			fw_cli_print_json_as_xml(cli, doc, "doctor");
+	} else if (fw_cli_format_is(cli, "jsonl")) {
+		/* one line per check, keyed, so the checks of a fleet can be concatenated */
+		json_t *doc = fw_doctor_report_json(&rep), *e;
+		size_t i;
+		json_array_foreach(json_object_get(doc, "checks"), i, e)
+		{
+			json_t *o = json_object();
+			json_object_set_new(o, "profile", json_string(profile));
+			const char *k;
+			json_t *v;
+			json_object_foreach(e, k, v) json_object_set(o, k, v);
+			fw_cli_print_jsonl(cli, fw_record_key_wrap(&key, o));
+		}
+		json_decref(doc);
 	} else {
 		print_text(cli, cli->argv[0], profile, &rep);
 	}
 	int rc = rep.fail ? FW_EXIT_DIFFERENT : 0;
+	fw_record_key_free(&key);
 	fw_doctor_report_free(&rep);
 	fw_source_close(&src);
 	return rc;
@@ -93,7 +114,7 @@ static const struct fw_option doctor_options[] = {
 };
 
 FW_COMMAND(doctor,
-	.synopsis = "SRC [--profile sev-snp-host|vfio|p2p|all] [--image FILE] [--format text|json]",
+	.synopsis = "SRC [--profile sev-snp-host|vfio|p2p|all] [--image FILE] [--format text|json|jsonl|xml]",
 	.summary = "Check whether a host is set up right for SEV-SNP, vfio passthrough and GPU peer-to-peer",
 	.description =
 		"SRC is a machine: a snapshot file, a folder laid out like a Linux root, or / for this machine. "
@@ -101,7 +122,7 @@ FW_COMMAND(doctor,
 		"kernel log lines, ACS bits, IOMMU groups), an explanation and a fix. BIOS settings are decoded from the "
 		"machine's EFI variables with the forms of the BIOS image (--image, or the image stored in the snapshot).\n\n"
 		"Exit status 1 when any check fails.",
-	.formats = "text,json",
+	.formats = "text,json,jsonl,xml",
 	.options = doctor_options,
 	.examples = "fwlens doctor /\n"
 		    "fwlens doctor host.fwsnap --profile p2p\n"

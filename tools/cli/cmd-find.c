@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "query-writers.h"
+#include "record-key.h"
 
 static void write_markdown(struct fw_cli *cli, struct fw_setlist *l, const struct fw_hits *hits)
 {
@@ -38,6 +39,8 @@ static int run_find(struct fw_cli *cli)
 		return fw_cli_fail(cli, &err);
 	}
 	fw_query_cli_warnings(cli, &src, NULL);
+	struct fw_record_key key;
+	fw_record_key_init(&key, cli->argv[0], src.kind == FW_SOURCE_MACHINE ? src.machine : NULL);
 	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
 		json_t *doc = json_object(), *arr = json_array();
 		json_object_set_new(doc, "source", json_string(cli->argv[0]));
@@ -51,7 +54,7 @@ static int run_find(struct fw_cli *cli)
 			fw_cli_print_json_as_xml(cli, doc, "find");
 	} else if (fw_cli_format_is(cli, "jsonl")) {
 		for (size_t i = 0; i < hits.n; i++)
-			fw_cli_print_jsonl(cli, fw_query_json_hit(l, &hits.items[i]));
+			fw_cli_print_jsonl(cli, fw_record_key_wrap(&key, fw_query_json_hit(l, &hits.items[i])));
 	} else if (fw_cli_format_is(cli, "markdown")) {
 		write_markdown(cli, l, &hits);
 	} else {
@@ -68,6 +71,7 @@ static int run_find(struct fw_cli *cli)
 		fprintf(fw_cli_out(cli), "%s%zu of %zu settings match /%s/\n", hits.n ? "\n" : "", hits.n, l->n, cli->argv[1]);
 	}
 	rc = hits.n ? 0 : FW_EXIT_DIFFERENT;
+	fw_record_key_free(&key);
 	fw_hits_free(&hits);
 	fw_source_close(&src);
 	return rc;

@@ -4,6 +4,7 @@
 
 #include "output-text.h"
 #include "query-writers.h"
+#include "record-key.h"
 
 static void write_text(struct fw_cli *cli, struct fw_setlist *l, const struct fw_topic *const *sel, size_t nsel,
 		       const struct fw_hits *hits, const struct fw_fact_answers *facts)
@@ -121,6 +122,8 @@ static int run_query(struct fw_cli *cli)
 	struct fw_fact_answers facts;
 	fw_facts_answer(&src, sel, nsel, &facts);
 	fw_query_cli_warnings(cli, &src, NULL);
+	struct fw_record_key key;
+	fw_record_key_init(&key, cli->argv[0], src.kind == FW_SOURCE_MACHINE ? src.machine : NULL);
 	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
 		json_t *doc = json_object(), *arr = json_array(), *tops = json_array();
 		json_object_set_new(doc, "source", json_string(cli->argv[0]));
@@ -142,11 +145,11 @@ static int run_query(struct fw_cli *cli)
 			fw_cli_print_json_as_xml(cli, doc, "query");
 	} else if (fw_cli_format_is(cli, "jsonl")) {
 		for (size_t i = 0; i < hits.n; i++)
-			fw_cli_print_jsonl(cli, fw_query_json_hit(l, &hits.items[i]));
+			fw_cli_print_jsonl(cli, fw_record_key_wrap(&key, fw_query_json_hit(l, &hits.items[i])));
 		for (size_t i = 0; i < facts.n; i++) {
 			json_t *o = fw_query_json_fact(&facts.items[i]);
 			json_object_set_new(o, "fact", json_true());
-			fw_cli_print_jsonl(cli, o);
+			fw_cli_print_jsonl(cli, fw_record_key_wrap(&key, o));
 		}
 	} else if (fw_cli_format_is(cli, "markdown")) {
 		write_markdown(cli, l, sel, nsel, &hits, &facts);
@@ -154,6 +157,7 @@ static int run_query(struct fw_cli *cli)
 		write_text(cli, l, sel, nsel, &hits, &facts);
 	}
 	rc = hits.n || facts.n ? 0 : FW_EXIT_DIFFERENT;
+	fw_record_key_free(&key);
 	fw_fact_answers_free(&facts);
 	fw_hits_free(&hits);
 out:

@@ -5,6 +5,7 @@
 
 #include "ifr-writers.h"
 #include "output-text.h"
+#include "record-key.h"
 
 static const char *default_text(const struct fw_setting *st, char *buf, size_t len)
 {
@@ -262,8 +263,11 @@ static int run_settings(struct fw_cli *cli)
 		else
 			fw_cli_print_json_as_xml(cli, doc, "settings");
 	} else if (fw_cli_format_is(cli, "jsonl")) {
+		struct fw_record_key key;
+		fw_record_key_init(&key, cli->argv[0], forms.machine ? forms.src.machine : NULL);
 		for (uint32_t i = 0; i < s->n; i++)
-			fw_cli_print_jsonl(cli, fw_ifr_json_question(&s->items[i], s->bound));
+			fw_cli_print_jsonl(cli, fw_record_key_wrap(&key, fw_ifr_json_question(&s->items[i], s->bound)));
+		fw_record_key_free(&key);
 	} else if (fw_cli_format_is(cli, "sce")) {
 		write_sce(cli, s);
 	} else if (fw_cli_format_is(cli, "markdown")) {
