@@ -186,6 +186,8 @@ static int run_info(struct fw_cli *cli)
 	fw_sha256_hex(fw.tree->input, fw.tree->input_len, sha);
 	if (fw_cli_format_is(cli, "json"))
 		fw_cli_print_json(cli, info_json(&fw, in, sha));
+	else if (fw_cli_format_is(cli, "xml"))
+		fw_cli_print_json_as_xml(cli, info_json(&fw, in, sha), "info");
 	else
 		info_text(cli, &fw, in, sha);
 	free(in);
@@ -194,7 +196,7 @@ static int run_info(struct fw_cli *cli)
 }
 
 FW_COMMAND(info,
-	.synopsis = "FILE [--format text|json]",
+	.synopsis = "FILE [--format text|json|xml]",
 	.summary = "Say what a firmware input is and count what it holds",
 	.description =
 		"Identifies FILE (capsule, flash image, volume, FFS file, section, PE image, NVRAM store or "
@@ -206,6 +208,6 @@ FW_COMMAND(info,
 		"\"sections\", \"compressed\": {sections, not_decompressed, by_algorithm, decompressed_bytes}, "
 		"\"hii_modules\": [{guid, name?}], \"nvram_stores\", \"variables\", \"diagnostics\": {errors, "
 		"warnings, info}}.",
-	.formats = "text,json",
+	.formats = "text,json,xml",
 	.examples = "fwlens info BIOS.CAP\nfwlens info OVMF_CODE.fd --format json",
 	.min_args = 1, .max_args = 1, .run = run_info, .order = 5);

@@ -55,7 +55,7 @@ static const struct fw_option notes_options[] = {
 	{"image", 0, "FILE", "BIOS image whose forms decode the machine's stored settings", NULL},
 	{"previous-image", 0, "FILE", "BIOS image for the previous machine (default: its stored image)", NULL},
 	{"title", 0, "TEXT", "title of the notes (default: product, BIOS version and date)", NULL},
-	{"lang", 0, "LANG", "language of setup strings (default en-US)", NULL},
+	{"lang", 'l', "LANG", "display language of setup strings (default en-US)", NULL},
 	{0},
 };
 
@@ -70,6 +70,7 @@ FW_COMMAND(notes,
 		"kernel side (command line, IOMMU mode, groups, kvm_amd, ACS on GPU paths); the GPU topology; the kernel "
 		"log lines that prove each claim; the changes since --previous; known issues and open questions.\n\n"
 		"The output is deterministic: the same inputs give the same bytes.",
+	.formats = "markdown",
 	.options = notes_options,
 	.examples = "fwlens notes host.fwsnap -o v2-uefi-settings.md\n"
 		    "fwlens notes s1201.fwsnap --previous s1104.fwsnap -o v2-uefi-settings.md",

@@ -125,7 +125,7 @@ static int run_show(struct fw_cli *cli)
 	json_object_set_new(counts, "kernel_log", json_boolean(fw_machine_exists(m, "var/log/dmesg")));
 	json_t *unreadable = manifest ? json_incref(json_object_get(manifest, "unreadable")) : json_array();
 
-	if (fw_cli_format_is(cli, "json")) {
+	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
 		json_t *doc = json_object();
 		json_object_set_new(doc, "path", json_string(path));
 		json_object_set_new(doc, "kind", json_string(fw_machine_kind(m) == FW_MACHINE_SNAPSHOT ? "snapshot" : "folder"));
@@ -141,7 +141,10 @@ static int run_show(struct fw_cli *cli)
 		json_object_set_new(doc, "facts", facts);
 		json_object_set_new(doc, "counts", counts);
 		json_object_set_new(doc, "unreadable", unreadable);
-		fw_cli_print_json(cli, doc);
+		if (fw_cli_format_is(cli, "json"))
+			fw_cli_print_json(cli, doc);
+		else
+			fw_cli_print_json_as_xml(cli, doc, "snapshot");
 	} else {
 		FILE *f = fw_cli_out(cli);
 		const char *b = fw_cli_color(cli, "bold"), *r = fw_cli_color(cli, "reset");
@@ -207,7 +210,7 @@ FW_COMMAND(snapshot,
 		"read and why; large members are gzip-compressed. Unprivileged runs work and record what root would have "
 		"added. Symbolic links are followed only inside --root.\n\n"
 		"Every command that takes a machine accepts a snapshot file or the folder itself.",
-	.formats = "text,json",
+	.formats = "text,json,xml",
 	.options = snapshot_options,
 	.subcommands = "capture,show",
 	.examples = "fwlens snapshot capture -o host-$(date +%F).fwsnap\n"

@@ -12,7 +12,7 @@
 static int run_version(struct fw_cli *cli)
 {
 	uint32_t b = BrotliDecoderVersion();
-	if (fw_cli_format_is(cli, "json")) {
+	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
 		json_t *doc = json_object();
 		json_object_set_new(doc, "fwlens", json_string(FWLENS_VERSION));
 		json_t *deps = json_object();
@@ -25,7 +25,10 @@ static int run_version(struct fw_cli *cli)
 		json_object_set_new(deps, "libxml2", json_string(LIBXML_DOTTED_VERSION));
 		json_object_set_new(deps, "jansson", json_string(JANSSON_VERSION));
 		json_object_set_new(doc, "dependencies", deps);
-		fw_cli_print_json(cli, doc);
+		if (fw_cli_format_is(cli, "json"))
+			fw_cli_print_json(cli, doc);
+		else
+			fw_cli_print_json_as_xml(cli, doc, "version");
 		return 0;
 	}
 	FILE *f = fw_cli_out(cli);
@@ -40,8 +43,13 @@ static int run_version(struct fw_cli *cli)
 }
 
 FW_COMMAND(version,
-	.synopsis = "[--format text|json]",
+	.synopsis = "[--format text|json|xml]",
 	.summary = "Show the fwlens version and the versions of the libraries it was built with",
-	.formats = "text,json",
+	.description =
+		"Prints the fwlens version and the version of each library it decodes with: liblzma (LZMA sections), "
+		"zlib (AMD zlib sections, CRC32), brotli (Brotli sections), OpenSSL (SHA-256 and capsule signatures), "
+		"libxml2 (XML output and the topic rules) and jansson (JSON). 'fwlens --version' and 'fwlens -V' are "
+		"the same command. Quote it in bug reports.",
+	.formats = "text,json,xml",
 	.examples = "fwlens --version\nfwlens version --format json",
 	.min_args = 0, .max_args = 0, .run = run_version, .order = 100);
