@@ -21,7 +21,8 @@ struct fw_option {
 	char short_name;   /* 0 if none */
 	const char *arg;   /* argument placeholder ("FILE"), NULL for a flag */
 	const char *help;
-	const char *values; /* comma-separated choices for completion ("pe32,te,raw"), or NULL */
+	const char *values; /* comma-separated choices for completion ("pe32,te,raw"), "@topics" for the
+			     * topic names of the rules, or NULL */
 };
 
 struct fw_cli;
