@@ -1,5 +1,6 @@
 #!/bin/sh
-# The command line itself: usage, help, version, exit codes for usage errors, atomic output.
+# The command line itself: usage, help, version, exit codes for usage errors, atomic output, man
+# pages and shell completion.
 . "$(dirname "$0")/lib.sh"
 
 t_run usage-without-command 2 fwlens
@@ -13,6 +14,7 @@ t_run unknown-option 2 fwlens version --formt json
 grep -q -- "--format" "$T_ERR" && pass unknown-option-suggests || fail unknown-option-suggests "no suggestion"
 t_run bad-format-value 2 fwlens version --format yaml
 t_run help-of-command 0 fwlens help version && t_contains help-shows-usage "usage: fwlens version"
+t_run help-of-unknown-command 2 fwlens help verison
 
 # --output lands atomically: the file appears whole, and a failed run leaves nothing behind.
 t_run output-file 0 fwlens version --format json -o "$T_DIR/v.json"
@@ -20,18 +22,100 @@ if [ -s "$T_DIR/v.json" ] && ! ls "$T_DIR"/v.json.tmp-* >/dev/null 2>&1; then pa
 t_run output-failed-run 2 fwlens version --format yaml -o "$T_DIR/bad.json"
 if [ ! -e "$T_DIR/bad.json" ] && ! ls "$T_DIR"/bad.json.tmp-* >/dev/null 2>&1; then pass failed-run-leaves-nothing; else fail failed-run-leaves-nothing "output left behind"; fi
 
-# Every command has help, and the man pages and completion scripts generate and parse.
-for cmd in $(fwlens help | awk '/^commands:/{f=1;next} /^$/{f=0} f{print $1}'); do
-	t_run "help-$cmd" 0 fwlens "$cmd" --help
-done
-t_run man-pages 0 fwlens help --man-dir "$T_DIR"
-if [ -s "$T_DIR/fwlens.1" ] && [ -s "$T_DIR/fwlens-help.1" ]; then pass man-pages-written; else fail man-pages-written "missing pages"; fi
-if command -v man >/dev/null 2>&1; then
-	if MANWIDTH=80 man -l "$T_DIR/fwlens-help.1" 2>&1 >/dev/null | grep -q .; then fail man-page-renders "warnings: $(MANWIDTH=80 man -l "$T_DIR/fwlens-help.1" 2>&1 >/dev/null | head -3)"; else pass man-page-renders; fi
+# The command table as JSON: every command, its formats, options and examples.
+t_run help-json 0 fwlens help --format json
+cp "$T_OUT" "$T_DIR/help.json"
+cmds=$(fwlens help | awk '/^commands:/{f=1;next} /^$/{f=0} f && /^  [a-z]/{print $1}')
+if [ -n "$cmds" ] && [ "$(echo $cmds)" = "$(python3 -c "import json; print(' '.join(c['name'] for c in json.load(open('$T_DIR/help.json'))['commands']))")" ]; then
+	pass help-json-lists-every-command
+else
+	fail help-json-lists-every-command "text and JSON lists differ"
 fi
+
+# Every command: help with a description and examples, a synopsis whose --format list is the
+# command's, and a man page.
+python3 - "$T_DIR/help.json" <<'PY' >"$T_DIR/audit" 2>&1 && pass help-audit || fail help-audit "$(head -c 600 "$T_DIR/audit" | tr '\n' ' ')"
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+bad = []
+for c in doc["commands"]:
+    n = c["name"]
+    if not c["description"]:
+        bad.append(f"{n}: no description")
+    if not c["examples"]:
+        bad.append(f"{n}: no examples")
+    for e in c["examples"]:
+        if not e["command"].startswith("fwlens "):
+            bad.append(f"{n}: example does not start with fwlens: {e['command']}")
+    m = re.search(r"--format ([a-z|]+)", c["synopsis"])
+    if m and m.group(1).split("|") != c["formats"]:
+        bad.append(f"{n}: synopsis says --format {m.group(1)}, the command takes {'|'.join(c['formats'])}")
+    # one name per format everywhere
+    for f in c["formats"]:
+        if f not in ("text", "json", "jsonl", "xml", "markdown", "sce", "ifrextractor"):
+            bad.append(f"{n}: unknown format name {f}")
+    if c["formats"] and c["formats"][0] not in ("text", "markdown"):
+        bad.append(f"{n}: the default format is {c['formats'][0]}, not text")
+    if len(c["summary"]) > 110 or c["summary"].endswith("."):
+        bad.append(f"{n}: summary too long or ends with a full stop")
+    for o in c["options"]:
+        if o["arg"] and "," in o["arg"] and not re.fullmatch(r"[A-Z]+\[,[A-Z]+\]", o["arg"]):
+            bad.append(f"{n}: --{o['name']} list placeholder {o['arg']} is not X[,X]")
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+for cmd in $cmds; do
+	t_run "help-$cmd" 0 fwlens "$cmd" --help
+	# help text is laid out for 80 columns (examples may run longer: they are commands)
+	wide=$(sed '/^examples:/,$d' "$T_OUT" | awk 'length($0) > 80' | head -n 1)
+	[ -z "$wide" ] && pass "help-$cmd-80-columns" || fail "help-$cmd-80-columns" "wider than 80: $wide"
+	if grep -q "$(printf '\033')" "$T_OUT"; then fail "help-$cmd-no-colour" "escape codes in piped help"; else pass "help-$cmd-no-colour"; fi
+done
+
+# Man pages: one per command, each renders without a warning.
+t_run man-pages 0 fwlens help --man-dir "$T_DIR/man"
+missing=""
+for cmd in $cmds; do [ -s "$T_DIR/man/fwlens-$cmd.1" ] || missing="$missing $cmd"; done
+if [ -s "$T_DIR/man/fwlens.1" ] && [ -z "$missing" ]; then pass man-pages-written; else fail man-pages-written "missing pages:$missing"; fi
+if t_need_cmd man-pages-render man; then
+	warned=""
+	for page in "$T_DIR"/man/*.1; do
+		w=$(MANWIDTH=80 man -l "$page" 2>&1 >/dev/null | head -n 2)
+		[ -n "$w" ] && warned="$warned $(basename "$page"): $w"
+	done
+	[ -z "$warned" ] && pass man-pages-render || fail man-pages-render "$warned"
+	MANWIDTH=80 man -l "$T_DIR/man/fwlens-query.1" 2>/dev/null | grep -q "sev-snp,iommu" && pass man-page-has-examples ||
+		fail man-page-has-examples "no examples in fwlens-query(1)"
+fi
+
+# Completion scripts: syntax, and what bash offers at each place.
 t_run completion-bash 0 fwlens help --completion bash
-if bash -n "$T_OUT"; then pass completion-bash-syntax; else fail completion-bash-syntax "bash -n failed"; fi
+cp "$T_OUT" "$T_DIR/fwlens.bash"
+if bash -n "$T_DIR/fwlens.bash"; then pass completion-bash-syntax; else fail completion-bash-syntax "bash -n failed"; fi
 t_run completion-zsh 0 fwlens help --completion zsh
-if command -v zsh >/dev/null 2>&1; then
+if t_need_cmd completion-zsh-syntax zsh; then
 	if zsh -n "$T_OUT"; then pass completion-zsh-syntax; else fail completion-zsh-syntax "zsh -n failed"; fi
 fi
+topics=$(fwlens query --list-topics | awk '{print $1}' | tr '\n' ' ')
+grep -q "sev-snp" "$T_DIR/fwlens.bash" && grep -q "sev-snp" "$T_OUT" && pass completion-has-topics ||
+	fail completion-has-topics "topic names missing"
+complete_bash() {
+	# complete_bash NAME "WANT" WORD... : the completions bash offers for the last WORD
+	name=$1 want=$2
+	shift 2
+	got=$(cd "$T_DIR" && bash -c '. ./fwlens.bash; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _fwlens; echo "${COMPREPLY[*]}"' x "$@")
+	[ "$got" = "$want" ] && pass "completion-$name" || fail "completion-$name" "got '$got', expected '$want'"
+}
+complete_bash command "query" fwlens qu
+complete_bash topic "sev-snp" fwlens query --topic s
+complete_bash topic-list "iommu,p2p iommu,pcie" fwlens query BIOS.CAP --topic iommu,p
+complete_bash all-topics "$(echo $topics)" fwlens query -t ""
+complete_bash profile "sev-snp-host vfio p2p all" fwlens doctor / --profile ""
+complete_bash format "text json jsonl xml markdown" fwlens find --format ""
+complete_bash format-equals "json jsonl" fwlens query --format = j
+complete_bash subcommand "capture show" fwlens snapshot ""
+complete_bash help-command "settings snapshot" fwlens help s
+complete_bash option "--list-topics" fwlens query --li
+complete_bash short-option-value "lzma lzmaf86" fwlens decompress -a l
+complete_bash section "pe32" fwlens extract BIOS.CAP --section p
+complete_bash no-guess "" fwlens extract BIOS.CAP --guid ""

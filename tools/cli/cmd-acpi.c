@@ -10,7 +10,8 @@
 #include "tools/query/source.h"
 
 static const struct fw_option acpi_options[] = {
-	{"table", 't', "SIG[,SIG]", "decode only these tables (IVRS,SRAT,...); the others are not listed", NULL},
+	{"table", 't', "SIG[,SIG]", "decode only these tables (IVRS,SRAT,...); the others are not listed",
+	 "IVRS,SRAT,SLIT,MCFG,DMAR,APIC,FACP,HMAT,CEDT,DSDT,SSDT,XSDT"},
 	{"iasl-timeout", 0, "SECONDS", "topo: stop iasl after this long (default 120)", NULL},
 	{"no-dsl", 0, NULL, "topo: do not run iasl; root bridges stay unknown", NULL},
 	{0},

@@ -78,7 +78,7 @@ static int run_find(struct fw_cli *cli)
 }
 
 static const struct fw_option find_options[] = {
-	{"in", 0, "FIELDS", "where to look: prompt, help, option, varstore (comma-separated; default all)",
+	{"in", 0, "FIELD[,FIELD]", "where to look: prompt, help, option, varstore (comma-separated; default all)",
 	 "prompt,help,option,varstore"},
 	{"image", 0, "FILE", "BIOS image whose forms decode a machine's stored settings", NULL},
 	{"module", 'm', "NAME|GUID", "only settings of this module", NULL},

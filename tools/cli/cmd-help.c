@@ -1,44 +1,158 @@
-/* fwlens help: usage, per-command help, man pages and shell completion, all generated from the
- * command table so they cannot drift apart. */
+/* fwlens help: usage, per-command help, man pages, shell completion and the command table as
+ * JSON, all generated from the command table so they cannot drift apart. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "output-text.h"
+#include "tools/query/topics.h"
 
-static void print_option(FILE *f, const struct fw_option *o, const char *formats)
+/* Help text is laid out for an 80-column terminal or pager. */
+#define HELP_WIDTH 80
+
+static const struct {
+	int code;
+	const char *meaning;
+} exit_codes[] = {
+	{0, "success"},
+	{1, "differences found (diff), checks failed (doctor, verify), nothing matched (find, query)"},
+	{2, "usage error"},
+	{3, "bad input: the data violates its format (the message names the offset and structure)"},
+	{4, "I/O error, or a helper program (iasl) missing"},
+};
+#define EXIT_CODE_COUNT (sizeof(exit_codes) / sizeof(exit_codes[0]))
+
+/* The choices of an option's argument as a malloc'd comma-separated list, or NULL: its listed
+ * values, the topic names of the rules for "@topics", or the command's --format values. */
+static char *option_values(const struct fw_option *o, const struct fw_command *cmd)
+{
+	if (strcmp(o->name, "format") == 0 && cmd && cmd->formats)
+		return fw_xstrdup(cmd->formats);
+	if (!o->values)
+		return NULL;
+	if (strcmp(o->values, "@topics") != 0)
+		return fw_xstrdup(o->values);
+	struct fw_topics t;
+	struct fw_error err;
+	fw_error_clear(&err);
+	if (!fw_topics_load(NULL, &t, &err))
+		return NULL;
+	size_t len = 1;
+	for (size_t i = 0; i < t.count; i++)
+		len += strlen(t.topics[i].name) + 1;
+	char *out = fw_xcalloc(1, len);
+	for (size_t i = 0; i < t.count; i++) {
+		if (i)
+			strcat(out, ",");
+		strcat(out, t.topics[i].name);
+	}
+	fw_topics_free(&t);
+	return out;
+}
+
+/* An option whose argument is a comma-separated list ("T[,T]", "SIG[,SIG]"). */
+static bool takes_list(const struct fw_option *o)
+{
+	return o->arg && strchr(o->arg, ',');
+}
+
+/* What an option's argument completes to: a file, a folder, its values, or nothing (GUIDs,
+ * numbers, names and free text cannot be guessed). */
+enum arg_kind { ARG_NONE, ARG_FILE, ARG_DIR, ARG_WORDS };
+
+static enum arg_kind arg_kind(const struct fw_option *o, const struct fw_command *cmd)
+{
+	if (!o->arg)
+		return ARG_NONE;
+	if (o->values || (strcmp(o->name, "format") == 0 && cmd && cmd->formats))
+		return ARG_WORDS;
+	if (strcmp(o->arg, "DIR") == 0)
+		return ARG_DIR;
+	static const char *const files[] = {"FILE", "FILE.md", "PEM", "OUT", "OLD", "VARS", NULL};
+	for (size_t i = 0; files[i]; i++)
+		if (strcmp(o->arg, files[i]) == 0)
+			return ARG_FILE;
+	return ARG_NONE;
+}
+
+static void print_option(FILE *f, const struct fw_option *o, const struct fw_command *cmd)
 {
 	char left[96];
 	if (o->short_name)
-		snprintf(left, sizeof(left), "-%c, --%s%s%s", o->short_name, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		snprintf(left, sizeof(left), "  -%c, --%s%s%s", o->short_name, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
 	else
-		snprintf(left, sizeof(left), "    --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-	if (strcmp(o->name, "format") == 0 && formats)
-		fprintf(f, "  %-28s output format: %s (default %.*s)\n", left, formats,
-			(int)strcspn(formats, ","), formats);
+		snprintf(left, sizeof(left), "      --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+	char *text;
+	if (strcmp(o->name, "format") == 0 && cmd->formats)
+		text = fw_xasprintf("output format: %s (default %.*s)", cmd->formats, (int)strcspn(cmd->formats, ","),
+				    cmd->formats);
 	else
-		fprintf(f, "  %-28s %s\n", left, o->help);
+		text = fw_xstrdup(o->help);
+	/* options are a two-column list; a long left column puts the help on the next line */
+	const char *pad = "                              ";
+	if (strlen(left) + 2 > strlen(pad)) {
+		fprintf(f, "%s\n", left);
+		fw_text_wrap_hanging(f, text, pad, pad, HELP_WIDTH);
+	} else {
+		char first[64];
+		snprintf(first, sizeof(first), "%-*s", (int)strlen(pad), left);
+		fw_text_wrap_hanging(f, text, first, pad, HELP_WIDTH);
+	}
+	free(text);
+}
+
+/* The usage line, wrapped between bracketed groups, never inside one ("[--module NAME]"). */
+static void print_synopsis(FILE *f, const struct fw_command *cmd, const char *b, const char *r)
+{
+	const char *indent = "             ";
+	size_t col = fprintf(f, "%susage:%s fwlens %s", b, r, cmd->name) - strlen(b) - strlen(r);
+	const char *p = cmd->synopsis;
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		const char *e = p;
+		int depth = 0;
+		while (*e && (depth > 0 || *e != ' ')) {
+			depth += (*e == '[' || *e == '(') - (*e == ']' || *e == ')');
+			e++;
+		}
+		size_t n = (size_t)(e - p);
+		if (!n)
+			break;
+		if (col + 1 + n > HELP_WIDTH && col > strlen(indent)) {
+			fprintf(f, "\n%s", indent);
+			col = strlen(indent);
+		} else {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", (int)n, p);
+		col += n;
+		p = e;
+	}
+	fputc('\n', f);
 }
 
 void fw_cli_print_command_help(FILE *f, const struct fw_command *cmd, bool color)
 {
 	const char *b = color ? "\033[1m" : "", *r = color ? "\033[0m" : "";
-	fprintf(f, "%susage:%s fwlens %s %s\n\n", b, r, cmd->name, cmd->synopsis);
-	fw_text_wrap(f, cmd->summary, "", 96);
+	print_synopsis(f, cmd, b, r);
+	fputc('\n', f);
+	fw_text_wrap(f, cmd->summary, "", HELP_WIDTH);
 	if (cmd->description) {
 		fputc('\n', f);
-		fw_text_wrap(f, cmd->description, "", 96);
+		fw_text_wrap(f, cmd->description, "", HELP_WIDTH);
 	}
 	fprintf(f, "\n%soptions:%s\n", b, r);
 	for (const struct fw_option *o = cmd->options; o && o->name; o++)
-		print_option(f, o, cmd->formats);
+		print_option(f, o, cmd);
 	for (const struct fw_option *o = fw_cli_common_options; o->name; o++) {
 		if (strcmp(o->name, "format") == 0 && !cmd->formats)
 			continue;
-		print_option(f, o, cmd->formats);
+		print_option(f, o, cmd);
 	}
 	if (cmd->examples) {
 		fprintf(f, "\n%sexamples:%s\n", b, r);
@@ -55,15 +169,26 @@ void fw_cli_print_command_help(FILE *f, const struct fw_command *cmd, bool color
 void fw_cli_print_usage(FILE *f)
 {
 	fprintf(f, "usage: fwlens <command> [options] <args>\n\n"
-		   "fwlens reads firmware images (ASUS/AMI .CAP capsules, flash images, volumes, modules), their setup\n"
-		   "forms and NVRAM, and ACPI tables, and answers what matters for IOMMU, SEV-SNP, ACS and GPU P2P.\n\n"
+		   "fwlens reads firmware images (ASUS/AMI .CAP capsules, flash images, volumes, modules),\n"
+		   "their setup forms and NVRAM, ACPI tables and machine snapshots, and answers what matters\n"
+		   "for IOMMU, SEV-SNP, ACS and GPU peer-to-peer.\n\n"
 		   "commands:\n");
 	for (size_t i = 0; i < fw_cli_command_count(); i++) {
 		const struct fw_command *c = fw_cli_command_at(i);
-		fprintf(f, "  %-11s %s\n", c->name, c->summary);
+		char first[32];
+		snprintf(first, sizeof(first), "  %-11s ", c->name);
+		fw_text_wrap_hanging(f, c->summary, first, "              ", HELP_WIDTH);
 	}
-	fprintf(f, "\n'fwlens help <command>' or 'fwlens <command> --help' shows one command.\n"
-		   "Exit codes: 0 ok, 1 differences found or checks failed, 2 usage, 3 bad input, 4 I/O or missing tool.\n");
+	fputs("\nevery command takes: -h/--help, -o/--output FILE (atomic), --format FMT, -q/--quiet,\n"
+	      "-v/--verbose (-vv: debug), --color auto|always|never (NO_COLOR is honoured)\n\n"
+	      "'fwlens help <command>' or 'fwlens <command> --help' shows one command;\n"
+	      "'man fwlens-<command>' its manual page.\n\nexit codes:\n",
+	      f);
+	for (size_t i = 0; i < EXIT_CODE_COUNT; i++) {
+		char first[16];
+		snprintf(first, sizeof(first), "  %d  ", exit_codes[i].code);
+		fw_text_wrap_hanging(f, exit_codes[i].meaning, first, "     ", HELP_WIDTH);
+	}
 }
 
 /* --- man pages ------------------------------------------------------------------------------- */
@@ -117,7 +242,7 @@ static void roff_paragraphs(FILE *f, const char *text)
 		fputs(".fi\n.RE\n", f);
 }
 
-static void man_option(FILE *f, const struct fw_option *o, const char *formats)
+static void man_option(FILE *f, const struct fw_option *o, const struct fw_command *cmd)
 {
 	fputs(".TP\n\\fB", f);
 	if (o->short_name)
@@ -128,14 +253,32 @@ static void man_option(FILE *f, const struct fw_option *o, const char *formats)
 	if (o->arg)
 		fprintf(f, " \\fI%s\\fR", o->arg);
 	fputc('\n', f);
-	if (strcmp(o->name, "format") == 0 && formats) {
+	if (strcmp(o->name, "format") == 0 && cmd && cmd->formats) {
 		fputs("output format: ", f);
-		roff_text(f, formats, strlen(formats));
-		fputc('\n', f);
+		roff_text(f, cmd->formats, strlen(cmd->formats));
+		fprintf(f, " (default %.*s)\n", (int)strcspn(cmd->formats, ","), cmd->formats);
 	} else {
 		roff_text(f, o->help, strlen(o->help));
 		fputc('\n', f);
 	}
+}
+
+/* EXIT STATUS, ENVIRONMENT and FILES: the same on every page. */
+static void man_common_sections(FILE *f)
+{
+	fputs(".SH EXIT STATUS\n", f);
+	for (size_t i = 0; i < EXIT_CODE_COUNT; i++) {
+		fprintf(f, ".TP\n.B %d\n", exit_codes[i].code);
+		roff_text(f, exit_codes[i].meaning, strlen(exit_codes[i].meaning));
+		fputc('\n', f);
+	}
+	fputs(".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nwhen set and not empty, no colour (unless \\-\\-color always).\n"
+	      ".TP\n.B FWLENS_RULES\na topic rules file to use instead of the built\\-in rules (fwlens query, notes, doctor).\n"
+	      ".SH FILES\n.TP\n.I " FWLENS_DATADIR "/topics.xml\n"
+	      "the topic rules fwlens is built with, a starting point for \\-\\-rules; "
+	      "\\fItopics.xsd\\fR is their schema.\n.TP\n.I " FWLENS_DATADIR "/tree.xsd\n"
+	      "the schema of \\fBfwlens tree \\-\\-format xml\\fR.\n",
+	      f);
 }
 
 static int write_man_page(const char *dir, const struct fw_command *cmd)
@@ -161,18 +304,17 @@ static int write_man_page(const char *dir, const struct fw_command *cmd)
 	}
 	fputs(".SH OPTIONS\n", f);
 	for (const struct fw_option *o = cmd->options; o && o->name; o++)
-		man_option(f, o, cmd->formats);
+		man_option(f, o, cmd);
 	for (const struct fw_option *o = fw_cli_common_options; o->name; o++)
 		if (strcmp(o->name, "format") != 0 || cmd->formats)
-			man_option(f, o, cmd->formats);
+			man_option(f, o, cmd);
 	if (cmd->examples) {
 		fputs(".SH EXAMPLES\n.nf\n", f);
 		roff_text(f, cmd->examples, strlen(cmd->examples));
 		fputs("\n.fi\n", f);
 	}
-	fputs(".SH EXIT STATUS\n0 ok; 1 differences found or checks failed; 2 usage error; 3 bad input; "
-	      "4 I/O error or missing helper program.\n.SH SEE ALSO\n\\fBfwlens\\fR(1)\n",
-	      f);
+	man_common_sections(f);
+	fputs(".SH SEE ALSO\n\\fBfwlens\\fR(1)\n", f);
 	bool ok = fflush(f) == 0 && !ferror(f);
 	ok = fclose(f) == 0 && ok;
 	return ok ? 0 : FW_EXIT_IO;
@@ -181,6 +323,10 @@ static int write_man_page(const char *dir, const struct fw_command *cmd)
 static int write_man_pages(const char *dir)
 {
 	char path[4096];
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+		fprintf(stderr, "fwlens help: cannot create %s: %s\n", dir, strerror(errno));
+		return FW_EXIT_IO;
+	}
 	snprintf(path, sizeof(path), "%s/fwlens.1", dir);
 	FILE *f = fopen(path, "w");
 	if (!f) {
@@ -200,9 +346,21 @@ static int write_man_pages(const char *dir)
 		roff_text(f, c->summary, strlen(c->summary));
 		fputc('\n', f);
 	}
-	fputs(".SH EXIT STATUS\n0 ok; 1 differences found or checks failed; 2 usage error; 3 bad input; "
-	      "4 I/O error or missing helper program.\n.SH ENVIRONMENT\n\\fBNO_COLOR\\fR disables colour.\n",
+	fputs(".SH OPTIONS\nEvery command takes these options.\n", f);
+	for (const struct fw_option *o = fw_cli_common_options; o->name; o++)
+		man_option(f, o, NULL);
+	fputs(".SH OUTPUT\nText goes to standard output, laid out for a terminal or a pager; colour only on a terminal. "
+	      "Warnings and logs go to standard error. \\-\\-format json, xml and markdown print one document; "
+	      "\\-\\-format jsonl prints one JSON object per line, each starting with \"source\" (and, for a machine, "
+	      "\"host\" and \"captured\"), so the lines of many machines can be concatenated and grouped with "
+	      "\\fBjq\\fR(1). With \\-o FILE the output is written to a temporary file renamed over FILE at the end: a "
+	      "failed run leaves no partial file.\n",
 	      f);
+	man_common_sections(f);
+	fputs(".SH SEE ALSO\n", f);
+	for (size_t i = 0; i < fw_cli_command_count(); i++)
+		fprintf(f, "%s\\fBfwlens\\-%s\\fR(1)", i ? ", " : "", fw_cli_command_at(i)->name);
+	fputs(", \\fBjq\\fR(1), \\fBiasl\\fR(1)\n", f);
 	bool ok = fflush(f) == 0 && !ferror(f);
 	ok = fclose(f) == 0 && ok;
 	if (!ok)
@@ -217,91 +375,175 @@ static int write_man_pages(const char *dir)
 
 /* --- completion ------------------------------------------------------------------------------ */
 
-static void option_words(FILE *f, const struct fw_command *c)
-{
-	for (const struct fw_option *o = c->options; o && o->name; o++)
-		fprintf(f, " --%s", o->name);
-	for (const struct fw_option *o = fw_cli_common_options; o->name; o++)
-		if (strcmp(o->name, "format") != 0 || c->formats)
-			fprintf(f, " --%s", o->name);
-}
-
-static void print_values(FILE *f, const char *csv)
+static void print_words(FILE *f, const char *csv)
 {
 	for (const char *p = csv; *p; p++)
 		fputc(*p == ',' ? ' ' : *p, f);
 }
 
+/* Every option of a command, common ones included, for a loop over both. */
+static size_t command_options(const struct fw_command *c, const struct fw_option **out, size_t cap)
+{
+	size_t n = 0;
+	for (const struct fw_option *o = c->options; o && o->name && n < cap; o++)
+		out[n++] = o;
+	for (const struct fw_option *o = fw_cli_common_options; o->name && n < cap; o++)
+		if (strcmp(o->name, "format") != 0 || c->formats)
+			out[n++] = o;
+	return n;
+}
+
+/* A subcommand is required (snapshot capture|show) unless the synopsis shows it optional
+ * ("[topo] SRC"). */
+static bool subcommand_optional(const struct fw_command *c)
+{
+	return c->synopsis[0] == '[';
+}
+
+static void bash_case_label(FILE *f, const struct fw_command *c, const struct fw_option *o)
+{
+	fprintf(f, "\t\"%s --%s\"", c->name, o->name);
+	if (o->short_name)
+		fprintf(f, " | \"%s -%c\"", c->name, o->short_name);
+	fputc(')', f);
+}
+
 static void bash_completion(FILE *f)
 {
 	fputs("# bash completion for fwlens (generated by 'fwlens help --completion bash')\n"
+	      "\n"
+	      "# Complete a word from a list; with \"list\", the last item of a comma-separated list.\n"
+	      "_fwlens_words() {\n"
+	      "\tlocal cur=$1 prefix=\n"
+	      "\tif [ \"$3\" = list ] && [[ $cur == *,* ]]; then\n"
+	      "\t\tprefix=${cur%,*},\n"
+	      "\t\tcur=${cur##*,}\n"
+	      "\tfi\n"
+	      "\tCOMPREPLY=($(compgen -P \"$prefix\" -W \"$2\" -- \"$cur\"))\n"
+	      "}\n"
+	      "\n"
 	      "_fwlens() {\n"
-	      "\tlocal cur prev cmd\n"
+	      "\tlocal cur prev cmd opts subs only=\n"
+	      "\tCOMPREPLY=()\n"
 	      "\tcur=${COMP_WORDS[COMP_CWORD]}\n"
 	      "\tprev=${COMP_WORDS[COMP_CWORD-1]}\n"
-	      "\tcmd=${COMP_WORDS[1]}\n"
+	      "\t# --option=value: bash splits the word at '='\n"
+	      "\tif [ \"$cur\" = = ]; then\n"
+	      "\t\tcur=\n"
+	      "\telif [ \"$prev\" = = ] && [ \"$COMP_CWORD\" -gt 2 ]; then\n"
+	      "\t\tprev=${COMP_WORDS[COMP_CWORD-2]}\n"
+	      "\tfi\n"
 	      "\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n"
 	      "\t\tCOMPREPLY=($(compgen -W \"",
 	      f);
 	for (size_t i = 0; i < fw_cli_command_count(); i++)
 		fprintf(f, "%s%s", i ? " " : "", fw_cli_command_at(i)->name);
-	fputs(" --help --version\" -- \"$cur\"))\n\t\treturn\n\tfi\n\tcase \"$cmd:$prev\" in\n", f);
+	fputs(" --help --version\" -- \"$cur\"))\n\t\treturn\n\tfi\n\tcmd=${COMP_WORDS[1]}\n\tcase \"$cmd $prev\" in\n", f);
 	for (size_t i = 0; i < fw_cli_command_count(); i++) {
 		const struct fw_command *c = fw_cli_command_at(i);
-		if (c->formats) {
-			fprintf(f, "\t%s:--format) COMPREPLY=($(compgen -W \"", c->name);
-			print_values(f, c->formats);
-			fputs("\" -- \"$cur\")); return ;;\n", f);
-		}
-		for (const struct fw_option *o = c->options; o && o->name; o++)
-			if (o->values) {
-				fprintf(f, "\t%s:--%s) COMPREPLY=($(compgen -W \"", c->name, o->name);
-				print_values(f, o->values);
-				fputs("\" -- \"$cur\")); return ;;\n", f);
+		const struct fw_option *opts[64];
+		size_t n = command_options(c, opts, 64);
+		for (size_t k = 0; k < n; k++) {
+			const struct fw_option *o = opts[k];
+			if (!o->arg)
+				continue;
+			bash_case_label(f, c, o);
+			switch (arg_kind(o, c)) {
+			case ARG_WORDS: {
+				char *v = option_values(o, c);
+				fputs(" _fwlens_words \"$cur\" \"", f);
+				if (v)
+					print_words(f, v);
+				fprintf(f, "\"%s; return ;;\n", takes_list(o) ? " list" : "");
+				free(v);
+				break;
 			}
+			case ARG_FILE: fputs(" COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n", f); break;
+			case ARG_DIR: fputs(" COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n", f); break;
+			case ARG_NONE: fputs(" return ;;\n", f); break;
+			}
+		}
 	}
-	fputs("\t*:--color) COMPREPLY=($(compgen -W \"auto always never\" -- \"$cur\")); return ;;\n"
-	      "\t*:-o|*:--output|*:--key|*:--vars|*:--previous|*:--root|*:--image|*:--dmesg) COMPREPLY=($(compgen -f -- "
-	      "\"$cur\")); return ;;\n"
-	      "\tesac\n\tcase \"$cmd\" in\n",
-	      f);
+	fputs("\tesac\n\tcase \"$cmd\" in\n", f);
 	for (size_t i = 0; i < fw_cli_command_count(); i++) {
 		const struct fw_command *c = fw_cli_command_at(i);
+		const struct fw_option *opts[64];
+		size_t n = command_options(c, opts, 64);
 		fprintf(f, "\t%s) opts=\"", c->name);
-		option_words(f, c);
-		if (c->subcommands) {
-			fputc(' ', f);
-			print_values(f, c->subcommands);
+		for (size_t k = 0; k < n; k++) {
+			if (opts[k]->short_name)
+				fprintf(f, "-%c ", opts[k]->short_name);
+			fprintf(f, "--%s%s", opts[k]->name, k + 1 < n ? " " : "");
 		}
+		fputs("\" subs=\"", f);
+		if (c->subcommands)
+			print_words(f, c->subcommands);
 		if (strcmp(c->name, "help") == 0)
 			for (size_t j = 0; j < fw_cli_command_count(); j++)
-				fprintf(f, " %s", fw_cli_command_at(j)->name);
-		fputs("\" ;;\n", f);
+				fprintf(f, "%s%s", j ? " " : "", fw_cli_command_at(j)->name);
+		fputs("\"", f);
+		/* a required subcommand (or help's command name) is the only thing at its place */
+		if ((c->subcommands && !subcommand_optional(c)) || strcmp(c->name, "help") == 0)
+			fputs(" only=1", f);
+		fputs(" ;;\n", f);
 	}
-	fputs("\t*) opts=\"--help\" ;;\n\tesac\n"
-	      "\tif [[ \"$cur\" == -* ]]; then\n\t\tCOMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
-	      "\telse\n\t\tCOMPREPLY=($(compgen -W \"$opts\" -- \"$cur\") $(compgen -f -- \"$cur\"))\n\tfi\n}\n"
+	fputs("\t*) return ;;\n\tesac\n"
+	      "\tif [[ $cur == -* ]]; then\n"
+	      "\t\tCOMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
+	      "\t\treturn\n"
+	      "\tfi\n"
+	      "\tif [ -n \"$subs\" ] && [ \"$COMP_CWORD\" -eq 2 ]; then\n"
+	      "\t\tCOMPREPLY=($(compgen -W \"$subs\" -- \"$cur\"))\n"
+	      "\t\t[ -n \"${only:-}\" ] && return\n"
+	      "\tfi\n"
+	      "\t[ \"$cmd\" = help ] || [ \"$cmd\" = version ] && return\n"
+	      "\tCOMPREPLY+=($(compgen -f -- \"$cur\"))\n"
+	      "}\n"
 	      "complete -o filenames -F _fwlens fwlens\n",
 	      f);
 }
 
-static void zsh_option_spec(FILE *f, const struct fw_option *o, const char *values)
+/* zsh descriptions in single quotes and brackets: drop the characters that would end them. */
+static void zsh_text(FILE *f, const char *s)
 {
-	fprintf(f, "    '--%s[", o->name);
-	for (const char *p = o->help; *p; p++) {
-		if (*p == '\'' || *p == '[' || *p == ']' || *p == ':')
-			continue;
-		fputc(*p, f);
-	}
+	for (const char *p = s; *p; p++)
+		if (*p != '\'' && *p != '[' && *p != ']' && *p != ':' && *p != '\\')
+			fputc(*p, f);
+}
+
+static void zsh_option_spec(FILE *f, const struct fw_option *o, const struct fw_command *c)
+{
+	bool repeat = strcmp(o->name, "verbose") == 0;
+	if (o->short_name && repeat)
+		fprintf(f, "      '*'{-%c,--%s}'[", o->short_name, o->name);
+	else if (o->short_name)
+		fprintf(f, "      '(-%c --%s)'{-%c,--%s}'[", o->short_name, o->name, o->short_name, o->name);
+	else
+		fprintf(f, "      '--%s[", o->name);
+	zsh_text(f, strcmp(o->name, "format") == 0 ? "output format" : o->help);
 	fputc(']', f);
 	if (o->arg) {
-		fprintf(f, ":%s:", o->arg);
-		if (values) {
-			fputc('(', f);
-			print_values(f, values);
-			fputc(')', f);
-		} else {
-			fputs("_files", f);
+		fputc(':', f);
+		zsh_text(f, o->arg);
+		fputc(':', f);
+		switch (arg_kind(o, c)) {
+		case ARG_WORDS: {
+			char *v = option_values(o, c);
+			if (takes_list(o)) {
+				fprintf(f, "_values -s , %s ", o->name);
+			} else {
+				fputc('(', f);
+			}
+			if (v)
+				print_words(f, v);
+			if (!takes_list(o))
+				fputc(')', f);
+			free(v);
+			break;
+		}
+		case ARG_FILE: fputs("_files", f); break;
+		case ARG_DIR: fputs("_files -/", f); break;
+		case ARG_NONE: fputs(" ", f); break;
 		}
 	}
 	fputs("' \\\n", f);
@@ -315,9 +557,7 @@ static void zsh_completion(FILE *f)
 	for (size_t i = 0; i < fw_cli_command_count(); i++) {
 		const struct fw_command *c = fw_cli_command_at(i);
 		fprintf(f, "    '%s:", c->name);
-		for (const char *p = c->summary; *p; p++)
-			if (*p != '\'' && *p != ':')
-				fputc(*p, f);
+		zsh_text(f, c->summary);
 		fputs("'\n", f);
 	}
 	fputs("  )\n  if (( CURRENT == 2 )); then\n    _describe 'command' commands\n    return\n  fi\n"
@@ -325,23 +565,145 @@ static void zsh_completion(FILE *f)
 	      f);
 	for (size_t i = 0; i < fw_cli_command_count(); i++) {
 		const struct fw_command *c = fw_cli_command_at(i);
-		fprintf(f, "  %s)\n    _arguments \\\n", c->name);
-		for (const struct fw_option *o = c->options; o && o->name; o++)
-			zsh_option_spec(f, o, o->values);
-		for (const struct fw_option *o = fw_cli_common_options; o->name; o++) {
-			if (strcmp(o->name, "format") == 0 && !c->formats)
-				continue;
-			zsh_option_spec(f, o, strcmp(o->name, "format") == 0 ? c->formats : o->values);
+		const struct fw_option *opts[64];
+		size_t n = command_options(c, opts, 64);
+		fprintf(f, "  %s)\n    _arguments -s \\\n", c->name);
+		for (size_t k = 0; k < n; k++)
+			zsh_option_spec(f, opts[k], c);
+		if (strcmp(c->name, "help") == 0) {
+			fputs("      '1:command:(", f);
+			for (size_t j = 0; j < fw_cli_command_count(); j++)
+				fprintf(f, "%s%s", j ? " " : "", fw_cli_command_at(j)->name);
+			fputs(")'\n    ;;\n", f);
+			continue;
+		}
+		if (strcmp(c->name, "version") == 0) {
+			fputs("      ':'\n    ;;\n", f);
+			continue;
 		}
 		if (c->subcommands) {
-			fputs("      '1:subcommand:(", f);
-			print_values(f, c->subcommands);
-			fputs(")' \\\n", f);
+			if (subcommand_optional(c)) {
+				fputs("      '1:subcommand or file:_alternative \"subcommands:subcommand:(", f);
+				print_words(f, c->subcommands);
+				fputs(")\" \"files:file:_files\"' \\\n", f);
+			} else {
+				fputs("      '1:subcommand:(", f);
+				print_words(f, c->subcommands);
+				fputs(")' \\\n", f);
+			}
 		}
 		fputs("      '*:file:_files'\n    ;;\n", f);
 	}
 	fputs("  esac\n}\n_fwlens \"$@\"\n", f);
 }
+
+/* --- the command table as JSON --------------------------------------------------------------- */
+
+static json_t *csv_array(const char *csv)
+{
+	json_t *a = json_array();
+	for (const char *p = csv; p && *p;) {
+		size_t n = strcspn(p, ",");
+		json_array_append_new(a, json_stringn(p, n));
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return a;
+}
+
+static json_t *option_json(const struct fw_option *o, const struct fw_command *c)
+{
+	json_t *j = json_object();
+	json_object_set_new(j, "name", json_string(o->name));
+	char sh[2] = {o->short_name, 0};
+	json_object_set_new(j, "short", o->short_name ? json_string(sh) : json_null());
+	json_object_set_new(j, "arg", o->arg ? json_string(o->arg) : json_null());
+	json_object_set_new(j, "help", json_string(o->help));
+	char *v = option_values(o, c);
+	json_object_set_new(j, "values", v ? csv_array(v) : json_null());
+	free(v);
+	return j;
+}
+
+/* Examples are lines "fwlens ...  # what it does". */
+static json_t *examples_json(const char *text)
+{
+	json_t *a = json_array();
+	for (const char *p = text; p && *p;) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		char *line = fw_xstrndup(p, len);
+		char *hash = strstr(line, "  #");
+		json_t *e = json_object();
+		if (hash) {
+			char *comment = hash + 3;
+			while (*comment == ' ')
+				comment++;
+			json_object_set_new(e, "comment", json_string(comment));
+			while (hash > line && hash[-1] == ' ')
+				hash--;
+			*hash = '\0';
+		}
+		json_object_set_new(e, "command", json_string(line));
+		if (!json_object_get(e, "comment"))
+			json_object_set_new(e, "comment", json_null());
+		/* command first */
+		json_t *ordered = json_object();
+		json_object_set(ordered, "command", json_object_get(e, "command"));
+		json_object_set(ordered, "comment", json_object_get(e, "comment"));
+		json_decref(e);
+		json_array_append_new(a, ordered);
+		free(line);
+		p = eol ? eol + 1 : p + len;
+	}
+	return a;
+}
+
+static json_t *command_json(const struct fw_command *c)
+{
+	json_t *j = json_object();
+	json_object_set_new(j, "name", json_string(c->name));
+	json_object_set_new(j, "synopsis", json_string(c->synopsis));
+	json_object_set_new(j, "summary", json_string(c->summary));
+	json_object_set_new(j, "description", c->description ? json_string(c->description) : json_null());
+	json_object_set_new(j, "formats", c->formats ? csv_array(c->formats) : json_array());
+	json_object_set_new(j, "subcommands", c->subcommands ? csv_array(c->subcommands) : json_array());
+	json_object_set_new(j, "min_args", json_integer(c->min_args));
+	json_object_set_new(j, "max_args", c->max_args < 0 ? json_null() : json_integer(c->max_args));
+	json_t *opts = json_array();
+	for (const struct fw_option *o = c->options; o && o->name; o++)
+		json_array_append_new(opts, option_json(o, c));
+	json_object_set_new(j, "options", opts);
+	json_object_set_new(j, "examples", examples_json(c->examples));
+	return j;
+}
+
+static json_t *help_json(void)
+{
+	json_t *doc = json_object();
+	json_object_set_new(doc, "fwlens", json_string(FWLENS_VERSION));
+	json_object_set_new(doc, "usage", json_string("fwlens <command> [options] <args>"));
+	json_t *common = json_array();
+	for (const struct fw_option *o = fw_cli_common_options; o->name; o++)
+		json_array_append_new(common, option_json(o, NULL));
+	json_object_set_new(doc, "common_options", common);
+	json_t *cmds = json_array();
+	for (size_t i = 0; i < fw_cli_command_count(); i++)
+		json_array_append_new(cmds, command_json(fw_cli_command_at(i)));
+	json_object_set_new(doc, "commands", cmds);
+	json_t *codes = json_array();
+	for (size_t i = 0; i < EXIT_CODE_COUNT; i++) {
+		json_t *e = json_object();
+		json_object_set_new(e, "code", json_integer(exit_codes[i].code));
+		json_object_set_new(e, "meaning", json_string(exit_codes[i].meaning));
+		json_array_append_new(codes, e);
+	}
+	json_object_set_new(doc, "exit_codes", codes);
+	return doc;
+}
+
+/* --- the command ----------------------------------------------------------------------------- */
 
 static int run_help(struct fw_cli *cli)
 {
@@ -359,16 +721,24 @@ static int run_help(struct fw_cli *cli)
 			return fw_cli_usage_error(cli, "--completion takes bash or zsh, not '%s'", shell);
 		return 0;
 	}
-	if (cli->argc == 0) {
-		fw_cli_print_usage(f);
-		return 0;
-	}
-	const struct fw_command *c = fw_cli_find(cli->argv[0]);
-	if (!c) {
+	const struct fw_command *c = NULL;
+	if (cli->argc == 1 && !(c = fw_cli_find(cli->argv[0]))) {
 		fprintf(stderr, "fwlens help: no command '%s'. See 'fwlens help'.\n", cli->argv[0]);
 		return FW_EXIT_USAGE;
 	}
-	fw_cli_print_command_help(f, c, cli->color);
+	bool json = fw_cli_format_is(cli, "json"), xml = fw_cli_format_is(cli, "xml");
+	if (json || xml) {
+		json_t *doc = c ? command_json(c) : help_json();
+		if (json)
+			fw_cli_print_json(cli, doc);
+		else
+			fw_cli_print_json_as_xml(cli, doc, c ? "command" : "help");
+		return 0;
+	}
+	if (c)
+		fw_cli_print_command_help(f, c, cli->color);
+	else
+		fw_cli_print_usage(f);
 	return 0;
 }
 
@@ -379,8 +749,20 @@ static const struct fw_option help_options[] = {
 };
 
 FW_COMMAND(help,
-	.synopsis = "[COMMAND] [--man-dir DIR] [--completion bash|zsh]",
+	.synopsis = "[COMMAND] [--man-dir DIR] [--completion bash|zsh] [--format text|json|xml]",
 	.summary = "Show help for fwlens or one command; write man pages or completion scripts",
+	.description =
+		"Without COMMAND, lists the commands, the options every command takes and the exit codes; with "
+		"COMMAND, its usage, description, options and examples (as 'fwlens COMMAND --help' does).\n\n"
+		"--format json prints the same as data: every command with its synopsis, formats, subcommands, "
+		"options (with the values they take) and examples, for scripts and editors. --man-dir writes a "
+		"manual page per command and fwlens.1; --completion prints a bash or zsh completion script that "
+		"knows the commands, options, subcommands, --format and --profile values and the topic names of "
+		"the built-in rules.",
+	.formats = "text,json,xml",
 	.options = help_options,
-	.examples = "fwlens help tree\nfwlens help --completion bash > /etc/bash_completion.d/fwlens",
+	.examples = "fwlens help tree  # the help of fwlens tree\n"
+		    "fwlens help --format json | jq -r '.commands[].name'  # every command\n"
+		    "fwlens help --man-dir man && man -l man/fwlens-query.1\n"
+		    "fwlens help --completion bash > /etc/bash_completion.d/fwlens",
 	.min_args = 0, .max_args = 1, .run = run_help, .order = 99);

@@ -168,7 +168,7 @@ out:
 }
 
 static const struct fw_option query_options[] = {
-	{"topic", 't', "T[,T]", "topics to answer (default: all); see --list-topics", NULL},
+	{"topic", 't', "T[,T]", "topics to answer (default: all); see --list-topics", "@topics"},
 	{"rules", 0, "FILE", "topic rules file instead of the built-in one (validated against topics.xsd)", NULL},
 	{"list-topics", 0, NULL, "list the topics of the rules and exit", NULL},
 	{"image", 0, "FILE", "BIOS image whose forms decode a machine's stored settings", NULL},
