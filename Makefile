@@ -70,6 +70,14 @@ $(BUILD)/gen/commands.inc: $(CLI_SRCS) Makefile
 
 $(BUILD)/obj/tools/cli/commands.o: $(BUILD)/gen/commands.inc
 
+# The man pages name the installed data files: rebuild them when PREFIX or DATADIR changes.
+$(BUILD)/gen/datadir: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(DATADIR)' | cmp -s - $@ 2>/dev/null || echo '$(DATADIR)' > $@
+$(BUILD)/obj/tools/cli/cmd-help.o: $(BUILD)/gen/datadir
+.PHONY: FORCE
+FORCE:
+
 # Data files compiled in as C string literals (the topic rules and their schema).
 $(BUILD)/gen/rules-%.inc: tools/query/rules/%
 	@mkdir -p $(dir $@)
@@ -160,7 +168,7 @@ install: all man completion
 	install -m 0644 $(BUILD)/man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 $(BUILD)/completion/fwlens.bash $(DESTDIR)$(BASHCOMPDIR)/fwlens
 	install -m 0644 $(BUILD)/completion/_fwlens $(DESTDIR)$(ZSHCOMPDIR)/_fwlens
-	@for f in $(wildcard tools/query/rules/*); do install -m 0644 $$f $(DESTDIR)$(DATADIR)/; done
+	install -m 0644 tools/query/rules/topics.xml tools/query/rules/topics.xsd tools/cli/tree.xsd $(DESTDIR)$(DATADIR)/
 
 # Debian package, built from a copy of the committed tree so its outputs stay under build/deb/.
 deb:
