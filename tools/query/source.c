@@ -197,6 +197,15 @@ bool fw_source_open(const char *path, const struct fw_source_options *o, struct 
 		return false;
 	}
 	src->have_hii = true;
+	/* bytes that are neither firmware nor an HII blob are bad input, not an empty BIOS */
+	if (!src->hii.have_fw && src->hii.db.nmodules == 0 && src->hii.db.string_only == 0) {
+		fw_error_set(err, FW_E_INVALID,
+			     "%s: not a firmware file fwlens knows (no capsule header, firmware volume, FFS file, section, PE "
+			     "image or HII package), nor a machine or a settings list",
+			     path);
+		fw_source_close(src);
+		return false;
+	}
 	image_bytes_of_hii(src);
 	if (src->opt.image)
 		fw_source_warn(src, "--image is for machines; %s is firmware already", path);
