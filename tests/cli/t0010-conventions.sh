@@ -1,0 +1,175 @@
+#!/bin/sh
+# What every command does the same way: --format names and their output (JSON that parses, JSON
+# lines keyed by source, XML that is well formed, text without control characters), colour only
+# on a terminal, -q and -v, exit codes (0 ok, 1 differences, 2 usage, 3 bad input, 4 I/O), and
+# --output written atomically (a failed run leaves the previous file untouched).
+. "$(dirname "$0")/lib.sh"
+
+CAP="$SAMPLES/ESC8000A-E13-ASUS-1104.CAP"
+CAP2="$SAMPLES/ESC8000A-E13-ASUS-1201.CAP"
+ROOT="$SAMPLES/sysroot-1104"
+t_need_file samples "$CAP" "the sample capsules are built by make samples" || exit 0
+fwlens snapshot capture --root "$ROOT" --image "$CAP" -o "$T_DIR/s1104.fwsnap" -q
+
+# name | arguments (one sample invocation per command; help and version take none)
+cat >"$T_DIR/cases" <<EOF2
+info|$CAP
+tree|$CAP
+psp|$CAP
+nvram|$CAP
+verify|$CAP
+ifr|$CAP
+settings|$CAP
+find|$CAP SEV
+query|$CAP --topic iommu
+acpi|$ROOT
+diff|$CAP $CAP2
+snapshot|show $T_DIR/s1104.fwsnap
+doctor|$ROOT --image $CAP
+notes|$ROOT --image $CAP
+help|
+version|
+EOF2
+
+# Run every command in every format it offers; one checker reads all the outputs afterwards.
+mkdir -p "$T_DIR/formats"
+while IFS='|' read -r cmd args; do
+	formats=$(fwlens help "$cmd" --format json | python3 -c "import json,sys; print(' '.join(json.load(sys.stdin)['formats']))")
+	for fmt in $formats; do
+		T_STATUS=0
+		# shellcheck disable=SC2086
+		fwlens $cmd $args --format "$fmt" >"$T_DIR/formats/$cmd.$fmt" 2>"$T_ERR" </dev/null || T_STATUS=$?
+		if [ "$T_STATUS" -gt 1 ]; then
+			fail "$cmd-$fmt" "exit $T_STATUS: $(head -c 200 "$T_ERR")"
+			rm -f "$T_DIR/formats/$cmd.$fmt"
+			continue
+		fi
+		# colour is for text on a terminal: forced on, documents stay plain
+		if [ "$fmt" != text ]; then
+			# shellcheck disable=SC2086
+			fwlens $cmd $args --format "$fmt" --color=always 2>/dev/null </dev/null | grep -q "$(printf '\033')" &&
+				fail "$cmd-$fmt-plain" "escape codes in $fmt with --color always" || pass "$cmd-$fmt-plain"
+		fi
+	done
+done <"$T_DIR/cases"
+python3 - "$T_DIR/formats" "$T_SUITE" <<'PY'
+import json, os, sys, xml.dom.minidom
+folder, suite = sys.argv[1], sys.argv[2]
+def check(fmt, data):
+    if b"\x1b" in data:
+        return "escape codes without a terminal"
+    if any(c < 32 and c not in (9, 10) for c in data):
+        return "control characters in the output"
+    text = data.decode("utf-8")
+    if fmt == "json":
+        json.loads(text)
+    elif fmt == "jsonl":
+        for n, line in enumerate(text.splitlines(), 1):
+            o = json.loads(line)
+            if not isinstance(o, dict) or next(iter(o), None) != "source":
+                return f"line {n} does not start with \"source\""
+    elif fmt == "xml":
+        xml.dom.minidom.parseString(data)
+    return None
+for name in sorted(os.listdir(folder)):
+    cmd, fmt = name.split(".", 1)
+    try:
+        why = check(fmt, open(os.path.join(folder, name), "rb").read())
+    except Exception as e:
+        why = f"{type(e).__name__}: {e}"
+    print(f"FAIL {suite}/{cmd}-{fmt}: {why}" if why else f"ok {suite}/{cmd}-{fmt}")
+PY
+
+# Colour: on a terminal (a pseudo-terminal from script(1)), never with NO_COLOR or --color never,
+# and when forced into a pipe.
+esc=$(printf '\033')
+if t_need_cmd colour-on-terminal script; then
+	tty_run() { script -qec "$*" /dev/null 2>/dev/null; }
+	tty_run "'$FWLENS' doctor '$ROOT' --image '$CAP'" >"$T_DIR/tty" || true
+	grep -q "$esc\[3[12]m" "$T_DIR/tty" && pass colour-on-terminal || fail colour-on-terminal "no colour on a terminal"
+	NO_COLOR=1 tty_run "'$FWLENS' doctor '$ROOT' --image '$CAP'" >"$T_DIR/tty" || true
+	grep -q "$esc\[" "$T_DIR/tty" && fail no-colour-with-NO_COLOR "colour despite NO_COLOR" || pass no-colour-with-NO_COLOR
+	tty_run "'$FWLENS' doctor '$ROOT' --image '$CAP' --color never" >"$T_DIR/tty" || true
+	grep -q "$esc\[" "$T_DIR/tty" && fail no-colour-when-never "colour despite --color never" || pass no-colour-when-never
+	# a terminal on stderr only: the progress and colour of stdout follow stdout
+	tty_run "'$FWLENS' doctor '$ROOT' --image '$CAP' > '$T_DIR/piped'" || true
+	grep -q "$esc" "$T_DIR/piped" && fail no-colour-in-file "escape codes in a redirected stdout" || pass no-colour-in-file
+fi
+fwlens doctor "$ROOT" --image "$CAP" --color=always >"$T_DIR/forced" 2>/dev/null
+grep -q "$esc\[" "$T_DIR/forced" && pass colour-forced || fail colour-forced "--color always printed no colour"
+
+# -q silences warnings, -v logs to stderr; neither changes standard output.
+t_run warns 0 fwlens query "$ROOT" --topic iommu
+grep -q "warning:" "$T_ERR" && pass warning-shown || fail warning-shown "no warning on a machine without forms"
+cp "$T_OUT" "$T_DIR/plain"
+t_run quiet 0 fwlens query "$ROOT" --topic iommu -q
+[ ! -s "$T_ERR" ] && pass quiet-silences || fail quiet-silences "stderr: $(head -c 200 "$T_ERR")"
+cmp -s "$T_OUT" "$T_DIR/plain" && pass quiet-same-output || fail quiet-same-output "stdout changed with -q"
+t_run verbose 0 fwlens query "$ROOT" --topic iommu -vv
+grep -q "firmware\|machine" "$T_ERR" && pass verbose-logs || fail verbose-logs "nothing logged with -vv"
+cmp -s "$T_OUT" "$T_DIR/plain" && pass verbose-same-output || fail verbose-same-output "stdout changed with -vv"
+
+# Exit codes: a missing file is 4, bytes that are no known input are 3, a bad command line is 2.
+head -c 65536 /dev/zero | tr '\0' 'Z' >"$T_DIR/junk.bin"
+for cmd in info tree psp nvram verify ifr settings query doctor notes acpi "snapshot show" "decompress --algo lzma" "diff $CAP"; do
+	name=$(echo "$cmd" | cut -d' ' -f1)
+	# shellcheck disable=SC2086
+	t_run "$name-missing-file" 4 fwlens $cmd "$T_DIR/nowhere"
+	grep -q "nowhere" "$T_ERR" && [ "$(wc -l <"$T_ERR")" -eq 1 ] && pass "$name-missing-file-one-line" ||
+		fail "$name-missing-file-one-line" "$(head -c 200 "$T_ERR")"
+	# shellcheck disable=SC2086
+	t_run "$name-junk" 3 fwlens $cmd "$T_DIR/junk.bin"
+	# shellcheck disable=SC2086
+	t_run "$name-unknown-option" 2 fwlens $cmd "$CAP" --no-such-option
+done
+t_run find-missing-file 4 fwlens find "$T_DIR/nowhere" SEV
+t_run find-junk 3 fwlens find "$T_DIR/junk.bin" SEV
+t_run find-bad-regex 2 fwlens find "$CAP" '(' 
+t_run find-nothing 1 fwlens find "$CAP" 'no such setting anywhere'
+t_run extract-missing-file 4 fwlens extract "$T_DIR/nowhere" --guid Setup -o "$T_DIR/x.bin"
+t_run extract-junk 3 fwlens extract "$T_DIR/junk.bin" --guid Setup -o "$T_DIR/x.bin"
+t_run extract-no-such-guid 3 fwlens extract "$CAP" --guid 00000000-1111-2222-3333-444444444444 -o "$T_DIR/x.bin"
+t_run diff-equal 0 fwlens diff "$CAP" "$CAP"
+t_run diff-different 1 fwlens diff "$CAP" "$CAP2"
+t_run verify-valid 0 fwlens verify "$CAP"
+t_run doctor-fails 1 fwlens doctor "$ROOT" --image "$CAP"
+t_run snapshot-capture-needs-output 2 fwlens snapshot capture --root "$ROOT"
+t_run snapshot-bad-subcommand 2 fwlens snapshot shoe "$T_DIR/s1104.fwsnap"
+
+# --output is atomic on every command: a failed run leaves the previous file as it was and no
+# temporary beside it; a run that succeeds (or finds differences) replaces it.
+atomic() {
+	# atomic NAME WANT_EXIT ARGS...: run with -o over an existing file
+	a_name=$1 a_want=$2
+	shift 2
+	echo previous >"$T_DIR/out/result"
+	t_run "atomic-$a_name" "$a_want" fwlens "$@" -o "$T_DIR/out/result"
+	leftovers=$(ls "$T_DIR/out" | grep -v '^result$' || true)
+	if [ -n "$leftovers" ]; then
+		fail "atomic-$a_name-no-temporary" "left behind: $leftovers"
+	else
+		pass "atomic-$a_name-no-temporary"
+	fi
+	if [ "$a_want" -ge 2 ]; then
+		[ "$(cat "$T_DIR/out/result")" = previous ] && pass "atomic-$a_name-kept" || fail "atomic-$a_name-kept" "the previous file was changed"
+	else
+		[ "$(cat "$T_DIR/out/result")" != previous ] && [ -s "$T_DIR/out/result" ] && pass "atomic-$a_name-replaced" ||
+			fail "atomic-$a_name-replaced" "the output did not land"
+	fi
+}
+mkdir -p "$T_DIR/out"
+atomic info-ok 0 info "$CAP"
+atomic info-junk 3 info "$T_DIR/junk.bin"
+atomic tree-missing 4 tree "$T_DIR/nowhere" --format json
+atomic settings-junk 3 settings "$T_DIR/junk.bin" --format jsonl
+atomic settings-bad-module 3 settings "$CAP" --module NoSuchModule
+atomic diff-different 1 diff "$CAP" "$CAP2" --format json
+atomic diff-missing 4 diff "$CAP" "$T_DIR/nowhere"
+atomic doctor-fail 1 doctor "$ROOT" --image "$CAP" --format jsonl
+atomic doctor-junk 3 doctor "$T_DIR/junk.bin"
+atomic notes-missing-previous 4 notes "$ROOT" --image "$CAP" --previous "$T_DIR/nowhere"
+atomic acpi-junk 3 acpi "$T_DIR/junk.bin"
+atomic extract-no-guid 3 extract "$CAP" --guid 00000000-1111-2222-3333-444444444444
+atomic decompress-junk 3 decompress --algo lzma "$T_DIR/junk.bin"
+atomic snapshot-missing-root 4 snapshot capture --root "$T_DIR/nowhere"
+atomic usage-error 2 query "$CAP" --topic iommu --format yaml
