@@ -55,6 +55,8 @@ FUZZ_REPLAY_OBJ := $(BUILD)/obj/tests/fuzz/replay-main.o
 FUZZ_TARGETS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 
 LIB := $(BUILD)/libfwlens.a
+# The command line without main(), for fuzz targets that run writers and whole commands.
+CLI_LIB := $(BUILD)/libfwlens-cli.a
 BIN := $(BUILD)/fwlens
 UNIT := $(BUILD)/tests/unit
 SAMPLER := $(BUILD)/fwlens-samples
@@ -96,6 +98,11 @@ $(LIB): $(LIB_OBJS)
 	@rm -f $@
 	$(Q)$(AR) rcs $@ $^
 
+$(CLI_LIB): $(filter-out $(BUILD)/obj/tools/cli/main.o,$(CLI_OBJS))
+	@mkdir -p $(dir $@)
+	@rm -f $@
+	$(Q)$(AR) rcs $@ $^
+
 $(BIN): $(CLI_OBJS) $(LIB)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
@@ -109,9 +116,9 @@ $(SAMPLER): $(SAMPLE_OBJS) $(LIB)
 
 # Fuzz targets are linked with a replay main so `make check` can run their seed corpora
 # without clang; `make fuzz` rebuilds them with -fsanitize=fuzzer under build/libfuzzer/.
-$(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.o $(FUZZ_REPLAY_OBJ) $(LIB)
+$(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.o $(FUZZ_REPLAY_OBJ) $(CLI_LIB) $(LIB)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(FUZZ_REPLAY_OBJ) $(LIB) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(FUZZ_REPLAY_OBJ) $(CLI_LIB) $(LIB) $(LDLIBS)
 
 # --- set-up -------------------------------------------------------------------------------------
 deps:
