@@ -5,8 +5,11 @@
 # fuzz limits (-DFW_FUZZING) into build/libfuzzer/, then run for N seconds on a working copy of
 # its seed corpus (tests/fuzz/corpus/NAME, never modified) with the dictionary
 # tests/fuzz/dict/NAME.dict when there is one. Crashes, leaks and timeouts are kept in
-# build/libfuzzer/findings/NAME/. The summary table goes to stdout and the figures to
-# build/libfuzzer/report.json; the exit status is 1 when any target found something.
+# build/libfuzzer/findings/NAME/ (the previous run's move to findings-old/NAME/). The summary
+# table goes to stdout; each target's figures to build/libfuzzer/reports/NAME.json, and
+# build/libfuzzer/report.json gathers the latest figures of every target run so far, so a
+# campaign can run in batches. FUZZ_MAX_LEN caps the input size (default 1 MiB). The exit
+# status is 1 when any target found something.
 set -u
 SECONDS_PER_TARGET=${1:-60}
 SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,9 +26,9 @@ CFLAGS="-std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,addres
 LIBS="$(pkg-config --libs $PKGS) -lpthread"
 
 # The library once, with the fuzzing limits; generated headers as the Makefile makes them.
-mkdir -p "$OUT/obj" "$OUT/gen" "$OUT/findings" "$OUT/work"
+mkdir -p "$OUT/obj" "$OUT/gen" "$OUT/findings" "$OUT/findings-old" "$OUT/work" "$OUT/reports"
 make -s "build/gen/commands.inc" "build/gen/rules-topics.xml.inc" "build/gen/rules-topics.xsd.inc" >/dev/null 2>&1 || true
-cp build/gen/*.inc "$OUT/gen/" 2>/dev/null
+cp -p build/gen/*.inc "$OUT/gen/" 2>/dev/null
 objs=""
 fail=0
 for src in parsers/*.c capsule/*.c ifr/*.c acpi/*.c tools/query/*.c; do
@@ -40,11 +43,26 @@ done
 rm -f "$OUT/libfwlens-fuzz.a"
 # shellcheck disable=SC2086
 ar rcs "$OUT/libfwlens-fuzz.a" $objs
+# The command line without main(): targets that run writers and whole commands link it.
+cli_objs=""
+for src in tools/cli/*.c; do
+	[ "$src" = tools/cli/main.c ] && continue
+	obj="$OUT/obj/$(echo "$src" | tr / _ | sed 's/\.c$/.o/')"
+	if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ "$OUT/gen/commands.inc" -nt "$obj" ]; then
+		# shellcheck disable=SC2086
+		clang $CFLAGS -c "$src" -o "$obj" || fail=1
+	fi
+	cli_objs="$cli_objs $obj"
+done
+[ "$fail" = 0 ] || { echo "fuzz: building the command line failed" >&2; exit 4; }
+rm -f "$OUT/libfwlens-cli-fuzz.a"
+# shellcheck disable=SC2086
+ar rcs "$OUT/libfwlens-cli-fuzz.a" $cli_objs
 
 targets=${FUZZ_TARGETS:-$(ls tests/fuzz/fuzz-*.c | sed 's|tests/fuzz/fuzz-||; s|\.c$||')}
 for t in $targets; do
 	# shellcheck disable=SC2086
-	clang $CFLAGS -fsanitize=fuzzer "tests/fuzz/fuzz-$t.c" "$OUT/libfwlens-fuzz.a" $LIBS -o "$OUT/fuzz-$t" || {
+	clang $CFLAGS -fsanitize=fuzzer "tests/fuzz/fuzz-$t.c" "$OUT/libfwlens-cli-fuzz.a" "$OUT/libfwlens-fuzz.a" $LIBS -o "$OUT/fuzz-$t" || {
 		echo "fuzz: building fuzz-$t failed" >&2
 		exit 4
 	}
@@ -54,14 +72,15 @@ run_one() {
 	t=$1
 	work="$OUT/work/$t"
 	findings="$OUT/findings/$t"
-	rm -rf "$work"
+	rm -rf "$work" "$OUT/findings-old/$t"
+	[ -d "$findings" ] && mv "$findings" "$OUT/findings-old/$t"
 	mkdir -p "$work" "$findings"
 	cp tests/fuzz/corpus/"$t"/* "$work"/ 2>/dev/null
 	dict=""
 	[ -f "tests/fuzz/dict/$t.dict" ] && dict="-dict=tests/fuzz/dict/$t.dict"
 	# shellcheck disable=SC2086
-	"$OUT/fuzz-$t" "$work" $dict -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 \
-		-max_len=1048576 -artifact_prefix="$findings/" -print_final_stats=1 >"$OUT/$t.log" 2>&1
+	"$OUT/fuzz-$t" "$work" $dict -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 -close_fd_mask=2 \
+		-max_len="${FUZZ_MAX_LEN:-1048576}" -artifact_prefix="$findings/" -print_final_stats=1 >"$OUT/$t.log" 2>&1
 	echo $? >"$OUT/$t.rc"
 }
 
@@ -79,8 +98,6 @@ wait
 
 status=0
 printf '%-22s %12s %10s %8s %8s %s\n' target executions exec/s cov ft findings
-echo "[" >"$OUT/report.json"
-first=1
 for t in $targets; do
 	log="$OUT/$t.log"
 	execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
@@ -91,11 +108,21 @@ for t in $targets; do
 	rc=$(cat "$OUT/$t.rc" 2>/dev/null || echo 1)
 	[ "$found" -gt 0 ] || [ "$rc" -ne 0 ] && status=1
 	printf '%-22s %12s %10s %8s %8s %s\n' "$t" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$found"
-	[ "$first" = 1 ] || echo "," >>"$OUT/report.json"
-	first=0
-	printf '  {"target": "%s", "seconds": %s, "executions": %s, "exec_per_sec": %s, "cov": %s, "ft": %s, "findings": %s, "exit": %s}' \
-		"$t" "$SECONDS_PER_TARGET" "${execs:-null}" "${rate:-null}" "${cov:-null}" "${ft:-null}" "$found" "$rc" >>"$OUT/report.json"
+	printf '  {"target": "%s", "seconds": %s, "executions": %s, "exec_per_sec": %s, "cov": %s, "ft": %s, "findings": %s, "exit": %s, "finished": "%s"}' \
+		"$t" "$SECONDS_PER_TARGET" "${execs:-null}" "${rate:-null}" "${cov:-null}" "${ft:-null}" "$found" "$rc" \
+		"$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$OUT/reports/$t.json"
 done
-printf '\n]\n' >>"$OUT/report.json"
+# report.json: the latest run of every target so far
+{
+	echo "["
+	first=1
+	for f in "$OUT"/reports/*.json; do
+		[ -f "$f" ] || continue
+		[ "$first" = 1 ] || echo ","
+		first=0
+		cat "$f"
+	done
+	printf '\n]\n'
+} >"$OUT/report.json"
 [ "$status" = 0 ] || echo "fuzz: findings in $OUT/findings/ (logs in $OUT/*.log)" >&2
 exit "$status"

@@ -1,11 +1,7 @@
 /* Fuzz the table walker: any bytes as an input set (binary tables, concatenated tables or
  * acpidump text, else a firmware image whose sections are scanned for tables), decoded and
- * cross-checked, then joined into a topology without DSL. */
-#include <stdint.h>
-#include <stdlib.h>
-
-#include "acpi/set.h"
-#include "acpi/topo.h"
+ * cross-checked, then every writer of `fwlens acpi` and the topology without DSL. */
+#include "acpi-fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -17,9 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ok = fw_acpi_set_add_image_buffer(s, data, size, "fuzz", &err);
 	if (ok) {
 		fw_acpi_set_finish(s);
-		struct fw_acpi_topo *t;
-		if (fw_acpi_topo_build_dsl(s, NULL, NULL, NULL, 0, NULL, &t, &err))
-			fw_acpi_topo_free(t);
+		fw_fuzz_acpi_writers(s);
 	}
 	fw_acpi_set_free(s);
 	return 0;

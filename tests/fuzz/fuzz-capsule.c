@@ -1,10 +1,11 @@
 /* Fuzz target: capsule headers (EFI, FMP, Aptio with RSA, PKCS#7 and manifest certificates, ROM
- * area maps) and the signature check over whatever they describe. */
+ * area maps) and the signature check over whatever they describe, then the tree writers. */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "capsule/capsule.h"
 #include "capsule/signature.h"
+#include "fuzz-cli.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -18,6 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct fw_verify_report r;
 		if (fw_capsule_verify(fw_capsule_of(n), NULL, &r, &err))
 			fw_verify_report_free(&r);
+		fw_fuzz_tree_writers(t, "capsule");
 	}
 	fw_tree_free(t);
 	return 0;

@@ -1,9 +1,41 @@
-/* Fuzz HII package discovery, pairing, the settings model and value binding on any blob. */
+/* Fuzz HII package discovery, pairing, the settings model and value binding on any blob (a
+ * firmware image is opened through its tree), then what `fwlens ifr` and `fwlens settings`
+ * print (formset JSON, IFRExtractor-RS lines, question JSON with current values) and the query
+ * layer's topic rules matched against every setting. */
 #include <stdint.h>
 #include <string.h>
 
+#include "fuzz-cli.h"
 #include "ifr/hii.h"
 #include "ifr/settings.h"
+#include "tools/cli/ifr-writers.h"
+#include "tools/query/topics.h"
+
+static void match_topics(const struct fw_setting *st)
+{
+	static struct fw_topics topics;
+	static int loaded;
+	if (!loaded)
+		loaded = fw_topics_load(NULL, &topics, NULL) ? 1 : -1; /* the rules compiled in */
+	if (loaded < 0)
+		return;
+	const char *opts[64];
+	size_t n = 0;
+	for (uint32_t i = 0; i < st->noptions && n < 64; i++)
+		if (st->options[i].text)
+			opts[n++] = st->options[i].text;
+	struct fw_topic_subject subj = {st->prompt, st->help, st->npaths ? st->paths[0] : NULL, st->varstore_name,
+					opts, n};
+	for (size_t i = 0; i < topics.count; i++)
+		(void)fw_topic_match(&topics.topics[i], &subj);
+}
+
+static void json_sink(json_t *doc)
+{
+	char *text = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	free(text);
+	json_decref(doc);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -33,6 +65,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			struct fw_setting st;
 			fw_settings_describe(&s, fp, fp->fs.items[k], &st);
 		}
+		json_sink(fw_ifr_json_formset(&s, fp));
+		fw_ifrx_write(fw_fuzz_sink(), fp);
+	}
+	for (uint32_t i = 0; i < s.n; i++) {
+		json_sink(fw_ifr_json_question(&s.items[i], true));
+		match_topics(&s.items[i]);
 	}
 	fw_settings_free(&s);
 	fw_hii_close(&in);

@@ -1,8 +1,9 @@
 /* Shared by the NVRAM fuzz targets: read every byte of every variable the parser produced, so
- * a data pointer outside the input shows up under AddressSanitizer. */
+ * a data pointer outside the input shows up under AddressSanitizer, then run the tree writers. */
 #ifndef FW_FUZZ_NVRAM_H
 #define FW_FUZZ_NVRAM_H
 
+#include "fuzz-cli.h"
 #include "parsers/nvram.h"
 
 static inline void fuzz_nvram_touch(struct fw_tree *t)
@@ -15,6 +16,8 @@ static inline void fuzz_nvram_touch(struct fw_tree *t)
 			sink ^= l.items[i]->data[k];
 	(void)sink;
 	fw_varlist_free(&l);
+	if (t->root)
+		fw_fuzz_tree_writers(t, "nvram-store");
 }
 
 #endif

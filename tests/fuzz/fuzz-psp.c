@@ -1,10 +1,12 @@
 /* Fuzz target: AMD flash layout (EFS, PSP/BIOS/combo directories, entries, links between levels)
- * over the input as a flash image, then the version search and inflating compressed entries. */
+ * over the input as a flash image, then the version search, inflating compressed entries and the
+ * tree writers. */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "capsule/amd-flash.h"
 #include "capsule/version.h"
+#include "fuzz-cli.h"
 
 static bool inflate_all(struct fw_node *n, void *ctx)
 {
@@ -30,6 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fw_node_walk(image, inflate_all, t);
 		struct fw_versions ver;
 		fw_versions_collect(t, &ver);
+		fw_fuzz_tree_writers(t, "image");
 	}
 	fw_tree_free(t);
 	return 0;

@@ -1,0 +1,56 @@
+/* Fuzz whole commands: the input's first byte picks a command line, the rest is the file it
+ * reads. Every command that takes a file runs here with each of its writers, so the statics of
+ * tools/cli/cmd-*.c (info counts, NVRAM, PSP and verify reports, settings as SCE and markdown,
+ * doctor and notes over a snapshot) see hostile models too. A command may fail (exit 1, 3, 4) but
+ * must never crash, and never exit with a usage error: the command lines are valid. */
+#include <stdlib.h>
+
+#include "fuzz-cli.h"
+
+#define MAX_ARGS 8
+static const char *const commands[][MAX_ARGS] = {
+	{"tree", "-q", "--crc", "@"},
+	{"tree", "-q", "--format", "json", "--crc", "@"},
+	{"tree", "-q", "--format", "xml", "@"},
+	{"tree", "-q", "--layout-only", "--no-search", "@"},
+	{"info", "-q", "--format", "json", "@"},
+	{"info", "-q", "@"},
+	{"nvram", "-q", "--all-versions", "--format", "json", "@"},
+	{"nvram", "-q", "--secureboot", "@"},
+	{"nvram", "-q", "--format", "xml", "@"},
+	{"ifr", "-q", "@"},
+	{"ifr", "-q", "--format", "json", "--lang", "fr-FR", "@"},
+	{"ifr", "-q", "--format", "ifrextractor", "@"},
+	{"settings", "-q", "--format", "sce", "@"},
+	{"settings", "-q", "--format", "markdown", "@"},
+	{"settings", "-q", "--format", "jsonl", "--vars", "@", "@"},
+	{"settings", "-q", "--format", "xml", "@"},
+	{"psp", "-q", "--inflate", "--format", "json", "@"},
+	{"psp", "-q", "@"},
+	{"verify", "-q", "--format", "json", "@"},
+	{"verify", "-q", "@"},
+	{"acpi", "-q", "@"},
+	{"acpi", "-q", "--format", "json", "@"},
+	{"acpi", "-q", "--format", "xml", "--table", "IVRS,SRAT,APIC", "@"},
+	{"acpi", "-q", "topo", "--no-dsl", "@"},
+	{"acpi", "-q", "topo", "--no-dsl", "--format", "json", "@"},
+	{"snapshot", "-q", "show", "--format", "json", "@"},
+	{"doctor", "-q", "--format", "json", "@"},
+	{"notes", "-q", "@"},
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size < 1 || size > (8u << 20))
+		return 0;
+	const char *const *args = commands[data[0] % NCOMMANDS];
+	int nargs = 0;
+	while (nargs < MAX_ARGS && args[nargs])
+		nargs++;
+	int rc = fw_fuzz_command(data + 1, size - 1, args, nargs);
+	if (rc == 2 || rc > 4)
+		abort(); /* a valid command line never gives a usage error; no exit code past 4 exists */
+	return 0;
+}
