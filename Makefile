@@ -45,6 +45,7 @@ LIB_SRCS := $(sort $(wildcard parsers/*.c capsule/*.c ifr/*.c acpi/*.c tools/que
 CLI_SRCS := $(sort $(wildcard tools/cli/*.c))
 UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
 SAMPLE_SRCS := $(sort $(wildcard samples/*.c))
+MUTATE_SRCS := $(sort $(wildcard tests/mutate/*.c))
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz-*.c))
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -60,6 +61,9 @@ CLI_LIB := $(BUILD)/libfwlens-cli.a
 BIN := $(BUILD)/fwlens
 UNIT := $(BUILD)/tests/unit
 SAMPLER := $(BUILD)/fwlens-samples
+# The sample builder's encoders without main(), for the mutation test's synthetic inputs.
+SAMPLE_LIB := $(BUILD)/libfwlens-samples.a
+MUTATE := $(BUILD)/tests/mutate
 
 .PHONY: all deps demo check test unit samples bench fuzz install clean man completion deb
 
@@ -114,6 +118,15 @@ $(UNIT): $(UNIT_OBJS) $(LIB)
 $(SAMPLER): $(SAMPLE_OBJS) $(LIB)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(SAMPLE_OBJS) $(LIB) $(LDLIBS)
 
+$(SAMPLE_LIB): $(filter-out $(BUILD)/obj/samples/main.o,$(SAMPLE_OBJS))
+	@mkdir -p $(dir $@)
+	@rm -f $@
+	$(Q)$(AR) rcs $@ $^
+
+$(MUTATE): $(MUTATE_SRCS:%.c=$(BUILD)/obj/%.o) $(SAMPLE_LIB) $(LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(MUTATE_SRCS:%.c=$(BUILD)/obj/%.o) $(SAMPLE_LIB) $(LIB) $(LDLIBS)
+
 # Fuzz targets are linked with a replay main so `make check` can run their seed corpora
 # without clang; `make fuzz` rebuilds them with -fsanitize=fuzzer under build/libfuzzer/.
 $(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.o $(FUZZ_REPLAY_OBJ) $(CLI_LIB) $(LIB)
@@ -139,7 +152,7 @@ demo: deps
 
 # --- tests --------------------------------------------------------------------------------------
 check: deps
-	@$(MAKE) --no-print-directory all $(UNIT) samples $(FUZZ_TARGETS)
+	@$(MAKE) --no-print-directory all $(UNIT) samples $(FUZZ_TARGETS) $(MUTATE)
 	@FWLENS_BUILD=$(BUILD) tests/run.sh
 
 test: check
