@@ -1,13 +1,17 @@
 /* Fuzz whole commands: the input's first byte picks a command line, the rest is the file it
- * reads. Every command that takes a file runs here with each of its writers, so the statics of
- * tools/cli/cmd-*.c (info counts, NVRAM, PSP and verify reports, settings as SCE and markdown,
- * doctor and notes over a snapshot) see hostile models too. A command may fail (exit 1, 3, 4) but
- * must never crash, and never exit with a usage error: the command lines are valid. */
+ * reads (and standard input, for the "-" source of find, query and diff). Commands that take two
+ * inputs (diff, notes --previous) get the part after a "\n--8<--\n" line as the second, or the
+ * same bytes again. Every command that takes a file runs here with each of its writers, so the
+ * statics of tools/cli/cmd-*.c (info counts, NVRAM, PSP and verify reports, settings as SCE and
+ * markdown, find/query/diff writers, doctor and notes over a snapshot) see hostile models too. A
+ * command may fail (exit 1, 3, 4) but must never crash, and never exit with a usage error: the
+ * command lines are valid. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "fuzz-cli.h"
 
-#define MAX_ARGS 8
+#define MAX_ARGS 10
 static const char *const commands[][MAX_ARGS] = {
 	{"tree", "-q", "--crc", "@"},
 	{"tree", "-q", "--format", "json", "--crc", "@"},
@@ -37,6 +41,16 @@ static const char *const commands[][MAX_ARGS] = {
 	{"snapshot", "-q", "show", "--format", "json", "@"},
 	{"doctor", "-q", "--format", "json", "@"},
 	{"notes", "-q", "@"},
+	{"find", "-q", "@", "e|S", "--format", "json"},
+	{"find", "-q", "-", "SMEE|IOMMU", "--in", "prompt,option", "--format", "markdown"},
+	{"query", "-q", "@", "--format", "json"},
+	{"query", "-q", "-", "--format", "markdown"},
+	{"query", "-q", "@", "--topic", "iommu,sev-snp", "--format", "xml"},
+	{"diff", "-q", "@", "@2"},
+	{"diff", "-q", "@", "@2", "--format", "json"},
+	{"diff", "-q", "-", "@2.json", "--format", "markdown"},
+	{"settings", "-q", "--format", "json", "@"},
+	{"notes", "-q", "@", "--previous", "@2"},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -49,7 +63,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int nargs = 0;
 	while (nargs < MAX_ARGS && args[nargs])
 		nargs++;
-	int rc = fw_fuzz_command(data + 1, size - 1, args, nargs);
+	const uint8_t *a = data + 1, *b = a;
+	size_t alen = size - 1, blen = alen;
+	static const char cut[] = "\n--8<--\n";
+	const uint8_t *sep = memmem(a, alen, cut, sizeof(cut) - 1);
+	if (sep) {
+		b = sep + sizeof(cut) - 1;
+		blen = (size_t)(a + alen - b);
+		alen = (size_t)(sep - a);
+	}
+	int rc = fw_fuzz_command2(a, alen, b, blen, args, nargs);
 	if (rc == 2 || rc > 4)
 		abort(); /* a valid command line never gives a usage error; no exit code past 4 exists */
 	return 0;
