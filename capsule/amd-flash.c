@@ -365,7 +365,22 @@ static struct fw_node *decode_dir(struct amd_ctx *c, struct fw_node *parent, uin
 	d->additional_info = fw_le32(v->p + off + 12);
 	/* additional_info bits 29-30; an unset word (all ones) is an older directory */
 	d->address_mode = (combo || d->additional_info == 0xFFFFFFFFu) ? FW_AMD_ADDR_PHYSICAL : (d->additional_info >> 29) & 3;
-	size_t room = (v->len - (size_t)off - hdr) / esize, n = d->num_entries <= room ? d->num_entries : room;
+	/* Entries must fit the image, the directory's own size when AdditionalInfo gives one (bits 0-9,
+	 * 4 KiB units), and the limit for directories without a size. */
+	size_t room = (v->len - (size_t)off - hdr) / esize;
+	const char *bound = "the image";
+	char limit[64];
+	uint32_t dir_size = combo || d->additional_info == 0xFFFFFFFFu ? 0 : (d->additional_info & 0x3FFu) * 0x1000u;
+	if (dir_size > hdr && (dir_size - hdr) / esize < room) {
+		room = (dir_size - hdr) / esize;
+		bound = "the directory size AdditionalInfo gives";
+	}
+	if (room > FW_AMD_MAX_DIR_ENTRIES) {
+		room = FW_AMD_MAX_DIR_ENTRIES;
+		snprintf(limit, sizeof(limit), "the limit of %d entries per directory", FW_AMD_MAX_DIR_ENTRIES);
+		bound = limit;
+	}
+	size_t n = d->num_entries <= room ? d->num_entries : room;
 	struct fw_view dv;
 	fw_rd_sub(v, (size_t)off, hdr + n * esize, &dv, NULL);
 	struct fw_node *node = fw_node_add(c->t, parent, FW_NODE_PSP_DIRECTORY, fw_arena_strdup(&c->t->arena, cookie_name(ck, name)),
@@ -378,8 +393,8 @@ static struct fw_node *decode_dir(struct amd_ctx *c, struct fw_node *parent, uin
 	node->header_size = (uint32_t)hdr;
 	fw_layout_emit(c->t, node, combo ? &fw_amd_combo_layout : &fw_amd_dir_layout, v, (size_t)off);
 	if (n < d->num_entries) {
-		fw_node_diag(c->t, node, FW_DIAG_ERROR, dv.base, "%s directory: %u entries do not fit the image (%zu do)",
-			     cookie_name(ck, name), d->num_entries, n);
+		fw_node_diag(c->t, node, FW_DIAG_ERROR, dv.base, "%s directory: %u entries do not fit %s (%zu do)",
+			     cookie_name(ck, name), d->num_entries, bound, n);
 	} else {
 		d->checksum_computed = fw_fletcher32(v->p + off + FW_AMD_DIR_CHECKSUM_START, dv.len - FW_AMD_DIR_CHECKSUM_START);
 		d->checksum_ok = d->checksum_computed == d->checksum;

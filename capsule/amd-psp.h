@@ -39,6 +39,9 @@ extern const struct fw_layout fw_amd_dir_layout;
 #define FW_AMD_COOKIE_2BHD 0x44484232u /* "2BHD" */
 /* The checksum covers bytes from 0x08 (num_entries) to the end of the entries. */
 #define FW_AMD_DIR_CHECKSUM_START 8
+/* Entries decoded per directory when AdditionalInfo gives no size (real directories hold well
+ * under 100; README "Limits"). */
+#define FW_AMD_MAX_DIR_ENTRIES 1024
 
 /* PSP directory entry (16 bytes) */
 enum { PSP_ENTRY_TYPE, PSP_ENTRY_SUBPROG, PSP_ENTRY_FLAGS, PSP_ENTRY_SIZE, PSP_ENTRY_ADDRESS, PSP_ENTRY__COUNT };

@@ -295,9 +295,40 @@ TEST(amd_bad_checksum_and_truncated_directory)
 	CHECK(!fw_node_field_get(psp, "Checksum valid")->v.b);
 	CHECK(psp->flags & FW_NODE_F_CHECKSUM_BAD);
 	CHECK(has_diag(psp, "checksum is 0x"));
-	CHECK(has_diag(bhd, "100000 entries do not fit the image"));
+	CHECK(has_diag(bhd, "100000 entries do not fit the limit of 1024 entries per directory (1024 do)"));
 	CHECK(!fw_node_field_get(bhd, "Checksum valid"));
-	CHECK_EQ(bhd->nchildren, (MIB - 0x60000 - 16) / 24);
+	CHECK_EQ(bhd->nchildren, FW_AMD_MAX_DIR_ENTRIES);
+	fw_tree_free(t);
+	free(m.p);
+}
+
+/* NumEntries set to all-ones: the entries decoded stop at the directory size AdditionalInfo
+ * gives (bits 0-9, 4 KiB units), at the image end, or at the limit; never 53,000 nodes of
+ * garbage from a 1 MiB image (the mutation test found that). */
+TEST(amd_entry_count_bounded_by_directory_size)
+{
+	struct img m = sample();
+	/* $PSP: 1 x 4 KiB leaves room for (4096 - 16) / 16 = 255 entries */
+	fw_put_le32(m.p + 0x30000 + 12, (fw_le32(m.p + 0x30000 + 12) & ~0x3FFu) | 1);
+	fw_put_le32(m.p + 0x30000 + 8, 0xFFFFFFFF);
+	/* $BHD has no size: the limit; the last 0x300 bytes of the image hold 32 entries */
+	fw_put_le32(m.p + 0x60000 + 8, 0xFFFF);
+	struct fw_node *image;
+	struct fw_tree *t = parse(&m, &image);
+	struct fw_node *psp = child(child(image, 0), 0), *bhd = child(child(image, 0), 1);
+	CHECK_EQ(psp->nchildren, 255);
+	CHECK(has_diag(psp, "4294967295 entries do not fit the directory size AdditionalInfo gives (255 do)"));
+	CHECK_EQ(bhd->nchildren, FW_AMD_MAX_DIR_ENTRIES);
+	fw_tree_free(t);
+	free(m.p);
+	m = sample();
+	memmove(m.p + MIB - 0x1000, m.p + 0x60000, 0x1000); /* $BHD moved to the last 4 KiB */
+	fw_put_le32(m.p + MIB - 0x1000 + 8, 0xFFFF);
+	fw_layout_put(&fw_amd_efs_layout, m.p + 0x20000, EFS_BIOS3, MIB - 0x1000);
+	t = parse(&m, &image);
+	bhd = child(child(image, 0), 1);
+	CHECK_EQ(bhd->nchildren, (0x1000 - 16) / 24);
+	CHECK(has_diag(bhd, "65535 entries do not fit the image (170 do)"));
 	fw_tree_free(t);
 	free(m.p);
 }
