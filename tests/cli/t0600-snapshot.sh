@@ -73,6 +73,20 @@ t_run show-not-a-snapshot 3 fwlens snapshot show "$T_DIR/not.fwsnap"
 head -c 700 "$snap" >"$T_DIR/trunc.fwsnap"
 t_run show-truncated 3 fwlens snapshot show "$T_DIR/trunc.fwsnap"
 [ "$(wc -l <"$T_ERR")" -eq 1 ] && pass truncated-error-is-one-line || fail truncated-error-is-one-line "$(cat "$T_ERR")"
+# Cut at a member boundary, the archive still loads: the members it lost are named, 20 at most,
+# then counted (a truncated capture once printed a warning per member, hundreds of lines).
+if t_need_file show-lost-members-counted "$SAMPLES/sysroot-1104" "the samples are not built"; then
+	fwlens snapshot capture --root "$SAMPLES/sysroot-1104" -o "$T_DIR/big.fwsnap" -q
+	block=$(tar -tR -f "$T_DIR/big.fwsnap" | sed -n '100s/^block \([0-9]*\):.*/\1/p')
+	head -c $((block * 512)) "$T_DIR/big.fwsnap" >"$T_DIR/cut.fwsnap"
+	t_run show-cut-at-member 3 fwlens snapshot show "$T_DIR/cut.fwsnap"
+	lost=$(grep -c 'is missing from the archive' "$T_ERR")
+	if [ "$lost" -eq 20 ] && [ "$(wc -l <"$T_ERR")" -eq 21 ] && tail -n 1 "$T_ERR" | grep -q 'more members are missing'; then
+		pass show-lost-members-counted
+	else
+		fail show-lost-members-counted "$lost named, $(wc -l <"$T_ERR") lines: $(tail -n 1 "$T_ERR")"
+	fi
+fi
 t_run capture-needs-output 2 fwlens snapshot capture --root "$root"
 t_run capture-missing-root 4 fwlens snapshot capture --root "$T_DIR/nope" -o "$T_DIR/x.fwsnap"
 [ -e "$T_DIR/x.fwsnap" ] && fail failed-capture-leaves-nothing "file left" || pass failed-capture-leaves-nothing

@@ -88,6 +88,7 @@ static int run_show(struct fw_cli *cli)
 	if (fw_machine_manifest_json(m))
 		manifest = json_loads(fw_machine_manifest_json(m), 0, NULL);
 	/* integrity: every member's bytes against the manifest's SHA-256 */
+	enum { MAX_MEMBER_WARNINGS = 20 };
 	size_t checked = 0, mismatched = 0;
 	json_t *members = manifest ? json_object_get(manifest, "members") : NULL, *e;
 	size_t i;
@@ -100,11 +101,17 @@ static int run_show(struct fw_cli *cli)
 		if (!p || !want)
 			continue;
 		checked++;
-		if (!fw_machine_read(m, p, &b, NULL) || strcmp(fw_sha256_hex(b.data, b.len, sha), want) != 0) {
-			mismatched++;
-			fw_log_warn(cli, "member %s does not match its SHA-256 in the manifest", p);
+		bool present = fw_machine_read(m, p, &b, NULL);
+		if (!present || strcmp(fw_sha256_hex(b.data, b.len, sha), want) != 0) {
+			/* a truncated archive loses hundreds of members: name the first few, count the rest */
+			if (++mismatched <= MAX_MEMBER_WARNINGS)
+				fw_log_warn(cli, present ? "member %s does not match its SHA-256 in the manifest"
+							 : "member %s of the manifest is missing from the archive",
+					    p);
 		}
 	}
+	if (mismatched > MAX_MEMBER_WARNINGS)
+		fw_log_warn(cli, "%zu more members are missing or do not match their SHA-256", mismatched - MAX_MEMBER_WARNINGS);
 	static const char *const dmi[][2] = {
 		{"host", "proc/sys/kernel/hostname"},         {"board", "sys/class/dmi/id/board_name"},     {"product", "sys/class/dmi/id/product_name"},
 		{"vendor", "sys/class/dmi/id/sys_vendor"},    {"bios_version", "sys/class/dmi/id/bios_version"},
