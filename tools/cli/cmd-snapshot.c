@@ -185,7 +185,12 @@ static int run_show(struct fw_cli *cli)
 	}
 	json_decref(manifest);
 	fw_machine_close(m);
-	return mismatched ? FW_EXIT_BAD_INPUT : 0;
+	if (mismatched) {
+		fw_error_set(&err, FW_E_INVALID, "%s: %zu of %zu members are missing or do not match the manifest",
+			     cli->argv[1], mismatched, checked);
+		return fw_cli_fail(cli, &err);
+	}
+	return 0;
 }
 
 static int run_snapshot(struct fw_cli *cli)
