@@ -390,6 +390,8 @@ static struct machine_file *folder_read(struct fw_machine *m, const char *rel)
 			f->err_code = errno;
 		} else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 			f->err_code = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		} else if ((uint64_t)st.st_size > FW_MACHINE_FILE_CAP) {
+			f->err_code = EFBIG; /* known too large: not 128 MiB read for nothing (sysfs sizes are 4096) */
 		} else if (!read_fd_all(fd, FW_MACHINE_FILE_CAP, &f->data, &f->len)) {
 			f->err_code = errno;
 		}
@@ -634,8 +636,14 @@ static bool run_dmesg(uint8_t **data, size_t *len, char *why, size_t whylen)
 
 bool fw_machine_kernel_log(struct fw_machine *m, struct fw_blob *out, char *why, size_t whylen)
 {
-	if (fw_machine_read(m, "var/log/dmesg", out, NULL))
+	struct fw_error err;
+	fw_error_clear(&err);
+	if (fw_machine_read(m, "var/log/dmesg", out, &err))
 		return true;
+	if (m->kind == FW_MACHINE_FOLDER && fw_machine_exists(m, "var/log/dmesg")) {
+		snprintf(why, whylen, "%s", err.msg); /* there, but unreadable or over the size cap */
+		return false;
+	}
 	if (m->kind == FW_MACHINE_SNAPSHOT) {
 		snprintf(why, whylen, "the snapshot holds no kernel log");
 		return false;
