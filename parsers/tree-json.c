@@ -164,7 +164,8 @@ static json_t *offset_json(uint64_t off, bool hex)
 	return json_integer((json_int_t)off);
 }
 
-json_t *fw_node_to_json(const struct fw_node *n, unsigned flags)
+/* The node's own object; its "children" array is left empty when `children` is false. */
+static json_t *node_object(const struct fw_node *n, unsigned flags, bool children)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "kind", json_string(fw_node_kind_name(n->kind)));
@@ -211,13 +212,19 @@ json_t *fw_node_to_json(const struct fw_node *n, unsigned flags)
 	}
 	json_object_set_new(o, "diagnostics", diags);
 	json_t *kids = json_array();
-	for (const struct fw_node *c = n->first_child; c; c = c->next)
+	for (const struct fw_node *c = children ? n->first_child : NULL; c; c = c->next)
 		json_array_append_new(kids, fw_node_to_json(c, flags));
 	json_object_set_new(o, "children", kids);
 	return o;
 }
 
-json_t *fw_tree_to_json(const struct fw_tree *t, const char *kind, unsigned flags)
+json_t *fw_node_to_json(const struct fw_node *n, unsigned flags)
+{
+	return node_object(n, flags, true);
+}
+
+/* {"input": {path, size, sha256, kind}} */
+static json_t *tree_input_json(const struct fw_tree *t, const char *kind)
 {
 	json_t *doc = json_object();
 	json_t *in = json_object();
@@ -227,6 +234,69 @@ json_t *fw_tree_to_json(const struct fw_tree *t, const char *kind, unsigned flag
 	json_object_set_new(in, "sha256", json_string(fw_sha256_hex(t->input, t->input_len, sha)));
 	json_object_set_new(in, "kind", json_string(kind ? kind : "unknown"));
 	json_object_set_new(doc, "input", in);
+	return doc;
+}
+
+json_t *fw_tree_to_json(const struct fw_tree *t, const char *kind, unsigned flags)
+{
+	json_t *doc = tree_input_json(t, kind);
 	json_object_set_new(doc, "root", t->root ? fw_node_to_json(t->root, flags) : json_null());
 	return doc;
+}
+
+/* --- streaming: the same bytes as json_dumpf(fw_tree_to_json(...), JSON_INDENT(2) |
+ * JSON_PRESERVE_ORDER), one node at a time, so a tree of a million nodes does not become a
+ * million-node JSON document in memory first (2 GB for a 4 MB hostile image). */
+
+#define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER)
+
+/* s with `depth` levels of indentation after each line break (JSON strings hold no raw ones). */
+static void put_indented(FILE *f, const char *s, size_t len, unsigned depth)
+{
+	for (size_t i = 0; i < len; i++) {
+		fputc(s[i], f);
+		if (s[i] == '\n')
+			fprintf(f, "%*s", (int)(2 * depth), "");
+	}
+}
+
+static void write_node(FILE *f, const struct fw_node *n, unsigned flags, unsigned depth)
+{
+	json_t *o = node_object(n, flags, false);
+	char *s = json_dumps(o, DUMP_FLAGS);
+	json_decref(o);
+	size_t len = strlen(s);
+	static const char empty_tail[] = "[]\n}"; /* the object ends with "children": []\n} */
+	if (!n->first_child || len < sizeof(empty_tail) - 1) {
+		put_indented(f, s, len, depth);
+		free(s);
+		return;
+	}
+	put_indented(f, s, len - (sizeof(empty_tail) - 1), depth);
+	free(s);
+	fputs("[\n", f);
+	for (const struct fw_node *c = n->first_child; c; c = c->next) {
+		fprintf(f, "%*s", (int)(2 * (depth + 2)), "");
+		write_node(f, c, flags, depth + 2);
+		fputs(c->next ? ",\n" : "\n", f);
+	}
+	fprintf(f, "%*s]\n%*s}", (int)(2 * (depth + 1)), "", (int)(2 * depth), "");
+}
+
+bool fw_tree_write_json(FILE *f, const struct fw_tree *t, const char *kind, unsigned flags)
+{
+	json_t *doc = tree_input_json(t, kind);
+	char *s = json_dumps(doc, DUMP_FLAGS);
+	json_decref(doc);
+	/* {"input": {...}} without its closing "\n}": the root follows as the second member */
+	size_t len = strlen(s);
+	put_indented(f, s, len - 2, 0);
+	free(s);
+	fputs(",\n  \"root\": ", f);
+	if (t->root)
+		write_node(f, t->root, flags, 1);
+	else
+		fputs("null", f);
+	fputs("\n}\n", f);
+	return !ferror(f);
 }

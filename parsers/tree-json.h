@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "node.h"
 
@@ -20,6 +21,10 @@
 json_t *fw_node_to_json(const struct fw_node *n, unsigned flags);
 /* The whole document; `kind` names the input kind ("capsule", "image", ...). */
 json_t *fw_tree_to_json(const struct fw_tree *t, const char *kind, unsigned flags);
+/* The same document written to f as it is built, node by node, in the bytes json_dumpf gives
+ * with JSON_INDENT(2) | JSON_PRESERVE_ORDER (and a final newline): memory stays that of one
+ * node however large the tree. False when writing fails. */
+bool fw_tree_write_json(FILE *f, const struct fw_tree *t, const char *kind, unsigned flags);
 /* A JSON string from any bytes: invalid UTF-8 becomes U+FFFD. */
 json_t *fw_json_text(const char *s);
 /* Valid UTF-8 copy of s (malloc'd): invalid sequences become U+FFFD; with `xml`, so do the

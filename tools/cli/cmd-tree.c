@@ -32,7 +32,7 @@ static int run_tree(struct fw_cli *cli)
 		return rc;
 	const char *kind = fw_input_kind_name(fw.kind);
 	if (fw_cli_format_is(cli, "json")) {
-		fw_cli_print_json(cli, fw_tree_to_json(fw.tree, kind, o.crc ? FW_JSON_CRC32 : 0));
+		fw_tree_write_json(fw_cli_out(cli), fw.tree, kind, o.crc ? FW_JSON_CRC32 : 0);
 	} else if (fw_cli_format_is(cli, "xml")) {
 		if (!fw_tree_write_xml(fw_cli_out(cli), fw.tree, kind, o.crc)) {
 			struct fw_error err;
