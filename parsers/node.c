@@ -87,12 +87,25 @@ struct fw_node *fw_node_add(struct fw_tree *t, struct fw_node *parent, enum fw_n
 			    const struct fw_view *data, struct fw_error *err)
 {
 	unsigned depth = parent ? parent->depth + 1 : 0;
-	if (depth > t->limits.max_depth) {
-		fw_error_set(err, FW_E_LIMIT, "nesting is deeper than the limit of %u levels", t->limits.max_depth);
-		return NULL;
-	}
-	if (t->node_count >= t->limits.max_nodes) {
-		fw_error_set(err, FW_E_LIMIT, "more than the limit of %zu nodes", t->limits.max_nodes);
+	if (depth > t->limits.max_depth || t->node_count >= t->limits.max_nodes) {
+		/* name the structure: its offset, or the nearest enclosing one outside decompressed data */
+		char where[64];
+		const struct fw_node *known = parent;
+		while (known && known->offset == FW_OFFSET_UNKNOWN)
+			known = known->parent;
+		if (data && data->base != FW_OFFSET_UNKNOWN)
+			snprintf(where, sizeof(where), "at 0x%" PRIx64, data->base);
+		else if (known)
+			snprintf(where, sizeof(where), "in decompressed data under the %s at 0x%" PRIx64,
+				 fw_node_kind_name(known->kind), known->offset);
+		else
+			snprintf(where, sizeof(where), "in decompressed data");
+		if (depth > t->limits.max_depth)
+			fw_error_set(err, FW_E_LIMIT, "%s %s: nesting is deeper than the limit of %u levels", fw_node_kind_name(kind),
+				     where, t->limits.max_depth);
+		else
+			fw_error_set(err, FW_E_LIMIT, "%s %s: more than the limit of %zu nodes", fw_node_kind_name(kind), where,
+				     t->limits.max_nodes);
 		return NULL;
 	}
 	struct fw_node *n = fw_arena_alloc(&t->arena, sizeof(*n));

@@ -433,13 +433,22 @@ static bool sec_depex(struct fw_parser *p, struct fw_node *n, const struct fw_vi
 	return true;
 }
 
-/* UCS-2 text of b[0..n) into buf (at most 1024 characters kept). */
+/* UCS-2 text of b[0..n) into buf (at most FW_SECTION_TEXT_MAX characters kept). */
 static const char *ucs2_text(const uint8_t *b, size_t n, char *buf, size_t buflen)
 {
 	size_t units = n / 2;
-	if (units > 1024)
-		units = 1024;
+	if (units > FW_SECTION_TEXT_MAX)
+		units = FW_SECTION_TEXT_MAX;
 	return fw_ucs2_to_utf8_buf(b, units, buf, buflen);
+}
+
+/* Say so when a UI or version text is longer than what is kept. */
+static void note_cut_text(struct fw_parser *p, struct fw_node *n)
+{
+	size_t units = fw_ucs2_len(n->body.p, n->body.len / 2, NULL);
+	if (units > FW_SECTION_TEXT_MAX)
+		fw_node_diag(p->t, n, FW_DIAG_INFO, n->offset, "text of %zu characters cut to the limit of %d", units,
+			     FW_SECTION_TEXT_MAX);
 }
 
 static bool sec_version(struct fw_parser *p, struct fw_node *n, const struct fw_view *v, size_t hdr,
@@ -452,16 +461,18 @@ static bool sec_version(struct fw_parser *p, struct fw_node *n, const struct fw_
 	fw_layout_emit(p->t, n, &fw_section_version_layout, v, hdr);
 	n->header_size = (uint32_t)(hdr + fw_section_version_layout.size);
 	fw_rd_tail(v, n->header_size, &n->body, NULL);
-	char buf[4096];
+	char buf[4 * FW_SECTION_TEXT_MAX];
 	fw_node_field_str(p->t, n, "Version", ucs2_text(n->body.p, n->body.len, buf, sizeof(buf)));
+	note_cut_text(p, n);
 	return true;
 }
 
 static bool sec_ui(struct fw_parser *p, struct fw_node *n, const struct fw_view *v, size_t hdr, struct fw_error *err)
 {
-	char buf[4096];
+	char buf[4 * FW_SECTION_TEXT_MAX];
 	const char *text = ucs2_text(n->body.p, n->body.len, buf, sizeof(buf));
 	fw_node_field_str(p->t, n, "Text", text);
+	note_cut_text(p, n);
 	struct fw_node *file = fw_node_file_of(n->parent);
 	if (file && text[0])
 		fw_node_set_name(p->t, file, text);

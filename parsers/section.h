@@ -11,6 +11,8 @@ extern const struct fw_layout fw_section2_layout;
 #define FW_SECTION_HEADER_SIZE 4
 #define FW_SECTION_HEADER2_SIZE 8
 #define FW_SECTION_SIZE_EXTENDED 0xFFFFFFu
+/* Characters kept of a UI or version section's text (README "Limits"). */
+#define FW_SECTION_TEXT_MAX 1024
 
 /* Type-specific headers, relative to the end of the common header */
 enum { SEC_COMPRESSION_UNCOMPRESSED_LENGTH, SEC_COMPRESSION_TYPE, SEC_COMPRESSION__COUNT };

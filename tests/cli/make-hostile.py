@@ -6,7 +6,8 @@ time with the encoders of tests/data/firmware/make-fixtures.py.
                                        extraction folder or a terminal, and nested volumes with
                                        long names
     make-hostile.py nested N OUT       N volumes, each inside a volume image section of a file of
-                                       the one before (node depth 3 * N + 1 with the sections)
+                                       the one before: the deepest node at depth 3 * N - 1
+    make-hostile.py nestedfile N OUT   the same inside one more file and section: depth 3 * N + 1
     make-hostile.py sections N OUT     one file holding N empty raw sections (N + 3 nodes)
     make-hostile.py uiname N OUT       a file whose UI section holds N characters
 """
@@ -80,6 +81,8 @@ def main():
         data, out = names_volume(), sys.argv[2]
     elif what == "nested":
         data, out = nested(int(sys.argv[2])), sys.argv[3]
+    elif what == "nestedfile":
+        data, out = fx.ffs_file(guid(0x700), 0x0B, fx.section(0x17, nested(int(sys.argv[2])))), sys.argv[3]
     elif what == "sections":
         data, out = many_sections(int(sys.argv[2])), sys.argv[3]
     elif what == "uiname":
