@@ -348,8 +348,15 @@ static bool read_fd_all(int fd, size_t cap, uint8_t **data, size_t *len)
 	for (;;) {
 		if (size == alloc) {
 			if (alloc >= cap) {
+				/* exactly `cap` bytes are allowed: only a byte past them is too much */
+				uint8_t more;
+				ssize_t r;
+				while ((r = read(fd, &more, 1)) < 0 && errno == EINTR)
+					;
+				if (r == 0)
+					break;
 				free(buf);
-				errno = EFBIG;
+				errno = r < 0 ? errno : EFBIG;
 				return false;
 			}
 			alloc = alloc * 2 > cap ? cap : alloc * 2;
