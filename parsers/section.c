@@ -152,6 +152,18 @@ static size_t cap_left(const struct fw_tree *t)
 	return cap > SIZE_MAX ? SIZE_MAX : (size_t)cap;
 }
 
+/* A decompressor stopped at cap_left(): say which limit it met. When the bytes left of the
+ * total were the cap, "over the limit of <what was left>" would name no documented limit. */
+static void name_limit(const struct fw_tree *t, struct fw_error *e)
+{
+	if (e->code != FW_E_LIMIT || cap_left(t) >= t->limits.max_decompressed_one)
+		return;
+	fw_error_set(e, FW_E_LIMIT,
+		     "inflating it would pass the limit of 0x%" PRIx64 " decompressed bytes in total (0x%" PRIx64
+		     " inflated before it)",
+		     t->limits.max_decompressed_total, t->decompressed_total);
+}
+
 /* The section stays opaque: its data is kept, its children are not parsed. */
 static void opaque(struct fw_parser *p, struct fw_node *n, enum fw_diag_severity sev, const char *what, const char *msg)
 {
@@ -190,6 +202,7 @@ static bool inflate_one(struct fw_parser *p, struct fw_node *n, enum fw_algo a, 
 	fw_error_clear(&e);
 	if (!fw_decompress(a, in->p, in->len, cap_left(p->t), &buf, &len, &info, &e)) {
 		fw_node_field_str(p->t, n, "Algorithm", fw_algo_title(a));
+		name_limit(p->t, &e);
 		opaque(p, n, FW_DIAG_ERROR, "compressed section", e.msg);
 		return false;
 	}
@@ -220,6 +233,9 @@ static bool inflate_efi(struct fw_parser *p, struct fw_node *n, bool prefer_tian
 	fw_error_clear(&e1);
 	fw_error_clear(&e2);
 	bool ok1 = fw_decompress(first, in->p, in->len, cap, &b1, &l1, NULL, &e1);
+	/* an output that parses as sections needs no second decoding: it would be kept anyway */
+	if (ok1 && fw_sections_plausible(b1, l1))
+		return adopt(p, n, b1, l1, fw_algo_title(first));
 	bool ok2 = fw_decompress(second, in->p, in->len, cap, &b2, &l2, NULL, &e2);
 	if (ok1 && ok2) {
 		bool same = l1 == l2 && memcmp(b1, b2, l1) == 0;
@@ -239,6 +255,7 @@ static bool inflate_efi(struct fw_parser *p, struct fw_node *n, bool prefer_tian
 	if (ok2)
 		return adopt(p, n, b2, l2, fw_algo_title(second));
 	fw_node_field_str(p->t, n, "Algorithm", "EFI 1.1 or Tiano");
+	name_limit(p->t, &e1);
 	opaque(p, n, FW_DIAG_ERROR, "compressed section", e1.msg);
 	return false;
 }
