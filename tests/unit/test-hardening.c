@@ -4,9 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acpi/set.h"
+#include "capsule/amd-psp.h"
 #include "capsule/detect.h"
 #include "harness.h"
+#include "ifr/ifr.h"
+#include "parsers/nvram.h"
+#include "parsers/section.h"
 #include "parsers/tree-json.h"
+#include "parsers/vss.h"
+#include "tools/query/machine.h"
+#include "tools/query/setlist.h"
+#include "tools/query/snapshot.h"
 
 /* The streamed document of `fw` equals json_dumpf of the built one, byte for byte. */
 static bool stream_matches(const struct fw_firmware *fw, unsigned flags)
@@ -54,4 +63,203 @@ TEST(tree_json_stream_equals_document)
 	CHECK(fw_firmware_parse_buffer(section, sizeof(section), NULL, &fw, NULL));
 	CHECK(stream_matches(&fw, 0));
 	fw_firmware_close(&fw);
+}
+
+/* ---- the limits of README "Limits" --------------------------------------------------------- */
+
+/* The defaults are the values README "Limits" documents. */
+TEST(limits_defaults_are_the_documented_ones)
+{
+	struct fw_limits l = fw_limits_default();
+	CHECK_EQ(l.max_depth, 64);
+	CHECK_EQ(l.max_nodes, 1000000);
+	CHECK_EQ(l.max_decompressed_one, 512ull << 20);
+	CHECK_EQ(l.max_decompressed_total, 2ull << 30);
+	CHECK_EQ(l.max_string, 65536);
+	CHECK_EQ(FW_SECTION_TEXT_MAX, 1024);
+	CHECK_EQ(FW_AMD_MAX_DIR_ENTRIES, 1024);
+	CHECK_EQ(FW_ACPI_MAX_TABLES, 4096);
+	CHECK_EQ(FW_MACHINE_FILE_CAP, 128u << 20);
+	CHECK_EQ(FW_SNAPSHOT_MAX_MEMBERS, 200000);
+	CHECK_EQ(FW_SNAPSHOT_MAX_TOTAL, 2ull << 30);
+	CHECK_EQ(FW_SETLIST_MAX_JSON, 512u << 20);
+	CHECK_EQ(FW_SETLIST_MAX_ITEMS, 2000000);
+}
+
+/* The total of decompressed bytes, at a lowered limit (2 GiB of real inflation is too much for
+ * a test): mini.fv inflates some bytes; a total limit of exactly that many parses everything,
+ * one byte less leaves the last compressed section opaque with a diagnostic. */
+static bool find_limit_diag(struct fw_node *n, void *ctx)
+{
+	for (const struct fw_diag *d = n->diags; d; d = d->next)
+		if (strstr(d->msg, "decompressed bytes in total"))
+			*(bool *)ctx = true;
+	return true;
+}
+
+TEST(limits_decompressed_total_at_and_past)
+{
+	const char *path = fw_test_data("firmware/mini.fv");
+	CHECK(path);
+	size_t n;
+	uint8_t *b = fw_test_read_file(path, &n);
+	struct fw_firmware fw;
+	CHECK(fw_firmware_parse_buffer(b, n, NULL, &fw, NULL));
+	uint64_t total = fw.tree->decompressed_total;
+	CHECK(total > 0);
+	fw_firmware_close(&fw);
+	struct fw_limits l = fw_limits_default();
+	l.max_decompressed_total = total;
+	struct fw_open_options o = {0, &l};
+	CHECK(fw_firmware_parse_buffer(b, n, &o, &fw, NULL));
+	bool hit = false;
+	fw_node_walk(fw.tree->root, find_limit_diag, &hit);
+	CHECK(!hit);
+	CHECK_EQ(fw.tree->decompressed_total, total);
+	fw_firmware_close(&fw);
+	l.max_decompressed_total = total - 1;
+	CHECK(fw_firmware_parse_buffer(b, n, &o, &fw, NULL));
+	fw_node_walk(fw.tree->root, find_limit_diag, &hit);
+	CHECK(hit);
+	CHECK(fw.tree->decompressed_total < total);
+	fw_firmware_close(&fw);
+	free(b);
+}
+
+/* A VSS store holding one variable whose UCS-2 name has `chars` characters. */
+static uint8_t *vss_with_name(size_t chars, size_t *len)
+{
+	size_t nlen = 2 * (chars + 1), rec = 32 + nlen + 1, store = 28 + ((rec + 3) & ~(size_t)3) + 32;
+	uint8_t *p = malloc(store);
+	memset(p, 0xFF, store);
+	memcpy(p, fw_guid_vss_store.b, 16);
+	fw_put_le32(p + 16, (uint32_t)store);
+	p[20] = FW_VSS_STORE_FORMATTED;
+	p[21] = FW_VSS_STORE_HEALTHY;
+	memset(p + 22, 0, 6);
+	uint8_t *v = p + 28;
+	fw_put_le16(v, FW_VSS_START_ID);
+	v[2] = 0x3F;
+	v[3] = 0;
+	fw_put_le32(v + 4, 0x07);
+	fw_put_le32(v + 8, (uint32_t)nlen);
+	fw_put_le32(v + 12, 1);
+	memset(v + 16, 0x5A, 16);
+	for (size_t i = 0; i < chars; i++)
+		fw_put_le16(v + 32 + 2 * i, 'N');
+	fw_put_le16(v + 32 + 2 * chars, 0);
+	v[32 + nlen] = 1;
+	*len = store;
+	return p;
+}
+
+static size_t vss_name_length(size_t chars)
+{
+	size_t len;
+	uint8_t *p = vss_with_name(chars, &len);
+	struct fw_tree *t = fw_tree_new(NULL);
+	struct fw_view v = fw_view_make(p, len, 0);
+	size_t got = SIZE_MAX;
+	if (fw_vss_parse_store(t, NULL, &v, NULL)) {
+		struct fw_varlist l = {0};
+		fw_nvram_collect(t->root, false, &l);
+		if (l.count == 1)
+			got = strlen(l.items[0]->name);
+		fw_varlist_free(&l);
+	}
+	fw_tree_free(t);
+	free(p);
+	return got;
+}
+
+TEST(limits_string_length_at_and_past)
+{
+	CHECK_EQ(vss_name_length(65536), 65536);
+	CHECK_EQ(vss_name_length(65537), 65536); /* cut at the limit */
+}
+
+/* IFR scopes nest 255 deep at most: FORM_SET and 254 scoped SUPPRESS_IFs decode, one more is an
+ * error naming the limit. */
+static bool ifr_nested(unsigned scopes, struct fw_error *err)
+{
+	size_t len = 4 + 23 + 2 * (scopes - 1) + 2 * scopes;
+	uint8_t *p = calloc(1, len);
+	fw_put_le32(p, (uint32_t)len | (uint32_t)FW_HII_PACKAGE_FORMS << 24);
+	p[4] = FW_IFR_FORM_SET;
+	p[5] = 0x80 | 23;
+	size_t off = 4 + 23;
+	for (unsigned i = 1; i < scopes; i++, off += 2)
+		p[off] = FW_IFR_SUPPRESS_IF, p[off + 1] = 0x82;
+	for (unsigned i = 0; i < scopes; i++, off += 2)
+		p[off] = FW_IFR_END, p[off + 1] = 0x02;
+	struct fw_arena a;
+	fw_arena_init(&a);
+	struct fw_view v = fw_view_make(p, len, 0);
+	struct fw_ifr_formset fs;
+	bool ok = fw_ifr_decode(&a, &v, &fs, err);
+	fw_arena_free(&a);
+	free(p);
+	return ok;
+}
+
+TEST(limits_ifr_scope_depth_at_and_past)
+{
+	struct fw_error err;
+	CHECK_MSG(ifr_nested(255, &err), "%s", err.msg);
+	CHECK(!ifr_nested(256, &err));
+	CHECK(strstr(err.msg, "scopes nested deeper than 255"));
+}
+
+/* A snapshot of `members` tar members: manifest.json and empty files. */
+static uint8_t *snapshot_of(unsigned long members, size_t *len)
+{
+	static const char manifest[] = "{\"format\": \"fwlens-snapshot\", \"version\": 1, \"members\": []}";
+	size_t n = (size_t)(members + 1) * 512 + 1024; /* + data block of the manifest, end blocks */
+	uint8_t *p = calloc(1, n);
+	size_t off = 0;
+	for (unsigned long i = 0; i < members; i++) {
+		uint8_t *h = p + off;
+		size_t size = i == 0 ? sizeof(manifest) - 1 : 0;
+		if (i == 0)
+			strcpy((char *)h, "manifest.json");
+		else
+			snprintf((char *)h, 100, "files/m/%07lu", i);
+		memcpy(h + 100, "0000644", 8);
+		memcpy(h + 108, "0000000", 8);
+		memcpy(h + 116, "0000000", 8);
+		snprintf((char *)h + 124, 12, "%011zo", size);
+		memcpy(h + 136, "00000000000", 12);
+		h[156] = '0';
+		memcpy(h + 257, "ustar", 6);
+		memcpy(h + 263, "00", 2);
+		memset(h + 148, ' ', 8);
+		unsigned sum = 0;
+		for (int k = 0; k < 512; k++)
+			sum += h[k];
+		snprintf((char *)h + 148, 8, "%06o", sum);
+		off += 512;
+		if (i == 0) {
+			memcpy(p + off, manifest, size);
+			off += 512;
+		}
+	}
+	*len = off + 1024;
+	return p;
+}
+
+TEST(limits_snapshot_members_at_and_past)
+{
+	size_t len;
+	uint8_t *p = snapshot_of(FW_SNAPSHOT_MAX_MEMBERS, &len);
+	struct fw_machine *m;
+	struct fw_error err;
+	CHECK_MSG(fw_snapshot_load_buffer(p, len, "at.fwsnap", &m, &err), "%s", err.msg);
+	CHECK(fw_machine_exists(m, "m/0199999"));
+	fw_machine_close(m);
+	free(p);
+	p = snapshot_of(FW_SNAPSHOT_MAX_MEMBERS + 1, &len);
+	CHECK(!fw_snapshot_load_buffer(p, len, "past.fwsnap", &m, &err));
+	CHECK_EQ(err.code, FW_E_LIMIT);
+	CHECK(strstr(err.msg, "more than 200000 members"));
+	free(p);
 }
