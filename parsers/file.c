@@ -10,12 +10,21 @@
 
 static bool read_fd(int fd, const char *path, size_t cap, struct fw_file *f, struct fw_error *err)
 {
-	size_t size = 0, alloc = 65536;
-	uint8_t *buf = fw_xmalloc(alloc);
+	size_t size = 0, alloc = cap < 65536 ? cap : 65536;
+	uint8_t *buf = fw_xmalloc(alloc ? alloc : 1);
 	for (;;) {
 		if (size == alloc) {
 			if (alloc >= cap) {
+				/* exactly `cap` bytes are allowed: only a byte past them is too much */
+				uint8_t more;
+				ssize_t r;
+				while ((r = read(fd, &more, 1)) < 0 && errno == EINTR)
+					;
+				if (r == 0)
+					break;
 				free(buf);
+				if (r < 0)
+					return fw_error_errno(err, "%s: read failed", path);
 				return fw_error_set(err, FW_E_LIMIT, "%s: input is larger than the limit of %zu bytes", path, cap);
 			}
 			alloc = alloc * 2 > cap ? cap : alloc * 2;
