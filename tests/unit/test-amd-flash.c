@@ -317,6 +317,7 @@ TEST(amd_entry_count_bounded_by_directory_size)
 	struct fw_tree *t = parse(&m, &image);
 	struct fw_node *psp = child(child(image, 0), 0), *bhd = child(child(image, 0), 1);
 	CHECK_EQ(psp->nchildren, 255);
+	CHECK(!has_diag(bhd, "do not fit the image"));
 	CHECK(has_diag(psp, "4294967295 entries do not fit the directory size AdditionalInfo gives (255 do)"));
 	CHECK_EQ(bhd->nchildren, FW_AMD_MAX_DIR_ENTRIES);
 	fw_tree_free(t);
@@ -331,6 +332,19 @@ TEST(amd_entry_count_bounded_by_directory_size)
 	CHECK(has_diag(bhd, "65535 entries do not fit the image (170 do)"));
 	fw_tree_free(t);
 	free(m.p);
+	/* the limit itself: 1024 entries decode without a word, 1025 are cut to 1024 */
+	for (uint32_t want = FW_AMD_MAX_DIR_ENTRIES; want <= FW_AMD_MAX_DIR_ENTRIES + 1; want++) {
+		m = sample();
+		fw_put_le32(m.p + 0x60000 + 8, want);
+		t = parse(&m, &image);
+		bhd = child(child(image, 0), 1);
+		CHECK_EQ(bhd->nchildren, FW_AMD_MAX_DIR_ENTRIES);
+		CHECK_EQ(has_diag(bhd, "1025 entries do not fit the limit of 1024 entries per directory (1024 do)"),
+			 want > FW_AMD_MAX_DIR_ENTRIES);
+		CHECK(!has_diag(bhd, "1024 entries do not fit"));
+		fw_tree_free(t);
+		free(m.p);
+	}
 }
 
 TEST(amd_combo_directories_and_shared_targets)
