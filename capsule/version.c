@@ -20,10 +20,25 @@ static bool printable(const uint8_t *p, size_t n)
 }
 
 /* "AGESA!" two bytes, NUL, the version string, NUL (PSPTool's pattern). */
+/* The next `n`-byte mark in [p, end). memchr for its first byte skips the long runs of 0xFF and
+ * 0x00 of flash images far faster than memmem (which took 70% of a diff of two 32 MiB capsules). */
+static const uint8_t *find_mark(const uint8_t *p, const uint8_t *end, const char *mark, size_t n)
+{
+	while ((size_t)(end - p) >= n) {
+		const uint8_t *q = memchr(p, mark[0], (size_t)(end - p) - n + 1);
+		if (!q)
+			return NULL;
+		if (memcmp(q + 1, mark + 1, n - 1) == 0)
+			return q;
+		p = q + 1;
+	}
+	return NULL;
+}
+
 static void find_agesa(const struct fw_view *v, struct fw_versions *o)
 {
 	const uint8_t *p = v->p, *end = v->p + v->len;
-	while (o->nagesa < FW_VERSIONS_MAX_AGESA && (p = memmem(p, (size_t)(end - p), AGESA_MARK, 6))) {
+	while (o->nagesa < FW_VERSIONS_MAX_AGESA && (p = find_mark(p, end, AGESA_MARK, 6))) {
 		const uint8_t *s = p + 9;
 		p += 6;
 		if (s > end || s[-1] != 0)
@@ -56,7 +71,7 @@ static void find_fid(const struct fw_view *v, struct fw_versions *o)
 {
 	const uint8_t *p = v->p, *end = v->p + v->len;
 	const struct fw_layout *l = &fw_ami_fid_layout;
-	while (!o->has_fid && (p = memmem(p, (size_t)(end - p), FW_AMI_FID_SIGNATURE, 4))) {
+	while (!o->has_fid && (p = find_mark(p, end, FW_AMI_FID_SIGNATURE, 4))) {
 		size_t off = (size_t)(p - v->p);
 		p += 4;
 		if (!fw_view_has(v, off, FW_AMI_FID_SIZE))
