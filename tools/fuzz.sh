@@ -8,8 +8,9 @@
 # build/libfuzzer/findings/NAME/ (the previous run's move to findings-old/NAME/). The summary
 # table goes to stdout; each target's figures to build/libfuzzer/reports/NAME.json, and
 # build/libfuzzer/report.json gathers the latest figures of every target run so far, so a
-# campaign can run in batches. FUZZ_MAX_LEN caps the input size (default 1 MiB). The exit
-# status is 1 when any target found something.
+# campaign can run in batches. FUZZ_MAX_LEN caps the input size (default 1 MiB).
+# FUZZ_REPORT_ONLY=1 rebuilds nothing and runs nothing: it prints the table of the named
+# targets' last runs again. The exit status is 1 when any target found something.
 set -u
 SECONDS_PER_TARGET=${1:-60}
 SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,51 +26,58 @@ PKGS="liblzma libbrotlidec zlib libcrypto libxml-2.0 jansson"
 CFLAGS="-std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -DFW_FUZZING -D_GNU_SOURCE -DFWLENS_VERSION=\"fuzz\" -DFWLENS_DATADIR=\"/nonexistent\" -I. -I$OUT/gen $(pkg-config --cflags $PKGS)"
 LIBS="$(pkg-config --libs $PKGS) -lpthread"
 
-# The library once, with the fuzzing limits; generated headers as the Makefile makes them.
-mkdir -p "$OUT/obj" "$OUT/gen" "$OUT/findings" "$OUT/findings-old" "$OUT/work" "$OUT/reports"
-make -s "build/gen/commands.inc" "build/gen/rules-topics.xml.inc" "build/gen/rules-topics.xsd.inc" >/dev/null 2>&1 || true
-cp -p build/gen/*.inc "$OUT/gen/" 2>/dev/null
-objs=""
-fail=0
-for src in parsers/*.c capsule/*.c ifr/*.c acpi/*.c tools/query/*.c; do
-	obj="$OUT/obj/$(echo "$src" | tr / _ | sed 's/\.c$/.o/')"
-	if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ]; then
-		# shellcheck disable=SC2086
-		clang $CFLAGS -c "$src" -o "$obj" || fail=1
-	fi
-	objs="$objs $obj"
-done
-[ "$fail" = 0 ] || { echo "fuzz: building the library failed" >&2; exit 4; }
-rm -f "$OUT/libfwlens-fuzz.a"
-# shellcheck disable=SC2086
-ar rcs "$OUT/libfwlens-fuzz.a" $objs
-# The command line without main(): targets that run writers and whole commands link it.
-cli_objs=""
-for src in tools/cli/*.c; do
-	[ "$src" = tools/cli/main.c ] && continue
-	obj="$OUT/obj/$(echo "$src" | tr / _ | sed 's/\.c$/.o/')"
-	if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ "$OUT/gen/commands.inc" -nt "$obj" ]; then
-		# shellcheck disable=SC2086
-		clang $CFLAGS -c "$src" -o "$obj" || fail=1
-	fi
-	cli_objs="$cli_objs $obj"
-done
-[ "$fail" = 0 ] || { echo "fuzz: building the command line failed" >&2; exit 4; }
-rm -f "$OUT/libfwlens-cli-fuzz.a"
-# shellcheck disable=SC2086
-ar rcs "$OUT/libfwlens-cli-fuzz.a" $cli_objs
-
 targets=${FUZZ_TARGETS:-$(ls tests/fuzz/fuzz-*.c | sed 's|tests/fuzz/fuzz-||; s|\.c$||')}
-for t in $targets; do
+mkdir -p "$OUT/obj" "$OUT/gen" "$OUT/findings" "$OUT/findings-old" "$OUT/work" "$OUT/reports"
+if [ "${FUZZ_REPORT_ONLY:-0}" != 1 ]; then
+	# The library once, with the fuzzing limits; generated headers as the Makefile makes them.
+	make -s "build/gen/commands.inc" "build/gen/rules-topics.xml.inc" "build/gen/rules-topics.xsd.inc" >/dev/null 2>&1 || true
+	cp -p build/gen/*.inc "$OUT/gen/" 2>/dev/null
+	# An object is rebuilt when its source, or any header, is newer (a changed struct must not
+	# leave stale objects behind).
+	newest_h=$(ls -t parsers/*.h capsule/*.h ifr/*.h acpi/*.h tools/query/*.h tools/cli/*.h "$OUT"/gen/*.inc 2>/dev/null | head -n 1)
+	objs=""
+	fail=0
+	for src in parsers/*.c capsule/*.c ifr/*.c acpi/*.c tools/query/*.c; do
+		obj="$OUT/obj/$(echo "$src" | tr / _ | sed 's/\.c$/.o/')"
+		if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_h" -nt "$obj" ]; then
+			# shellcheck disable=SC2086
+			clang $CFLAGS -c "$src" -o "$obj" || fail=1
+		fi
+		objs="$objs $obj"
+	done
+	[ "$fail" = 0 ] || { echo "fuzz: building the library failed" >&2; exit 4; }
+	rm -f "$OUT/libfwlens-fuzz.a"
 	# shellcheck disable=SC2086
-	clang $CFLAGS -fsanitize=fuzzer "tests/fuzz/fuzz-$t.c" "$OUT/libfwlens-cli-fuzz.a" "$OUT/libfwlens-fuzz.a" $LIBS -o "$OUT/fuzz-$t" || {
-		echo "fuzz: building fuzz-$t failed" >&2
-		exit 4
-	}
-done
+	ar rcs "$OUT/libfwlens-fuzz.a" $objs
+	# The command line without main(): targets that run writers and whole commands link it.
+	cli_objs=""
+	for src in tools/cli/*.c; do
+		[ "$src" = tools/cli/main.c ] && continue
+		obj="$OUT/obj/$(echo "$src" | tr / _ | sed 's/\.c$/.o/')"
+		if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_h" -nt "$obj" ]; then
+			# shellcheck disable=SC2086
+			clang $CFLAGS -c "$src" -o "$obj" || fail=1
+		fi
+		cli_objs="$cli_objs $obj"
+	done
+	[ "$fail" = 0 ] || { echo "fuzz: building the command line failed" >&2; exit 4; }
+	rm -f "$OUT/libfwlens-cli-fuzz.a"
+	# shellcheck disable=SC2086
+	ar rcs "$OUT/libfwlens-cli-fuzz.a" $cli_objs
+
+	for t in $targets; do
+		# shellcheck disable=SC2086
+		clang $CFLAGS -fsanitize=fuzzer "tests/fuzz/fuzz-$t.c" "$OUT/libfwlens-cli-fuzz.a" "$OUT/libfwlens-fuzz.a" $LIBS -o "$OUT/fuzz-$t" || {
+			echo "fuzz: building fuzz-$t failed" >&2
+			exit 4
+		}
+	done
+
+fi
 
 run_one() {
 	t=$1
+	start=$(date +%s)
 	work="$OUT/work/$t"
 	findings="$OUT/findings/$t"
 	rm -rf "$work" "$OUT/findings-old/$t"
@@ -82,22 +90,28 @@ run_one() {
 	"$OUT/fuzz-$t" "$work" $dict -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 -close_fd_mask=2 \
 		-max_len="${FUZZ_MAX_LEN:-1048576}" -artifact_prefix="$findings/" -print_final_stats=1 >"$OUT/$t.log" 2>&1
 	echo $? >"$OUT/$t.rc"
+	echo $(($(date +%s) - start)) >"$OUT/$t.secs"
 }
 
-# Run the targets FUZZ_JOBS at a time.
-running=0
-for t in $targets; do
-	run_one "$t" &
-	running=$((running + 1))
-	if [ "$running" -ge "$JOBS" ]; then
-		wait -n 2>/dev/null || wait
-		running=$((running - 1))
-	fi
-done
-wait
+# Run the targets FUZZ_JOBS at a time: lane k takes every JOBS-th target from the k-th, in order
+# (POSIX sh has no `wait -n`).
+if [ "${FUZZ_REPORT_ONLY:-0}" != 1 ]; then
+	lane=0
+	while [ "$lane" -lt "$JOBS" ]; do
+		(
+			i=0
+			for t in $targets; do
+				[ $((i % JOBS)) -eq "$lane" ] && run_one "$t"
+				i=$((i + 1))
+			done
+		) &
+		lane=$((lane + 1))
+	done
+	wait
+fi
 
 status=0
-printf '%-22s %12s %10s %8s %8s %s\n' target executions exec/s cov ft findings
+printf '%-22s %8s %12s %10s %8s %8s %s\n' target seconds executions exec/s cov ft findings
 for t in $targets; do
 	log="$OUT/$t.log"
 	execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
@@ -106,10 +120,11 @@ for t in $targets; do
 	ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$')
 	found=$(ls "$OUT/findings/$t" 2>/dev/null | wc -l)
 	rc=$(cat "$OUT/$t.rc" 2>/dev/null || echo 1)
+	secs=$(cat "$OUT/$t.secs" 2>/dev/null || echo "$SECONDS_PER_TARGET")
 	[ "$found" -gt 0 ] || [ "$rc" -ne 0 ] && status=1
-	printf '%-22s %12s %10s %8s %8s %s\n' "$t" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$found"
+	printf '%-22s %8s %12s %10s %8s %8s %s\n' "$t" "$secs" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$found"
 	printf '  {"target": "%s", "seconds": %s, "executions": %s, "exec_per_sec": %s, "cov": %s, "ft": %s, "findings": %s, "exit": %s, "finished": "%s"}' \
-		"$t" "$SECONDS_PER_TARGET" "${execs:-null}" "${rate:-null}" "${cov:-null}" "${ft:-null}" "$found" "$rc" \
+		"$t" "$secs" "${execs:-null}" "${rate:-null}" "${cov:-null}" "${ft:-null}" "$found" "$rc" \
 		"$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$OUT/reports/$t.json"
 done
 # report.json: the latest run of every target so far
