@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <libxml/tree.h>
 #include <libxml/xmlsave.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -153,15 +154,81 @@ static char *default_format(const char *formats)
 	return fw_xstrndup(formats, comma ? (size_t)(comma - formats) : strlen(formats));
 }
 
+/* --- progress -------------------------------------------------------------------------------- */
+
+/* One progress line on stderr, only when stderr is a terminal and the work has taken longer than
+ * the delay (1 s, or $FWLENS_PROGRESS_DELAY seconds). A ticker thread redraws it every quarter
+ * second, so a long single step (parsing two images) still shows it is alive; log lines clear it
+ * first, so the two never share a line. */
+static struct {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	pthread_t ticker;
+	bool active, stop, shown;
+	struct timespec start;
+	double delay;
+	double last_draw;
+	char what[128];
+	unsigned long done, total;
+} progress = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* With the lock held. */
+static void progress_draw(void)
+{
+	double t = seconds_since(&progress.start);
+	if (t < progress.delay)
+		return;
+	fprintf(stderr, "\r\033[K%s", progress.what);
+	if (progress.total)
+		fprintf(stderr, ": %lu/%lu (%lu%%)", progress.done, progress.total, progress.done * 100 / progress.total);
+	else if (progress.done)
+		fprintf(stderr, ": %lu", progress.done);
+	if (t >= 1)
+		fprintf(stderr, ", %.0f s", t);
+	fflush(stderr);
+	progress.shown = true;
+	progress.last_draw = t;
+}
+
+/* With the lock held: clear the line so a log line can be printed. */
+static void progress_clear(void)
+{
+	if (progress.shown) {
+		fputs("\r\033[K", stderr);
+		progress.shown = false;
+	}
+}
+
+/* Everything else written to stderr goes between these, so it never lands on the progress line. */
+static void stderr_begin(void)
+{
+	pthread_mutex_lock(&progress.mu);
+	progress_clear();
+}
+
+static void stderr_end(void)
+{
+	pthread_mutex_unlock(&progress.mu);
+}
+
 /* --- logging --------------------------------------------------------------------------------- */
 
 static void vlog(const struct fw_cli *cli, const char *prefix, const char *color, const char *fmt, va_list ap)
 {
 	bool c = cli && cli->err_color;
+	stderr_begin();
 	fprintf(stderr, "%sfwlens%s%s: %s%s", c ? color : "", cli && cli->cmd ? " " : "",
 		cli && cli->cmd ? cli->cmd->name : "", prefix, c ? "\033[0m" : "");
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+	stderr_end();
 }
 
 void fw_log_warn(const struct fw_cli *cli, const char *fmt, ...)
@@ -208,8 +275,10 @@ int fw_cli_fail(struct fw_cli *cli, const struct fw_error *err)
 	for (char *p = msg; *p; p++)
 		if (*p == '\n' || *p == '\r')
 			*p = ' ';
+	stderr_begin();
 	fprintf(stderr, "%sfwlens%s%s: error:%s %s\n", c ? "\033[31m" : "", cli && cli->cmd ? " " : "",
 		cli && cli->cmd ? cli->cmd->name : "", c ? "\033[0m" : "", msg);
+	stderr_end();
 	return fw_error_exit_code(err);
 }
 
@@ -220,10 +289,12 @@ int fw_cli_usage_error(struct fw_cli *cli, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	stderr_begin();
 	fprintf(stderr, "fwlens%s%s: %s\n", cli && cli->cmd ? " " : "", cli && cli->cmd ? cli->cmd->name : "", msg);
 	if (cli && cli->cmd)
 		fprintf(stderr, "usage: fwlens %s %s\n(see 'fwlens help %s')\n", cli->cmd->name, cli->cmd->synopsis,
 			cli->cmd->name);
+	stderr_end();
 	return FW_EXIT_USAGE;
 }
 
@@ -243,37 +314,64 @@ const char *fw_cli_color(const struct fw_cli *cli, const char *what)
 	return "";
 }
 
-/* --- progress -------------------------------------------------------------------------------- */
-
-static struct timespec progress_start;
-static bool progress_started, progress_shown;
+static void *progress_ticker(void *unused)
+{
+	(void)unused;
+	pthread_mutex_lock(&progress.mu);
+	while (!progress.stop) {
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 250 * 1000 * 1000;
+		if (until.tv_nsec >= 1000 * 1000 * 1000) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000 * 1000 * 1000;
+		}
+		pthread_cond_timedwait(&progress.cv, &progress.mu, &until);
+		if (!progress.stop)
+			progress_draw();
+	}
+	pthread_mutex_unlock(&progress.mu);
+	return NULL;
+}
 
 void fw_cli_progress(struct fw_cli *cli, const char *what, unsigned long done, unsigned long total)
 {
 	if (!cli || !cli->show_progress)
 		return;
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (!progress_started) {
-		progress_start = now;
-		progress_started = true;
-		return;
+	pthread_mutex_lock(&progress.mu);
+	snprintf(progress.what, sizeof(progress.what), "%s", what);
+	progress.done = done;
+	progress.total = total;
+	if (!progress.active) {
+		clock_gettime(CLOCK_MONOTONIC, &progress.start);
+		const char *d = getenv("FWLENS_PROGRESS_DELAY");
+		char *end;
+		double v = d && *d ? strtod(d, &end) : 1.0;
+		progress.delay = d && *d && *end == '\0' && v >= 0 ? v : 1.0;
+		progress.stop = false;
+		progress.last_draw = -1;
+		progress.active = pthread_create(&progress.ticker, NULL, progress_ticker, NULL) == 0;
 	}
-	double elapsed = (double)(now.tv_sec - progress_start.tv_sec) + (now.tv_nsec - progress_start.tv_nsec) / 1e9;
-	if (elapsed < 1.0)
-		return;
-	if (total)
-		fprintf(stderr, "\r\033[K%s: %lu/%lu (%lu%%)", what, done, total, total ? done * 100 / total : 0);
-	else
-		fprintf(stderr, "\r\033[K%s: %lu", what, done);
-	progress_shown = true;
+	/* fast callers redraw at most ten times a second; the ticker covers long steps */
+	if (seconds_since(&progress.start) - progress.last_draw >= 0.1)
+		progress_draw();
+	pthread_mutex_unlock(&progress.mu);
 }
 
 void fw_cli_progress_done(struct fw_cli *cli)
 {
-	if (progress_shown && cli && cli->show_progress)
-		fprintf(stderr, "\r\033[K");
-	progress_started = progress_shown = false;
+	(void)cli;
+	pthread_mutex_lock(&progress.mu);
+	bool active = progress.active;
+	progress.stop = true;
+	pthread_cond_signal(&progress.cv);
+	pthread_mutex_unlock(&progress.mu);
+	if (active)
+		pthread_join(progress.ticker, NULL);
+	pthread_mutex_lock(&progress.mu);
+	progress_clear();
+	progress.active = false;
+	pthread_mutex_unlock(&progress.mu);
 }
 
 /* --- output ---------------------------------------------------------------------------------- */

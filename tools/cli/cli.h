@@ -99,7 +99,9 @@ void fw_log_debug(const struct fw_cli *cli, const char *fmt, ...) __attribute__(
  * "blue", "cyan", "reset". */
 const char *fw_cli_color(const struct fw_cli *cli, const char *what);
 
-/* Progress line on stderr (only on a terminal, only after the work has taken a second). */
+/* Progress line on stderr (only on a terminal, only after the work has taken a second, or
+ * $FWLENS_PROGRESS_DELAY seconds); total 0 when unknown. Call fw_cli_progress_done when the long
+ * work ends, before printing the result (it is also called after every command). */
 void fw_cli_progress(struct fw_cli *cli, const char *what, unsigned long done, unsigned long total);
 void fw_cli_progress_done(struct fw_cli *cli);
 
