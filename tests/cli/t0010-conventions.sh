@@ -84,7 +84,7 @@ PY
 # and when forced into a pipe.
 esc=$(printf '\033')
 if t_need_cmd colour-on-terminal script; then
-	tty_run() { script -qec "$*" /dev/null 2>/dev/null; }
+	tty_run() { script -qec "$*" /dev/null 2>/dev/null </dev/null; }
 	tty_run "'$FWLENS' doctor '$ROOT' --image '$CAP'" >"$T_DIR/tty" || true
 	grep -q "$esc\[3[12]m" "$T_DIR/tty" && pass colour-on-terminal || fail colour-on-terminal "no colour on a terminal"
 	NO_COLOR=1 tty_run "'$FWLENS' doctor '$ROOT' --image '$CAP'" >"$T_DIR/tty" || true
@@ -96,6 +96,27 @@ if t_need_cmd colour-on-terminal script; then
 	grep -q "$esc" "$T_DIR/piped" && fail no-colour-in-file "escape codes in a redirected stdout" || pass no-colour-in-file
 fi
 fwlens doctor "$ROOT" --image "$CAP" --color=always >"$T_DIR/forced" 2>/dev/null
+
+# Progress: a line on stderr when it is a terminal and the work takes longer than the delay
+# (FWLENS_PROGRESS_DELAY, 1 s by default); never in a pipe or a file, never with -q.
+if t_need_cmd progress-on-terminal script; then
+	FWLENS_PROGRESS_DELAY=0 tty_run "'$FWLENS' extract '$CAP' --all '$T_DIR/dump1'" >"$T_DIR/tty" || true
+	grep -q "extracting: [0-9]*/[0-9]* ([0-9]*%)" "$T_DIR/tty" && pass progress-on-terminal ||
+		fail progress-on-terminal "no progress line: $(head -c 200 "$T_DIR/tty" | od -c | head -n 3 | tr '\n' ' ')"
+	# the result starts on a clean line
+	tr '\r' '\n' <"$T_DIR/tty" | grep -q "^$esc\[K[0-9]* nodes, [0-9]* bytes written" && pass progress-cleared ||
+		fail progress-cleared "the result shares the progress line"
+	FWLENS_PROGRESS_DELAY=0 tty_run "'$FWLENS' extract '$CAP' --all '$T_DIR/dump2' -q" >"$T_DIR/tty" || true
+	grep -q "extracting" "$T_DIR/tty" && fail progress-quiet "progress despite -q" || pass progress-quiet
+	tty_run "'$FWLENS' extract '$CAP' --all '$T_DIR/dump3'" >"$T_DIR/tty" || true
+	grep -q "extracting" "$T_DIR/tty" && fail progress-waits "progress for work shorter than a second" || pass progress-waits
+	FWLENS_PROGRESS_DELAY=0 tty_run "'$FWLENS' diff '$CAP' '$CAP2' >/dev/null" >"$T_DIR/tty" || true
+	grep -q "diff: reading both sides" "$T_DIR/tty" && pass progress-diff || fail progress-diff "no progress line"
+fi
+FWLENS_PROGRESS_DELAY=0 fwlens extract "$CAP" --all "$T_DIR/dump4" >/dev/null 2>"$T_DIR/err"
+if grep -q "extracting\|$(printf '\r')" "$T_DIR/err"; then fail progress-not-in-pipe "progress on a redirected stderr"; else pass progress-not-in-pipe; fi
+FWLENS_PROGRESS_DELAY=0 fwlens snapshot capture --root "$ROOT" -o "$T_DIR/p.fwsnap" 2>"$T_DIR/err"
+if grep -q "capturing\|$(printf '\r')" "$T_DIR/err"; then fail progress-not-in-file "progress in a file"; else pass progress-not-in-file; fi
 grep -q "$esc\[" "$T_DIR/forced" && pass colour-forced || fail colour-forced "--color always printed no colour"
 
 # -q silences warnings, -v logs to stderr; neither changes standard output.

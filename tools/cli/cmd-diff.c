@@ -23,12 +23,17 @@ static int run_diff(struct fw_cli *cli)
 	const struct fw_source_options *opts[2] = {&oa, &ob};
 	struct fw_source srcs[2];
 	struct fw_error errs[2];
-	if (!fw_source_open_pair(paths, opts, srcs, errs))
+	fw_cli_progress(cli, "diff: reading both sides", 0, 0);
+	if (!fw_source_open_pair(paths, opts, srcs, errs)) {
+		fw_cli_progress_done(cli);
 		return fw_cli_fail(cli, errs[0].code != FW_OK ? &errs[0] : &errs[1]);
+	}
 	struct fw_source *a = &srcs[0], *b = &srcs[1];
 	int rc;
 	struct fw_diff d;
+	fw_cli_progress(cli, "diff: comparing", 0, 0);
 	fw_diff_run(a, b, &o, &d);
+	fw_cli_progress_done(cli);
 	fw_query_cli_warnings(cli, a, cli->argv[0]);
 	fw_query_cli_warnings(cli, b, cli->argv[1]);
 	for (size_t i = 0; i < d.nnotes; i++)

@@ -261,7 +261,8 @@ static bool write_info(int dirfd, const struct fw_node *n, struct fw_error *err)
 }
 
 struct dump {
-	size_t nodes;
+	struct fw_cli *cli;
+	size_t nodes, total;
 	uint64_t bytes;
 };
 
@@ -284,6 +285,7 @@ static bool dump_node(int dirfd, const struct fw_node *n, size_t index, struct d
 		ok = write_info(fd, n, err);
 	d->nodes++;
 	d->bytes += hs + n->body.len;
+	fw_cli_progress(d->cli, "extracting", d->nodes, d->total);
 	size_t i = 0;
 	for (const struct fw_node *c = n->first_child; c && ok; c = c->next)
 		ok = dump_node(fd, c, i++, d, err);
@@ -327,9 +329,10 @@ static int extract_all(struct fw_cli *cli, struct fw_firmware *fw, const char *d
 	int fd = -1;
 	if (!open_empty_dir(dir, &fd, &err))
 		return fw_cli_fail(cli, &err);
-	struct dump d = {0, 0};
+	struct dump d = {cli, 0, fw->tree->node_count, 0};
 	bool ok = dump_node(fd, fw->tree->root, 0, &d, &err);
 	close(fd);
+	fw_cli_progress_done(cli);
 	if (!ok) {
 		fw_error_prefix(&err, "%s/", dir);
 		return fw_cli_fail(cli, &err);

@@ -274,6 +274,7 @@ static void man_common_sections(FILE *f)
 	}
 	fputs(".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nwhen set and not empty, no colour (unless \\-\\-color always).\n"
 	      ".TP\n.B FWLENS_RULES\na topic rules file to use instead of the built\\-in rules (fwlens query, notes, doctor).\n"
+	      ".TP\n.B FWLENS_PROGRESS_DELAY\nseconds of work before a progress line appears on a terminal (default 1).\n"
 	      ".SH FILES\n.TP\n.I " FWLENS_DATADIR "/topics.xml\n"
 	      "the topic rules fwlens is built with, a starting point for \\-\\-rules; "
 	      "\\fItopics.xsd\\fR is their schema.\n.TP\n.I " FWLENS_DATADIR "/tree.xsd\n"

@@ -31,7 +31,9 @@ static int run_capture(struct fw_cli *cli)
 	struct fw_capture_stats st;
 	struct fw_error err;
 	fw_error_clear(&err);
-	if (!fw_snapshot_capture(&o, fw_cli_out(cli), &st, &err))
+	bool ok = fw_snapshot_capture(&o, fw_cli_out(cli), &st, &err);
+	fw_cli_progress_done(cli);
+	if (!ok)
 		return fw_cli_fail(cli, &err);
 	if (st.unreadable)
 		fw_log_warn(cli, "%lu files could not be read (recorded in the manifest; 'fwlens snapshot show' lists them)",
