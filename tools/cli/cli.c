@@ -381,6 +381,14 @@ FILE *fw_cli_out(struct fw_cli *cli)
 	return cli->out ? cli->out : stdout;
 }
 
+int fw_cli_refuse_binary_terminal(struct fw_cli *cli)
+{
+	bool to_stdout = !cli->output_path || strcmp(cli->output_path, "-") == 0;
+	if (to_stdout && isatty(STDOUT_FILENO))
+		return fw_cli_usage_error(cli, "refusing to write binary data to a terminal; use -o FILE");
+	return 0;
+}
+
 void fw_cli_print_json(struct fw_cli *cli, json_t *doc)
 {
 	FILE *f = fw_cli_out(cli);

@@ -75,6 +75,9 @@ bool fw_cli_format_is(const struct fw_cli *cli, const char *fmt);
 
 /* Output: all command output goes to cli->out; with -o it lands atomically at exit. */
 FILE *fw_cli_out(struct fw_cli *cli);
+/* For commands that write binary data: a usage error (and its exit code) when the output is
+ * standard output on a terminal (no -o, or -o -); 0 otherwise. */
+int fw_cli_refuse_binary_terminal(struct fw_cli *cli);
 /* Print a JSON document (pretty, key order preserved) and a newline. Steals the reference. */
 void fw_cli_print_json(struct fw_cli *cli, json_t *doc);
 /* One JSON value per line (jsonl). Steals the reference. */
