@@ -112,6 +112,13 @@ if t_need_cmd progress-on-terminal script; then
 	grep -q "extracting" "$T_DIR/tty" && fail progress-waits "progress for work shorter than a second" || pass progress-waits
 	FWLENS_PROGRESS_DELAY=0 tty_run "'$FWLENS' diff '$CAP' '$CAP2' >/dev/null" >"$T_DIR/tty" || true
 	grep -q "diff: reading both sides" "$T_DIR/tty" && pass progress-diff || fail progress-diff "no progress line"
+	# binary output never goes to a terminal, whether stdout is implied or named with -o -
+	for args in "extract '$CAP' --guid Setup" "extract '$CAP' --guid Setup -o -" "snapshot capture --root '$ROOT' -o -" \
+		"decompress --algo lzma '$CAP' -o -"; do
+		tty_run "'$FWLENS' $args; echo exit \$?" >"$T_DIR/tty" || true
+		grep -q "refusing to write binary data to a terminal" "$T_DIR/tty" && grep -q "exit 2" "$T_DIR/tty" &&
+			pass "binary-not-to-terminal: ${args%% *}" || fail "binary-not-to-terminal: $args" "$(head -c 200 "$T_DIR/tty")"
+	done
 fi
 FWLENS_PROGRESS_DELAY=0 fwlens extract "$CAP" --all "$T_DIR/dump4" >/dev/null 2>"$T_DIR/err"
 if grep -q "extracting\|$(printf '\r')" "$T_DIR/err"; then fail progress-not-in-pipe "progress on a redirected stderr"; else pass progress-not-in-pipe; fi

@@ -22,8 +22,9 @@ static int run_decompress(struct fw_cli *cli)
 	if (!fw_algo_from_name(name, &a))
 		return fw_cli_usage_error(cli, "--algo takes efi11, tiano, lzma, lzmaf86, brotli, zlib-amd or gzip, not '%s'",
 					  name);
-	if (!cli->output_path && isatty(STDOUT_FILENO))
-		return fw_cli_usage_error(cli, "refusing to write binary data to a terminal; use -o FILE");
+	int rc = fw_cli_refuse_binary_terminal(cli);
+	if (rc)
+		return rc;
 	struct fw_file in;
 	struct fw_error err;
 	fw_error_clear(&err);
@@ -33,7 +34,6 @@ static int run_decompress(struct fw_cli *cli)
 	size_t len = 0;
 	struct fw_inflate_info info;
 	struct fw_limits limits = fw_limits_default();
-	int rc = 0;
 	if (!fw_decompress(a, in.data, in.len, limits.max_decompressed_one, &out, &len, &info, &err)) {
 		fw_error_prefix(&err, "%s: ", cli->argv[0]);
 		rc = fw_cli_fail(cli, &err);

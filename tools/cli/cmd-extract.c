@@ -164,8 +164,8 @@ static int extract_one(struct fw_cli *cli, struct fw_firmware *fw, const char *g
 		p = s.found->body.p;
 		len = s.found->body.len;
 	}
-	if (!cli->output_path && isatty(STDOUT_FILENO))
-		return fw_cli_usage_error(cli, "refusing to write binary data to a terminal; use -o FILE");
+	if ((rc = fw_cli_refuse_binary_terminal(cli)) != 0)
+		return rc;
 	rc = write_bytes(cli, p, len);
 	if (rc == 0)
 		fw_log_info(cli, "wrote 0x%zx bytes", len);

@@ -20,6 +20,9 @@ static int run_capture(struct fw_cli *cli)
 		return fw_cli_usage_error(cli, "capture needs -o OUT (the snapshot file to write)");
 	if (cli->argc > 1)
 		return fw_cli_usage_error(cli, "capture takes no further arguments ('%s')", cli->argv[1]);
+	int rc = fw_cli_refuse_binary_terminal(cli);
+	if (rc)
+		return rc;
 	struct fw_capture_options o;
 	memset(&o, 0, sizeof(o));
 	o.root = fw_cli_opt(cli, "root") ? fw_cli_opt(cli, "root") : "/";
