@@ -1,6 +1,7 @@
 /* fwlens diff: what changed between two BIOS images, modules, settings lists or machines. */
 #include <string.h>
 
+#include "diff-jsonl.h"
 #include "diff-writers.h"
 #include "query-writers.h"
 
@@ -42,7 +43,16 @@ static int run_diff(struct fw_cli *cli)
 		fw_log_warn(cli, "no settings compared: --module matched no setup forms on %s",
 			    fw_source_setlist(a) && fw_source_setlist(a)->n ? cli->argv[1] : cli->argv[0]);
 	struct fw_setlist *la = fw_source_setlist(a), *lb = fw_source_setlist(b);
-	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
+	if (fw_cli_format_is(cli, "jsonl")) {
+		json_t *body = fw_diff_json(&d, la, lb);
+		struct fw_record_key ka, kb;
+		fw_record_key_init(&ka, cli->argv[0], a->kind == FW_SOURCE_MACHINE ? a->machine : NULL);
+		fw_record_key_init(&kb, cli->argv[1], b->kind == FW_SOURCE_MACHINE ? b->machine : NULL);
+		fw_diff_print_jsonl(cli, body, &ka, &kb);
+		fw_record_key_free(&ka);
+		fw_record_key_free(&kb);
+		json_decref(body);
+	} else if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
 		json_t *doc = json_object(), *body = fw_diff_json(&d, la, lb);
 		json_t *sides = json_object();
 		struct fw_source *src[2] = {a, b};
@@ -89,7 +99,7 @@ static const struct fw_option diff_options[] = {
 };
 
 FW_COMMAND(diff,
-	.synopsis = "OLD NEW [--module NAME | --module-a NAME --module-b NAME] [--image FILE] [--format text|json|xml|markdown]",
+	.synopsis = "OLD NEW [--module NAME | --module-a NAME --module-b NAME] [--image FILE] [--format text|json|jsonl|xml|markdown]",
 	.summary = "Show what changed between two BIOS images, modules, settings lists or machine snapshots",
 	.description =
 		"OLD and NEW are each a BIOS image, capsule or module, a settings list (.json, or - for standard input), "
@@ -103,8 +113,10 @@ FW_COMMAND(diff,
 		"Also compared: varstores, modules (GUID, name, version section, SHA-256), versions (BIOS, AGESA, SEV and "
 		"SMU firmware), EFI variables, and for machines the kernel command line, kvm_amd parameters and IOMMU "
 		"group types.\n\n"
+		"--format jsonl prints one line per difference, keyed by NEW (\"source\", and for a machine \"host\" and "
+		"\"captured\") with OLD as \"baseline\", for auditing many machines against one reference.\n\n"
 		"Exit status 0 when equal, 1 when they differ.",
-	.formats = "text,json,xml,markdown",
+	.formats = "text,json,jsonl,xml,markdown",
 	.options = diff_options,
 	.examples = "fwlens diff ESC8000A-E13-ASUS-1104.CAP ESC8000A-E13-ASUS-1201.CAP\n"
 		    "fwlens diff BIOS.CAP BIOS.CAP --module-a CbsSetupDxeSTP --module-b CbsSetupDxeSHP  # Zen 4 vs Zen 5 forms\n"
