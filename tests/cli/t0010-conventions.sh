@@ -128,7 +128,9 @@ grep -q "$esc\[" "$T_DIR/forced" && pass colour-forced || fail colour-forced "--
 
 # -q silences warnings, -v logs to stderr; neither changes standard output.
 t_run warns 0 fwlens query "$ROOT" --topic iommu
-grep -q "warning:" "$T_ERR" && pass warning-shown || fail warning-shown "no warning on a machine without forms"
+[ "$(grep -c "warning:" "$T_ERR")" -eq 1 ] && pass warning-shown-once || fail warning-shown-once "$(cat "$T_ERR")"
+fwlens notes "$ROOT" >/dev/null 2>"$T_DIR/notes.err"
+[ "$(grep -c "warning:" "$T_DIR/notes.err")" -eq 1 ] && pass notes-warning-once || fail notes-warning-once "$(head -c 300 "$T_DIR/notes.err")"
 cp "$T_OUT" "$T_DIR/plain"
 t_run quiet 0 fwlens query "$ROOT" --topic iommu -q
 [ ! -s "$T_ERR" ] && pass quiet-silences || fail quiet-silences "stderr: $(head -c 200 "$T_ERR")"

@@ -111,7 +111,7 @@ static int run_query(struct fw_cli *cli)
 		rc = fw_cli_fail(cli, &err);
 		goto out;
 	}
-	if (!l)
+	if (!l && src.nwarnings == 0) /* else the source has said why already */
 		fw_log_warn(cli, "%s", err.msg);
 	struct fw_hits hits = {0};
 	fw_arena_init(&hits.arena);

@@ -32,6 +32,10 @@ void fw_source_warn(struct fw_source *src, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	/* models are built on demand by several callers: say each thing once */
+	for (size_t i = 0; i < src->nwarnings; i++)
+		if (strcmp(src->warnings[i], buf) == 0)
+			return;
 	src->warnings = fw_xrealloc(src->warnings, (src->nwarnings + 1) * sizeof(char *));
 	src->warnings[src->nwarnings++] = fw_xstrdup(buf);
 }
