@@ -47,9 +47,14 @@ for c in doc["commands"]:
     for e in c["examples"]:
         if not e["command"].startswith("fwlens "):
             bad.append(f"{n}: example does not start with fwlens: {e['command']}")
-    m = re.search(r"--format ([a-z|]+)", c["synopsis"])
+    # the synopsis names the arguments first, and ends with the --format values when there is a choice
+    m = re.search(r"\[--format ([a-z|]+)\]$", c["synopsis"])
+    if len(c["formats"]) > 1 and not m:
+        bad.append(f"{n}: synopsis does not end with [--format {'|'.join(c['formats'])}]")
     if m and m.group(1).split("|") != c["formats"]:
         bad.append(f"{n}: synopsis says --format {m.group(1)}, the command takes {'|'.join(c['formats'])}")
+    if c["max_args"] != 0 and (c["synopsis"].startswith("[-") or c["synopsis"].startswith("--")):
+        bad.append(f"{n}: synopsis starts with an option, not the arguments")
     # one name per format everywhere
     for f in c["formats"]:
         if f not in ("text", "json", "jsonl", "xml", "markdown", "sce", "ifrextractor"):

@@ -51,7 +51,7 @@ static int run_decompress(struct fw_cli *cli)
 }
 
 FW_COMMAND(decompress,
-	.synopsis = "--algo ALGO IN [-o OUT]",
+	.synopsis = "IN --algo ALGO [-o OUT]",
 	.summary = "Decompress one section body (EFI 1.1, Tiano, LZMA, LZMA F86, Brotli, AMD zlib, GZip)",
 	.description =
 		"Reads IN, the body of a compressed section as `fwlens extract --section body` or UEFITool "

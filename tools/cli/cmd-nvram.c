@@ -430,7 +430,7 @@ static const struct fw_option nvram_options[] = {
 };
 
 FW_COMMAND(nvram,
-	.synopsis = "[--all-versions] [--secureboot] [--name NAME] FILE|DIR",
+	.synopsis = "FILE|DIR [--all-versions] [--secureboot] [--name NAME] [--format text|json|xml]",
 	.summary = "List the NVRAM variable stores and variables of a firmware input",
 	.description =
 		"Decodes AMI NVAR stores (with their StdDefaults and MfgDefaults stores), EDK2 VSS, VSS2 and "

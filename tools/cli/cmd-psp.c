@@ -387,7 +387,7 @@ static const struct fw_option psp_options[] = {
 };
 
 FW_COMMAND(psp,
-	.synopsis = "[--inflate] FILE",
+	.synopsis = "FILE [--inflate] [--format text|json|xml]",
 	.summary = "Show the AMD PSP and BIOS directories of a flash image and the versions it carries",
 	.description =
 		"Finds every AMD Embedded Firmware Structure of the image (a capsule's payload, a flash image or a "

@@ -217,7 +217,7 @@ static const struct fw_option snapshot_options[] = {
 };
 
 FW_COMMAND(snapshot,
-	.synopsis = "capture [--root DIR] [--image FILE] [--dmesg FILE] [--all-vars] -o OUT | show SNAPSHOT",
+	.synopsis = "capture [--root DIR] [--image FILE] [--dmesg FILE] [--all-vars] -o OUT | show SNAPSHOT [--format text|json|xml]",
 	.summary = "Capture a machine's firmware-related state into one file, or show what a snapshot holds",
 	.description =
 		"capture reads, without writing anything to the source: the ACPI tables, the EFI variables that hold setup "

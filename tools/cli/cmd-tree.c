@@ -49,7 +49,7 @@ static int run_tree(struct fw_cli *cli)
 }
 
 FW_COMMAND(tree,
-	.synopsis = "FILE [--format text|json|xml] [--crc] [--max-depth N]",
+	.synopsis = "FILE [--crc] [--max-depth N] [--format text|json|xml]",
 	.summary = "Show every capsule, volume, file and section of a firmware input as a tree",
 	.description =
 		"Parses FILE (an ASUS/AMI .CAP capsule, a flash image, a firmware volume, an FFS file, a "

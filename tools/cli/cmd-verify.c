@@ -248,7 +248,7 @@ static const struct fw_option verify_options[] = {
 };
 
 FW_COMMAND(verify,
-	.synopsis = "[--key PEM] FILE",
+	.synopsis = "FILE [--key PEM] [--format text|json|xml]",
 	.summary = "Check the signatures of an AMI Aptio signed capsule",
 	.description =
 		"Recomputes the SHA-256 digest an AMI signed capsule (an ASUS .CAP) signs: the ROM areas its map "
