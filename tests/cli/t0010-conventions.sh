@@ -138,6 +138,13 @@ cmp -s "$T_OUT" "$T_DIR/plain" && pass quiet-same-output || fail quiet-same-outp
 t_run verbose 0 fwlens query "$ROOT" --topic iommu -vv
 grep -q "firmware\|machine" "$T_ERR" && pass verbose-logs || fail verbose-logs "nothing logged with -vv"
 cmp -s "$T_OUT" "$T_DIR/plain" && pass verbose-same-output || fail verbose-same-output "stdout changed with -vv"
+# every command says what it did with -v, and nothing without
+while IFS='|' read -r cmd args; do
+	# shellcheck disable=SC2086
+	fwlens $cmd $args -v >/dev/null 2>"$T_DIR/v.err" </dev/null
+	grep -q "^fwlens $cmd: done in [0-9.]* s, exit status [01]$" "$T_DIR/v.err" && pass "$cmd-verbose" ||
+		fail "$cmd-verbose" "$(head -c 200 "$T_DIR/v.err")"
+done <"$T_DIR/cases"
 
 # Exit codes: a missing file is 4, bytes that are no known input are 3, a bad command line is 2.
 head -c 65536 /dev/zero | tr '\0' 'Z' >"$T_DIR/junk.bin"

@@ -723,9 +723,15 @@ int fw_cli_main(int argc, char **argv)
 		rc = fw_cli_fail(&cli, &err);
 		goto out;
 	}
+	fw_log_debug(&cli, "format %s, output %s, colour %s, progress %s", cli.format ? cli.format : "-",
+		     cli.output_path ? cli.output_path : "standard output", cli.color ? "on" : "off",
+		     cli.show_progress ? "on a terminal" : "off");
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	rc = cli.cmd->run(&cli);
 	fw_cli_progress_done(&cli);
 	rc = finish_output(&cli, rc);
+	fw_log_info(&cli, "done in %.2f s, exit status %d", seconds_since(&t0), rc);
 out:
 	free(cli.values);
 	free(cli.counts);

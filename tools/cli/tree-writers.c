@@ -18,6 +18,8 @@ bool fw_cli_open_firmware(struct fw_cli *cli, const char *path, unsigned flags, 
 		*rc = fw_cli_fail(cli, &err);
 		return false;
 	}
+	fw_log_info(cli, "%s: %zu bytes, %zu nodes, %llu bytes inflated, %zu diagnostics", path, fw->tree->input_len,
+		    fw->tree->node_count, (unsigned long long)fw->tree->decompressed_total, fw->tree->diag_count);
 	return true;
 }
 
