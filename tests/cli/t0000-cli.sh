@@ -124,3 +124,8 @@ complete_bash option "--list-topics" fwlens query --li
 complete_bash short-option-value "lzma lzmaf86" fwlens decompress -a l
 complete_bash section "pe32" fwlens extract BIOS.CAP --section p
 complete_bash no-guess "" fwlens extract BIOS.CAP --guid ""
+
+# The topic names as data, the same as the text list and the completion's.
+t_run list-topics-json 0 fwlens query --list-topics --format json
+[ "$(python3 -c "import json; print(' '.join(t['name'] for t in json.load(open('$T_OUT'))['topics']))")" = "$(echo $topics)" ] &&
+	pass list-topics-json-names || fail list-topics-json-names "JSON and text topic lists differ"

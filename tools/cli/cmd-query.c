@@ -81,10 +81,41 @@ static int run_query(struct fw_cli *cli)
 	if (!fw_topics_load(fw_cli_opt(cli, "rules"), &topics, &err))
 		return fw_cli_fail(cli, &err);
 	if (fw_cli_flag(cli, "list-topics")) {
-		FILE *f = fw_cli_out(cli);
-		for (size_t i = 0; i < topics.count; i++)
-			fprintf(f, "%-16s %s (%zu setting rules, %zu facts)\n", topics.topics[i].name, topics.topics[i].title,
-				topics.topics[i].nsettings, topics.topics[i].nfacts);
+		bool lines = fw_cli_format_is(cli, "jsonl");
+		if (lines || fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
+			json_t *arr = json_array();
+			for (size_t i = 0; i < topics.count; i++) {
+				const struct fw_topic *t = &topics.topics[i];
+				json_t *o = json_object();
+				if (lines)
+					json_object_set_new(o, "source", json_string(topics.source));
+				json_object_set_new(o, "name", json_string(t->name));
+				json_object_set_new(o, "title", json_string(t->title));
+				json_object_set_new(o, "description", t->description ? json_string(t->description) : json_null());
+				json_object_set_new(o, "setting_rules", json_integer((json_int_t)t->nsettings));
+				json_object_set_new(o, "fact_rules", json_integer((json_int_t)t->nfacts));
+				if (lines)
+					fw_cli_print_jsonl(cli, o);
+				else
+					json_array_append_new(arr, o);
+			}
+			if (lines) {
+				json_decref(arr);
+			} else {
+				json_t *doc = json_object();
+				json_object_set_new(doc, "rules", json_string(topics.source));
+				json_object_set_new(doc, "topics", arr);
+				if (fw_cli_format_is(cli, "json"))
+					fw_cli_print_json(cli, doc);
+				else
+					fw_cli_print_json_as_xml(cli, doc, "topics");
+			}
+		} else {
+			FILE *f = fw_cli_out(cli);
+			for (size_t i = 0; i < topics.count; i++)
+				fprintf(f, "%-16s %s (%zu setting rules, %zu facts)\n", topics.topics[i].name, topics.topics[i].title,
+					topics.topics[i].nsettings, topics.topics[i].nfacts);
+		}
 		fw_topics_free(&topics);
 		return 0;
 	}
