@@ -126,6 +126,30 @@ FWLENS_PROGRESS_DELAY=0 fwlens snapshot capture --root "$ROOT" -o "$T_DIR/p.fwsn
 if grep -q "capturing\|$(printf '\r')" "$T_DIR/err"; then fail progress-not-in-file "progress in a file"; else pass progress-not-in-file; fi
 grep -q "$esc\[" "$T_DIR/forced" && pass colour-forced || fail colour-forced "--color always printed no colour"
 
+# Strings from the input never drive the terminal: a prompt carrying an OSC title sequence, a BEL,
+# a carriage return, a screen clear and a C1 CSI prints as '?' in every text format, coloured or
+# not, while JSON keeps the bytes (escaped).
+fwlens settings "$CAP" --format json | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+d['settings'][5]['prompt'] = 'Evil \x1b]0;owned\x07 title\r\x1b[2J\u009b31m end'
+json.dump(d, open('$T_DIR/evil.json', 'w'))
+"
+for fmt in text markdown; do
+	for colour in never always; do
+		fwlens find "$T_DIR/evil.json" owned --format $fmt --color=$colour >"$T_DIR/evil.out" 2>/dev/null
+		python3 - "$T_DIR/evil.out" "$colour" <<'PY' && pass "hostile-strings-$fmt-$colour" || fail "hostile-strings-$fmt-$colour" "$(head -c 300 "$T_DIR/evil.out" | od -c | head -n 4 | tr '\n' ' ')"
+import re, sys
+data = open(sys.argv[1], "rb").read()
+ours = rb"\x1b\[(0|1|2|31|32|33|34|36)m"
+rest = re.sub(ours, b"", data) if sys.argv[2] == "always" else data
+bad = [c for c in rest if (c < 32 and c not in (9, 10)) or c == 127]
+sys.exit(1 if bad or b"\xc2\x9b" in data or b"owned" not in data else 0)
+PY
+	done
+done
+fwlens find "$T_DIR/evil.json" owned --format json | grep -qi 'u001b]0;owned' && pass hostile-strings-json-kept || fail hostile-strings-json-kept "JSON lost the bytes"
+
 # -q silences warnings, -v logs to stderr; neither changes standard output.
 t_run warns 0 fwlens query "$ROOT" --topic iommu
 [ "$(grep -c "warning:" "$T_ERR")" -eq 1 ] && pass warning-shown-once || fail warning-shown-once "$(cat "$T_ERR")"

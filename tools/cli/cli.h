@@ -56,6 +56,7 @@ struct fw_cli {
 	const char **values; /* per option of cmd->options */
 	int *counts;
 	FILE *out;        /* stdout or the temporary output file */
+	FILE *text;       /* text formats: a filter in front of out that keeps control characters out */
 	char *tmp_path;
 	bool show_progress;
 };
@@ -73,8 +74,14 @@ bool fw_cli_flag(const struct fw_cli *cli, const char *name);
 int fw_cli_count(const struct fw_cli *cli, const char *name);
 bool fw_cli_format_is(const struct fw_cli *cli, const char *fmt);
 
-/* Output: all command output goes to cli->out; with -o it lands atomically at exit. */
+/* Output: all command output goes to cli->out; with -o it lands atomically at exit. Text formats
+ * (all but json, jsonl and xml) pass through a filter: control characters that firmware strings
+ * may carry (escape sequences, BEL, C1 controls; carriage returns but in formats that copy another
+ * tool's bytes) become '?', so a hostile image cannot drive the terminal; only fwlens's own colour
+ * codes pass, and only when colour is on. */
 FILE *fw_cli_out(struct fw_cli *cli);
+/* The unfiltered output, for commands that write bytes (snapshot capture). */
+FILE *fw_cli_out_bytes(struct fw_cli *cli);
 /* For commands that write binary data: a usage error (and its exit code) when the output is
  * standard output on a terminal (no -o, or -o -); 0 otherwise. */
 int fw_cli_refuse_binary_terminal(struct fw_cli *cli);

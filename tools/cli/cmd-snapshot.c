@@ -34,7 +34,7 @@ static int run_capture(struct fw_cli *cli)
 	struct fw_capture_stats st;
 	struct fw_error err;
 	fw_error_clear(&err);
-	bool ok = fw_snapshot_capture(&o, fw_cli_out(cli), &st, &err);
+	bool ok = fw_snapshot_capture(&o, fw_cli_out_bytes(cli), &st, &err);
 	fw_cli_progress_done(cli);
 	if (!ok)
 		return fw_cli_fail(cli, &err);
