@@ -19,6 +19,7 @@
 #include "parsers/nvar.h"
 #include "parsers/nvram.h"
 #include "parsers/pe.h"
+#include "parsers/prefetch.h"
 #include "parsers/section.h"
 
 _Static_assert(FW_OPEN_IGNORE_CHECKSUM == FW_PARSE_IGNORE_CHECKSUM && FW_OPEN_NO_SEARCH == FW_PARSE_NO_SEARCH &&
@@ -205,13 +206,32 @@ static bool parse_into(struct fw_firmware *fw, const uint8_t *p, size_t n, const
 	fw->tree->input = p;
 	fw->tree->input_len = n;
 	fw->tree->input_path = path;
-	struct fw_parser parser = {fw->tree, o ? o->flags : 0};
+	unsigned flags = o ? o->flags : 0;
 	struct fw_view v = fw_view_make(p, n, 0);
+	/* Big inputs: a layout-only pass lists the compressed streams, which are inflated on several
+	 * threads before the real parse takes them (parsers/prefetch.h). */
+	struct fw_prefetch *pf = NULL;
+	unsigned threads = (flags & FW_OPEN_LAYOUT_ONLY) ? 1 : fw_prefetch_threads(n);
+	if (threads > 1) {
+		pf = fw_prefetch_new();
+		struct fw_firmware scout;
+		memset(&scout, 0, sizeof(scout));
+		scout.tree = fw_tree_new(&fw->tree->limits);
+		scout.tree->input = p;
+		scout.tree->input_len = n;
+		struct fw_parser lp = {scout.tree, flags | FW_PARSE_LAYOUT_ONLY, pf};
+		struct fw_error ignored;
+		detect_and_parse(&lp, &v, path, &scout, &ignored);
+		fw_tree_free(scout.tree);
+		fw_prefetch_run(pf, threads, fw->tree->limits.max_decompressed_one, fw->tree->limits.max_decompressed_total);
+	}
+	struct fw_parser parser = {fw->tree, flags, pf};
 	bool ok;
 	if (n == 0)
 		ok = fw_error_set(err, FW_E_INVALID, "%s: the input is empty", path ? path : "input");
 	else
 		ok = detect_and_parse(&parser, &v, path, fw, err);
+	fw_prefetch_free(pf);
 	if (!ok) {
 		fw_tree_free(fw->tree);
 		fw->tree = NULL;

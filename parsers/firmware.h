@@ -24,9 +24,13 @@
 #define FW_PARSE_NO_SEARCH 0x02       /* no scans for volumes inside raw areas below the top level */
 #define FW_PARSE_LAYOUT_ONLY 0x04     /* do not inflate compressed sections */
 
+struct fw_prefetch;
+
 struct fw_parser {
 	struct fw_tree *t;
 	unsigned flags;
+	/* streams inflated ahead (prefetch.h): listed by a layout-only pass, taken by the real one */
+	struct fw_prefetch *prefetch;
 };
 
 /* What a volume tells its files. */

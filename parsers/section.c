@@ -14,6 +14,7 @@
 #include "hash.h"
 #include "nvar.h"
 #include "pe.h"
+#include "prefetch.h"
 #include "ucs2.h"
 
 static const struct fw_field section_fields[SEC__COUNT] = {
@@ -192,6 +193,8 @@ static bool adopt(struct fw_parser *p, struct fw_node *n, uint8_t *buf, size_t l
 static bool inflate_one(struct fw_parser *p, struct fw_node *n, enum fw_algo a, const struct fw_view *in)
 {
 	if (p->flags & FW_PARSE_LAYOUT_ONLY) {
+		if (p->prefetch)
+			fw_prefetch_add(p->prefetch, a, in->p, in->len);
 		fw_node_field_str(p->t, n, "Algorithm", fw_algo_title(a));
 		return false;
 	}
@@ -200,7 +203,10 @@ static bool inflate_one(struct fw_parser *p, struct fw_node *n, enum fw_algo a, 
 	struct fw_inflate_info info;
 	struct fw_error e;
 	fw_error_clear(&e);
-	if (!fw_decompress(a, in->p, in->len, cap_left(p->t), &buf, &len, &info, &e)) {
+	bool ok;
+	if (!fw_prefetch_take(p->prefetch, a, in->p, in->len, &ok, &buf, &len, &info, &e))
+		ok = fw_decompress(a, in->p, in->len, cap_left(p->t), &buf, &len, &info, &e);
+	if (!ok) {
 		fw_node_field_str(p->t, n, "Algorithm", fw_algo_title(a));
 		name_limit(p->t, &e);
 		opaque(p, n, FW_DIAG_ERROR, "compressed section", e.msg);

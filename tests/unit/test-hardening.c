@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "acpi/set.h"
 #include "capsule/amd-psp.h"
@@ -262,4 +263,41 @@ TEST(limits_snapshot_members_at_and_past)
 	CHECK_EQ(err.code, FW_E_LIMIT);
 	CHECK(strstr(err.msg, "more than 200000 members"));
 	free(p);
+}
+
+/* ---- prefetch: big streams inflated ahead on several threads give the same tree ---------------- */
+
+static char *tree_json_with_threads(const char *path, const char *threads)
+{
+	setenv("FWLENS_THREADS", threads, 1);
+	struct fw_firmware fw;
+	struct fw_error err;
+	char *text = NULL;
+	size_t len = 0;
+	if (fw_firmware_open(path, NULL, &fw, &err)) {
+		FILE *f = open_memstream(&text, &len);
+		fw_tree_write_json(f, fw.tree, fw_input_kind_name(fw.kind), FW_JSON_CRC32);
+		fclose(f);
+		fw_firmware_close(&fw);
+	}
+	unsetenv("FWLENS_THREADS");
+	return text;
+}
+
+TEST(prefetch_gives_the_same_tree)
+{
+	const char *inputs[] = {fw_test_build("samples/ESC8000A-E13-ASUS-1104.CAP"),
+				fw_test_corpus("firmware/asus-wrx90e-sage-se-1203_rebuilt.cap"), "/usr/share/OVMF/OVMF_CODE_4M.fd"};
+	unsigned compared = 0;
+	for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+		if (!inputs[i] || access(inputs[i], R_OK) != 0)
+			continue;
+		char *one = tree_json_with_threads(inputs[i], "1"), *four = tree_json_with_threads(inputs[i], "4");
+		CHECK_MSG(one && four && strcmp(one, four) == 0, "%s: the tree differs with 4 threads", inputs[i]);
+		free(one);
+		free(four);
+		compared++;
+	}
+	if (!compared)
+		SKIP("no sample capsule (make samples), WRX90E capsule or OVMF image present");
 }
