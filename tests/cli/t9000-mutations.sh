@@ -20,7 +20,7 @@ if [ ! -x "$MUTATE" ]; then
 	exit 0
 fi
 # Sanitizer builds are slower and their memory is not the program's: fewer mutations, no RSS bound.
-rss=""
+rss="" image=""
 case "$FWLENS_BUILD" in */sanitize) rss="--no-rss" PER=$(((PER + 1) / 2)) ;; esac
 
 # A RAM-backed work folder when there is one: extract --all creates hundreds of files per run.
@@ -58,8 +58,17 @@ if [ -f "$SAMPLES/ESC8000A-E13-ASUS-1104.CAP" ]; then
 	else
 		fail mutations-snapshot "snapshot capture of $SAMPLES/sysroot-1104 failed"
 	fi
+	# the machine's EFI variables (a tar of its efivarfs) and the capsule's NVRAM defaults: hostile
+	# values bound to the capsule's forms by settings --vars
+	(cd "$SAMPLES/sysroot-1104/sys/firmware/efi/efivars" && tar -cf "$WORK/efivars-1104.tar" ./*) &&
+		set -- "$@" nvram:"$WORK/efivars-1104.tar"
+	"$FWLENS" extract "$SAMPLES/ESC8000A-E13-ASUS-1104.CAP" --guid 9221315B-30BB-46B5-813E-1B1BF4712BD3 --section raw \
+		-o "$WORK/defaults-1104.nvar" 2>/dev/null && set -- "$@" nvram:"$WORK/defaults-1104.nvar"
+	image="$SAMPLES/ESC8000A-E13-ASUS-1104.CAP"
 else
 	skip mutations-samples "the samples are not built (make samples)"
 fi
 
-"$MUTATE" --fwlens "$FWLENS" --work "$WORK/run" --per-input "$PER" $rss "$@"
+[ -n "$image" ] && set -- --image "$image" "$@"
+[ -n "$rss" ] && set -- "$rss" "$@"
+"$MUTATE" --fwlens "$FWLENS" --work "$WORK/run" --per-input "$PER" "$@"

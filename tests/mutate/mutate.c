@@ -1,12 +1,14 @@
 /* fwlens-mutate: deterministic mutations of real inputs, run through every command that reads
  * them (tests/cli/t9000-mutations.sh runs it in `make check`).
  *
- *   fwlens-mutate --fwlens build/fwlens --work DIR [--per-input N] [--jobs N] [--no-rss] [-v]
- *                 CLASS[/N]:FILE...
+ *   fwlens-mutate --fwlens build/fwlens --work DIR [--image CAP] [--per-input N] [--jobs N]
+ *                 [--no-rss] [-v] CLASS[/N]:FILE...
  *
  * CLASS says what the file is and so which commands read it: firmware, nvram, hii, acpi (binary
  * tables), acpidump (text), aml (DSDT/SSDT), lzma/lzmaf86/tiano/efi11/brotli/zlib-amd/gzip (one
- * compressed body), snapshot, and bombs (no file: decompression bombs built here).
+ * compressed body), snapshot, and bombs (no file: decompression bombs built here). With --image,
+ * NVRAM stores also give the values of `settings CAP --vars STORE`, and snapshots are read with
+ * that image's forms (settings, query, doctor).
  *
  * Mutations come from the decoded structure, not from chance: the structure is parsed with the
  * project's own decoders (node tree, ACPI set) or walked here (HII packages and IFR opcodes, ACPI
@@ -784,6 +786,7 @@ static long now_ms(void)
 /* One child process: fwlens with stdout to /dev/null and stderr captured. */
 struct job {
 	char *argv[MAX_ARGS + 2];
+	bool skip; /* needs --image, which was not given */
 	pid_t pid;
 	int fd;
 	long start;
@@ -849,6 +852,10 @@ static void run_jobs(struct job *jobs, size_t n, unsigned parallel)
 	size_t next = 0, active = 0, finished = 0;
 	while (finished < n) {
 		while (active < parallel && next < n) {
+			if (jobs[next].skip) {
+				next++, finished++;
+				continue;
+			}
 			job_start(&jobs[next++]);
 			active++;
 		}
@@ -946,7 +953,7 @@ static const char *judge(const struct result *r, long rss_limit_kb, char *why, s
 /* ---- classes and their commands ------------------------------------------------------------- */
 
 struct command {
-	const char *args[MAX_ARGS]; /* "@" = the input, "%" = a fresh output folder */
+	const char *args[MAX_ARGS]; /* "@" = the input, "%" = a fresh output folder, "%I" = --image */
 };
 
 static const struct command firmware_cmds[] = {
@@ -968,6 +975,7 @@ static const struct command nvram_cmds[] = {
 	{{"nvram", "--secureboot", "@"}},
 	{{"tree", "@"}},
 	{{"info", "@"}},
+	{{"settings", "%I", "--vars", "@", "--format", "json"}}, /* values bound from the mutated store */
 	{{NULL}},
 };
 static const struct command hii_cmds[] = {
@@ -994,6 +1002,10 @@ static const struct command snapshot_cmds[] = {
 	{{"snapshot", "show", "--format", "json", "@"}},
 	{{"doctor", "@"}},
 	{{"notes", "@"}},
+	{{"doctor", "@", "--image", "%I", "--format", "json"}},
+	{{"settings", "@", "--image", "%I", "--format", "sce"}},
+	{{"query", "@", "--image", "%I"}},
+	{{"acpi", "topo", "--no-dsl", "@"}},
 	{{NULL}},
 };
 static const struct command bomb_cmds[] = {
@@ -1023,6 +1035,8 @@ static void mutations_for(const char *cls, const uint8_t *p, size_t n, struct ml
 	if (!strcmp(cls, "firmware") || !strcmp(cls, "nvram")) {
 		firmware_mutations(l, p, n);
 		hii_mutations(l, p, n);
+		if (n >= 512 && memcmp(p + 257, "ustar", 5) == 0) /* a tar of efivarfs files */
+			snapshot_mutations(l, p, n);
 	} else if (!strcmp(cls, "hii")) {
 		hii_mutations(l, p, n);
 	} else if (!strcmp(cls, "acpi")) {
@@ -1141,6 +1155,7 @@ static unsigned count_entries(const char *dir)
 
 struct opts {
 	const char *fwlens, *work;
+	const char *image; /* --image: the BIOS image for commands that bind values or read a machine */
 	size_t per;
 	unsigned parallel;
 	bool rss;
@@ -1167,6 +1182,9 @@ static unsigned run_commands(const struct opts *o, const struct class *c, const 
 			const char *arg = c->cmds[n].args[k];
 			if (!strcmp(arg, "@")) {
 				j->argv[a++] = (char *)path;
+			} else if (!strcmp(arg, "%I")) {
+				j->skip |= !o->image;
+				j->argv[a++] = (char *)(o->image ? o->image : "");
 			} else if (!strcmp(arg, "%")) {
 				snprintf(jail[n], sizeof(jail[n]), "%s/jail%zu", o->work, n);
 				rm_rf(jail[n]);
@@ -1184,6 +1202,8 @@ static unsigned run_commands(const struct opts *o, const struct class *c, const 
 	unsigned failures = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct result *r = &jobs[i].r;
+		if (jobs[i].skip)
+			continue;
 		total_runs++;
 		long limit = 0;
 		if (o->rss && base_rss[i]) {
@@ -1223,7 +1243,7 @@ static unsigned run_commands(const struct opts *o, const struct class *c, const 
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: fwlens-mutate --fwlens BIN --work DIR [--per-input N] [--jobs N] [--no-rss] [-v] "
+	fprintf(stderr, "usage: fwlens-mutate --fwlens BIN --work DIR [--image CAP] [--per-input N] [--jobs N] [--no-rss] [-v] "
 			"CLASS[/N]:FILE...\n");
 	return 2;
 }
@@ -1248,6 +1268,8 @@ int main(int argc, char **argv)
 			o.fwlens = argv[++i];
 		else if (!strcmp(argv[i], "--work") && i + 1 < argc)
 			o.work = argv[++i];
+		else if (!strcmp(argv[i], "--image") && i + 1 < argc)
+			o.image = argv[++i];
 		else if (!strcmp(argv[i], "--per-input") && i + 1 < argc)
 			o.per = strtoul(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "--jobs") && i + 1 < argc)
