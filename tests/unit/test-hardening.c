@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "acpi/set.h"
@@ -17,6 +18,8 @@
 #include "tools/query/machine.h"
 #include "tools/query/setlist.h"
 #include "tools/query/snapshot.h"
+#include "tools/query/topics.h"
+#include "tools/query/user-regex.h"
 
 /* The streamed document of `fw` equals json_dumpf of the built one, byte for byte. */
 static bool stream_matches(const struct fw_firmware *fw, unsigned flags)
@@ -211,17 +214,19 @@ TEST(limits_ifr_scope_depth_at_and_past)
 	CHECK(strstr(err.msg, "scopes nested deeper than 255"));
 }
 
-/* A snapshot of `members` tar members: manifest.json and empty files. */
-static uint8_t *snapshot_of(unsigned long members, size_t *len)
+/* A snapshot of `members` tar members: manifest.json and empty files (a second manifest.json as
+ * member `again` when that is not 0). */
+static uint8_t *snapshot_with(unsigned long members, unsigned long again, size_t *len)
 {
 	static const char manifest[] = "{\"format\": \"fwlens-snapshot\", \"version\": 1, \"members\": []}";
-	size_t n = (size_t)(members + 1) * 512 + 1024; /* + data block of the manifest, end blocks */
+	size_t n = (size_t)(members + 2) * 512 + 1024; /* + data blocks of the manifests, end blocks */
 	uint8_t *p = calloc(1, n);
 	size_t off = 0;
 	for (unsigned long i = 0; i < members; i++) {
 		uint8_t *h = p + off;
-		size_t size = i == 0 ? sizeof(manifest) - 1 : 0;
-		if (i == 0)
+		bool is_manifest = i == 0 || (again && i == again);
+		size_t size = is_manifest ? sizeof(manifest) - 1 : 0;
+		if (is_manifest)
 			strcpy((char *)h, "manifest.json");
 		else
 			snprintf((char *)h, 100, "files/m/%07lu", i);
@@ -239,13 +244,18 @@ static uint8_t *snapshot_of(unsigned long members, size_t *len)
 			sum += h[k];
 		snprintf((char *)h + 148, 8, "%06o", sum);
 		off += 512;
-		if (i == 0) {
+		if (is_manifest) {
 			memcpy(p + off, manifest, size);
 			off += 512;
 		}
 	}
 	*len = off + 1024;
 	return p;
+}
+
+static uint8_t *snapshot_of(unsigned long members, size_t *len)
+{
+	return snapshot_with(members, 0, len);
 }
 
 TEST(limits_snapshot_members_at_and_past)
@@ -300,4 +310,46 @@ TEST(prefetch_gives_the_same_tree)
 	}
 	if (!compared)
 		SKIP("no sample capsule (make samples), WRX90E capsule or OVMF image present");
+}
+
+/* ---- user regular expressions (topic rules, find) ------------------------------------------------ */
+
+/* Stacked repetition operators after one atom made regcomp take 11 s ("B" + 28 "?" + "++++", found
+ * by fuzz-topics as a timeout): they count as the expansion they are, and are refused at once. */
+TEST(user_regex_stacked_repetitions_refused)
+{
+	regex_t re;
+	struct fw_error err;
+	char pat[64] = "B";
+	memset(pat + 1, '?', 28);
+	strcpy(pat + 29, "++++");
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	CHECK(!fw_regex_compile(&re, pat, &err));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	CHECK(strstr(err.msg, "repeats too much"));
+	CHECK((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000 < 100);
+	CHECK(!fw_regex_compile(&re, "((((((((((a?)?)?)?)?)?)?)?)?)?)", &err));
+	/* ordinary expressions still compile */
+	static const char *const fine[] = {"SEV-?SNP", "a*b+c?d{2,3}", "(IOMMU|SMMU)( Mode)?", "^ACS Enable$",
+					   "x{1,200}", "[[:alpha:]]+ [0-9]*"};
+	for (size_t i = 0; i < sizeof(fine) / sizeof(fine[0]); i++) {
+		CHECK_MSG(fw_regex_compile(&re, fine[i], &err), "%s: %s", fine[i], err.msg);
+		regfree(&re);
+	}
+	struct fw_topics t;
+	CHECK_MSG(fw_topics_load(NULL, &t, &err), "the built-in rules: %s", err.msg);
+	fw_topics_free(&t);
+}
+
+/* Two manifest.json members: the second is refused (it leaked the first, found by fuzz-snapshot). */
+TEST(snapshot_second_manifest_refused)
+{
+	size_t len;
+	uint8_t *p = snapshot_with(5, 3, &len);
+	struct fw_machine *m;
+	struct fw_error err;
+	CHECK(!fw_snapshot_load_buffer(p, len, "two.fwsnap", &m, &err));
+	CHECK(strstr(err.msg, "two.fwsnap: a second manifest.json at 0x"));
+	free(p);
 }

@@ -576,6 +576,11 @@ bool fw_snapshot_load_buffer(const uint8_t *bytes, size_t n, const char *path, s
 			break;
 		}
 		if (strcmp(e.name, "manifest.json") == 0 && e.type == '0') {
+			if (manifest) { /* one manifest: a second would replace what the first says */
+				ok = fw_error_set(err, FW_E_INVALID, "%s: a second manifest.json at 0x%llx", path,
+						  (unsigned long long)e.header_offset);
+				break;
+			}
 			json_error_t je;
 			manifest = json_loadb((const char *)e.data.p, e.data.len, 0, &je);
 			if (!manifest || !json_is_object(manifest) ||
