@@ -52,7 +52,7 @@ unsigned fw_prefetch_threads(size_t n)
 {
 	const char *env = getenv("FWLENS_THREADS");
 	long want = env && *env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
-	if (want < 1 || n < ((size_t)1 << 20))
+	if (want < 1 || n < FW_PREFETCH_MIN_INPUT)
 		return 1;
 	return want > 8 ? 8 : (unsigned)want;
 }

@@ -24,7 +24,13 @@
 #include "error.h"
 
 #define FW_PREFETCH_MAX_JOBS 256
-#define FW_PREFETCH_MIN_STREAM 65536 /* smaller streams are inflated by the parse itself */
+#ifdef FW_FUZZING /* fuzz inputs are small: prefetch them too, so the fuzzers reach this code */
+#define FW_PREFETCH_MIN_INPUT 0
+#define FW_PREFETCH_MIN_STREAM 16
+#else
+#define FW_PREFETCH_MIN_INPUT ((size_t)1 << 20) /* smaller inputs are parsed on one thread */
+#define FW_PREFETCH_MIN_STREAM 65536          /* smaller streams are inflated by the parse itself */
+#endif
 
 struct fw_prefetch;
 
