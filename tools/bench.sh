@@ -59,6 +59,11 @@ timed() {
 }
 col() { [ -f "$TMP/$1" ] && awk -v c="$2" '{ print $c }' "$TMP/$1" | median; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b != "" && b > 0) printf "%.3f", a / b; else print "" }'; }
+# progress TEXT: one line on stderr, redrawn in place, only when stderr is a terminal ("" clears it).
+progress() {
+	[ -t 2 ] || return 0
+	printf '\r\033[K%s' "${1:+bench: $1}" >&2
+}
 num() { [ -n "$1" ] && echo "$1" || echo null; }
 
 # The UEFIExtract + IFRExtractor-RS pipeline, in a folder of its own (both write beside their input).
@@ -104,6 +109,7 @@ for name in $IMAGES; do
 	rm -f "$TMP"/fw.* "$TMP"/base.* "$TMP"/ue.* "$TMP"/floor.*
 	i=0
 	while [ "$i" -lt "$RUNS" ]; do
+		progress "$name: run $((i + 1)) of $RUNS"
 		timed fw.tree "$FWLENS" tree "$img"
 		[ -n "$BASE" ] && timed base.tree "$BASE" tree "$img"
 		if [ "$HAVE_UE" = 1 ]; then
@@ -123,6 +129,7 @@ for name in $IMAGES; do
 		"$FLOOR" "$img" | awk '{ print $1 }' >>"$TMP/floor.$name"
 		i=$((i + 1))
 	done
+	progress ""
 	rm -rf "$TMP/unpack" "$img.report.txt"
 	size=$(wc -c <"$img")
 	inflated=$("$FWLENS" info "$img" --format json | sed -n 's/.*"decompressed_bytes": \([0-9]*\).*/\1/p')
