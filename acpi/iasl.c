@@ -76,7 +76,7 @@ static bool valid_stem(const char *s)
 }
 
 /* Wait for the child; kill its process group when the deadline passes. False on timeout. */
-static bool wait_child(pid_t pid, unsigned timeout_s, int *status)
+static bool wait_child(pid_t pid, int64_t timeout_ms, int *status)
 {
 	struct timespec start, now, nap = {0, 5 * 1000 * 1000};
 	clock_gettime(CLOCK_MONOTONIC, &start);
@@ -90,7 +90,7 @@ static bool wait_child(pid_t pid, unsigned timeout_s, int *status)
 		}
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		int64_t elapsed_ms = (int64_t)(now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
-		if (elapsed_ms >= (int64_t)timeout_s * 1000) {
+		if (elapsed_ms >= timeout_ms) {
 			kill(-pid, SIGKILL); /* the child leads its own group: helpers it started go too */
 			kill(pid, SIGKILL);
 			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
@@ -103,80 +103,155 @@ static bool wait_child(pid_t pid, unsigned timeout_s, int *status)
 	}
 }
 
+enum run_result { RUN_DONE, RUN_SIGNALED, RUN_TIMEOUT, RUN_FAILED };
+
+/* One iasl process over argv (argv[0] the program, NULL-terminated), its output appended to
+ * logpath, given `budget_ms`. */
+static enum run_result run_iasl(char **argv, const char *logpath, int64_t budget_ms, int *signo, struct fw_error *err)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, logpath, O_WRONLY | O_CREAT | O_APPEND, 0600);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	posix_spawnattr_t attr;
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setpgroup(&attr, 0);
+	pid_t pid = -1;
+	int rc = strchr(argv[0], '/') ? posix_spawn(&pid, argv[0], &fa, &attr, argv, environ)
+				       : posix_spawnp(&pid, argv[0], &fa, &attr, argv, environ);
+	posix_spawnattr_destroy(&attr);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc != 0) {
+		errno = rc;
+		if (rc == ENOENT)
+			fw_error_set(err, FW_E_DEPENDENCY,
+				     "%s is not installed: reading the DSDT/SSDT needs ACPICA's iasl (Debian/Ubuntu: apt-get install acpica-tools)",
+				     argv[0]);
+		else
+			fw_error_errno(err, "cannot start %s", argv[0]);
+		return RUN_FAILED;
+	}
+	int status = 0;
+	if (!wait_child(pid, budget_ms, &status))
+		return RUN_TIMEOUT;
+	if (WIFSIGNALED(status)) {
+		*signo = WTERMSIG(status);
+		return RUN_SIGNALED;
+	}
+	/* iasl exits non-zero on namespace warnings while still writing every .dsl: judge by output. */
+	return RUN_DONE;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static bool read_dsl(struct fw_iasl_job *job, const char *path)
+{
+	struct fw_file f;
+	struct fw_error local;
+	if (!fw_file_read(path, IASL_DSL_CAP, &f, &local))
+		return false;
+	free(job->dsl);
+	job->dsl = fw_xmalloc(f.len + 1);
+	memcpy(job->dsl, f.data, f.len);
+	job->dsl[f.len] = '\0';
+	job->dsl_len = f.len;
+	fw_file_close(&f);
+	return true;
+}
+
 bool fw_iasl_disassemble(struct fw_iasl_job *jobs, size_t n, unsigned timeout_s, char **log, struct fw_error *err)
 {
 	if (log)
 		*log = NULL;
 	if (!n)
 		return true;
+	unsigned limit_s = timeout_s ? timeout_s : FW_IASL_TIMEOUT_DEFAULT;
+	int64_t deadline = now_ms() + (int64_t)limit_s * 1000;
 	const char *tmp = getenv("TMPDIR");
 	char dir[4096];
 	snprintf(dir, sizeof(dir), "%s/fwlens-iasl.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir))
 		return fw_error_errno(err, "cannot create a temporary folder for iasl");
 	bool ok = true;
+	char **paths = fw_xcalloc(n, sizeof(char *));
 	char **argv = fw_xcalloc(n + 3, sizeof(char *));
 	argv[0] = (char *)fw_iasl_program();
 	argv[1] = "-d";
-	for (size_t i = 0; i < n && ok; i++) {
+	for (size_t i = 0; i < n; i++) {
+		jobs[i].signal = 0;
 		if (!valid_stem(jobs[i].name)) {
 			ok = fw_error_set(err, FW_E_INTERNAL, "iasl job name '%s' is not a plain file stem", jobs[i].name);
 			break;
 		}
-		argv[i + 2] = fw_xasprintf("%s/%s.dat", dir, jobs[i].name);
-		ok = write_file(argv[i + 2], jobs[i].aml, jobs[i].len, err);
+		paths[i] = fw_xasprintf("%s/%s.dat", dir, jobs[i].name);
+		ok = write_file(paths[i], jobs[i].aml, jobs[i].len, err);
+		if (!ok)
+			break;
 	}
 	char logpath[4200];
 	snprintf(logpath, sizeof(logpath), "%s/iasl.log", dir);
-	pid_t pid = -1;
-	if (ok) {
-		posix_spawn_file_actions_t fa;
-		posix_spawn_file_actions_init(&fa);
-		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-		posix_spawn_file_actions_addopen(&fa, 1, logpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		posix_spawn_file_actions_adddup2(&fa, 1, 2);
-		posix_spawnattr_t attr;
-		posix_spawnattr_init(&attr);
-		posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-		posix_spawnattr_setpgroup(&attr, 0);
-		int rc = strchr(argv[0], '/') ? posix_spawn(&pid, argv[0], &fa, &attr, argv, environ)
-					       : posix_spawnp(&pid, argv[0], &fa, &attr, argv, environ);
-		posix_spawnattr_destroy(&attr);
-		posix_spawn_file_actions_destroy(&fa);
-		if (rc != 0) {
-			errno = rc;
-			if (rc == ENOENT)
-				ok = fw_error_set(err, FW_E_DEPENDENCY,
-						  "%s is not installed: reading the DSDT/SSDT needs ACPICA's iasl (Debian/Ubuntu: apt-get install acpica-tools)",
-						  argv[0]);
-			else
-				ok = fw_error_errno(err, "cannot start %s", argv[0]);
+	/* One process for every table; iasl writes the .dsl files in command-line order. When it
+	 * crashes on one table, the tables before the last .dsl it created are complete; the rest are
+	 * run one per process, so a crash costs only the table that causes it. */
+	size_t first = 0; /* jobs[first..n) still need a run */
+	bool alone = false;
+	while (ok && first < n) {
+		size_t count = alone ? 1 : n - first;
+		for (size_t i = 0; i < count; i++)
+			argv[i + 2] = paths[first + i];
+		argv[count + 2] = NULL;
+		int64_t left = deadline - now_ms();
+		int signo = 0;
+		enum run_result r = left > 0 ? run_iasl(argv, logpath, left, &signo, err) : RUN_TIMEOUT;
+		if (r == RUN_FAILED) {
+			ok = false;
+			break;
 		}
-	}
-	if (ok) {
-		int status = 0;
-		if (!wait_child(pid, timeout_s ? timeout_s : FW_IASL_TIMEOUT_DEFAULT, &status))
-			ok = fw_error_set(err, FW_E_DEPENDENCY, "%s -d did not finish within %u s and was stopped", argv[0],
-					  timeout_s ? timeout_s : FW_IASL_TIMEOUT_DEFAULT);
-		else if (WIFSIGNALED(status))
-			ok = fw_error_set(err, FW_E_DEPENDENCY, "%s -d was killed by signal %d", argv[0], WTERMSIG(status));
-		/* iasl exits non-zero on namespace warnings while still writing every .dsl: judge by output. */
+		if (r == RUN_TIMEOUT) {
+			ok = fw_error_set(err, FW_E_DEPENDENCY, "%s -d did not finish within %u s and was stopped", argv[0], limit_s);
+			break;
+		}
+		size_t last_made = first; /* one past the last job with a .dsl file */
+		for (size_t i = first; i < first + count; i++) {
+			char path[4200];
+			snprintf(path, sizeof(path), "%s/%s.dsl", dir, jobs[i].name);
+			if (read_dsl(&jobs[i], path))
+				last_made = i + 1;
+		}
+		if (r == RUN_DONE) {
+			first += count;
+			continue;
+		}
+		if (alone) {
+			/* This table alone crashes iasl: whatever it wrote is partial. */
+			free(jobs[first].dsl);
+			jobs[first].dsl = NULL;
+			jobs[first].dsl_len = 0;
+			jobs[first].signal = signo;
+			first++;
+			continue;
+		}
+		first = last_made ? last_made - 1 : first; /* the last .dsl may be the partial one */
+		for (size_t i = first; i < n; i++) {
+			char path[4200];
+			snprintf(path, sizeof(path), "%s/%s.dsl", dir, jobs[i].name);
+			unlink(path);
+			free(jobs[i].dsl);
+			jobs[i].dsl = NULL;
+			jobs[i].dsl_len = 0;
+		}
+		alone = true;
 	}
 	size_t produced = 0;
-	for (size_t i = 0; i < n && ok; i++) {
-		char path[4200];
-		snprintf(path, sizeof(path), "%s/%s.dsl", dir, jobs[i].name);
-		struct fw_file f;
-		struct fw_error local;
-		if (!fw_file_read(path, IASL_DSL_CAP, &f, &local))
-			continue;
-		jobs[i].dsl = fw_xmalloc(f.len + 1);
-		memcpy(jobs[i].dsl, f.data, f.len);
-		jobs[i].dsl[f.len] = '\0';
-		jobs[i].dsl_len = f.len;
-		fw_file_close(&f);
-		produced++;
-	}
+	for (size_t i = 0; i < n; i++)
+		produced += jobs[i].dsl != NULL;
 	if (log) {
 		struct fw_file f;
 		struct fw_error local;
@@ -188,10 +263,21 @@ bool fw_iasl_disassemble(struct fw_iasl_job *jobs, size_t n, unsigned timeout_s,
 			fw_file_close(&f);
 		}
 	}
-	if (ok && !produced)
-		ok = fw_error_set(err, FW_E_DEPENDENCY, "%s -d produced no disassembly for %zu table%s", argv[0], n, n == 1 ? "" : "s");
+	if (ok && !produced) {
+		size_t crashed = 0;
+		int signo = 0;
+		for (size_t i = 0; i < n; i++)
+			if (jobs[i].signal)
+				crashed++, signo = jobs[i].signal;
+		if (crashed == n)
+			ok = fw_error_set(err, FW_E_DEPENDENCY, "%s -d was killed by signal %d on every table", argv[0], signo);
+		else
+			ok = fw_error_set(err, FW_E_DEPENDENCY, "%s -d produced no disassembly for %zu table%s", argv[0], n,
+					  n == 1 ? "" : "s");
+	}
 	for (size_t i = 0; i < n; i++)
-		free(argv[i + 2]);
+		free(paths[i]);
+	free(paths);
 	free(argv);
 	remove_tree(dir);
 	return ok;

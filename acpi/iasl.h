@@ -3,7 +3,8 @@
  * The tables are written to a private temporary folder (mkdtemp, mode 0700), iasl is started
  * with posix_spawn (no shell; $FWLENS_IASL overrides the program, default "iasl" on PATH) with
  * every table on one command line, given a time limit and killed when it runs over; the .dsl
- * files are read back and the folder is removed. A missing iasl is an FW_E_DEPENDENCY error
+ * files are read back and the folder is removed. When iasl crashes on one table, the tables
+ * after it are disassembled again one per process: the crash costs only that table. A missing iasl is an FW_E_DEPENDENCY error
  * that names the package to install (exit 4).
  */
 #ifndef FW_ACPI_IASL_H
@@ -23,13 +24,15 @@ struct fw_iasl_job {
 	size_t len;
 	char *dsl;          /* out: malloc'd DSL text, NULL when iasl produced none */
 	size_t dsl_len;
+	int signal;         /* out: the signal that stopped iasl on this table alone, or 0 */
 };
 
 /* The program that will run: $FWLENS_IASL or "iasl". */
 const char *fw_iasl_program(void);
 
 /* Disassemble every job. Fails when iasl cannot be started, times out, or produced no DSL at
- * all; a job without output is left with dsl == NULL (its messages are in *log). `log`
+ * all; a job without output is left with dsl == NULL (its messages are in *log; `signal` set
+ * when iasl crashed on it). `timeout_s` bounds the whole call. `log`
  * (may be NULL) receives iasl's output, malloc'd and truncated to 8 KiB. */
 bool fw_iasl_disassemble(struct fw_iasl_job *jobs, size_t n, unsigned timeout_s, char **log, struct fw_error *err);
 void fw_iasl_jobs_free(struct fw_iasl_job *jobs, size_t n);

@@ -521,10 +521,13 @@ bool fw_acpi_topo_build(const struct fw_acpi_set *s, const struct fw_topo_option
 			k++;
 		}
 		ok = fw_acpi_topo_build_dsl(s, texts, lens, labels, k, o ? o->host : NULL, out, err);
-		if (ok)
-			for (size_t i = 0; i < n; i++)
-				if (!jobs[i].dsl)
-					topo_diag(*out, FW_DIAG_WARN, "iasl could not disassemble %s", names[i]);
+		for (size_t i = 0; ok && i < n; i++) {
+			if (jobs[i].signal)
+				topo_diag(*out, FW_DIAG_WARN, "%s -d crashed (signal %d) on %s: its objects are not read",
+					  fw_iasl_program(), jobs[i].signal, names[i]);
+			else if (!jobs[i].dsl)
+				topo_diag(*out, FW_DIAG_WARN, "iasl could not disassemble %s", names[i]);
+		}
 		free(texts);
 		free(labels);
 		free(lens);

@@ -507,7 +507,7 @@ static size_t iasl_values(const char *dsl, const char *field, uint64_t *out, siz
 
 static char *iasl_decode(const struct fw_acpi_table *t, const char *stem)
 {
-	struct fw_iasl_job job = {stem, t->data.p, t->data.len, NULL, 0};
+	struct fw_iasl_job job = {.name = stem, .aml = t->data.p, .len = t->data.len};
 	struct fw_error err;
 	if (!fw_iasl_disassemble(&job, 1, 60, NULL, &err))
 		return NULL;

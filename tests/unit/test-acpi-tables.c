@@ -3,6 +3,7 @@
  * checksum) and tables built here byte by byte for the cases real firmware rarely shows:
  * every AMD-Vi message Linux prints for a broken IVRS, malformed lengths, acpidump damage,
  * RSDP/XSDT pointers, folders. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -841,42 +842,93 @@ TEST(acpi_topo_uses_the_host_view)
 
 /* --- iasl as a child process ---------------------------------------------------------------------- */
 
+/* Writes `body` as an executable script `dir`/`name` (path in `path`) and points $FWLENS_IASL at
+ * it; returns the previous value (malloc'd, or NULL) for restore_iasl. */
+static char *fake_iasl(const char *dir, const char *name, const char *body, char *path, size_t size)
+{
+	snprintf(path, size, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs(body, f);
+		fclose(f);
+	}
+	chmod(path, 0700);
+	const char *saved = getenv("FWLENS_IASL");
+	char *copy = saved ? strdup(saved) : NULL;
+	setenv("FWLENS_IASL", path, 1);
+	return copy;
+}
+
+static void restore_iasl(char *saved)
+{
+	if (saved)
+		setenv("FWLENS_IASL", saved, 1);
+	else
+		unsetenv("FWLENS_IASL");
+	free(saved);
+}
+
 TEST(acpi_iasl_time_limit_and_missing_program)
 {
 	char dir[] = "/tmp/fwlens-test-iasl.XXXXXX";
 	CHECK(mkdtemp(dir));
 	char script[4200];
-	snprintf(script, sizeof(script), "%s/slow-iasl", dir);
-	FILE *f = fopen(script, "w");
-	CHECK(f);
-	fputs("#!/bin/sh\nsleep 30\n", f); /* not exec: the kill must reach the grandchild too */
-	fclose(f);
-	chmod(script, 0700);
-	const char *saved = getenv("FWLENS_IASL");
-	char *saved_copy = saved ? strdup(saved) : NULL;
+	/* not exec: the kill must reach the grandchild too */
+	char *saved = fake_iasl(dir, "slow-iasl", "#!/bin/sh\nsleep 30\n", script, sizeof(script));
 	struct tb t;
 	header(&t, "SSDT", 2);
 	finish(&t);
-	struct fw_iasl_job job = {"ssdt1", t.b, t.n, NULL, 0};
+	struct fw_iasl_job job = {.name = "ssdt1", .aml = t.b, .len = t.n};
 	struct fw_error err;
-	setenv("FWLENS_IASL", script, 1);
 	bool slow = fw_iasl_disassemble(&job, 1, 1, NULL, &err);
 	bool slow_ok = !slow && err.code == FW_E_DEPENDENCY && strstr(err.msg, "did not finish within 1 s");
 	snprintf(script, sizeof(script), "%s/no-such-iasl", dir);
 	setenv("FWLENS_IASL", script, 1);
 	bool missing = fw_iasl_disassemble(&job, 1, 1, NULL, &err);
 	bool missing_ok = !missing && err.code == FW_E_DEPENDENCY && strstr(err.msg, "acpica-tools");
-	if (saved_copy)
-		setenv("FWLENS_IASL", saved_copy, 1);
-	else
-		unsetenv("FWLENS_IASL");
-	free(saved_copy);
+	restore_iasl(saved);
 	snprintf(script, sizeof(script), "%s/slow-iasl", dir);
 	unlink(script);
 	rmdir(dir);
 	fw_iasl_jobs_free(&job, 1);
 	CHECK_MSG(slow_ok, "%s", err.msg);
 	CHECK(missing_ok);
+}
+
+/* iasl 20200925 dies with SIGSEGV on some real SSDTs, after creating an empty .dsl for it. */
+TEST(acpi_iasl_crash_costs_one_table)
+{
+	char dir[] = "/tmp/fwlens-test-iasl.XXXXXX";
+	CHECK(mkdtemp(dir));
+	char script[4200];
+	char *saved = fake_iasl(dir, "crashing-iasl",
+				"#!/bin/sh\nshift\nfor f in \"$@\"; do\n"
+				"  case \"$f\" in *ssdt2.dat) : >\"${f%.dat}.dsl\"; kill -SEGV $$;; esac\n"
+				"  echo \"DefinitionBlock (\\\"$f\\\")\" >\"${f%.dat}.dsl\"\ndone\n",
+				script, sizeof(script));
+	struct tb t;
+	header(&t, "SSDT", 2);
+	finish(&t);
+	struct fw_iasl_job jobs[3] = {
+		{.name = "ssdt1", .aml = t.b, .len = t.n},
+		{.name = "ssdt2", .aml = t.b, .len = t.n},
+		{.name = "ssdt3", .aml = t.b, .len = t.n},
+	};
+	struct fw_error err;
+	bool ok = fw_iasl_disassemble(jobs, 3, 20, NULL, &err);
+	bool one_ok = ok && jobs[0].dsl && strstr(jobs[0].dsl, "ssdt1.dat") && !jobs[1].dsl && jobs[1].signal == SIGSEGV &&
+		      jobs[2].dsl && strstr(jobs[2].dsl, "ssdt3.dat") && !jobs[0].signal && !jobs[2].signal;
+	fw_iasl_jobs_free(jobs, 3);
+	/* Every table crashes: an error that says so. */
+	struct fw_iasl_job only = {.name = "ssdt2", .aml = t.b, .len = t.n};
+	bool all = fw_iasl_disassemble(&only, 1, 20, NULL, &err);
+	bool all_ok = !all && err.code == FW_E_DEPENDENCY && strstr(err.msg, "killed by signal 11 on every table");
+	fw_iasl_jobs_free(&only, 1);
+	restore_iasl(saved);
+	unlink(script);
+	rmdir(dir);
+	CHECK(one_ok);
+	CHECK_MSG(all_ok, "%s", err.msg);
 }
 
 /* --- HMAT, CEDT and the DMAR structures the corpus lacks ------------------------------------------ */
