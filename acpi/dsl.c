@@ -658,7 +658,7 @@ void fw_dsl_devices(struct fw_dsl_namespace *ns, struct fw_dsl_devices *bridges,
 		fill_int(ns, path, "_SEG", &d.has_seg, &d.seg, &d.seg_how, NULL);
 		fill_int(ns, path, "_BBN", &d.has_bbn, &d.bbn, &d.bbn_how, &d.bbn_declared);
 		fill_int(ns, path, "_PXM", &d.has_pxm, &d.pxm, &d.pxm_how, &d.pxm_declared);
-		fill_int(ns, path, "_STA", &d.has_sta, &d.sta, &d.sta_how, NULL);
+		fill_int(ns, path, "_STA", &d.has_sta, &d.sta, &d.sta_how, &d.sta_declared);
 		const struct fw_dsl_object *crs = fw_dsl_lookup(ns, child(ns, path, "_CRS"));
 		if (crs && crs->kind == FW_DSL_OBJ_NAME && crs->value.kind == FW_DSL_BUS_RANGE) {
 			d.has_bus_range = true;

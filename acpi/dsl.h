@@ -91,7 +91,7 @@ struct fw_dsl_device {
 	uint64_t seg, bbn, pxm, sta;
 	uint16_t bus_min, bus_max; /* static _CRS WordBusNumber */
 	const char *seg_how, *bbn_how, *pxm_how, *sta_how, *uid_how;
-	bool bbn_declared, pxm_declared; /* the object exists but could not be resolved */
+	bool bbn_declared, pxm_declared, sta_declared; /* the object exists (it may not resolve) */
 	const char *table;
 };
 

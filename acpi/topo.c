@@ -214,8 +214,19 @@ static void assign_bus_ranges(struct fw_acpi_topo *t, const struct fw_topo_root_
 	for (size_t i = 0; i < t->nbridges; i++)
 		for (size_t k = 0; k < i; k++) {
 			const struct fw_topo_bridge *a = &t->bridges[i], *o = &t->bridges[k];
-			if (a->bus_known && o->bus_known && a->segment == o->segment && a->bus_first <= o->bus_last &&
-			    o->bus_first <= a->bus_last)
+			if (!(a->bus_known && o->bus_known && a->segment == o->segment && a->bus_first <= o->bus_last &&
+			      o->bus_first <= a->bus_last))
+				continue;
+			/* Bridges of absent sockets keep the tables' default range; their _STA, computed
+			 * at boot, hides them. Only a conflict among bridges known to be present is one. */
+			const struct fw_topo_bridge *dyn = !a->dsl.has_sta && a->dsl.sta_declared ? a
+							   : !o->dsl.has_sta && o->dsl.sta_declared ? o
+												    : NULL;
+			if (dyn)
+				topo_diag(t, FW_DIAG_INFO,
+					  "root bridges %s and %s claim overlapping buses %02x-%02x and %02x-%02x; %s's _STA is computed at run time, so both need not be present",
+					  o->dsl.path, a->dsl.path, o->bus_first, o->bus_last, a->bus_first, a->bus_last, dyn->dsl.path);
+			else
 				topo_diag(t, FW_DIAG_WARN, "root bridges %s and %s claim overlapping buses %02x-%02x and %02x-%02x", o->dsl.path,
 					  a->dsl.path, o->bus_first, o->bus_last, a->bus_first, a->bus_last);
 		}

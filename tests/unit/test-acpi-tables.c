@@ -840,6 +840,73 @@ TEST(acpi_topo_uses_the_host_view)
 	CHECK(ok);
 }
 
+static bool topo_has_diag(const struct fw_acpi_topo *t, enum fw_diag_severity sev, const char *part)
+{
+	for (const struct fw_diag *d = t->diags; d; d = d->next)
+		if (d->severity == sev && strstr(d->msg, part))
+			return true;
+	return false;
+}
+
+/* Server boards declare an uncore bridge per socket, each with the same default bus range and a
+ * _STA computed at boot; on a machine with fewer sockets the extra ones are absent. */
+TEST(acpi_topo_overlap_of_bridges_with_run_time_sta)
+{
+#define UNCORE_BUS_FF                                                                                              \
+	"            Name (_CRS, ResourceTemplate ()\n"                                                             \
+	"            {\n"                                                                                            \
+	"                WordBusNumber (ResourceProducer, MinFixed, MaxFixed, PosDecode,\n"                         \
+	"                    0x0000, 0x00FF, 0x00FF, 0x0000, 0x0001,,, )\n"                                         \
+	"            })\n"
+	static const char text[] =
+		"DefinitionBlock (\"\", \"DSDT\", 2, \"FWTEST\", \"UNITTEST\", 0x00000001)\n"
+		"{\n"
+		"    Name (BBU1, 0xFF)\n"
+		"    Scope (_SB)\n"
+		"    {\n"
+		"        Method (USTA, 1, NotSerialized) { If (Arg0) { Return (Zero) } Return (0x0F) }\n"
+		"        Device (UNC0)\n"
+		"        {\n"
+		"            Name (_HID, EisaId (\"PNP0A03\") /* PCI Bus */)  // _HID: Hardware ID\n"
+		"            Name (_UID, 0x3F)\n"
+		UNCORE_BUS_FF
+		"        }\n"
+		"        Device (UNC1)\n"
+		"        {\n"
+		"            Name (_HID, EisaId (\"PNP0A03\") /* PCI Bus */)  // _HID: Hardware ID\n"
+		"            Name (_UID, 0x7F)\n"
+		"            Method (_BBN, 0, NotSerialized) { Return (BBU1) }\n"
+		"            Method (_STA, 0, NotSerialized) { Return (USTA (One)) }\n"
+		UNCORE_BUS_FF
+		"        }\n"
+		"        Device (PCI0) { Name (_HID, EisaId (\"PNP0A08\")) Name (_UID, Zero) Name (_BBN, Zero) }\n"
+		"        Device (PCI1) { Name (_HID, EisaId (\"PNP0A08\")) Name (_UID, One) Name (_BBN, Zero) Name (_STA, 0x0F) }\n"
+		"    }\n"
+		"}\n";
+#undef UNCORE_BUS_FF
+	struct fw_acpi_set *s = open_data("acpi/srat-gi.acpidump.txt");
+	CHECK(s);
+	const char *texts[1] = {text};
+	size_t lens[1] = {sizeof(text) - 1};
+	const char *names[1] = {"DSDT"};
+	struct fw_acpi_topo *t = NULL;
+	struct fw_error err;
+	bool built = fw_acpi_topo_build_dsl(s, texts, lens, names, 1, NULL, &t, &err);
+	bool ok = built && t->nbridges == 4 && t->bridges[1].bus_known && t->bridges[1].bus_first == 0xFF &&
+		  t->bridges[1].present;
+	/* UNC0/UNC1: a note naming the bridge whose presence is decided at boot; PCI0/PCI1 (both
+	 * present for certain) keep the warning. */
+	ok = ok && topo_has_diag(t, FW_DIAG_INFO,
+				 "root bridges \\_SB.UNC0 and \\_SB.UNC1 claim overlapping buses ff-ff and ff-ff; \\_SB.UNC1's _STA is computed at run time") &&
+	     !topo_has_diag(t, FW_DIAG_WARN, "UNC1") &&
+	     topo_has_diag(t, FW_DIAG_WARN, "root bridges \\_SB.PCI0 and \\_SB.PCI1 claim overlapping buses 00-");
+	if (built)
+		fw_acpi_topo_free(t);
+	fw_acpi_set_free(s);
+	CHECK_MSG(built, "%s", err.msg);
+	CHECK(ok);
+}
+
 /* --- iasl as a child process ---------------------------------------------------------------------- */
 
 /* Writes `body` as an executable script `dir`/`name` (path in `path`) and points $FWLENS_IASL at
