@@ -221,9 +221,11 @@ static void decode_entry(struct amd_ctx *c, struct fw_node *dir, const struct fw
 	e->flags = fw_le16(p + 2);
 	e->size = fw_le32(p + 4);
 	uint64_t raw = fw_le64(p + 8);
-	/* Directory modes 2 and 3 let each entry choose; otherwise the directory's mode holds. */
+	/* Directory modes 2 and 3 let each entry choose; otherwise the directory's mode holds. The
+	 * address is the low 62 bits either way: amdfwtool writes the mode bits into every entry of
+	 * a flash-offset directory too (0x40000000_00031000 is flash offset 0x31000). */
 	e->address_mode = d->address_mode >= FW_AMD_ADDR_DIR_RELATIVE ? (unsigned)(raw >> 62) : d->address_mode;
-	e->address = d->address_mode >= FW_AMD_ADDR_DIR_RELATIVE ? raw & ADDRESS_MASK : raw;
+	e->address = raw & ADDRESS_MASK;
 	if (d->bios) {
 		e->region_type = p[1];
 		e->reset = e->flags & FW_AMD_BIOS_FLAG_RESET;
@@ -240,6 +242,8 @@ static void decode_entry(struct amd_ctx *c, struct fw_node *dir, const struct fw
 		e->writable = e->flags & 0x4;
 		e->instance = (e->flags >> 3) & 0xF;
 		e->inline_value = e->type == 0x0B;
+		if (e->inline_value)
+			e->address = raw; /* the soft-fuse value uses all 64 bits */
 		e->name = fw_amd_psp_entry_name(e->type);
 	}
 	struct fw_view data = {0};

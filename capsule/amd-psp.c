@@ -75,6 +75,8 @@ static const struct fw_field psp_blob_fields[PSPHDR__COUNT] = {
 };
 const struct fw_layout fw_amd_psp_blob_layout = FW_LAYOUT("PSP firmware header", FW_AMD_PSP_BLOB_HEADER_SIZE, psp_blob_fields);
 
+/* Names from reference/formats.md 2.4 and coreboot's psp_directory.h (the types its fw.cfg files
+ * place for Genoa and later parts). */
 const char *fw_amd_psp_entry_name(uint8_t type)
 {
 	switch (type) {
@@ -99,6 +101,7 @@ const char *fw_amd_psp_entry_name(uint8_t type)
 	case 0x28: return "System driver";
 	case 0x29: return "KVM engine";
 	case 0x2A: return "MP5 firmware";
+	case 0x2D: return "S0i3 driver";
 	case 0x30: return "ABL0 (AGESA boot loader)";
 	case 0x31: return "ABL1";
 	case 0x32: return "ABL2";
@@ -122,13 +125,26 @@ const char *fw_amd_psp_entry_name(uint8_t type)
 	case 0x50: return "Key database";
 	case 0x51: return "Key database (TOS)";
 	case 0x54: return "PSP NVRAM";
+	case 0x52: return "PSP verstage";
+	case 0x53: return "PSP verstage signature";
 	case 0x55: return "SPL table";
+	case 0x58: return "DMCU ERAM";
+	case 0x59: return "DMCU interrupt vectors";
+	case 0x5A: return "MSMU firmware";
+	case 0x5C: return "SPI ROM configuration";
 	case 0x5D: return "MPIO firmware";
 	case 0x64: return "TEE RAS";
 	case 0x65: return "TEE SPDM";
 	case 0x73: return "PSP boot loader (A/B)";
+	case 0x71: return "DMCUB firmware";
 	case 0x76: return "RIB";
+	case 0x8C: return "MPDMA TF firmware";
+	case 0x8D: return "TA iKEK";
+	case 0x90: return "MPCCX firmware";
 	case 0x91: return "GMI3 PHY firmware";
+	case 0x92: return "MPDMA PM firmware";
+	case 0x94: return "LSDMA firmware";
+	case 0x95: return "C20 MP firmware";
 	case 0x98: return "FCFG table";
 	}
 	return NULL;

@@ -409,6 +409,55 @@ TEST(amd_32mib_flash_windows_and_ish)
 	free(m.p);
 }
 
+TEST(amd_flash_offset_entries_carry_mode_bits)
+{
+	/* amdfwtool writes the address-mode bits into every entry, also when the directory's own
+	 * mode (flash offset) is the one that holds: the address is the low 62 bits. */
+	struct img m = img_new(MIB);
+	efs(&m, 0x20000, 0x30000, 0x60000);
+	const uint64_t fo = (uint64_t)FW_AMD_ADDR_FLASH_OFFSET << 62;
+	const uint32_t offsets = (uint32_t)FW_AMD_ADDR_FLASH_OFFSET << 29;
+	struct ent psp[] = {
+		{0x01, 0, 0, 0x200, fo | 0x40000, 0},
+		{0x0B, 0, 0, 0, fo | 1, 0},
+		{0x8C, 0, 0, 0x100, fo | 0x41000, 0},
+		{0x40, 0, 0, 0x400, fo | 0x50000, 0},
+	};
+	dir(&m, 0x30000, FW_AMD_COOKIE_PSP, offsets, psp, 4);
+	blob(&m, 0x40000, 0x200, "$PS1", (const uint8_t[]){0x7D, 0x00, 0x29, 0x00});
+	blob(&m, 0x41000, 0x100, "$PS1", (const uint8_t[]){0, 0, 0, 0});
+	struct ent pl2[] = {{0x92, 0, 0, 0x100, fo | 0x41000, 0}};
+	dir(&m, 0x50000, FW_AMD_COOKIE_PL2, offsets, pl2, 1);
+	struct ent bhd[] = {{0x62, 0, FW_AMD_BIOS_FLAG_RESET | FW_AMD_BIOS_FLAG_COPY, 0x10000, fo | 0x80000, 0x76000000}};
+	dir(&m, 0x60000, FW_AMD_COOKIE_BHD, offsets, bhd, 1);
+	struct fw_node *image;
+	struct fw_tree *t = parse(&m, &image);
+	struct fw_node *e = child(image, 0), *psp_dir = child(e, 0), *bhd_dir = child(e, 1);
+	CHECK_EQ(psp_dir->offset, 0x30000);
+	const struct fw_amd_entry *bl = entry_of(child(psp_dir, 0));
+	CHECK(bl && bl->located);
+	CHECK_EQ(bl->address, 0x40000);
+	CHECK_EQ(child(psp_dir, 0)->offset, 0x40000);
+	CHECK_STR(bl->version, "0.29.0.7D");
+	/* the soft-fuse value is inline: all 64 bits are the value */
+	CHECK_EQ(fw_node_field_get(child(psp_dir, 1), "Value")->v.u, fo | 1);
+	CHECK_STR(child(psp_dir, 2)->type, "MPDMA TF firmware");
+	CHECK_EQ(child(psp_dir, 2)->offset, 0x41000);
+	struct fw_node *l2 = child(psp_dir, 3)->first_child;
+	CHECK(l2 && l2->kind == FW_NODE_PSP_DIRECTORY);
+	CHECK_EQ(l2->offset, 0x50000);
+	CHECK_STR(child(l2, 0)->type, "MPDMA PM firmware");
+	CHECK(entry_of(child(l2, 0))->located);
+	const struct fw_amd_entry *reset = entry_of(child(bhd_dir, 0));
+	CHECK(reset && reset->located);
+	CHECK_EQ(child(bhd_dir, 0)->offset, 0x80000);
+	CHECK_EQ(reset->destination, 0x76000000);
+	for (struct fw_node *n = psp_dir->first_child; n; n = n->next)
+		CHECK(!has_diag(n, "outside"));
+	fw_tree_free(t);
+	free(m.p);
+}
+
 TEST(amd_pointers_to_nowhere)
 {
 	struct img m = img_new(MIB);
