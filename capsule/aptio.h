@@ -115,6 +115,12 @@ enum { FMP_AUTH_MONOTONIC_COUNT, FMP_AUTH_LENGTH, FMP_AUTH_REVISION, FMP_AUTH_CE
 extern const struct fw_layout fw_fmp_auth_layout; /* 0x20 bytes */
 #define FW_FMP_AUTH_HEADER_SIZE 0x20
 
+/* FMP_PAYLOAD_HEADER that edk2's FmpDevicePkg puts before the image it hands to the device
+ * library: u32 Signature "MSS1", u32 HeaderSize, u32 FwVersion, u32 LowestSupportedVersion
+ * (FmpDevicePkg/Library/FmpPayloadHeaderLibV1). */
+#define FW_FMP_PAYLOAD_HEADER_SIGNATURE 0x3153534Du /* "MSS1" */
+#define FW_FMP_PAYLOAD_HEADER_SIZE 16
+
 /* FFS file that carries the signature block inside the ROM (AMI FWCAPSULE_FILE_FORMAT 0) */
 extern const struct fw_guid fw_guid_ami_fw_capsule_hdr_file;
 extern const struct fw_guid fw_guid_capsule_efi, fw_guid_capsule_fmp, fw_guid_capsule_aptio_signed,

@@ -249,8 +249,9 @@ static bool parse_aptio(struct fw_tree *t, struct fw_node *n, struct fw_capsule 
 	return true;
 }
 
-/* EFI_FIRMWARE_MANAGEMENT_CAPSULE_HEADER at the body start and its payload items; the payload
- * window is the first update image, after its authentication block when it has one. */
+/* EFI_FIRMWARE_MANAGEMENT_CAPSULE_HEADER at the body start and its payload items; each update
+ * image is kept (after its authentication block and FMP payload header when it has them) for
+ * the caller to parse, and the payload window is the first of them. */
 static void parse_fmp(struct fw_tree *t, struct fw_node *n, struct fw_capsule *c)
 {
 	const struct fw_view *body = &c->payload;
@@ -272,7 +273,8 @@ static void parse_fmp(struct fw_tree *t, struct fw_node *n, struct fw_capsule *c
 		return;
 	}
 	struct fw_view first = {body->p, 0, body->base};
-	bool have_first = false;
+	c->fmp_images = fw_arena_alloc(&t->arena, (c->fmp_payloads ? c->fmp_payloads : 1) * sizeof(*c->fmp_images));
+	c->nfmp_images = 0;
 	for (size_t i = 0; i < items; i++) {
 		uint64_t item = fw_le64(body->p + 8 + 8 * i);
 		bool driver = i < c->fmp_drivers;
@@ -320,14 +322,18 @@ static void parse_fmp(struct fw_tree *t, struct fw_node *n, struct fw_capsule *c
 				fw_rd_tail(&img, 8 + len, &img, NULL);
 			}
 		}
-		if (!have_first) {
-			first = img;
-			have_first = true;
+		uint32_t hs;
+		if (fw_view_has(&img, 0, FW_FMP_PAYLOAD_HEADER_SIZE) && fw_le32(img.p) == FW_FMP_PAYLOAD_HEADER_SIGNATURE &&
+		    (hs = fw_le32(img.p + 4)) >= FW_FMP_PAYLOAD_HEADER_SIZE && hs <= img.len) {
+			fw_node_field_str(t, n, fw_arena_printf(&t->arena, "%s payload header", key),
+					  fw_arena_printf(&t->arena, "MSS1, FwVersion 0x%X, LowestSupportedVersion 0x%X",
+							  fw_le32(img.p + 8), fw_le32(img.p + 12)));
+			fw_rd_tail(&img, hs, &img, NULL);
 		}
+		c->fmp_images[c->nfmp_images++] = img;
 	}
-	if (c->fmp_payloads > 1)
-		fw_node_diag(t, n, FW_DIAG_INFO, body->base, "FMP capsule carries %u payloads; the first is decoded",
-			     c->fmp_payloads);
+	if (c->nfmp_images)
+		first = c->fmp_images[0];
 	c->payload = first;
 }
 

@@ -62,9 +62,12 @@ struct fw_capsule {
 	uint32_t manifest_hash_type, manifest_hash_size;
 	bool areas_terminated;
 
-	/* FMP */
+	/* FMP: the update image of each payload item that fits the body, after its authentication
+	 * block and FMP payload header (fmp_images[0] is also `payload`) */
 	uint32_t fmp_version;
 	uint16_t fmp_drivers, fmp_payloads;
+	struct fw_view *fmp_images;
+	size_t nfmp_images;
 };
 
 /* The capsule model of a capsule node (NULL for other nodes). */

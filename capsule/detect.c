@@ -118,7 +118,14 @@ static bool detect_and_parse(struct fw_parser *p, const struct fw_view *v, const
 		struct fw_node *cap = fw_capsule_parse(t, NULL, v, &payload, &e);
 		if (cap) {
 			fw->kind = FW_INPUT_CAPSULE;
-			return parse_image(p, cap, &payload, err) != NULL;
+			const struct fw_capsule *c = fw_capsule_of(cap);
+			if (!parse_image(p, cap, &payload, err))
+				return false;
+			/* the further payloads of an FMP capsule, each its own image */
+			for (size_t i = 1; c && i < c->nfmp_images; i++)
+				if (!parse_image(p, cap, &c->fmp_images[i], err))
+					return false;
+			return true;
 		}
 		if (e.code == FW_E_LIMIT)
 			return fw_error_set(err, e.code, "%s", e.msg);

@@ -305,6 +305,77 @@ TEST(firmware_input_kinds)
 	CHECK(!fw_firmware_parse_buffer(junk, 0, NULL, &fw, &err));
 }
 
+/* An FMP capsule as edk2's GenerateCapsule writes one: an embedded driver, then two payload items,
+ * each an EFI_FIRMWARE_MANAGEMENT_CAPSULE_IMAGE_HEADER (version 3), FmpDevicePkg's "MSS1" payload
+ * header and a volume (mini.fv). Every payload is decoded, not only the first. */
+TEST(firmware_fmp_capsule_every_payload)
+{
+	const char *path = fw_test_data("firmware/mini.fv");
+	if (!path)
+		SKIP("tests/data/firmware/mini.fv not present");
+	FILE *f = fopen(path, "rb");
+	CHECK(f);
+	static uint8_t fv[0x2000];
+	CHECK_EQ(fread(fv, 1, sizeof(fv), f), sizeof(fv));
+	fclose(f);
+	enum { HDR = 0x20, BODY = 8 + 3 * 8, DRV = 0x40, ITEM0 = 0x100, ITEM_HDR = 0x30 };
+	const size_t item_len = ITEM_HDR + 16 + sizeof(fv);
+	const size_t item1 = ITEM0 + item_len, total = HDR + item1 + item_len;
+	uint8_t *c = calloc(1, total);
+	CHECK(c);
+	fw_put_le32(c, 0x6DCBD5ED); /* EFI_FIRMWARE_MANAGEMENT_CAPSULE_ID_GUID */
+	fw_put_le16(c + 4, 0xE82D);
+	fw_put_le16(c + 6, 0x4C44);
+	memcpy(c + 8, (const uint8_t[]){0xBD, 0xA1, 0x71, 0x94, 0x19, 0x9A, 0xD9, 0x2A}, 8);
+	fw_put_le32(c + 16, HDR);
+	fw_put_le32(c + 20, 0x10000); /* PersistAcrossReset */
+	fw_put_le32(c + 24, (uint32_t)total);
+	uint8_t *body = c + HDR;
+	fw_put_le32(body, 1);
+	fw_put_le16(body + 4, 1); /* one embedded driver */
+	fw_put_le16(body + 6, 2); /* two payloads */
+	fw_put_le64(body + 8, DRV);
+	fw_put_le64(body + 16, ITEM0);
+	fw_put_le64(body + 24, item1);
+	memcpy(body + DRV, "MZ", 2);
+	for (int i = 0; i < 2; i++) {
+		uint8_t *it = body + (i ? item1 : ITEM0);
+		fw_put_le32(it, 3);
+		memset(it + 4, 0x11 * (i + 1), 16); /* UpdateImageTypeId */
+		it[0x14] = (uint8_t)(i + 1);
+		fw_put_le32(it + 0x18, (uint32_t)(16 + sizeof(fv)));
+		uint8_t *mss = it + ITEM_HDR;
+		memcpy(mss, "MSS1", 4);
+		fw_put_le32(mss + 4, 16);
+		fw_put_le32(mss + 8, 0x10002u + (uint32_t)i);
+		fw_put_le32(mss + 12, 0x10000);
+		memcpy(mss + 16, fv, sizeof(fv));
+	}
+	struct fw_firmware fw;
+	struct fw_error err;
+	fw_error_clear(&err);
+	CHECK(fw_firmware_parse_buffer(c, total, NULL, &fw, &err));
+	struct fw_node *cap = fw.tree->root;
+	CHECK_EQ(cap->kind, FW_NODE_CAPSULE);
+	CHECK_STR(cap->type, "FMP");
+	CHECK_EQ(cap->nchildren, 2);
+	for (unsigned i = 0; i < 2; i++) {
+		const struct fw_node *img = child_at(cap, i);
+		size_t fv_off = HDR + (i ? item1 : ITEM0) + ITEM_HDR + 16;
+		CHECK_EQ(img->kind, FW_NODE_IMAGE);
+		CHECK_EQ(img->offset, fv_off); /* the payload header is not part of the image */
+		CHECK_EQ(img->size, sizeof(fv));
+		CHECK_EQ(child_at(img, 0)->kind, FW_NODE_VOLUME);
+		CHECK_EQ(child_at(img, 0)->offset, fv_off);
+		CHECK_EQ(count((struct fw_node *)child_at(img, 0)).by_kind[FW_NODE_FILE], 10);
+	}
+	CHECK_STR(field_str(cap, "Payload[0] payload header"), "MSS1, FwVersion 0x10002, LowestSupportedVersion 0x10000");
+	CHECK_STR(field_str(cap, "Payload[1] payload header"), "MSS1, FwVersion 0x10003, LowestSupportedVersion 0x10000");
+	CHECK_STR(field_str(cap, "Driver[0]"), "offset 0x40");
+	fw_firmware_close(&fw);
+	free(c);
+}
+
 TEST(firmware_limits_hold)
 {
 	const char *path = fw_test_data("firmware/mini.fv");
