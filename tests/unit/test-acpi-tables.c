@@ -12,6 +12,7 @@
 
 #include "acpi/acpidump.h"
 #include "acpi/cedt.h"
+#include "acpi/decode.h"
 #include "acpi/dmar.h"
 #include "acpi/dsl.h"
 #include "acpi/fadt.h"
@@ -905,6 +906,18 @@ TEST(acpi_topo_overlap_of_bridges_with_run_time_sta)
 	fw_acpi_set_free(s);
 	CHECK_MSG(built, "%s", err.msg);
 	CHECK(ok);
+}
+
+/* Tables common on real machines that are listed by name (their bytes are left alone). */
+TEST(acpi_common_tables_are_named)
+{
+	const struct fw_acpi_decoder *boot = fw_acpi_decoder_find("BOOT"), *nhlt = fw_acpi_decoder_find("NHLT"),
+				     *wddt = fw_acpi_decoder_find("WDDT"), *aspt = fw_acpi_decoder_find("ASPT");
+	CHECK(boot && !strcmp(boot->name, "Simple Boot Flag Table") && !boot->decode);
+	CHECK(nhlt && strstr(nhlt->name, "Non-HD Audio Link Table"));
+	CHECK(wddt && !strcmp(wddt->name, "Watchdog Timer Description Table"));
+	CHECK(aspt && !strcmp(aspt->name, "AMD Secure Processor Table"));
+	CHECK(!fw_acpi_decoder_find("ZZZZ"));
 }
 
 /* --- iasl as a child process ---------------------------------------------------------------------- */
