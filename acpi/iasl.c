@@ -151,19 +151,57 @@ static int64_t now_ms(void)
 	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-static bool read_dsl(struct fw_iasl_job *job, const char *path)
+/* -1: no file; 0: an empty file (iasl gave up on the table); 1: job->dsl holds the text. */
+static int read_dsl(struct fw_iasl_job *job, const char *dir)
 {
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/%s.dsl", dir, job->name);
+	free(job->dsl);
+	job->dsl = NULL;
+	job->dsl_len = 0;
 	struct fw_file f;
 	struct fw_error local;
 	if (!fw_file_read(path, IASL_DSL_CAP, &f, &local))
-		return false;
-	free(job->dsl);
+		return access(path, F_OK) == 0 ? 0 : -1;
+	if (!f.len) {
+		fw_file_close(&f);
+		return 0;
+	}
 	job->dsl = fw_xmalloc(f.len + 1);
 	memcpy(job->dsl, f.data, f.len);
 	job->dsl[f.len] = '\0';
 	job->dsl_len = f.len;
 	fw_file_close(&f);
-	return true;
+	return 1;
+}
+
+static void drop_dsl(struct fw_iasl_job *job, const char *dir)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/%s.dsl", dir, job->name);
+	unlink(path);
+	free(job->dsl);
+	job->dsl = NULL;
+	job->dsl_len = 0;
+}
+
+/* Runs iasl over jobs[first..first+count) and reads what it wrote; *made is one past the last
+ * job whose .dsl file exists (first when none). */
+static enum run_result run_jobs(struct fw_iasl_job *jobs, char **argv, char **paths, size_t first, size_t count,
+				const char *dir, const char *logpath, int64_t deadline, int *signo, size_t *made,
+				struct fw_error *err)
+{
+	for (size_t i = 0; i < count; i++)
+		argv[i + 2] = paths[first + i];
+	argv[count + 2] = NULL;
+	int64_t left = deadline - now_ms();
+	enum run_result r = left > 0 ? run_iasl(argv, logpath, left, signo, err) : RUN_TIMEOUT;
+	*made = first;
+	if (r == RUN_DONE || r == RUN_SIGNALED)
+		for (size_t i = first; i < first + count; i++)
+			if (read_dsl(&jobs[i], dir) >= 0)
+				*made = i + 1;
+	return r;
 }
 
 bool fw_iasl_disassemble(struct fw_iasl_job *jobs, size_t n, unsigned timeout_s, char **log, struct fw_error *err)
@@ -197,58 +235,39 @@ bool fw_iasl_disassemble(struct fw_iasl_job *jobs, size_t n, unsigned timeout_s,
 	}
 	char logpath[4200];
 	snprintf(logpath, sizeof(logpath), "%s/iasl.log", dir);
-	/* One process for every table; iasl writes the .dsl files in command-line order. When it
-	 * crashes on one table, the tables before the last .dsl it created are complete; the rest are
-	 * run one per process, so a crash costs only the table that causes it. */
-	size_t first = 0; /* jobs[first..n) still need a run */
-	bool alone = false;
-	while (ok && first < n) {
-		size_t count = alone ? 1 : n - first;
-		for (size_t i = 0; i < count; i++)
-			argv[i + 2] = paths[first + i];
-		argv[count + 2] = NULL;
-		int64_t left = deadline - now_ms();
+	/* One process for every table first. iasl keeps one namespace across the files of a run: a
+	 * table that redefines an object of an earlier one is refused (an empty .dsl), and a crash
+	 * ends the run (the .dsl files come in command-line order, the last one may be partial).
+	 * Every table left without a disassembly then runs alone, so a conflict or a crash costs
+	 * only the table that causes it. */
+	enum run_result r = RUN_FAILED;
+	if (ok) {
 		int signo = 0;
-		enum run_result r = left > 0 ? run_iasl(argv, logpath, left, &signo, err) : RUN_TIMEOUT;
-		if (r == RUN_FAILED) {
-			ok = false;
-			break;
-		}
-		if (r == RUN_TIMEOUT) {
-			ok = fw_error_set(err, FW_E_DEPENDENCY, "%s -d did not finish within %u s and was stopped", argv[0], limit_s);
-			break;
-		}
-		size_t last_made = first; /* one past the last job with a .dsl file */
-		for (size_t i = first; i < first + count; i++) {
-			char path[4200];
-			snprintf(path, sizeof(path), "%s/%s.dsl", dir, jobs[i].name);
-			if (read_dsl(&jobs[i], path))
-				last_made = i + 1;
-		}
-		if (r == RUN_DONE) {
-			first += count;
-			continue;
-		}
-		if (alone) {
-			/* This table alone crashes iasl: whatever it wrote is partial. */
-			free(jobs[first].dsl);
-			jobs[first].dsl = NULL;
-			jobs[first].dsl_len = 0;
-			jobs[first].signal = signo;
-			first++;
-			continue;
-		}
-		first = last_made ? last_made - 1 : first; /* the last .dsl may be the partial one */
-		for (size_t i = first; i < n; i++) {
-			char path[4200];
-			snprintf(path, sizeof(path), "%s/%s.dsl", dir, jobs[i].name);
-			unlink(path);
-			free(jobs[i].dsl);
-			jobs[i].dsl = NULL;
-			jobs[i].dsl_len = 0;
-		}
-		alone = true;
+		size_t made = 0;
+		r = run_jobs(jobs, argv, paths, 0, n, dir, logpath, deadline, &signo, &made, err);
+		if (r == RUN_SIGNALED && made)
+			drop_dsl(&jobs[made - 1], dir);
+		if (r == RUN_SIGNALED && n == 1)
+			jobs[0].signal = signo;
 	}
+	for (size_t i = 0; n > 1 && (r == RUN_DONE || r == RUN_SIGNALED) && i < n; i++) {
+		if (jobs[i].dsl)
+			continue;
+		drop_dsl(&jobs[i], dir);
+		int signo = 0;
+		size_t made = 0;
+		enum run_result one = run_jobs(jobs, argv, paths, i, 1, dir, logpath, deadline, &signo, &made, err);
+		if (one == RUN_SIGNALED) {
+			drop_dsl(&jobs[i], dir); /* whatever it wrote is partial */
+			jobs[i].signal = signo;
+		} else if (one != RUN_DONE) {
+			r = one;
+		}
+	}
+	if (r == RUN_FAILED)
+		ok = false;
+	else if (r == RUN_TIMEOUT)
+		ok = fw_error_set(err, FW_E_DEPENDENCY, "%s -d did not finish within %u s and was stopped", argv[0], limit_s);
 	size_t produced = 0;
 	for (size_t i = 0; i < n; i++)
 		produced += jobs[i].dsl != NULL;

@@ -504,9 +504,12 @@ bool fw_acpi_topo_build(const struct fw_acpi_set *s, const struct fw_topo_option
 	char (*names)[16] = fw_xcalloc(naml, sizeof(*names)); /* "SSDT3" */
 	char (*stems)[16] = fw_xcalloc(naml, sizeof(*stems)); /* "ssdt3", the file iasl reads */
 	size_t n = 0;
-	for (size_t i = 0; i < s->ntables; i++) {
-		const struct fw_acpi_table *tb = s->tables[i];
-		if ((memcmp(tb->signature, "DSDT", 4) && memcmp(tb->signature, "SSDT", 4)) || tb->truncated)
+	/* The DSDT first, then the SSDTs in input order: the order an OS loads them in, and iasl
+	 * reads every table of one run into one namespace. */
+	for (size_t k = 0; k < 2 * s->ntables; k++) {
+		const struct fw_acpi_table *tb = s->tables[k % s->ntables];
+		bool dsdt = !memcmp(tb->signature, "DSDT", 4);
+		if ((k < s->ntables) != dsdt || (!dsdt && memcmp(tb->signature, "SSDT", 4)) || tb->truncated)
 			continue;
 		fw_acpi_table_name(tb, names[n], sizeof(names[n]));
 		for (size_t c = 0; c < sizeof(stems[n]); c++)

@@ -1011,6 +1011,99 @@ TEST(acpi_iasl_crash_costs_one_table)
 	CHECK_MSG(all_ok, "%s", err.msg);
 }
 
+/* iasl reads every file of one run into one namespace: an SSDT that redefines an object of an
+ * earlier table is refused and its .dsl comes back empty (AE_ALREADY_EXISTS). Alone it is fine. */
+TEST(acpi_iasl_namespace_conflict_runs_the_table_alone)
+{
+	char dir[] = "/tmp/fwlens-test-iasl.XXXXXX";
+	CHECK(mkdtemp(dir));
+	char script[4200], body[8800], runs[4200];
+	snprintf(runs, sizeof(runs), "%s/runs", dir);
+	snprintf(body, sizeof(body),
+		 "#!/bin/sh\nshift\necho \"$*\" >>'%s'\nfor f in \"$@\"; do\n"
+		 "  case \"$f:$#\" in *ssdt1.dat:1) ;; *ssdt1.dat:*) : >\"${f%%.dat}.dsl\"; continue;; esac\n"
+		 "  echo \"DefinitionBlock (\\\"$f\\\")\" >\"${f%%.dat}.dsl\"\ndone\n",
+		 runs);
+	char *saved = fake_iasl(dir, "conflicting-iasl", body, script, sizeof(script));
+	struct tb t;
+	header(&t, "SSDT", 2);
+	finish(&t);
+	struct fw_iasl_job jobs[3] = {
+		{.name = "dsdt", .aml = t.b, .len = t.n},
+		{.name = "ssdt1", .aml = t.b, .len = t.n},
+		{.name = "ssdt2", .aml = t.b, .len = t.n},
+	};
+	struct fw_error err;
+	bool ok = fw_iasl_disassemble(jobs, 3, 20, NULL, &err);
+	bool all = ok && jobs[0].dsl && jobs[1].dsl && strstr(jobs[1].dsl, "ssdt1.dat") && jobs[2].dsl && !jobs[1].signal;
+	fw_iasl_jobs_free(jobs, 3);
+	/* two runs: every table, then ssdt1 alone */
+	FILE *f = fopen(runs, "r");
+	char line[3][4200] = {{0}};
+	int nlines = 0;
+	while (f && nlines < 3 && fgets(line[nlines], sizeof(line[0]), f))
+		nlines++;
+	if (f)
+		fclose(f);
+	bool two = nlines == 2 && strstr(line[0], "dsdt.dat") && strstr(line[0], "ssdt2.dat") && strstr(line[1], "ssdt1.dat") &&
+		   !strstr(line[1], "dsdt.dat");
+	restore_iasl(saved);
+	unlink(runs);
+	unlink(script);
+	rmdir(dir);
+	CHECK_MSG(ok, "%s", err.msg);
+	CHECK(all);
+	CHECK(two);
+}
+
+/* The DSDT goes to iasl first whatever its place in the input (acpidump lists SSDTs before it). */
+TEST(acpi_topo_gives_iasl_the_dsdt_first)
+{
+	char dir[] = "/tmp/fwlens-test-iasl.XXXXXX";
+	CHECK(mkdtemp(dir));
+	char script[4200], body[8800], runs[4200], tables[4200];
+	snprintf(runs, sizeof(runs), "%s/runs", dir);
+	snprintf(body, sizeof(body),
+		 "#!/bin/sh\nshift\nfor f in \"$@\"; do\n  echo \"${f##*/}\" >>'%s'\n"
+		 "  echo 'DefinitionBlock (\"\", \"DSDT\", 2, \"T\", \"T\", 1) { }' >\"${f%%.dat}.dsl\"\ndone\n",
+		 runs);
+	char *saved = fake_iasl(dir, "logging-iasl", body, script, sizeof(script));
+	struct tb ssdt, dsdt;
+	header(&ssdt, "SSDT", 2);
+	finish(&ssdt);
+	header(&dsdt, "DSDT", 2);
+	finish(&dsdt);
+	snprintf(tables, sizeof(tables), "%s/tables.bin", dir);
+	FILE *f = fopen(tables, "wb");
+	CHECK(f);
+	fwrite(ssdt.b, 1, ssdt.n, f);
+	fwrite(dsdt.b, 1, dsdt.n, f);
+	fclose(f);
+	struct fw_acpi_set *s = NULL;
+	struct fw_error err;
+	bool opened = fw_acpi_set_open(tables, &s, &err);
+	struct fw_acpi_topo *t = NULL;
+	struct fw_topo_options o = {.iasl_timeout = 20};
+	bool built = opened && fw_acpi_topo_build(s, &o, &t, &err);
+	char order[64] = {0};
+	f = fopen(runs, "r");
+	for (char line[256]; f && fgets(line, sizeof(line), f);)
+		strncat(order, line, sizeof(order) - strlen(order) - 1);
+	if (f)
+		fclose(f);
+	if (built)
+		fw_acpi_topo_free(t);
+	if (opened)
+		fw_acpi_set_free(s);
+	restore_iasl(saved);
+	unlink(runs);
+	unlink(tables);
+	unlink(script);
+	rmdir(dir);
+	CHECK_MSG(built, "%s", err.msg);
+	CHECK_STR(order, "dsdt.dat\nssdt.dat\n");
+}
+
 /* --- HMAT, CEDT and the DMAR structures the corpus lacks ------------------------------------------ */
 
 TEST(acpi_hmat_cedt_dmar_structures)
