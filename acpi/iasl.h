@@ -2,9 +2,11 @@
  *
  * The tables are written to a private temporary folder (mkdtemp, mode 0700), iasl is started
  * with posix_spawn (no shell; $FWLENS_IASL overrides the program, default "iasl" on PATH) with
- * every table on one command line, given a time limit and killed when it runs over; the .dsl
- * files are read back and the folder is removed. When iasl crashes on one table, the tables
- * after it are disassembled again one per process: the crash costs only that table. A missing iasl is an FW_E_DEPENDENCY error
+ * every table on one command line, given a time limit (for the whole call) and killed when it
+ * runs over; the .dsl files are read back and the folder is removed. iasl keeps one namespace
+ * for all the files of a run, so a table that clashes with an earlier one comes back empty, and
+ * a crash ends the run: every table left without a disassembly is run again alone, and only a
+ * table that fails alone stays without one. A missing iasl is an FW_E_DEPENDENCY error
  * that names the package to install (exit 4).
  */
 #ifndef FW_ACPI_IASL_H
