@@ -16,6 +16,7 @@
 #include "parsers/firmware.h"
 #include "parsers/fv.h"
 #include "parsers/hash.h"
+#include "parsers/intel-descriptor.h"
 #include "parsers/nvar.h"
 #include "parsers/nvram.h"
 #include "parsers/pe.h"
@@ -42,15 +43,17 @@ const char *fw_input_kind_name(enum fw_input_kind k)
 	return "unknown";
 }
 
-/* A flash image: volumes by scan, then the AMD flash layout on top. */
+/* A flash image: the regions of an Intel flash descriptor, or volumes by scan; then the AMD
+ * flash layout on top. */
 static struct fw_node *parse_image(struct fw_parser *p, struct fw_node *parent, const struct fw_view *v,
 				   struct fw_error *err)
 {
-	struct fw_node *img = fw_node_add(p->t, parent, FW_NODE_IMAGE, "UEFI", v, err);
+	bool intel = fw_ifd_probe(v);
+	struct fw_node *img = fw_node_add(p->t, parent, FW_NODE_IMAGE, intel ? "Intel" : "UEFI", v, err);
 	if (!img)
 		return NULL;
 	size_t found = 0;
-	if (!fw_parse_raw_area(p, img, v, true, &found, err))
+	if (intel ? !fw_ifd_parse(p, img, v, &found, err) : !fw_parse_raw_area(p, img, v, true, &found, err))
 		return NULL;
 	if (!found)
 		fw_node_diag(p->t, img, FW_DIAG_WARN, v->base, "no firmware volume found in the 0x%zx-byte image", v->len);

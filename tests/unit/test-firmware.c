@@ -11,6 +11,7 @@
 #include "capsule/detect.h"
 #include "harness.h"
 #include "parsers/hash.h"
+#include "parsers/intel-descriptor.h"
 #include "parsers/tree-json.h"
 
 static struct fw_node *find(struct fw_node *root, const char *guid, enum fw_node_kind kind)
@@ -374,6 +375,68 @@ TEST(firmware_fmp_capsule_every_payload)
 	CHECK_STR(field_str(cap, "Driver[0]"), "offset 0x40");
 	fw_firmware_close(&fw);
 	free(c);
+}
+
+/* An Intel flash descriptor image: descriptor, ME and BIOS regions from the FLREG entries, an
+ * unused entry, one past the end of the image and one overlapping another; volumes are found in
+ * the BIOS region only. */
+TEST(firmware_intel_descriptor_regions)
+{
+	const char *path = fw_test_data("firmware/mini.fv");
+	if (!path)
+		SKIP("tests/data/firmware/mini.fv not present");
+	enum { LEN = 0x10000, FRBA = 0x40 };
+	uint8_t *m = malloc(LEN);
+	CHECK(m);
+	memset(m, 0xFF, LEN);
+	FILE *f = fopen(path, "rb");
+	CHECK(f);
+	CHECK_EQ(fread(m + 0xC000, 1, 0x2000, f), 0x2000);
+	fclose(f);
+	memset(m + 0x1000, 0x5A, 0x100); /* something in the ME region */
+	fw_put_le32(m + FW_IFD_SIGNATURE_OFFSET, FW_IFD_SIGNATURE);
+	fw_put_le32(m + 0x14, (FRBA >> 4) << 16 | 0x03);   /* FLMAP0: FRBA 0x40, FCBA 0x30 */
+	fw_put_le32(m + 0x18, 0x00100008);                 /* FLMAP1: FMBA 0x80, FPSBA 0x100 */
+	fw_put_le32(m + FRBA + 0, 0x00000000);             /* Descriptor 0x0-0xFFF */
+	fw_put_le32(m + FRBA + 4, 0x000F0008);             /* BIOS 0x8000-0xFFFF */
+	fw_put_le32(m + FRBA + 8, 0x00070001);             /* ME 0x1000-0x7FFF */
+	fw_put_le32(m + FRBA + 12, 0x00007FFF);            /* GbE: not in use */
+	fw_put_le32(m + FRBA + 16, 0x001F0010);            /* PDR 0x10000-0x1FFFF: past the image */
+	fw_put_le32(m + FRBA + 20, 0x00020002);            /* DevExp1 0x2000-0x2FFF: inside ME */
+	struct fw_view v = fw_view_make(m, LEN, 0);
+	CHECK(fw_ifd_probe(&v));
+	struct fw_firmware fw;
+	struct fw_error err;
+	fw_error_clear(&err);
+	CHECK(fw_firmware_parse_buffer(m, LEN, NULL, &fw, &err));
+	struct fw_node *img = fw.tree->root;
+	CHECK_EQ(img->kind, FW_NODE_IMAGE);
+	CHECK_STR(img->type, "Intel");
+	CHECK_EQ(img->nchildren, 3);
+	const char *types[] = {"Descriptor", "ME", "BIOS"};
+	const uint64_t offs[] = {0, 0x1000, 0x8000}, sizes[] = {0x1000, 0x7000, 0x8000};
+	for (unsigned i = 0; i < 3; i++) {
+		const struct fw_node *r = child_at(img, i);
+		CHECK_EQ(r->kind, FW_NODE_REGION);
+		CHECK_STR(r->type, types[i]);
+		CHECK_EQ(r->offset, offs[i]);
+		CHECK_EQ(r->size, sizes[i]);
+	}
+	CHECK_EQ(child_at(img, 1)->nchildren, 0); /* no volume search outside BIOS */
+	const struct fw_node *bios = child_at(img, 2);
+	CHECK_EQ(child_at(bios, 0)->kind, FW_NODE_PADDING);
+	CHECK_EQ(child_at(bios, 1)->kind, FW_NODE_VOLUME);
+	CHECK_EQ(child_at(bios, 1)->offset, 0xC000);
+	CHECK_EQ(count(img).by_kind[FW_NODE_FILE], 10);
+	CHECK_STR(field_str(img, "FLREG2"), "ME 0x1000-0x7FFF");
+	CHECK(fw_node_field_get(img, "FLREG3") == NULL);
+	CHECK(has_diag(img, "PDR region at 0x10000 starts past the 0x10000-byte image"));
+	CHECK(has_diag(img, "DevExp1 region at 0x2000 overlaps the region before it"));
+	fw_firmware_close(&fw);
+	/* a region section on top of the map itself is not a descriptor */
+	fw_put_le32(m + 0x14, 0x00010003);
+	CHECK(!fw_ifd_probe(&v));
+	free(m);
 }
 
 TEST(firmware_limits_hold)
