@@ -290,7 +290,10 @@ static void set_default(struct decoder *d, struct fw_ifr_question *q, uint16_t s
 
 static void push(struct decoder *d, enum scope_kind k, void *ptr)
 {
-	/* walk() capped the depth, so the stack cannot overflow */
+	/* walk() capped the depth and every push answers a scope bit, so this holds; it is checked
+	 * anyway because a miscount here would write past the stack */
+	if (d->sp >= sizeof(d->stack) / sizeof(d->stack[0]))
+		return;
 	d->stack[d->sp].kind = k;
 	d->stack[d->sp].ptr = ptr;
 	d->stack[d->sp].saved_cond = d->cond;
@@ -418,6 +421,12 @@ static void end_collect(struct decoder *d, uint32_t end)
 
 static void open_cond(struct decoder *d, const struct fw_ifr_op *o, uint32_t idx, enum fw_ifr_cond_kind kind)
 {
+	/* A condition holds its expression and the statements it governs in its scope; without the
+	 * scope bit it governs nothing (and no END will close it). */
+	if (!o->scope) {
+		diag(d, o, "%s without a scope governs nothing; ignored", fw_ifr_opcode_info(o->opcode)->name);
+		return;
+	}
 	struct fw_ifr_cond *c = fw_arena_alloc(d->a, sizeof(*c));
 	c->kind = kind;
 	c->op_index = idx;

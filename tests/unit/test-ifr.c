@@ -296,6 +296,36 @@ TEST(settings_pairing_paths_conditions_values)
 	free(b.p);
 }
 
+/* A condition opcode without its scope bit governs nothing and opens no scope: many of them in a
+ * row (a fuzzed package) must neither be counted as open scopes nor overflow the scope stack. */
+TEST(ifr_unscoped_conditions_open_nothing)
+{
+	struct tb b = {0};
+	size_t at = tb_pkg_begin(&b);
+	tb_u8(&b, 0x0E), tb_u8(&b, 0x80 | 23); /* FORM_SET */
+	for (int i = 0; i < 16; i++)
+		tb_u8(&b, (uint8_t)i);
+	tb_u16(&b, 1), tb_u16(&b, 2), tb_u8(&b, 0);
+	tb_op(&b, 0x01, 1, 4, 1, 0, 3, 0); /* FORM 1 */
+	for (int i = 0; i < 300; i++)
+		tb_op(&b, 0x0A, 0, 0); /* SUPPRESS_IF, no scope bit */
+	tb_op(&b, 0x02, 0, 7, 4, 0, 0, 0, 0); /* SUBTITLE */
+	tb_op(&b, 0x29, 0, 0);                 /* end FORM */
+	tb_op(&b, 0x29, 0, 0);                 /* end FORM_SET */
+	tb_pkg_end(&b, at, 0x02);
+	struct fw_view v = fw_view_make(b.p, b.n, 0);
+	struct fw_arena a;
+	fw_arena_init(&a);
+	struct fw_ifr_formset fs;
+	struct fw_error err;
+	CHECK_MSG(fw_ifr_decode(&a, &v, &fs, &err), "%s", err.msg);
+	CHECK_EQ(fs.nforms, 1);
+	CHECK(fs.ndiags >= 1);
+	CHECK(strstr(fs.diags->msg, "SuppressIf without a scope governs nothing") != NULL);
+	fw_arena_free(&a);
+	free(b.p);
+}
+
 TEST(hii_package_list_pairing)
 {
 	struct tb b = {0};
