@@ -8,6 +8,12 @@ FW="$CORPUS/firmware"
 t_run psp-missing-file 4 fwlens psp "$T_DIR/none.bin"
 printf 'plain text, not firmware' >"$T_DIR/text.bin"
 t_run psp-not-firmware 3 fwlens psp "$T_DIR/text.bin"
+# firmware with nothing AMD in it (no EFS, AGESA string, SEV firmware or microcode entry)
+if t_need_file psp-not-amd /usr/share/OVMF/OVMF_CODE_4M.fd "Debian ovmf"; then
+	t_run psp-not-amd 3 fwlens psp /usr/share/OVMF/OVMF_CODE_4M.fd
+	grep -q "no AMD Embedded Firmware Structure, AGESA string, SEV firmware or microcode entry" "$T_ERR" &&
+		pass psp-not-amd-says-why || fail psp-not-amd-says-why "$(cat "$T_ERR")"
+fi
 
 # tests/data/amd/psp-layout.bin: the image tests/unit/test-amd-flash.c builds (sample()).
 t_golden psp-layout "$G/layout.txt" t_in_dir "$D" fwlens psp psp-layout.bin

@@ -324,6 +324,14 @@ static int run_psp(struct fw_cli *cli)
 		fw_node_walk(fw.tree->root, find_efs, &l);
 	struct fw_versions v;
 	fw_versions_collect(fw.tree, &v);
+	/* Without an EFS the versions still answer (an image whose PSP region was cut off keeps its
+	 * AGESA string); with nothing AMD at all the input is not one this command reads. */
+	if (!l.count && !v.nagesa && !v.sev[0] && !v.nucode) {
+		free(l.items);
+		fw_firmware_close(&fw);
+		fw_error_set(&err, FW_E_NOT_FOUND, "%s: no AMD Embedded Firmware Structure, AGESA string, SEV firmware or microcode entry", path);
+		return fw_cli_fail(cli, &err);
+	}
 	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
 		json_t *doc = json_object(), *efs = json_array();
 		json_object_set_new(doc, "input", json_string(path));
