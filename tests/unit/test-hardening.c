@@ -327,12 +327,18 @@ TEST(user_regex_stacked_repetitions_refused)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	CHECK(!fw_regex_compile(&re, pat, &err));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	CHECK(strstr(err.msg, "repeats too much"));
+	CHECK_MSG(strstr(err.msg, "stacks more than 2 repetition operators on one atom"), "%s", err.msg);
 	CHECK((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000 < 100);
+	/* an anchor before the stack is what made glibc slow: 8 operators took 1.7 s natively, 11 s
+	 * under the sanitizers (fuzz-topics, a timeout) */
+	CHECK(!fw_regex_compile(&re, " BBBBBB\\\\\\BB?????+++BBB", &err));
+	CHECK(!fw_regex_compile(&re, "\\bB???", &err));
+	CHECK(!fw_regex_compile(&re, "x{2}{3}?", &err));
 	CHECK(!fw_regex_compile(&re, "((((((((((a?)?)?)?)?)?)?)?)?)?)", &err));
+	CHECK(strstr(err.msg, "repeats too much"));
 	/* ordinary expressions still compile */
 	static const char *const fine[] = {"SEV-?SNP", "a*b+c?d{2,3}", "(IOMMU|SMMU)( Mode)?", "^ACS Enable$",
-					   "x{1,200}", "[[:alpha:]]+ [0-9]*"};
+					   "x{1,200}", "[[:alpha:]]+ [0-9]*", "\\bSMEE.*?", "a+?b??"};
 	for (size_t i = 0; i < sizeof(fine) / sizeof(fine[0]); i++) {
 		CHECK_MSG(fw_regex_compile(&re, fine[i], &err), "%s: %s", fine[i], err.msg);
 		regfree(&re);

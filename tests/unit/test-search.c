@@ -175,6 +175,8 @@ TEST(search_regex_bounded)
 	regfree(&re);
 	/* expansions that grow exponentially are refused before regcomp sees them */
 	CHECK(!fw_regex_compile(&re, "(BBBBBBBBBBBB)++++++++++++++++++++", &err));
+	CHECK(strstr(err.msg, "stacks more than 2 repetition operators"));
+	CHECK(!fw_regex_compile(&re, "(BBBBBBBBBBBB)+(BBBB)+(BBBB)+(BBBBBBBBBBBB){60}", &err));
 	CHECK(strstr(err.msg, "repeats too much"));
 	CHECK(!fw_regex_compile(&re, "((a{60}){60}){60}", &err));
 	CHECK(!fw_regex_compile(&re, " BBBB)++++++++++++++++++++++++++++BBB", &err)); /* a lone ')' is a character */

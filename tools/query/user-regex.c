@@ -87,12 +87,26 @@ bool fw_regex_compile(regex_t *re, const char *src, struct fw_error *err)
 {
 	if (strlen(src) > FW_REGEX_MAX_LEN)
 		return fw_error_set(err, FW_E_INVALID, "regular expression longer than %d characters", FW_REGEX_MAX_LEN);
-	size_t repeats = 0;
+	/* Repetition operators stacked on one atom ("B???+") mean no more than one of them, but the C
+	 * library's compiler grows exponentially with the stack when an anchor precedes it ("\\BB?????+++"
+	 * took 1.7 s, one more '?' five times that): more than two in a row are refused. */
+	size_t repeats = 0, stacked = 0;
 	for (size_t k = 0; src[k]; k++) {
-		if (src[k] == '\\' && src[k + 1])
+		if (src[k] == '\\' && src[k + 1]) {
 			k++;
-		else if (src[k] == '*' || src[k] == '+' || src[k] == '?' || src[k] == '{')
+			stacked = 0;
+		} else if (src[k] == '*' || src[k] == '+' || src[k] == '?' || src[k] == '{') {
 			repeats++;
+			if (++stacked > FW_REGEX_MAX_STACKED)
+				return fw_error_set(err, FW_E_INVALID,
+						    "regular expression '%.80s' stacks more than %d repetition operators on one atom", src,
+						    FW_REGEX_MAX_STACKED);
+			if (src[k] == '{')
+				while (src[k + 1] && src[k] != '}')
+					k++;
+		} else {
+			stacked = 0;
+		}
 	}
 	if (repeats > FW_REGEX_MAX_REPEATS)
 		return fw_error_set(err, FW_E_INVALID, "regular expression '%.80s' has more than %d repetition operators", src,

@@ -16,6 +16,7 @@
 #define FW_REGEX_MAX_LEN 2048
 #define FW_REGEX_MAX_EXPANDED 512
 #define FW_REGEX_MAX_REPEATS 32
+#define FW_REGEX_MAX_STACKED 2 /* repetition operators in a row on one atom */
 
 /* Compile `src` (REG_EXTENDED | REG_ICASE | REG_NOSUB); on failure err says why (FW_E_INVALID). */
 bool fw_regex_compile(regex_t *re, const char *src, struct fw_error *err);
