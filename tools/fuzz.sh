@@ -35,35 +35,28 @@ if [ "${FUZZ_REPORT_ONLY:-0}" != 1 ]; then
 	# An object is rebuilt when its source, or any header, is newer (a changed struct must not
 	# leave stale objects behind).
 	newest_h=$(ls -t parsers/*.h capsule/*.h ifr/*.h acpi/*.h tools/query/*.h tools/cli/*.h "$OUT"/gen/*.inc 2>/dev/null | head -n 1)
-	objs=""
-	fail=0
-	for src in parsers/*.c capsule/*.c ifr/*.c acpi/*.c tools/query/*.c; do
-		obj="$OUT/obj/$(echo "$src" | tr / _ | sed 's/\.c$/.o/')"
-		if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_h" -nt "$obj" ]; then
-			# shellcheck disable=SC2086
-			clang $CFLAGS -c "$src" -o "$obj" || fail=1
-		fi
-		objs="$objs $obj"
-	done
-	[ "$fail" = 0 ] || { echo "fuzz: building the library failed" >&2; exit 4; }
-	rm -f "$OUT/libfwlens-fuzz.a"
-	# shellcheck disable=SC2086
-	ar rcs "$OUT/libfwlens-fuzz.a" $objs
+	# archive LIB WHAT SRC...: compile each source that changed (main.c stays out) into LIB
+	archive() {
+		lib=$1 what=$2
+		shift 2
+		objs="" fail=0
+		for src in "$@"; do
+			[ "$src" = tools/cli/main.c ] && continue
+			obj="$OUT/obj/$(echo "$src" | tr / _ | sed 's/\.c$/.o/')"
+			if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_h" -nt "$obj" ]; then
+				# shellcheck disable=SC2086
+				clang $CFLAGS -c "$src" -o "$obj" || fail=1
+			fi
+			objs="$objs $obj"
+		done
+		[ "$fail" = 0 ] || { echo "fuzz: building $what failed" >&2; exit 4; }
+		rm -f "$lib"
+		# shellcheck disable=SC2086
+		ar rcs "$lib" $objs
+	}
+	archive "$OUT/libfwlens-fuzz.a" "the library" parsers/*.c capsule/*.c ifr/*.c acpi/*.c tools/query/*.c
 	# The command line without main(): targets that run writers and whole commands link it.
-	cli_objs=""
-	for src in tools/cli/*.c; do
-		[ "$src" = tools/cli/main.c ] && continue
-		obj="$OUT/obj/$(echo "$src" | tr / _ | sed 's/\.c$/.o/')"
-		if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_h" -nt "$obj" ]; then
-			# shellcheck disable=SC2086
-			clang $CFLAGS -c "$src" -o "$obj" || fail=1
-		fi
-		cli_objs="$cli_objs $obj"
-	done
-	[ "$fail" = 0 ] || { echo "fuzz: building the command line failed" >&2; exit 4; }
-	rm -f "$OUT/libfwlens-cli-fuzz.a"
-	# shellcheck disable=SC2086
-	ar rcs "$OUT/libfwlens-cli-fuzz.a" $cli_objs
+	archive "$OUT/libfwlens-cli-fuzz.a" "the command line" tools/cli/*.c
 
 	for t in $targets; do
 		# shellcheck disable=SC2086
