@@ -1087,8 +1087,10 @@ TEST(acpi_topo_gives_iasl_the_dsdt_first)
 	bool built = opened && fw_acpi_topo_build(s, &o, &t, &err);
 	char order[64] = {0};
 	f = fopen(runs, "r");
-	for (char line[256]; f && fgets(line, sizeof(line), f);)
-		strncat(order, line, sizeof(order) - strlen(order) - 1);
+	for (char line[256]; f && fgets(line, sizeof(line), f);) {
+		size_t used = strlen(order);
+		snprintf(order + used, sizeof(order) - used, "%s", line);
+	}
 	if (f)
 		fclose(f);
 	if (built)
