@@ -4,7 +4,8 @@
 #
 #   images    OVMF (Debian ovmf), AAVMF (qemu-efi-aarch64, 64 MiB), the WRX90E capsule of the
 #             corpus, the two sample capsules (make samples)
-#   fwlens    tree, ifr, settings, query on each; diff of the two sample capsules
+#   fwlens    tree, ifr, settings, query on each; diff of the two sample capsules, and of each
+#             other image against a copy of itself (every module compared byte for byte)
 #   others    `UEFIExtract IMG report` (beside tree) and `UEFIExtract IMG unpack` followed by
 #             IFRExtractor-RS on every PE32 and freeform section body it wrote (beside ifr,
 #             settings and query), where installed
@@ -103,8 +104,13 @@ for name in $IMAGES; do
 	fi
 	img="$TMP/$name.bin"
 	cp "$src" "$img"
-	other=""
-	[ "$name" = sample-1104 ] && other=$(path_of sample-1201)
+	# diff: the two samples against each other; a real image against a copy of itself (a file of
+	# its own, so both sides are mapped and read as two inputs would be)
+	case $name in
+	sample-1104) other=$(path_of sample-1201) ;;
+	sample-1201) other="" ;;
+	*) other="$TMP/$name.copy.bin" && cp "$src" "$other" ;;
+	esac
 	[ -n "$other" ] && [ ! -r "$other" ] && other=""
 	rm -f "$TMP"/fw.* "$TMP"/base.* "$TMP"/ue.* "$TMP"/floor.*
 	i=0
@@ -178,12 +184,14 @@ for name in $IMAGES; do
 		wrx90e:tree) goal="tree on the WRX90E capsule vs UEFIExtract report:0.25:$r" ;;
 		wrx90e:ifr) goal="ifr of the WRX90E capsule vs UEFIExtract unpack + IFRExtractor-RS:0.35:$r" ;;
 		sample-1104:diff) goal="diff of the two 32 MiB sample capsules vs one ifr:2.0:$(ratio "$wall" "$ifr_wall")" ;;
+		wrx90e:diff) goal="diff of the WRX90E capsule and a copy vs one ifr:2.0:$(ratio "$wall" "$ifr_wall")" ;;
 		esac
 		[ -n "$goal" ] && goals="$goals$goal
 "
 		goals="$goals$name $cmd peak RSS vs input + decompressed + 32 MiB:1.0:$(ratio "$rss" "$budget")
 "
 	done
+	case $other in "$TMP"/*) rm -f "$other" ;; esac
 	x_floor=$(ratio "$tree_wall" "$floor")
 	json="$json], \"tree_x_floor\": $(num "$x_floor")}"
 	isep=", "
