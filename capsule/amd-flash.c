@@ -12,11 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "amd-apcb.h"
 #include "amd-microcode.h"
 #include "amd-psp.h"
+#include "parsers/decompress.h"
 #include "parsers/hash.h"
 
 #define WINDOW ((uint64_t)16 << 20)
@@ -525,40 +525,11 @@ bool fw_amd_entry_inflate(struct fw_tree *t, const struct fw_node *entry, struct
 	uint32_t comp = fw_le32(d->p + 0x54);
 	if (comp && comp <= in_len)
 		in_len = comp;
-	uint64_t cap = t->limits.max_decompressed_one;
-	size_t want = e->uncompressed_size && e->uncompressed_size <= cap ? e->uncompressed_size : 1 << 20;
-	uint8_t *buf = fw_xmalloc(want);
-	z_stream z;
-	memset(&z, 0, sizeof(z));
-	if (inflateInit(&z) != Z_OK) {
-		free(buf);
-		return fw_error_set(err, FW_E_INTERNAL, "zlib could not start");
-	}
-	z.next_in = (Bytef *)(d->p + FW_AMD_PSP_BLOB_HEADER_SIZE);
-	z.avail_in = (uInt)in_len;
-	size_t used = 0;
-	int rc;
-	do {
-		if (used == want) {
-			if (want >= cap) {
-				inflateEnd(&z);
-				free(buf);
-				return fw_error_set(err, FW_E_LIMIT, "compressed entry at 0x%llX inflates past the limit of %llu bytes",
-						    (unsigned long long)d->base, (unsigned long long)cap);
-			}
-			want = want * 2 > cap ? (size_t)cap : want * 2;
-			buf = fw_xrealloc(buf, want);
-		}
-		z.next_out = buf + used;
-		z.avail_out = (uInt)(want - used);
-		rc = inflate(&z, Z_NO_FLUSH);
-		used = want - z.avail_out;
-	} while (rc == Z_OK && (z.avail_in || used == want));
-	inflateEnd(&z);
-	if (rc != Z_STREAM_END) {
-		free(buf);
-		return fw_error_set(err, FW_E_INVALID, "compressed entry at 0x%llX: the zlib stream is %s",
-				    (unsigned long long)d->base, rc == Z_OK || rc == Z_BUF_ERROR ? "truncated" : "damaged");
+	uint8_t *buf;
+	size_t used;
+	if (!fw_zlib_inflate(d->p + FW_AMD_PSP_BLOB_HEADER_SIZE, in_len, t->limits.max_decompressed_one, &buf, &used, err)) {
+		fw_error_prefix(err, "compressed entry at 0x%llX: ", (unsigned long long)d->base);
+		return false;
 	}
 	if (!fw_tree_account_decompressed(t, used, err)) {
 		free(buf);

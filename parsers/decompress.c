@@ -228,6 +228,11 @@ static bool inflate_grow(const char *what, const uint8_t *in, size_t n, int wind
 	return true;
 }
 
+bool fw_zlib_inflate(const uint8_t *in, size_t n, uint64_t cap, uint8_t **out, size_t *out_len, struct fw_error *err)
+{
+	return inflate_grow("zlib", in, n, MAX_WBITS, cap, out, out_len, NULL, err);
+}
+
 static bool amd_zlib(const uint8_t *in, size_t n, uint64_t cap, uint8_t **out, size_t *out_len,
 		     struct fw_inflate_info *info, struct fw_error *err)
 {

@@ -62,6 +62,10 @@ bool fw_decompress(enum fw_algo a, const uint8_t *in, size_t n, uint64_t cap, ui
  * field (zlib-amd, gzip) or the header is short. */
 bool fw_decompress_declared_size(enum fw_algo a, const uint8_t *in, size_t n, uint64_t *size);
 
+/* A bare zlib stream (RFC 1950) whose output size is not known, such as a compressed AMD PSP
+ * entry after its 0x100-byte header; same contract as fw_decompress. */
+bool fw_zlib_inflate(const uint8_t *in, size_t n, uint64_t cap, uint8_t **out, size_t *out_len, struct fw_error *err);
+
 /* EFI 1.1 / Tiano (tiano.c): `pbit` is 4 for EFI 1.1 and 5 for Tiano. */
 #define FW_EFI_HEADER_SIZE 8
 bool fw_efi_decompress(const uint8_t *in, size_t n, unsigned pbit, uint64_t cap, uint8_t **out, size_t *out_len,

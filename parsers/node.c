@@ -42,8 +42,9 @@ struct fw_limits fw_limits_default(void)
 #ifdef FW_FUZZING
 	l.max_depth = 24;
 	l.max_nodes = 20000;
-	l.max_decompressed_total = 64u << 20;
-	l.max_decompressed_one = 16u << 20;
+	/* small enough that a zlib or LZMA bomb of a few KiB costs milliseconds, not a second */
+	l.max_decompressed_total = 16u << 20;
+	l.max_decompressed_one = 4u << 20;
 	l.max_string = 4096;
 #else
 	l.max_depth = 64;
