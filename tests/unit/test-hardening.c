@@ -214,18 +214,19 @@ TEST(limits_ifr_scope_depth_at_and_past)
 	CHECK(strstr(err.msg, "scopes nested deeper than 255"));
 }
 
-/* A snapshot of `members` tar members: manifest.json and empty files (a second manifest.json as
- * member `again` when that is not 0). */
-static uint8_t *snapshot_with(unsigned long members, unsigned long again, size_t *len)
+/* A snapshot of `members` tar members: manifest.json and files of `file_size` bytes (at most 512)
+ * (a second manifest.json as member `again` when that is not 0). */
+static uint8_t *snapshot_sized(unsigned long members, unsigned long again, size_t file_size, size_t *len)
 {
 	static const char manifest[] = "{\"format\": \"fwlens-snapshot\", \"version\": 1, \"members\": []}";
-	size_t n = (size_t)(members + 2) * 512 + 1024; /* + data blocks of the manifests, end blocks */
+	/* a header each, a data block for the manifests and each non-empty file, end blocks */
+	size_t n = (size_t)(members + 2) * (file_size ? 1024 : 512) + 1024;
 	uint8_t *p = calloc(1, n);
 	size_t off = 0;
 	for (unsigned long i = 0; i < members; i++) {
 		uint8_t *h = p + off;
 		bool is_manifest = i == 0 || (again && i == again);
-		size_t size = is_manifest ? sizeof(manifest) - 1 : 0;
+		size_t size = is_manifest ? sizeof(manifest) - 1 : file_size;
 		if (is_manifest)
 			strcpy((char *)h, "manifest.json");
 		else
@@ -247,10 +248,18 @@ static uint8_t *snapshot_with(unsigned long members, unsigned long again, size_t
 		if (is_manifest) {
 			memcpy(p + off, manifest, size);
 			off += 512;
+		} else if (size) {
+			memset(p + off, 'x', size);
+			off += 512;
 		}
 	}
 	*len = off + 1024;
 	return p;
+}
+
+static uint8_t *snapshot_with(unsigned long members, unsigned long again, size_t *len)
+{
+	return snapshot_sized(members, again, 0, len);
 }
 
 static uint8_t *snapshot_of(unsigned long members, size_t *len)
@@ -273,6 +282,55 @@ TEST(limits_snapshot_members_at_and_past)
 	CHECK_EQ(err.code, FW_E_LIMIT);
 	CHECK(strstr(err.msg, "more than 200000 members"));
 	free(p);
+}
+
+/* The bytes of all members: the loader takes the cap as a parameter, so the test reaches it with
+ * a few hundred bytes instead of 2 GiB. */
+TEST(limits_snapshot_total_bytes_at_and_past)
+{
+	size_t len;
+	uint8_t *p = snapshot_sized(5, 0, 100, &len); /* manifest and 4 files of 100 bytes */
+	struct fw_machine *m;
+	struct fw_error err;
+	CHECK_MSG(fw_snapshot_load_buffer_capped(p, len, "at.fwsnap", 400, &m, &err), "%s", err.msg);
+	CHECK(fw_machine_exists(m, "m/0000004"));
+	fw_machine_close(m);
+	CHECK(!fw_snapshot_load_buffer_capped(p, len, "past.fwsnap", 399, &m, &err));
+	CHECK_EQ(err.code, FW_E_LIMIT);
+	CHECK_MSG(strstr(err.msg, "past.fwsnap: member files/m/0000004 at 0x") &&
+			  strstr(err.msg, "members add up to more than 399 bytes"),
+		  "%s", err.msg);
+	free(p);
+}
+
+/* The settings-list limits, lowered the same way: a JSON array and JSON lines, records and bytes. */
+TEST(limits_settings_list_at_and_past)
+{
+	const char *array = "[{\"prompt\": \"A\"}, {\"prompt\": \"B\"}, {\"prompt\": \"C\"}]";
+	const char *lines = "{\"prompt\": \"A\"}\n{\"prompt\": \"B\"}\n{\"prompt\": \"C\"}\n";
+	struct fw_setlist l;
+	struct fw_error err;
+	struct fw_setlist_limits at = {1024, 3}, past = {1024, 2};
+	CHECK_MSG(fw_setlist_from_json_limited(array, strlen(array), "a.json", &at, &l, &err), "%s", err.msg);
+	CHECK_EQ(l.n, 3);
+	fw_setlist_free(&l);
+	CHECK(!fw_setlist_from_json_limited(array, strlen(array), "a.json", &past, &l, &err));
+	CHECK_EQ(err.code, FW_E_LIMIT);
+	CHECK_MSG(strcmp(err.msg, "a.json: more than 2 settings") == 0, "%s", err.msg);
+	CHECK_MSG(fw_setlist_from_json_limited(lines, strlen(lines), "l.jsonl", &at, &l, &err), "%s", err.msg);
+	CHECK_EQ(l.n, 3);
+	CHECK(strcmp(l.items[2].prompt, "C") == 0);
+	fw_setlist_free(&l);
+	CHECK(!fw_setlist_from_json_limited(lines, strlen(lines), "l.jsonl", &past, &l, &err));
+	CHECK_EQ(err.code, FW_E_LIMIT);
+	CHECK_MSG(strcmp(err.msg, "l.jsonl: line 3: more than 2 settings") == 0, "%s", err.msg);
+	/* bytes: the whole text at the limit, then one byte past it */
+	struct fw_setlist_limits bytes_at = {strlen(lines), 10}, bytes_past = {strlen(lines) - 1, 10};
+	CHECK_MSG(fw_setlist_from_json_limited(lines, strlen(lines), "l.jsonl", &bytes_at, &l, &err), "%s", err.msg);
+	fw_setlist_free(&l);
+	CHECK(!fw_setlist_from_json_limited(lines, strlen(lines), "l.jsonl", &bytes_past, &l, &err));
+	CHECK_EQ(err.code, FW_E_LIMIT);
+	CHECK_MSG(strstr(err.msg, "l.jsonl: settings list of 48 bytes, over the limit of 47 bytes"), "%s", err.msg);
 }
 
 /* ---- prefetch: big streams inflated ahead on several threads give the same tree ---------------- */

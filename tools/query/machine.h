@@ -77,6 +77,10 @@ bool fw_snapshot_load(const char *path, struct fw_machine **out, struct fw_error
 /* The same over bytes in memory (fuzzing); members are copied, `name` names it in messages. */
 bool fw_snapshot_load_buffer(const uint8_t *p, size_t n, const char *name, struct fw_machine **out,
 			     struct fw_error *err);
+/* The same with a lower cap on the bytes of all members than FW_SNAPSHOT_MAX_TOTAL (tests reach
+ * the limit without gigabytes). */
+bool fw_snapshot_load_buffer_capped(const uint8_t *p, size_t n, const char *name, uint64_t max_total,
+				    struct fw_machine **out, struct fw_error *err);
 bool fw_snapshot_probe(const char *path);
 
 #endif

@@ -108,6 +108,7 @@ struct reader {
 	struct fw_setlist *l;
 	size_t record;
 	struct fw_error *err;
+	size_t max_items;
 };
 
 static const char *jstr(struct reader *r, json_t *o, const char *key)
@@ -280,8 +281,8 @@ static bool read_record(struct reader *r, json_t *o, struct fw_setlist_item *it)
 static bool read_array(struct reader *r, json_t *arr)
 {
 	size_t n = json_array_size(arr);
-	if (n > FW_SETLIST_MAX_ITEMS)
-		return fw_error_set(r->err, FW_E_LIMIT, "%s: more than %u settings", r->l->origin, FW_SETLIST_MAX_ITEMS);
+	if (n > r->max_items)
+		return fw_error_set(r->err, FW_E_LIMIT, "%s: more than %zu settings", r->l->origin, r->max_items);
 	r->l->items = fw_xcalloc(n ? n : 1, sizeof(*r->l->items));
 	for (size_t i = 0; i < n; i++) {
 		r->record = i + 1;
@@ -308,10 +309,10 @@ static bool read_lines(struct reader *r, const char *text, size_t len)
 			if (!o)
 				return fw_error_set(r->err, FW_E_INVALID, "%s: line %zu: not JSON: %s", r->l->origin, line,
 						    je.text);
-			if (r->l->n == FW_SETLIST_MAX_ITEMS) {
+			if (r->l->n == r->max_items) {
 				json_decref(o);
-				return fw_error_set(r->err, FW_E_LIMIT, "%s: more than %u settings", r->l->origin,
-						    FW_SETLIST_MAX_ITEMS);
+				return fw_error_set(r->err, FW_E_LIMIT, "%s: line %zu: more than %zu settings", r->l->origin,
+						    line, r->max_items);
 			}
 			if (r->l->n == cap) {
 				cap = cap ? cap * 2 : 256;
@@ -332,14 +333,24 @@ static bool read_lines(struct reader *r, const char *text, size_t len)
 bool fw_setlist_from_json(const char *text, size_t len, const char *origin, struct fw_setlist *out,
 			  struct fw_error *err)
 {
+	return fw_setlist_from_json_limited(text, len, origin, NULL, out, err);
+}
+
+bool fw_setlist_from_json_limited(const char *text, size_t len, const char *origin,
+				  const struct fw_setlist_limits *limits, struct fw_setlist *out, struct fw_error *err)
+{
+	const struct fw_setlist_limits defaults = {FW_SETLIST_MAX_JSON, FW_SETLIST_MAX_ITEMS};
+	if (!limits)
+		limits = &defaults;
 	memset(out, 0, sizeof(*out));
 	fw_arena_init(&out->arena);
 	out->origin = fw_arena_strdup(&out->arena, origin ? origin : "-");
-	struct reader r = {out, 0, err};
-	if (len > FW_SETLIST_MAX_JSON) {
+	struct reader r = {out, 0, err, limits->max_items};
+	if (len > limits->max_json) {
+		fw_error_set(err, FW_E_LIMIT, "%s: settings list of %zu bytes, over the limit of %zu bytes", out->origin, len,
+			     limits->max_json);
 		fw_setlist_free(out);
-		return fw_error_set(err, FW_E_LIMIT, "%s: settings list larger than %zu MiB", origin,
-				    FW_SETLIST_MAX_JSON >> 20);
+		return false;
 	}
 	json_error_t je;
 	json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);

@@ -83,12 +83,21 @@ struct fw_setlist {
 #define FW_SETLIST_MAX_JSON ((size_t)512 << 20)
 #define FW_SETLIST_MAX_ITEMS 2000000u
 
+struct fw_setlist_limits {
+	size_t max_json;  /* bytes of JSON */
+	size_t max_items; /* records */
+};
+
 /* Flatten a settings model (bound or not). */
 void fw_setlist_from_settings(const struct fw_settings *s, const char *origin, struct fw_setlist *out);
 /* Read a settings list: {"settings": [...]}, a bare array, or one object per line (jsonl).
  * Records without a prompt are refused with the record number. */
 bool fw_setlist_from_json(const char *text, size_t len, const char *origin, struct fw_setlist *out,
 			  struct fw_error *err);
+/* The same under limits of the caller's (NULL: FW_SETLIST_MAX_JSON and FW_SETLIST_MAX_ITEMS), so
+ * tests reach a limit without building half a gigabyte of JSON. */
+bool fw_setlist_from_json_limited(const char *text, size_t len, const char *origin,
+				  const struct fw_setlist_limits *limits, struct fw_setlist *out, struct fw_error *err);
 void fw_setlist_free(struct fw_setlist *l);
 
 /* Is the record from the module `want` (its name, case ignored, or its GUID or a GUID prefix of

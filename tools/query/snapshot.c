@@ -557,6 +557,14 @@ bool fw_snapshot_load(const char *path, struct fw_machine **out, struct fw_error
 bool fw_snapshot_load_buffer(const uint8_t *bytes, size_t n, const char *path, struct fw_machine **out,
 			     struct fw_error *err_out)
 {
+	return fw_snapshot_load_buffer_capped(bytes, n, path, FW_SNAPSHOT_MAX_TOTAL, out, err_out);
+}
+
+bool fw_snapshot_load_buffer_capped(const uint8_t *bytes, size_t n, const char *path, uint64_t max_total,
+				    struct fw_machine **out, struct fw_error *err_out)
+{
+	if (max_total > FW_SNAPSHOT_MAX_TOTAL)
+		max_total = FW_SNAPSHOT_MAX_TOTAL;
 	struct fw_error local, *err = err_out ? err_out : &local; /* the tar walk reports through it */
 	struct fw_view v = fw_view_make(bytes, n, 0);
 	if (!fw_tar_probe(&v))
@@ -617,9 +625,9 @@ bool fw_snapshot_load_buffer(const uint8_t *bytes, size_t n, const char *path, s
 			total += e.data.len;
 			fw_machine_add_file(m, rel, data, e.data.len);
 		}
-		if (total > FW_SNAPSHOT_MAX_TOTAL) {
-			ok = fw_error_set(err, FW_E_LIMIT, "%s: members add up to more than %llu bytes", path,
-					  (unsigned long long)FW_SNAPSHOT_MAX_TOTAL);
+		if (total > max_total) {
+			ok = fw_error_set(err, FW_E_LIMIT, "%s: member %s at 0x%llx: members add up to more than %llu bytes",
+					  path, e.name, (unsigned long long)e.header_offset, (unsigned long long)max_total);
 			break;
 		}
 	}
