@@ -4,6 +4,7 @@
 
 #include <brotli/decode.h>
 #include <lzma.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -204,22 +205,24 @@ static bool inflate_grow(const char *what, const uint8_t *in, size_t n, int wind
 		total += out_chunk - z.avail_out;
 		if (ret == Z_STREAM_END)
 			break;
-		if (ret == Z_BUF_ERROR && z.avail_out != 0) {
-			ret = Z_DATA_ERROR; /* no progress possible: the input ended */
-			break;
-		}
+		if (ret == Z_BUF_ERROR && z.avail_out != 0)
+			break; /* no progress possible: the input ended */
 		if (ret != Z_OK && ret != Z_BUF_ERROR)
 			break;
 	}
+	/* zlib's own words ("incorrect data check", "invalid distance too far back") */
+	char why[80];
+	snprintf(why, sizeof(why), "%s", ret == Z_DATA_ERROR && z.msg ? z.msg : "inflate error");
 	inflateEnd(&z);
 	if (ret != Z_STREAM_END) {
 		free(buf);
 		if (ret == Z_MEM_ERROR)
 			return fw_error_set(err, FW_E_LIMIT, "%s stream: output is over the limit of 0x%llx", what,
 					    (unsigned long long)cap);
-		return fw_error_set(err, left == 0 ? FW_E_TRUNCATED : FW_E_INVALID,
+		bool ended = ret == Z_BUF_ERROR;
+		return fw_error_set(err, ended ? FW_E_TRUNCATED : FW_E_INVALID,
 				    "%s stream: corrupt compressed data (%s after 0x%zx of 0x%zx input bytes)", what,
-				    left == 0 ? "input ends" : "inflate error", n - left, n);
+				    ended ? "input ends" : why, n - left, n);
 	}
 	*out = buf;
 	*out_len = (size_t)total;

@@ -198,6 +198,41 @@ static struct img sample(void)
 	return m;
 }
 
+/* A compressed entry whose zlib stream is damaged (its Adler-32) or cut short: the error names the
+ * entry's offset and what is wrong, and nothing is kept. */
+TEST(amd_compressed_entry_damaged_or_truncated)
+{
+	struct img m = sample();
+	size_t abl = 0x51000;
+	uint32_t zlen = fw_le32(m.p + abl + 0x54);
+	m.p[abl + 0x100 + zlen - 1] ^= 0xFF; /* the last byte of the Adler-32 */
+	struct fw_node *image;
+	struct fw_tree *t = parse(&m, &image);
+	struct fw_node *l2 = child(child(child(image, 0), 0), 3)->first_child;
+	struct fw_node *e = child(l2, 0);
+	CHECK_EQ(e->offset, abl);
+	struct fw_view out;
+	struct fw_error err;
+	CHECK(!fw_amd_entry_inflate(t, e, &out, &err));
+	CHECK_EQ(err.code, FW_E_INVALID);
+	CHECK_MSG(strcmp(err.msg, "compressed entry at 0x51000: zlib stream: corrupt compressed data (incorrect data check "
+				  "after 0x300b of 0x300b input bytes)") == 0,
+		  "%s", err.msg);
+	CHECK(!entry_of(e)->inflated.p);
+	fw_tree_free(t);
+	/* the stream's declared compressed size stops 8 bytes short */
+	m.p[abl + 0x100 + zlen - 1] ^= 0xFF;
+	fw_put_le32(m.p + abl + 0x54, zlen - 8);
+	t = parse(&m, &image);
+	e = child(child(child(child(image, 0), 0), 3)->first_child, 0);
+	CHECK(!fw_amd_entry_inflate(t, e, &out, &err));
+	CHECK_EQ(err.code, FW_E_TRUNCATED);
+	CHECK_MSG(strstr(err.msg, "compressed entry at 0x51000: zlib stream: corrupt compressed data (input ends"), "%s",
+		  err.msg);
+	fw_tree_free(t);
+	free(m.p);
+}
+
 TEST(amd_efs_psp_bios_and_level2)
 {
 	struct img m = sample();
