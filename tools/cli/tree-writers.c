@@ -140,6 +140,26 @@ static const char *value_type_name(enum fw_value_type t)
 	return "string";
 }
 
+static void xml_field(xmlTextWriterPtr w, const struct fw_field_value *f)
+{
+	/* text fields fit the stack buffer (fw_field_text cuts at its size); only hex of bytes is big */
+	char small[4096];
+	size_t cap = f->type == FW_VAL_BYTES ? f->v.bytes.n * 2 + 1 : sizeof(small);
+	char *buf = cap > sizeof(small) ? fw_xmalloc(cap) : small;
+	if (buf == small)
+		cap = sizeof(small);
+	fw_field_text(f, buf, cap);
+	xmlTextWriterStartElement(w, BAD_CAST "field");
+	xml_attr(w, "name", f->key);
+	xml_attr(w, "type", value_type_name(f->type));
+	char *clean = fw_utf8_clean(buf, true);
+	xmlTextWriterWriteString(w, BAD_CAST clean);
+	free(clean);
+	if (buf != small)
+		free(buf);
+	xmlTextWriterEndElement(w);
+}
+
 static void xml_node(xmlTextWriterPtr w, const struct fw_node *n, bool crc)
 {
 	xmlTextWriterStartElement(w, BAD_CAST "node");
@@ -168,19 +188,8 @@ static void xml_node(xmlTextWriterPtr w, const struct fw_node *n, bool crc)
 		snprintf(c, sizeof(c), "%08X", fw_crc32(n->data.p, n->data.len));
 		xml_attr(w, "crc32", c);
 	}
-	for (const struct fw_field_value *f = n->fields; f; f = f->next) {
-		size_t cap = f->type == FW_VAL_BYTES ? f->v.bytes.n * 2 + 1 : 4096;
-		char *buf = fw_xmalloc(cap < 64 ? 64 : cap);
-		fw_field_text(f, buf, cap < 64 ? 64 : cap);
-		xmlTextWriterStartElement(w, BAD_CAST "field");
-		xml_attr(w, "name", f->key);
-		xml_attr(w, "type", value_type_name(f->type));
-		char *clean = fw_utf8_clean(buf, true);
-		xmlTextWriterWriteString(w, BAD_CAST clean);
-		free(clean);
-		free(buf);
-		xmlTextWriterEndElement(w);
-	}
+	for (const struct fw_field_value *f = n->fields; f; f = f->next)
+		xml_field(w, f);
 	for (const struct fw_diag *d = n->diags; d; d = d->next) {
 		xmlTextWriterStartElement(w, BAD_CAST "diagnostic");
 		xml_attr(w, "severity", fw_diag_severity_name(d->severity));
