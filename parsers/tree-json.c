@@ -36,6 +36,26 @@ static size_t utf8_seq(const unsigned char *s, uint32_t *cp)
 	return n;
 }
 
+/* Is the code point one that XML 1.0 cannot carry? */
+static bool xml_bad(uint32_t cp)
+{
+	return (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || cp == 0xFFFE || cp == 0xFFFF;
+}
+
+const char *fw_utf8_clean_view(const char *s, bool xml, char **to_free)
+{
+	*to_free = NULL;
+	const unsigned char *u = (const unsigned char *)s;
+	for (size_t i = 0; u[i];) {
+		uint32_t cp;
+		size_t n = utf8_seq(u + i, &cp);
+		if (n == 0 || (xml && xml_bad(cp)))
+			return *to_free = fw_utf8_clean(s, xml);
+		i += n;
+	}
+	return s; /* the common case: nothing to replace, nothing to allocate */
+}
+
 char *fw_utf8_clean(const char *s, bool xml)
 {
 	size_t len = strlen(s);
@@ -45,7 +65,7 @@ char *fw_utf8_clean(const char *s, bool xml)
 	for (size_t i = 0; i < len;) {
 		uint32_t cp;
 		size_t n = utf8_seq(u + i, &cp);
-		bool bad = n == 0 || (xml && ((cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || cp == 0xFFFE || cp == 0xFFFF));
+		bool bad = n == 0 || (xml && xml_bad(cp));
 		if (bad) {
 			memcpy(out + o, "\xEF\xBF\xBD", 3);
 			o += 3;
@@ -197,9 +217,9 @@ static json_t *node_object(const struct fw_node *n, unsigned flags, bool childre
 	}
 	json_t *fields = json_object();
 	for (const struct fw_field_value *f = n->fields; f; f = f->next) {
-		char *key = fw_utf8_clean(f->key, false);
-		json_object_set_new(fields, key, field_json(f));
-		free(key);
+		char *cleaned;
+		json_object_set_new(fields, fw_utf8_clean_view(f->key, false, &cleaned), field_json(f));
+		free(cleaned);
 	}
 	json_object_set_new(o, "fields", fields);
 	json_t *diags = json_array();

@@ -30,6 +30,8 @@ json_t *fw_json_text(const char *s);
 /* Valid UTF-8 copy of s (malloc'd): invalid sequences become U+FFFD; with `xml`, so do the
  * control characters XML 1.0 forbids. */
 char *fw_utf8_clean(const char *s, bool xml);
+/* `s` itself when it needs no cleaning, else a cleaned copy that *to_free owns (free it either way). */
+const char *fw_utf8_clean_view(const char *s, bool xml, char **to_free);
 /* Text of a field value ("0x1F", "true", a GUID, hex bytes) into buf. */
 const char *fw_field_text(const struct fw_field_value *f, char *buf, size_t len);
 /* Flag names of a node joined by ","; "" when none. */

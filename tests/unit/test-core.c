@@ -5,6 +5,7 @@
 #include "parsers/hash.h"
 #include "parsers/layout.h"
 #include "parsers/node.h"
+#include "parsers/tree-json.h"
 #include "parsers/ucs2.h"
 #include "parsers/view.h"
 
@@ -168,4 +169,35 @@ TEST(node_tree_limits)
 	CHECK(fw_tree_account_decompressed(t, 10, &err));
 	CHECK(!fw_tree_account_decompressed(t, l.max_decompressed_one + 1, &err));
 	fw_tree_free(t);
+}
+
+/* Text for JSON and XML: valid UTF-8 passes untouched (the same pointer, nothing allocated);
+ * invalid sequences, overlong forms and surrogates become U+FFFD; for XML so do the control
+ * characters XML 1.0 forbids. */
+TEST(utf8_clean_and_view)
+{
+	char *owned;
+	const char *ok = "Setup \xC3\xA9t\xC3\xA9 \xE2\x86\x92 \xF0\x9F\x94\x92\ttab";
+	CHECK(fw_utf8_clean_view(ok, true, &owned) == ok && owned == NULL);
+	const char *bad[][3] = {
+		/* input, cleaned for JSON, cleaned for XML */
+		{"a\xFF" "b", "a\xEF\xBF\xBD" "b", "a\xEF\xBF\xBD" "b"},
+		{"\xC0\xAF", "\xEF\xBF\xBD\xEF\xBF\xBD", "\xEF\xBF\xBD\xEF\xBF\xBD"}, /* overlong '/' */
+		{"\xED\xA0\x80x", "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBDx", "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBDx"},
+		{"bell\x07", "bell\x07", "bell\xEF\xBF\xBD"},
+		{"\xEF\xBF\xBE", "\xEF\xBF\xBE", "\xEF\xBF\xBD"}, /* U+FFFE */
+		{"cut \xE2\x86", "cut \xEF\xBF\xBD\xEF\xBF\xBD", "cut \xEF\xBF\xBD\xEF\xBF\xBD"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		for (int xml = 0; xml < 2; xml++) {
+			const char *want = bad[i][1 + xml];
+			char *c = fw_utf8_clean(bad[i][0], xml);
+			CHECK_MSG(strcmp(c, want) == 0, "case %zu xml %d: clean", i, xml);
+			free(c);
+			const char *v = fw_utf8_clean_view(bad[i][0], xml, &owned);
+			CHECK_MSG(strcmp(v, want) == 0, "case %zu xml %d: view", i, xml);
+			CHECK_MSG((owned != NULL) == (strcmp(bad[i][0], want) != 0), "case %zu xml %d: allocation", i, xml);
+			free(owned);
+		}
+	}
 }

@@ -115,9 +115,9 @@ void fw_tree_write_text(FILE *f, const struct fw_tree *t, const struct fw_tree_t
 
 static void xml_attr(xmlTextWriterPtr w, const char *name, const char *value)
 {
-	char *clean = fw_utf8_clean(value, true);
-	xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST clean);
-	free(clean);
+	char *cleaned;
+	xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST fw_utf8_clean_view(value, true, &cleaned));
+	free(cleaned);
 }
 
 static void xml_attr_u64(xmlTextWriterPtr w, const char *name, uint64_t v, bool hex)
@@ -152,9 +152,9 @@ static void xml_field(xmlTextWriterPtr w, const struct fw_field_value *f)
 	xmlTextWriterStartElement(w, BAD_CAST "field");
 	xml_attr(w, "name", f->key);
 	xml_attr(w, "type", value_type_name(f->type));
-	char *clean = fw_utf8_clean(buf, true);
-	xmlTextWriterWriteString(w, BAD_CAST clean);
-	free(clean);
+	char *cleaned;
+	xmlTextWriterWriteString(w, BAD_CAST fw_utf8_clean_view(buf, true, &cleaned));
+	free(cleaned);
 	if (buf != small)
 		free(buf);
 	xmlTextWriterEndElement(w);
@@ -195,9 +195,9 @@ static void xml_node(xmlTextWriterPtr w, const struct fw_node *n, bool crc)
 		xml_attr(w, "severity", fw_diag_severity_name(d->severity));
 		if (d->offset != FW_OFFSET_UNKNOWN)
 			xml_attr_u64(w, "offset", d->offset, false);
-		char *clean = fw_utf8_clean(d->msg, true);
-		xmlTextWriterWriteString(w, BAD_CAST clean);
-		free(clean);
+		char *cleaned;
+		xmlTextWriterWriteString(w, BAD_CAST fw_utf8_clean_view(d->msg, true, &cleaned));
+		free(cleaned);
 		xmlTextWriterEndElement(w);
 	}
 	for (const struct fw_node *c = n->first_child; c; c = c->next)
