@@ -183,24 +183,10 @@ static void decode_psp_header(struct amd_ctx *c, struct fw_node *n, struct fw_am
 /* What BIOS directory entries hold: microcode patches and APCB blocks. */
 static void decode_bios_content(struct amd_ctx *c, struct fw_node *n, const struct fw_amd_entry *e, const struct fw_view *d)
 {
-	if (e->type == 0x66 && fw_view_has(d, 0, FW_AMD_MICROCODE_HEADER_SIZE)) {
-		const struct fw_layout *l = &fw_amd_microcode_layout;
-		fw_node_field_uint(c->t, n, "PatchId", fw_layout_get(l, d, 0, UCODE_PATCH_ID), FW_FMT_HEX);
-		fw_node_field_uint(c->t, n, "ProcessorRevId", fw_layout_get(l, d, 0, UCODE_PROCESSOR_REV_ID), FW_FMT_HEX);
-		fw_node_field_uint(c->t, n, "DataCode", fw_layout_get(l, d, 0, UCODE_DATE), FW_FMT_HEX);
-	} else if ((e->type == 0x60 || e->type == 0x68) && fw_view_has(d, 0, 32) && memcmp(d->p, "APCB", 4) == 0) {
-		uint32_t size = fw_le32(d->p + 8);
-		fw_node_field_uint(c->t, n, "ApcbVersion", fw_le16(d->p + 6), FW_FMT_HEX);
-		fw_node_field_uint(c->t, n, "ApcbSize", size, FW_FMT_HEX);
-		if (size >= 32 && size <= d->len) {
-			bool ok = fw_sum8(d->p, size) == 0;
-			fw_node_field_bool(c->t, n, "ApcbChecksum valid", ok);
-			if (!ok) {
-				n->flags |= FW_NODE_F_CHECKSUM_BAD;
-				fw_node_diag(c->t, n, FW_DIAG_WARN, d->base, "APCB checksum does not sum to zero");
-			}
-		}
-	}
+	if (e->type == 0x66 && fw_view_has(d, 0, FW_AMD_MICROCODE_HEADER_SIZE))
+		fw_amd_microcode_fields(c->t, n, d);
+	else if ((e->type == 0x60 || e->type == 0x68) && fw_view_has(d, 0, 32) && memcmp(d->p, "APCB", 4) == 0)
+		fw_amd_apcb_fields(c->t, n, d);
 }
 
 static bool entry_is_link(const struct fw_amd_entry *e)

@@ -10,7 +10,9 @@
 
 #include <string.h>
 
+#include "amd-apcb.h"
 #include "amd-flash.h"
+#include "amd-microcode.h"
 #include "capsule.h"
 #include "parsers/ffs.h"
 #include "parsers/firmware.h"
@@ -39,6 +41,8 @@ const char *fw_input_kind_name(enum fw_input_kind k)
 	case FW_INPUT_PE: return "pe-image";
 	case FW_INPUT_NVRAM: return "nvram-store";
 	case FW_INPUT_EFIVAR: return "efivar";
+	case FW_INPUT_AMD_APCB: return "amd-apcb";
+	case FW_INPUT_AMD_MICROCODE: return "amd-microcode";
 	}
 	return "unknown";
 }
@@ -193,6 +197,20 @@ static bool detect_and_parse(struct fw_parser *p, const struct fw_view *v, const
 		else
 			fw_pe_summarize(t, n, v);
 		return true;
+	}
+	/* AMD blobs pulled out of a flash image, or shipped on their own */
+	if (fw_amd_apcb_probe(v)) {
+		fw->kind = FW_INPUT_AMD_APCB;
+		struct fw_node *n = fw_node_add(t, NULL, FW_NODE_IMAGE, "AMD APCB", v, err);
+		if (n) {
+			n->header_size = fw_le16(v->p + 4);
+			fw_amd_apcb_fields(t, n, v);
+		}
+		return n != NULL;
+	}
+	if (fw_amd_microcode_probe(v)) {
+		fw->kind = FW_INPUT_AMD_MICROCODE;
+		return fw_amd_microcode_parse(t, v, err) != NULL;
 	}
 	fw->kind = FW_INPUT_IMAGE;
 	struct fw_node *img = parse_image(p, NULL, v, err);

@@ -21,6 +21,8 @@ enum fw_input_kind {
 	FW_INPUT_PE,
 	FW_INPUT_NVRAM,
 	FW_INPUT_EFIVAR,
+	FW_INPUT_AMD_APCB,      /* one APCB block, as a BIOS directory entry 0x60/0x68 holds */
+	FW_INPUT_AMD_MICROCODE, /* a microcode patch file, or Linux's amd-ucode container */
 };
 const char *fw_input_kind_name(enum fw_input_kind k);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "amd-flash.h"
+#include "amd-microcode.h"
 #include "ami-fid.h"
 
 #define AGESA_MARK "AGESA!"
@@ -103,6 +104,18 @@ struct walk {
 	struct fw_versions *o;
 };
 
+/* A microcode patch level, once per patch ID and processor revision. */
+static void add_microcode(struct fw_versions *o, const struct fw_view *d, uint64_t offset)
+{
+	if (d->len < 0x20 || o->nucode >= FW_VERSIONS_MAX_MICROCODE)
+		return;
+	struct fw_microcode_patch m = {fw_le32(d->p + 4), fw_le16(d->p + 24), fw_le32(d->p), offset};
+	for (size_t i = 0; i < o->nucode; i++)
+		if (o->ucode[i].patch_id == m.patch_id && o->ucode[i].processor_rev == m.processor_rev)
+			return;
+	o->ucode[o->nucode++] = m;
+}
+
 static bool visit(struct fw_node *n, void *ctx)
 {
 	struct walk *w = ctx;
@@ -111,18 +124,17 @@ static bool visit(struct fw_node *n, void *ctx)
 		if (!w->o->has_fid)
 			find_fid(&n->body, w->o);
 	}
+	if (n->kind != FW_NODE_PSP_ENTRY && n->type && strcmp(n->type, FW_AMD_UCODE_PATCH_TYPE) == 0) {
+		add_microcode(w->o, &n->data, n->offset); /* a patch file, or a patch of a Linux container */
+		return true;
+	}
 	const struct fw_amd_entry *e = n->kind == FW_NODE_PSP_ENTRY ? n->ext : NULL;
 	if (!e || e->combo || !e->located)
 		return true;
 	if (!e->bios && e->type == 0x39 && e->version[0] && !w->o->sev[0])
 		snprintf(w->o->sev, sizeof(w->o->sev), "%s", e->version);
-	if (e->bios && e->type == 0x66 && n->data.len >= 0x20 && w->o->nucode < FW_VERSIONS_MAX_MICROCODE) {
-		struct fw_microcode_patch m = {fw_le32(n->data.p + 4), fw_le16(n->data.p + 24), fw_le32(n->data.p), n->offset};
-		for (size_t i = 0; i < w->o->nucode; i++)
-			if (w->o->ucode[i].patch_id == m.patch_id && w->o->ucode[i].processor_rev == m.processor_rev)
-				return true;
-		w->o->ucode[w->o->nucode++] = m;
-	}
+	if (e->bios && e->type == 0x66)
+		add_microcode(w->o, &n->data, n->offset);
 	return true;
 }
 

@@ -49,3 +49,14 @@ if t_need_file psp-sample "$S1104" "sample capsule (make samples)"; then
 	[ "$n" = 6 ] && pass psp-sample-six-directories || fail psp-sample-six-directories "$n directories with a valid checksum"
 	t_contains psp-sample-agesa '"TurinPI-SP5 1.0.0.4"'
 fi
+
+# AMD blobs on their own (tests/fuzz/corpus/firmware: built like tests/unit/test-amd-flash.c's):
+# a Linux microcode container with two patches, and an APCB v3 block.
+S="$FWLENS_SRCDIR/tests/fuzz/corpus/firmware"
+t_golden psp-ucode-container-tree "$G/ucode-container-tree.txt" t_in_dir "$S" fwlens tree amd-microcode-container.bin
+t_run psp-ucode-container-info 0 fwlens info "$S/amd-microcode-container.bin"
+t_contains psp-ucode-container-kind "amd-microcode (AMD ucode container)"
+t_run psp-ucode-container-versions 0 fwlens psp "$S/amd-microcode-container.bin"
+t_contains psp-ucode-container-patch-1 "microcode  0x0A101148 for processor revision 0xA101, 2025-07-18"
+t_contains psp-ucode-container-patch-2 "microcode  0x0A10114C for processor revision 0xA111, 2025-07-18"
+t_golden psp-apcb-json "$G/apcb-v3.json" t_in_dir "$S" fwlens tree amd-apcb-v3.bin --format json

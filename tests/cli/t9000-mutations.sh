@@ -33,6 +33,7 @@ set -- \
 	firmware:"$D/firmware/mini.cap" firmware:"$D/firmware/mini.fv" firmware:"$D/firmware/ffs3.fv" \
 	firmware:"$D/firmware/broken.fv" firmware:"$D/firmware/evil.fv" firmware:"$D/firmware/dxe.ffs" \
 	firmware:"$D/firmware/pe32.sct" firmware:"$D/capsule/signed-pss.cap" firmware:"$D/amd/psp-layout.bin" \
+	firmware:"$C/firmware/amd-microcode-container.bin" firmware:"$C/firmware/amd-apcb-v3.bin" \
 	nvram:"$C/nvar/store-links-defaults.bin" nvram:"$C/vss/auth.bin" nvram:"$C/vss/vss2-ftw.bin" \
 	nvram:"$C/vss/dollar-vss.bin" nvram:"$C/efivarfs/archive.tar" \
 	hii:"$C/hii-scan/forms-and-two-groups" hii:"$C/hii-scan/formset-only" \

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <zlib.h>
 
+#include "capsule/amd-apcb.h"
 #include "capsule/amd-flash.h"
+#include "capsule/amd-microcode.h"
 #include "capsule/amd-psp.h"
 #include "capsule/detect.h"
 #include "capsule/version.h"
@@ -622,4 +624,143 @@ TEST(amd_nested_combo_directories)
 	CHECK(has_diag(child(bhd, 0), "a loop"));
 	fw_tree_free(t);
 	free(m.p);
+}
+
+/* ---- AMD blobs as whole inputs: microcode patch files, Linux containers, APCB blocks ---------- */
+
+/* A 0x200-byte patch: the 64-byte header, then filler. */
+static size_t put_patch(uint8_t *p, uint32_t patch_id, uint16_t rev, uint32_t date)
+{
+	memset(p, 0, 0x200);
+	fw_put_le32(p, date);
+	fw_put_le32(p + 4, patch_id);
+	fw_put_le16(p + 8, 0x8005);
+	fw_put_le16(p + 24, rev);
+	for (size_t i = 64; i < 0x200; i++)
+		p[i] = (uint8_t)(i * 7);
+	return 0x200;
+}
+
+/* "DMA\0", the equivalence table (two CPUs and the zero entry), two patches. */
+static size_t container(uint8_t *c)
+{
+	size_t off = 0;
+	fw_put_le32(c, FW_AMD_UCODE_CONTAINER_MAGIC);
+	fw_put_le32(c + 4, FW_AMD_UCODE_SECTION_EQUIV_TABLE);
+	fw_put_le32(c + 8, 3 * FW_AMD_UCODE_EQUIV_ENTRY_SIZE);
+	off = 12;
+	memset(c + off, 0, 3 * FW_AMD_UCODE_EQUIV_ENTRY_SIZE);
+	fw_put_le32(c + off, 0x00A10F11);
+	fw_put_le16(c + off + 12, 0xA111);
+	fw_put_le32(c + off + 16, 0x00A10F10);
+	fw_put_le16(c + off + 28, 0xA101);
+	off += 3 * FW_AMD_UCODE_EQUIV_ENTRY_SIZE;
+	const uint32_t ids[2] = {0x0A101148, 0x0A10114C};
+	const uint16_t revs[2] = {0xA101, 0xA111};
+	for (int i = 0; i < 2; i++) {
+		fw_put_le32(c + off, FW_AMD_UCODE_SECTION_PATCH);
+		fw_put_le32(c + off + 4, 0x200);
+		off += 8 + put_patch(c + off + 8, ids[i], revs[i], 0x07182025);
+	}
+	return off;
+}
+
+TEST(amd_microcode_container_and_patch_file)
+{
+	static uint8_t c[4096];
+	size_t len = container(c);
+	struct fw_firmware fw;
+	struct fw_error err;
+	CHECK_MSG(fw_firmware_parse_buffer(c, len, NULL, &fw, &err), "%s", err.msg);
+	CHECK_EQ(fw.kind, FW_INPUT_AMD_MICROCODE);
+	CHECK_STR(fw_input_kind_name(fw.kind), "amd-microcode");
+	struct fw_node *root = fw.tree->root;
+	CHECK_STR(root->type, "AMD ucode container");
+	CHECK_EQ(root->nchildren, 3);
+	CHECK_EQ(fw_node_field_get(root, "Patches")->v.u, 2);
+	struct fw_node *eq = child(root, 0);
+	CHECK_STR(eq->type, "Equivalence table");
+	CHECK_EQ(eq->offset, 4);
+	CHECK_EQ(fw_node_field_get(eq, "Entries")->v.u, 2);
+	CHECK_STR(fw_node_field_get(eq, "Processors")->v.s, "0x00A10F11=0xA111, 0x00A10F10=0xA101");
+	struct fw_node *p2 = child(root, 2);
+	CHECK_STR(p2->type, FW_AMD_UCODE_PATCH_TYPE);
+	CHECK_EQ(p2->offset, 12 + 48 + 8 + 0x200 + 8);
+	CHECK_EQ(p2->size, 0x200);
+	CHECK_EQ(fw_node_field_get(p2, "PatchId")->v.u, 0x0A10114C);
+	CHECK_EQ(fw_node_field_get(p2, "ProcessorRevId")->v.u, 0xA111);
+	CHECK_STR(fw_node_field_get(p2, "Date")->v.s, "2025-07-18");
+	CHECK_EQ(fw.tree->diag_count, 0);
+	struct fw_versions vv;
+	fw_versions_collect(fw.tree, &vv);
+	CHECK_EQ(vv.nucode, 2);
+	CHECK_EQ(vv.ucode[0].patch_id, 0x0A101148);
+	CHECK_EQ(vv.ucode[1].processor_rev, 0xA111);
+	CHECK_EQ(vv.ucode[1].offset, p2->offset);
+	fw_firmware_close(&fw);
+
+	/* cut 0x10 bytes short: the second patch is reported, not read past the end */
+	CHECK(fw_firmware_parse_buffer(c, len - 0x10, NULL, &fw, &err));
+	CHECK_EQ(fw.tree->root->nchildren, 2);
+	CHECK(has_diag(fw.tree->root, "section at 0x244: 0x200 bytes declared, 0x1f0 left in the container"));
+	fw_firmware_close(&fw);
+
+	/* a patch where the equivalence table belongs */
+	fw_put_le32(c + 4, FW_AMD_UCODE_SECTION_PATCH);
+	CHECK(fw_firmware_parse_buffer(c, len, NULL, &fw, &err));
+	CHECK_EQ(fw.tree->root->nchildren, 0);
+	CHECK(has_diag(fw.tree->root, "section at 0x4: type 1 where the equivalence table (type 0) belongs"));
+	fw_firmware_close(&fw);
+
+	/* one patch as a file */
+	uint8_t one[0x200];
+	put_patch(one, 0x0B002141, 0xB002, 0x11042024);
+	CHECK(fw_firmware_parse_buffer(one, sizeof(one), NULL, &fw, &err));
+	CHECK_EQ(fw.kind, FW_INPUT_AMD_MICROCODE);
+	CHECK_EQ(fw.tree->root->kind, FW_NODE_IMAGE);
+	CHECK_EQ(fw_node_field_get(fw.tree->root, "PatchId")->v.u, 0x0B002141);
+	CHECK_STR(fw_node_field_get(fw.tree->root, "Date")->v.s, "2024-11-04");
+	fw_firmware_close(&fw);
+
+	/* the patch ID's family (0x0A) is not the revision's (0xB): not a patch, not anything */
+	put_patch(one, 0x0A002141, 0xB002, 0x11042024);
+	CHECK(!fw_firmware_parse_buffer(one, sizeof(one), NULL, &fw, &err));
+	/* no BCD date either */
+	put_patch(one, 0x0B002141, 0xB002, 0x11402024);
+	CHECK(!fw_firmware_parse_buffer(one, sizeof(one), NULL, &fw, &err));
+}
+
+TEST(amd_apcb_block_as_input)
+{
+	uint8_t b[256];
+	memset(b, 0, sizeof(b));
+	memcpy(b, "APCB", 4);
+	fw_put_le16(b + 4, FW_AMD_APCB_V3_HEADER_SIZE);
+	fw_put_le16(b + 6, FW_AMD_APCB_VERSION);
+	fw_put_le32(b + 8, sizeof(b));
+	memcpy(b + 32, "ECB2", 4);
+	memcpy(b + 124, "BCPA", 4);
+	for (size_t i = 128; i < sizeof(b); i++)
+		b[i] = (uint8_t)i;
+	b[16] = (uint8_t)(0 - fw_sum8(b, sizeof(b)));
+	struct fw_firmware fw;
+	struct fw_error err;
+	CHECK_MSG(fw_firmware_parse_buffer(b, sizeof(b), NULL, &fw, &err), "%s", err.msg);
+	CHECK_EQ(fw.kind, FW_INPUT_AMD_APCB);
+	CHECK_STR(fw_input_kind_name(fw.kind), "amd-apcb");
+	struct fw_node *n = fw.tree->root;
+	CHECK_STR(n->type, "AMD APCB");
+	CHECK_EQ(n->header_size, 128);
+	CHECK_EQ(fw_node_field_get(n, "ApcbVersion")->v.u, 0x30);
+	CHECK_EQ(fw_node_field_get(n, "ApcbSize")->v.u, 256);
+	CHECK(fw_node_field_get(n, "ApcbChecksum valid")->v.b);
+	fw_firmware_close(&fw);
+	b[200] ^= 1;
+	CHECK(fw_firmware_parse_buffer(b, sizeof(b), NULL, &fw, &err));
+	CHECK(!fw_node_field_get(fw.tree->root, "ApcbChecksum valid")->v.b);
+	CHECK(has_diag(fw.tree->root, "APCB checksum does not sum to zero"));
+	fw_firmware_close(&fw);
+	/* a block size past the input: not an APCB */
+	fw_put_le32(b + 8, sizeof(b) + 1);
+	CHECK(!fw_firmware_parse_buffer(b, sizeof(b), NULL, &fw, &err));
 }
