@@ -84,7 +84,11 @@ PY
 # and when forced into a pipe.
 esc=$(printf '\033')
 if t_need_cmd colour-on-terminal script; then
-	tty_run() { script -qec "$*" /dev/null 2>/dev/null </dev/null; }
+	# script(1) echoes its input into the capture when stdin is not a terminal; on a loaded
+	# machine what it sends at the end of /dev/null lands inside the output: --echo never.
+	echo_never=""
+	script -q -E never -ec true /dev/null >/dev/null 2>&1 </dev/null && echo_never="-E never"
+	tty_run() { script -q $echo_never -ec "$*" /dev/null 2>/dev/null </dev/null; }
 	tty_run "'$FWLENS' doctor '$ROOT' --image '$CAP'" >"$T_DIR/tty" || true
 	grep -q "$esc\[3[12]m" "$T_DIR/tty" && pass colour-on-terminal || fail colour-on-terminal "no colour on a terminal"
 	NO_COLOR=1 tty_run "'$FWLENS' doctor '$ROOT' --image '$CAP'" >"$T_DIR/tty" || true
