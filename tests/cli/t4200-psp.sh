@@ -59,4 +59,6 @@ t_contains psp-ucode-container-kind "amd-microcode (AMD ucode container)"
 t_run psp-ucode-container-versions 0 fwlens psp "$S/amd-microcode-container.bin"
 t_contains psp-ucode-container-patch-1 "microcode  0x0A101148 for processor revision 0xA101, 2025-07-18"
 t_contains psp-ucode-container-patch-2 "microcode  0x0A10114C for processor revision 0xA111, 2025-07-18"
+# a microcode file has no EFS to miss: no warning about one
+[ -s "$T_ERR" ] && fail psp-ucode-container-no-efs-warning "$(cat "$T_ERR")" || pass psp-ucode-container-no-efs-warning
 t_golden psp-apcb-json "$G/apcb-v3.json" t_in_dir "$S" fwlens tree amd-apcb-v3.bin --format json

@@ -324,6 +324,8 @@ static int run_psp(struct fw_cli *cli)
 		fw_node_walk(fw.tree->root, find_efs, &l);
 	struct fw_versions v;
 	fw_versions_collect(fw.tree, &v);
+	/* a microcode file has patch levels and no EFS to look for */
+	bool flash = fw.kind != FW_INPUT_AMD_MICROCODE;
 	/* Without an EFS the versions still answer (an image whose PSP region was cut off keeps its
 	 * AGESA string); with nothing AMD at all the input is not one this command reads. */
 	if (!l.count && !v.nagesa && !v.sev[0] && !v.nucode) {
@@ -378,11 +380,11 @@ static int run_psp(struct fw_cli *cli)
 					text_dir(&r, c, 2);
 			fputc('\n', f);
 		}
-		if (!l.count)
+		if (!l.count && flash)
 			fprintf(f, "no AMD Embedded Firmware Structure (0x55AA55AA with a pointer to a directory) in this input\n\n");
 		text_versions(cli, &v);
 	}
-	if (!l.count)
+	if (!l.count && flash)
 		fw_log_warn(cli, "%s: no AMD Embedded Firmware Structure found", path);
 	free(l.items);
 	fw_firmware_close(&fw);
