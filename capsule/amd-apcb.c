@@ -25,6 +25,8 @@ void fw_amd_apcb_fields(struct fw_tree *t, struct fw_node *n, const struct fw_vi
 	fw_node_field_uint(t, n, "ApcbVersion", fw_le16(d->p + 6), FW_FMT_HEX);
 	fw_node_field_uint(t, n, "ApcbSize", size, FW_FMT_HEX);
 	if (size >= FW_AMD_APCB_V2_HEADER_SIZE && size <= d->len) {
+		if (size < d->len)
+			fw_node_field_uint(t, n, "PaddingAfter", d->len - size, FW_FMT_HEX);
 		bool ok = fw_sum8(d->p, size) == 0;
 		fw_node_field_bool(t, n, "ApcbChecksum valid", ok);
 		if (!ok) {
@@ -40,6 +42,13 @@ bool fw_amd_apcb_probe(const struct fw_view *v)
 		return false;
 	uint16_t header = fw_le16(v->p + 4), version = fw_le16(v->p + 6);
 	uint32_t size = fw_le32(v->p + 8);
-	return (header == FW_AMD_APCB_V2_HEADER_SIZE || header == FW_AMD_APCB_V3_HEADER_SIZE) &&
-	       (version == 0x20 || version == FW_AMD_APCB_VERSION) && size >= header && size <= v->len;
+	if (!(header == FW_AMD_APCB_V2_HEADER_SIZE || header == FW_AMD_APCB_V3_HEADER_SIZE) ||
+	    !(version == 0x20 || version == FW_AMD_APCB_VERSION) || size < header || size > v->len)
+		return false;
+	/* the block is the whole input, or erased flash (0xFF) follows it; anything else is a bigger
+	 * input that merely starts with an APCB */
+	for (size_t i = size; i < v->len; i++)
+		if (v->p[i] != 0xFF)
+			return false;
+	return true;
 }

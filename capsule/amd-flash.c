@@ -503,6 +503,10 @@ bool fw_amd_entry_inflate(struct fw_tree *t, const struct fw_node *entry, struct
 		*out = e->inflated;
 		return true;
 	}
+	if (e->inflate_error) {
+		*err = *e->inflate_error;
+		return false;
+	}
 	const struct fw_view *d = &entry->data;
 	if (d->len <= FW_AMD_PSP_BLOB_HEADER_SIZE)
 		return fw_error_set(err, FW_E_TRUNCATED, "compressed entry at 0x%llX: no data after its 0x100-byte header",
@@ -513,12 +517,16 @@ bool fw_amd_entry_inflate(struct fw_tree *t, const struct fw_node *entry, struct
 		in_len = comp;
 	uint8_t *buf;
 	size_t used;
-	if (!fw_zlib_inflate(d->p + FW_AMD_PSP_BLOB_HEADER_SIZE, in_len, t->limits.max_decompressed_one, &buf, &used, err)) {
-		fw_error_prefix(err, "compressed entry at 0x%llX: ", (unsigned long long)d->base);
-		return false;
-	}
-	if (!fw_tree_account_decompressed(t, used, err)) {
+	bool ok = fw_zlib_inflate(d->p + FW_AMD_PSP_BLOB_HEADER_SIZE, in_len, fw_tree_inflate_cap(t), &buf, &used, err);
+	if (!ok)
+		fw_tree_name_inflate_limit(t, err);
+	else if (!fw_tree_account_decompressed(t, used, err)) {
 		free(buf);
+		ok = false;
+	}
+	if (!ok) {
+		fw_error_prefix(err, "compressed entry at 0x%llX: ", (unsigned long long)d->base);
+		e->inflate_error = fw_arena_memdup(&t->arena, err, sizeof(*err));
 		return false;
 	}
 	fw_tree_own(t, buf, used);

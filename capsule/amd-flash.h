@@ -46,13 +46,15 @@ struct fw_amd_entry {
 	bool psp_header;       /* data starts with a 0x100-byte PSP firmware header */
 	uint32_t uncompressed_size;
 	struct fw_view inflated; /* set by fw_amd_entry_inflate */
+	struct fw_error *inflate_error; /* its failure, kept: many entries may point at one bomb */
 };
 
 /* Returns true when the image was examined (finding nothing is not an error). */
 bool fw_amd_flash_parse(struct fw_tree *t, struct fw_node *image, const struct fw_view *v, struct fw_error *err);
 
 /* The zlib stream of a compressed entry (PSP header compression option, or the BIOS entry's
- * compressed flag), inflated once into a buffer the tree owns. */
+ * compressed flag), inflated once into a buffer the tree owns, within what is left of the tree's
+ * decompression limits; a failure is kept and given again without inflating again. */
 bool fw_amd_entry_inflate(struct fw_tree *t, const struct fw_node *entry, struct fw_view *out, struct fw_error *err);
 
 #endif

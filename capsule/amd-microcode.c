@@ -47,10 +47,14 @@ void fw_amd_microcode_fields(struct fw_tree *t, struct fw_node *n, const struct 
 
 bool fw_amd_microcode_probe(const struct fw_view *v)
 {
-	uint32_t magic;
+	uint32_t magic, type, size;
 	if (fw_rd_u32(v, 0, &magic, NULL) && magic == FW_AMD_UCODE_CONTAINER_MAGIC)
-		return v->len >= 12;
-	return fw_amd_microcode_plausible(v, 0);
+		/* the magic alone is 4 bytes: the equivalence table must follow, whole */
+		return fw_rd_u32(v, 4, &type, NULL) && fw_rd_u32(v, 8, &size, NULL) &&
+		       type == FW_AMD_UCODE_SECTION_EQUIV_TABLE && size % FW_AMD_UCODE_EQUIV_ENTRY_SIZE == 0 &&
+		       size <= v->len - 12;
+	/* a patch file is a few KiB; a flash image that happens to start like one is not a patch */
+	return v->len <= FW_AMD_MICROCODE_MAX_FILE && fw_amd_microcode_plausible(v, 0);
 }
 
 static struct fw_node *patch_node(struct fw_tree *t, struct fw_node *parent, const struct fw_view *d,
@@ -59,7 +63,7 @@ static struct fw_node *patch_node(struct fw_tree *t, struct fw_node *parent, con
 	struct fw_node *n = fw_node_add(t, parent, parent ? FW_NODE_REGION : FW_NODE_IMAGE, FW_AMD_UCODE_PATCH_TYPE, d, err);
 	if (!n)
 		return NULL;
-	n->header_size = FW_AMD_MICROCODE_HEADER_SIZE;
+	n->header_size = d->len < FW_AMD_MICROCODE_HEADER_SIZE ? (uint32_t)d->len : FW_AMD_MICROCODE_HEADER_SIZE;
 	if (!fw_view_has(d, 0, FW_AMD_MICROCODE_HEADER_SIZE)) {
 		fw_node_diag(t, n, FW_DIAG_ERROR, d->base, "0x%zx bytes, shorter than the 64-byte patch header", d->len);
 		return n;
@@ -106,9 +110,18 @@ struct fw_node *fw_amd_microcode_parse(struct fw_tree *t, const struct fw_view *
 	if (!root)
 		return NULL;
 	root->header_size = 4;
-	size_t off = 4, patches = 0;
+	/* Linux's early-load file is several containers back to back: a magic where a section
+	 * header belongs starts the next one, which again opens with its equivalence table */
+	size_t off = 4, patches = 0, containers = 1;
+	bool want_table = true;
 	while (off < v->len) {
 		uint32_t type, size;
+		if (fw_rd_u32(v, off, &type, NULL) && type == FW_AMD_UCODE_CONTAINER_MAGIC && !want_table) {
+			containers++;
+			off += 4;
+			want_table = true;
+			continue;
+		}
 		if (!fw_rd_u32(v, off, &type, NULL) || !fw_rd_u32(v, off + 4, &size, NULL)) {
 			fw_node_diag(t, root, FW_DIAG_ERROR, fw_view_abs(v, off),
 				     "section header at 0x%zx: the container ends inside it", off);
@@ -121,7 +134,7 @@ struct fw_node *fw_amd_microcode_parse(struct fw_tree *t, const struct fw_view *
 				     v->len - off - 8);
 			break;
 		}
-		if (type == FW_AMD_UCODE_SECTION_EQUIV_TABLE && off == 4) {
+		if (want_table && type == FW_AMD_UCODE_SECTION_EQUIV_TABLE) {
 			struct fw_view whole;
 			fw_rd_sub(v, off, (size_t)size + 8, &whole, NULL);
 			struct fw_node *n = fw_node_add(t, root, FW_NODE_REGION, "Equivalence table", &whole, err);
@@ -129,19 +142,19 @@ struct fw_node *fw_amd_microcode_parse(struct fw_tree *t, const struct fw_view *
 				return NULL;
 			n->header_size = 8;
 			equiv_table(t, n, &body);
-		} else if (type == FW_AMD_UCODE_SECTION_PATCH && off > 4) {
-			struct fw_node *n = patch_node(t, root, &body, err);
-			if (!n)
+			want_table = false;
+		} else if (!want_table && type == FW_AMD_UCODE_SECTION_PATCH) {
+			if (!patch_node(t, root, &body, err))
 				return NULL;
 			patches++;
 		} else {
-			fw_node_diag(t, root, FW_DIAG_ERROR, fw_view_abs(v, off),
-				     "section at 0x%zx: type %u where %s belongs", off, type,
-				     off == 4 ? "the equivalence table (type 0)" : "a patch (type 1)");
+			fw_node_diag(t, root, FW_DIAG_ERROR, fw_view_abs(v, off), "section at 0x%zx: type 0x%X where %s belongs",
+				     off, type, want_table ? "the equivalence table (type 0)" : "a patch (type 1)");
 			break;
 		}
 		off += 8 + (size_t)size;
 	}
+	fw_node_field_uint(t, root, "Containers", containers, FW_FMT_DEC);
 	fw_node_field_uint(t, root, "Patches", patches, FW_FMT_DEC);
 	return root;
 }

@@ -24,6 +24,8 @@ extern const struct fw_layout fw_amd_microcode_layout;
 #define FW_AMD_UCODE_SECTION_EQUIV_TABLE 0
 #define FW_AMD_UCODE_SECTION_PATCH 1
 #define FW_AMD_UCODE_EQUIV_ENTRY_SIZE 16
+/* Largest patch file taken as one (patches are 1.8 to 14 KiB today) */
+#define FW_AMD_MICROCODE_MAX_FILE 0x10000
 
 /* Node types of a patch (standalone or in a container), read by the version collector. */
 #define FW_AMD_UCODE_PATCH_TYPE "AMD microcode patch"
@@ -34,7 +36,8 @@ bool fw_amd_microcode_plausible(const struct fw_view *v, size_t off);
 /* PatchId, ProcessorRevId, DataCode (and Date when it reads as one) of the patch at d. */
 void fw_amd_microcode_fields(struct fw_tree *t, struct fw_node *n, const struct fw_view *d);
 
-/* A whole input that is a patch file or a Linux microcode container. */
+/* A whole input that is a patch file (at most FW_AMD_MICROCODE_MAX_FILE bytes) or a Linux
+ * microcode container (the magic, then a whole equivalence table). */
 bool fw_amd_microcode_probe(const struct fw_view *v);
 /* Parse it as the tree's root; problems inside a container become diagnostics on the nodes. */
 struct fw_node *fw_amd_microcode_parse(struct fw_tree *t, const struct fw_view *v, struct fw_error *err);

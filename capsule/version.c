@@ -125,7 +125,9 @@ static bool visit(struct fw_node *n, void *ctx)
 			find_fid(&n->body, w->o);
 	}
 	if (n->kind != FW_NODE_PSP_ENTRY && n->type && strcmp(n->type, FW_AMD_UCODE_PATCH_TYPE) == 0) {
-		add_microcode(w->o, &n->data, n->offset); /* a patch file, or a patch of a Linux container */
+		/* a patch file, or a patch of a Linux container: only one that reads as a patch */
+		if (fw_amd_microcode_plausible(&n->data, 0))
+			add_microcode(w->o, &n->data, n->offset);
 		return true;
 	}
 	const struct fw_amd_entry *e = n->kind == FW_NODE_PSP_ENTRY ? n->ext : NULL;

@@ -260,6 +260,25 @@ bool fw_tree_account_decompressed(struct fw_tree *t, uint64_t n, struct fw_error
 	return true;
 }
 
+size_t fw_tree_inflate_cap(const struct fw_tree *t)
+{
+	uint64_t left = t->limits.max_decompressed_total > t->decompressed_total
+				? t->limits.max_decompressed_total - t->decompressed_total
+				: 0;
+	uint64_t cap = t->limits.max_decompressed_one < left ? t->limits.max_decompressed_one : left;
+	return cap > SIZE_MAX ? SIZE_MAX : (size_t)cap;
+}
+
+void fw_tree_name_inflate_limit(const struct fw_tree *t, struct fw_error *e)
+{
+	if (e->code != FW_E_LIMIT || fw_tree_inflate_cap(t) >= t->limits.max_decompressed_one)
+		return;
+	fw_error_set(e, FW_E_LIMIT,
+		     "inflating it would pass the limit of 0x%" PRIx64 " decompressed bytes in total (0x%" PRIx64
+		     " inflated before it)",
+		     t->limits.max_decompressed_total, t->decompressed_total);
+}
+
 bool fw_node_walk(struct fw_node *n, fw_node_visit_fn fn, void *ctx)
 {
 	/* Iterative pre-order walk so a deep tree cannot exhaust the C stack. */

@@ -150,6 +150,12 @@ void fw_node_diag(struct fw_tree *t, struct fw_node *n, enum fw_diag_severity se
 void fw_tree_own(struct fw_tree *t, void *buf, size_t len);
 /* Count `n` more decompressed bytes against the limits; fails with FW_E_LIMIT. */
 bool fw_tree_account_decompressed(struct fw_tree *t, uint64_t n, struct fw_error *err);
+/* The most one more stream may inflate to: the per-section limit, or what is left of the total. */
+size_t fw_tree_inflate_cap(const struct fw_tree *t);
+/* A decompressor stopped at fw_tree_inflate_cap(): when what was left of the total was the cap,
+ * reword its FW_E_LIMIT error to name the total limit ("over the limit of <what was left>" would
+ * name no documented limit). */
+void fw_tree_name_inflate_limit(const struct fw_tree *t, struct fw_error *e);
 
 /* Depth-first pre-order walk; stop when the callback returns false. */
 typedef bool (*fw_node_visit_fn)(struct fw_node *n, void *ctx);

@@ -144,27 +144,6 @@ bool fw_sections_plausible(const uint8_t *b, size_t n)
 	return count > 0;
 }
 
-static size_t cap_left(const struct fw_tree *t)
-{
-	uint64_t left = t->limits.max_decompressed_total > t->decompressed_total
-				? t->limits.max_decompressed_total - t->decompressed_total
-				: 0;
-	uint64_t cap = t->limits.max_decompressed_one < left ? t->limits.max_decompressed_one : left;
-	return cap > SIZE_MAX ? SIZE_MAX : (size_t)cap;
-}
-
-/* A decompressor stopped at cap_left(): say which limit it met. When the bytes left of the
- * total were the cap, "over the limit of <what was left>" would name no documented limit. */
-static void name_limit(const struct fw_tree *t, struct fw_error *e)
-{
-	if (e->code != FW_E_LIMIT || cap_left(t) >= t->limits.max_decompressed_one)
-		return;
-	fw_error_set(e, FW_E_LIMIT,
-		     "inflating it would pass the limit of 0x%" PRIx64 " decompressed bytes in total (0x%" PRIx64
-		     " inflated before it)",
-		     t->limits.max_decompressed_total, t->decompressed_total);
-}
-
 /* The section stays opaque: its data is kept, its children are not parsed. */
 static void opaque(struct fw_parser *p, struct fw_node *n, enum fw_diag_severity sev, const char *what, const char *msg)
 {
@@ -205,10 +184,10 @@ static bool inflate_one(struct fw_parser *p, struct fw_node *n, enum fw_algo a, 
 	fw_error_clear(&e);
 	bool ok;
 	if (!fw_prefetch_take(p->prefetch, a, in->p, in->len, &ok, &buf, &len, &info, &e))
-		ok = fw_decompress(a, in->p, in->len, cap_left(p->t), &buf, &len, &info, &e);
+		ok = fw_decompress(a, in->p, in->len, fw_tree_inflate_cap(p->t), &buf, &len, &info, &e);
 	if (!ok) {
 		fw_node_field_str(p->t, n, "Algorithm", fw_algo_title(a));
-		name_limit(p->t, &e);
+		fw_tree_name_inflate_limit(p->t, &e);
 		opaque(p, n, FW_DIAG_ERROR, "compressed section", e.msg);
 		return false;
 	}
@@ -232,7 +211,7 @@ static bool inflate_efi(struct fw_parser *p, struct fw_node *n, bool prefer_tian
 		fw_node_field_str(p->t, n, "Algorithm", "EFI 1.1 or Tiano");
 		return false;
 	}
-	size_t cap = cap_left(p->t);
+	size_t cap = fw_tree_inflate_cap(p->t);
 	uint8_t *b1 = NULL, *b2 = NULL;
 	size_t l1 = 0, l2 = 0;
 	struct fw_error e1, e2;
@@ -261,7 +240,7 @@ static bool inflate_efi(struct fw_parser *p, struct fw_node *n, bool prefer_tian
 	if (ok2)
 		return adopt(p, n, b2, l2, fw_algo_title(second));
 	fw_node_field_str(p->t, n, "Algorithm", "EFI 1.1 or Tiano");
-	name_limit(p->t, &e1);
+	fw_tree_name_inflate_limit(p->t, &e1);
 	opaque(p, n, FW_DIAG_ERROR, "compressed section", e1.msg);
 	return false;
 }

@@ -221,7 +221,26 @@ TEST(amd_compressed_entry_damaged_or_truncated)
 				  "after 0x300b of 0x300b input bytes)") == 0,
 		  "%s", err.msg);
 	CHECK(!entry_of(e)->inflated.p);
+	/* asked again: the same answer, kept from the first attempt */
+	struct fw_error again;
+	CHECK(!fw_amd_entry_inflate(t, e, &out, &again));
+	CHECK_STR(again.msg, err.msg);
+	CHECK(entry_of(e)->inflate_error != NULL);
 	fw_tree_free(t);
+
+	/* what is left of the total limit caps the stream, and the message names the total */
+	m.p[abl + 0x100 + zlen - 1] ^= 0xFF;
+	t = parse(&m, &image);
+	e = child(child(child(child(image, 0), 0), 3)->first_child, 0);
+	t->limits.max_decompressed_total = 0x1000;
+	CHECK(!fw_amd_entry_inflate(t, e, &out, &err));
+	CHECK_EQ(err.code, FW_E_LIMIT);
+	CHECK_MSG(strcmp(err.msg, "compressed entry at 0x51000: inflating it would pass the limit of 0x1000 decompressed "
+				  "bytes in total (0x0 inflated before it)") == 0,
+		  "%s", err.msg);
+	CHECK_EQ(t->decompressed_total, 0);
+	fw_tree_free(t);
+	m.p[abl + 0x100 + zlen - 1] ^= 0xFF;
 	/* the stream's declared compressed size stops 8 bytes short */
 	m.p[abl + 0x100 + zlen - 1] ^= 0xFF;
 	fw_put_le32(m.p + abl + 0x54, zlen - 8);
@@ -705,12 +724,60 @@ TEST(amd_microcode_container_and_patch_file)
 	CHECK(has_diag(fw.tree->root, "section at 0x244: 0x200 bytes declared, 0x1f0 left in the container"));
 	fw_firmware_close(&fw);
 
-	/* a patch where the equivalence table belongs */
-	fw_put_le32(c + 4, FW_AMD_UCODE_SECTION_PATCH);
-	CHECK(fw_firmware_parse_buffer(c, len, NULL, &fw, &err));
-	CHECK_EQ(fw.tree->root->nchildren, 0);
-	CHECK(has_diag(fw.tree->root, "section at 0x4: type 1 where the equivalence table (type 0) belongs"));
+	/* two containers back to back (Linux's early-load file): both read, the levels once each */
+	static uint8_t two[8192];
+	memcpy(two, c, len);
+	memcpy(two + len, c, len);
+	CHECK(fw_firmware_parse_buffer(two, 2 * len, NULL, &fw, &err));
+	CHECK_EQ(fw.tree->root->nchildren, 6);
+	CHECK_EQ(fw_node_field_get(fw.tree->root, "Containers")->v.u, 2);
+	CHECK_EQ(fw_node_field_get(fw.tree->root, "Patches")->v.u, 4);
+	CHECK_EQ(child(fw.tree->root, 3)->offset, len + 4);
+	CHECK_EQ(fw.tree->diag_count, 0);
+	fw_versions_collect(fw.tree, &vv);
+	CHECK_EQ(vv.nucode, 2);
 	fw_firmware_close(&fw);
+
+	/* a section that is neither: the walk stops there and says so */
+	fw_put_le32(c + 0x244, 2);
+	CHECK(fw_firmware_parse_buffer(c, len, NULL, &fw, &err));
+	CHECK_EQ(fw.tree->root->nchildren, 2);
+	CHECK(has_diag(fw.tree->root, "section at 0x244: type 0x2 where a patch (type 1) belongs"));
+	fw_firmware_close(&fw);
+	fw_put_le32(c + 0x244, FW_AMD_UCODE_SECTION_PATCH);
+
+	/* a patch section of 0x30 bytes: a node that says it is short, and no patch level */
+	fw_put_le32(c + 0x244 + 4, 0x30);
+	CHECK(fw_firmware_parse_buffer(c, 0x244 + 8 + 0x30, NULL, &fw, &err));
+	struct fw_node *short_patch = child(fw.tree->root, 2);
+	CHECK_EQ(short_patch->header_size, 0x30);
+	CHECK(has_diag(short_patch, "0x30 bytes, shorter than the 64-byte patch header"));
+	fw_versions_collect(fw.tree, &vv);
+	CHECK_EQ(vv.nucode, 1);
+	fw_firmware_close(&fw);
+	fw_put_le32(c + 0x244 + 4, 0x200);
+
+	/* an equivalence table without its zero entry */
+	fw_put_le32(c + 12 + 32, 0x00A00F10);
+	CHECK(fw_firmware_parse_buffer(c, len, NULL, &fw, &err));
+	CHECK_EQ(fw_node_field_get(child(fw.tree->root, 0), "Entries")->v.u, 3);
+	CHECK(has_diag(child(fw.tree->root, 0), "the equivalence table has no zero entry to end it"));
+	fw_firmware_close(&fw);
+	fw_put_le32(c + 12 + 32, 0);
+
+	/* the magic without an equivalence table after it is not a container */
+	fw_put_le32(c + 4, FW_AMD_UCODE_SECTION_PATCH);
+	CHECK(!fw_firmware_parse_buffer(c, len, NULL, &fw, &err));
+	CHECK_EQ(err.code, FW_E_INVALID);
+	fw_put_le32(c + 4, FW_AMD_UCODE_SECTION_EQUIV_TABLE);
+
+	/* a patch header at the start of a 1 MiB flash image does not make it a patch file */
+	struct img m = sample();
+	put_patch(m.p, 0x0A101148, 0xA101, 0x07182025);
+	CHECK(fw_firmware_parse_buffer(m.p, m.len, NULL, &fw, &err));
+	CHECK_EQ(fw.kind, FW_INPUT_IMAGE);
+	fw_firmware_close(&fw);
+	free(m.p);
 
 	/* one patch as a file */
 	uint8_t one[0x200];
@@ -725,9 +792,12 @@ TEST(amd_microcode_container_and_patch_file)
 	/* the patch ID's family (0x0A) is not the revision's (0xB): not a patch, not anything */
 	put_patch(one, 0x0A002141, 0xB002, 0x11042024);
 	CHECK(!fw_firmware_parse_buffer(one, sizeof(one), NULL, &fw, &err));
-	/* no BCD date either */
+	CHECK_EQ(err.code, FW_E_INVALID);
+	CHECK(strstr(err.msg, "not a firmware file fwlens knows"));
+	/* no BCD date either (day 0x40) */
 	put_patch(one, 0x0B002141, 0xB002, 0x11402024);
 	CHECK(!fw_firmware_parse_buffer(one, sizeof(one), NULL, &fw, &err));
+	CHECK_EQ(err.code, FW_E_INVALID);
 }
 
 TEST(amd_apcb_block_as_input)
@@ -763,4 +833,24 @@ TEST(amd_apcb_block_as_input)
 	/* a block size past the input: not an APCB */
 	fw_put_le32(b + 8, sizeof(b) + 1);
 	CHECK(!fw_firmware_parse_buffer(b, sizeof(b), NULL, &fw, &err));
+
+	/* version 2 (a 32-byte header) of 0x60 bytes, then erased flash up to the input's end */
+	uint8_t v2[0x100];
+	memset(v2, 0xFF, sizeof(v2));
+	memset(v2, 0, 0x60);
+	memcpy(v2, "APCB", 4);
+	fw_put_le16(v2 + 4, FW_AMD_APCB_V2_HEADER_SIZE);
+	fw_put_le16(v2 + 6, 0x20);
+	fw_put_le32(v2 + 8, 0x60);
+	v2[16] = (uint8_t)(0 - fw_sum8(v2, 0x60));
+	CHECK(fw_firmware_parse_buffer(v2, sizeof(v2), NULL, &fw, &err));
+	CHECK_EQ(fw.kind, FW_INPUT_AMD_APCB);
+	CHECK_EQ(fw.tree->root->header_size, 32);
+	CHECK_EQ(fw_node_field_get(fw.tree->root, "ApcbVersion")->v.u, 0x20);
+	CHECK_EQ(fw_node_field_get(fw.tree->root, "PaddingAfter")->v.u, 0xA0);
+	CHECK(fw_node_field_get(fw.tree->root, "ApcbChecksum valid")->v.b);
+	fw_firmware_close(&fw);
+	/* something other than erased flash after the block: a bigger input, not an APCB */
+	v2[0xF0] = 0;
+	CHECK(!fw_firmware_parse_buffer(v2, sizeof(v2), NULL, &fw, &err));
 }
