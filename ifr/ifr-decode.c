@@ -384,9 +384,10 @@ static void end_collect(struct decoder *d, uint32_t end)
 	struct fw_ifr_formset *fs = d->fs;
 	const struct fw_ifr_op *rpn = &fs->ops[d->collect_start];
 	uint32_t n = end - d->collect_start;
-	struct fw_ifr_expr *e = fw_ifr_expr_build(d->a, rpn, n);
+	const char *why;
+	struct fw_ifr_expr *e = fw_ifr_expr_build_why(d->a, rpn, n, &why);
 	if (!e && n)
-		diag(d, rpn, "expression of %u opcodes does not reduce to one value", n);
+		diag(d, rpn, "expression of %u opcodes %s", n, why);
 	if (!n && d->collecting == C_COND)
 		diag(d, end < fs->nops ? &fs->ops[end] : NULL, "condition without an expression");
 	switch (d->collecting) {

@@ -35,12 +35,32 @@ static int arity(uint8_t op)
 	}
 }
 
+#define FW_STR_(x) #x
+#define FW_STR(x) FW_STR_(x)
+
 struct builder {
 	struct fw_arena *a;
 	const struct fw_ifr_op *ops;
 	uint32_t n, i;
 	unsigned depth;
+	bool too_big; /* an expression expanded past FW_IFR_EXPR_MAX_EXPANDED */
 };
+
+/* Count e's expanded nodes (its arguments and map items are built); false past the limit. */
+static bool count_expanded(struct builder *b, struct fw_ifr_expr *e)
+{
+	uint64_t n = 1;
+	for (unsigned j = 0; j < e->nargs; j++)
+		n += e->args[j]->expanded;
+	for (uint32_t j = 0; j < e->nmap; j++)
+		n += e->map[j]->expanded;
+	if (n > FW_IFR_EXPR_MAX_EXPANDED) {
+		b->too_big = true;
+		return false;
+	}
+	e->expanded = (uint32_t)n;
+	return true;
+}
 
 static struct fw_ifr_expr *leaf(struct builder *b, const struct fw_ifr_op *o)
 {
@@ -135,6 +155,8 @@ static bool run(struct builder *b, bool until_end, struct fw_ifr_expr ***items, 
 		} else if (o->scope) {
 			skip_ends++;
 		}
+		if (!count_expanded(b, e))
+			return false;
 		stack[sp++] = e;
 	}
 	b->depth--;
@@ -152,16 +174,27 @@ static bool run(struct builder *b, bool until_end, struct fw_ifr_expr ***items, 
 	return true;
 }
 
-struct fw_ifr_expr *fw_ifr_expr_build(struct fw_arena *a, const struct fw_ifr_op *rpn, uint32_t n)
+struct fw_ifr_expr *fw_ifr_expr_build_why(struct fw_arena *a, const struct fw_ifr_op *rpn, uint32_t n,
+					   const char **why)
 {
+	*why = "is empty";
 	if (!n)
 		return NULL;
-	struct builder b = {a, rpn, n, 0, 0};
+	struct builder b = {a, rpn, n, 0, 0, false};
 	struct fw_ifr_expr **items;
 	uint32_t nitems;
-	if (!run(&b, false, &items, &nitems))
+	if (!run(&b, false, &items, &nitems)) {
+		*why = b.too_big ? "expands (through DUP) past " FW_STR(FW_IFR_EXPR_MAX_EXPANDED) " nodes"
+				 : "does not reduce to one value";
 		return NULL;
+	}
 	return items[0];
+}
+
+struct fw_ifr_expr *fw_ifr_expr_build(struct fw_arena *a, const struct fw_ifr_op *rpn, uint32_t n)
+{
+	const char *why;
+	return fw_ifr_expr_build_why(a, rpn, n, &why);
 }
 
 /* ---- names ---- */
@@ -189,11 +222,18 @@ const char *fw_ifr_expr_op_name(uint8_t op, char *buf, size_t len)
 struct sb {
 	char *p;
 	size_t len, cap;
+	bool full; /* FW_IFR_EXPR_RENDER_MAX reached: the rest is left out */
 };
 
 static void sb_add(struct sb *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void sb_add(struct sb *s, const char *fmt, ...)
 {
+	if (s->full)
+		return;
+	if (s->len >= FW_IFR_EXPR_RENDER_MAX) {
+		s->full = true;
+		return;
+	}
 	va_list ap;
 	for (;;) {
 		size_t room = s->cap - s->len;
@@ -283,6 +323,8 @@ static void render(struct sb *s, const struct fw_ifr_expr *e, const struct fw_if
 
 static void render_sub(struct sb *s, const struct fw_ifr_expr *e, const struct fw_ifr_expr_env *env, int need)
 {
+	if (s->full)
+		return;
 	if (!e) {
 		sb_add(s, "?");
 		return;
@@ -474,12 +516,23 @@ static void render(struct sb *s, const struct fw_ifr_expr *e, const struct fw_if
 
 const char *fw_ifr_expr_render(struct fw_arena *a, const struct fw_ifr_expr *e, const struct fw_ifr_expr_env *env)
 {
-	struct sb s = {fw_xmalloc(128), 0, 128};
+	struct sb s = {fw_xmalloc(128), 0, 128, false};
 	s.p[0] = '\0';
 	if (e)
 		render(&s, e, env, 0);
 	else
 		sb_add(&s, "?");
+	if (s.full || s.len > FW_IFR_EXPR_RENDER_MAX) {
+		/* cut at the limit, on a character boundary, then say so */
+		s.len = FW_IFR_EXPR_RENDER_MAX;
+		while (s.len && ((unsigned char)s.p[s.len] & 0xC0) == 0x80)
+			s.len--;
+		s.full = false;
+		s.cap = s.len + 4 > s.cap ? s.len + 4 : s.cap;
+		s.p = fw_xrealloc(s.p, s.cap);
+		memcpy(s.p + s.len, "...", 4);
+		s.len += 3;
+	}
 	const char *out = fw_arena_strndup(a, s.p, s.len);
 	free(s.p);
 	return out;

@@ -26,11 +26,22 @@ struct fw_ifr_expr {
 	uint16_t nlist;
 	struct fw_ifr_expr **map; /* MAP: match/result pairs, flattened */
 	uint32_t nmap;
+	uint32_t expanded;  /* nodes when shared subexpressions (DUP) are counted each time */
 };
+
+/* DUP shares a subexpression, so n opcodes can stand for 2^n nodes to walk. An expression that
+ * expands past this many nodes is refused when built, which bounds every walk of it (rendering,
+ * evaluation, JSON); real setup forms use a few dozen. */
+#define FW_IFR_EXPR_MAX_EXPANDED 4096
+/* Longest rendered text; longer renderings end in "..." (question names may be long). */
+#define FW_IFR_EXPR_RENDER_MAX 16384
 
 /* Build the tree from postfix opcodes (END opcodes closing scoped expression opcodes are
  * skipped). Returns NULL when the opcodes do not form one expression. */
 struct fw_ifr_expr *fw_ifr_expr_build(struct fw_arena *a, const struct fw_ifr_op *rpn, uint32_t n);
+/* The same; on NULL, *why says what was wrong ("does not reduce to one value", "expands past ..."). */
+struct fw_ifr_expr *fw_ifr_expr_build_why(struct fw_arena *a, const struct fw_ifr_op *rpn, uint32_t n,
+					   const char **why);
 
 /* How names and values are looked up; any callback may be NULL. */
 struct fw_ifr_expr_env {

@@ -386,6 +386,63 @@ TEST(ifr_expressions_render_and_evaluate)
 	fw_arena_free(&a);
 }
 
+/* TRUE, then `k` times DUP AND: 2^(k+1) - 1 nodes once the shared halves are expanded. */
+static uint32_t dup_chain(uint8_t *code, struct fw_ifr_op *ops, unsigned k)
+{
+	uint32_t n = 0;
+	size_t off = 0;
+	code[off] = FW_IFR_TRUE, code[off + 1] = 2;
+	ops[n++] = (struct fw_ifr_op){code + off, (uint32_t)off, FW_IFR_TRUE, 2, false, 0};
+	off += 2;
+	for (unsigned i = 0; i < k; i++) {
+		code[off] = FW_IFR_DUP, code[off + 1] = 2;
+		ops[n++] = (struct fw_ifr_op){code + off, (uint32_t)off, FW_IFR_DUP, 2, false, 0};
+		off += 2;
+		code[off] = FW_IFR_AND, code[off + 1] = 2;
+		ops[n++] = (struct fw_ifr_op){code + off, (uint32_t)off, FW_IFR_AND, 2, false, 0};
+		off += 2;
+	}
+	return n;
+}
+
+/* DUP shares subexpressions: 25 opcodes can stand for 8191 nodes. An expression is refused
+ * past FW_IFR_EXPR_MAX_EXPANDED expanded nodes, so no walk of it can blow up. */
+TEST(ifr_expression_expansion_limit)
+{
+	struct fw_arena a;
+	fw_arena_init(&a);
+	uint8_t code[128];
+	struct fw_ifr_op ops[64];
+	const char *why;
+	uint32_t n = dup_chain(code, ops, 11); /* 4095 nodes */
+	struct fw_ifr_expr *e = fw_ifr_expr_build_why(&a, ops, n, &why);
+	CHECK(e);
+	CHECK_EQ(e->expanded, 4095);
+	uint64_t v;
+	CHECK_EQ(fw_ifr_expr_eval(e, NULL, &v), FW_IFR_EVAL_OK);
+	CHECK_EQ(v, 1);
+	/* 2048 "true" joined by " and ", with parentheses: cut at the render limit */
+	const char *text = fw_ifr_expr_render(&a, e, NULL);
+	CHECK_EQ(strlen(text), FW_IFR_EXPR_RENDER_MAX + 3);
+	CHECK(strcmp(text + FW_IFR_EXPR_RENDER_MAX, "...") == 0);
+	CHECK(strncmp(text, "true and true and ", 18) == 0);
+	/* one NOT on top: exactly at the limit; a second: one past it */
+	static const uint8_t not_op[2] = {FW_IFR_NOT, 2};
+	ops[n] = (struct fw_ifr_op){not_op, 0, FW_IFR_NOT, 2, false, 0};
+	ops[n + 1] = ops[n];
+	e = fw_ifr_expr_build_why(&a, ops, n + 1, &why);
+	CHECK(e && e->expanded == FW_IFR_EXPR_MAX_EXPANDED);
+	CHECK(fw_ifr_expr_build_why(&a, ops, n + 2, &why) == NULL);
+	CHECK_STR(why, "expands (through DUP) past 4096 nodes");
+	n = dup_chain(code, ops, 12); /* 8191 nodes */
+	CHECK(fw_ifr_expr_build_why(&a, ops, n, &why) == NULL);
+	CHECK_STR(why, "expands (through DUP) past 4096 nodes");
+	CHECK(fw_ifr_expr_build_why(&a, ops, 1, &why) != NULL);
+	CHECK(fw_ifr_expr_build_why(&a, ops + 2, 1, &why) == NULL);
+	CHECK_STR(why, "does not reduce to one value");
+	fw_arena_free(&a);
+}
+
 /* ---- real modules (corpus) ---- */
 
 static bool open_corpus(const char *rel, struct fw_hii_input *in, const char *lang)
