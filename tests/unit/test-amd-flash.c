@@ -684,16 +684,31 @@ static size_t container(uint8_t *c)
 	return off;
 }
 
+/* Parse a whole input that must be of `kind` (named `name`); its root, or NULL after a failed check. */
+static struct fw_node *parse_whole(const uint8_t *p, size_t len, enum fw_input_kind kind, const char *name,
+				   struct fw_firmware *fw)
+{
+	struct fw_error err;
+	if (!fw_firmware_parse_buffer(p, len, NULL, fw, &err)) {
+		fw_test_fail(__FILE__, __LINE__, "%s", err.msg);
+		return NULL;
+	}
+	if (fw->kind != kind || strcmp(fw_input_kind_name(fw->kind), name) != 0) {
+		fw_test_fail(__FILE__, __LINE__, "input kind %s, expected %s", fw_input_kind_name(fw->kind), name);
+		fw_firmware_close(fw);
+		return NULL;
+	}
+	return fw->tree->root;
+}
+
 TEST(amd_microcode_container_and_patch_file)
 {
 	static uint8_t c[4096];
 	size_t len = container(c);
 	struct fw_firmware fw;
 	struct fw_error err;
-	CHECK_MSG(fw_firmware_parse_buffer(c, len, NULL, &fw, &err), "%s", err.msg);
-	CHECK_EQ(fw.kind, FW_INPUT_AMD_MICROCODE);
-	CHECK_STR(fw_input_kind_name(fw.kind), "amd-microcode");
-	struct fw_node *root = fw.tree->root;
+	struct fw_node *root = parse_whole(c, len, FW_INPUT_AMD_MICROCODE, "amd-microcode", &fw);
+	CHECK(root);
 	CHECK_STR(root->type, "AMD ucode container");
 	CHECK_EQ(root->nchildren, 3);
 	CHECK_EQ(fw_node_field_get(root, "Patches")->v.u, 2);
@@ -815,10 +830,8 @@ TEST(amd_apcb_block_as_input)
 	b[16] = (uint8_t)(0 - fw_sum8(b, sizeof(b)));
 	struct fw_firmware fw;
 	struct fw_error err;
-	CHECK_MSG(fw_firmware_parse_buffer(b, sizeof(b), NULL, &fw, &err), "%s", err.msg);
-	CHECK_EQ(fw.kind, FW_INPUT_AMD_APCB);
-	CHECK_STR(fw_input_kind_name(fw.kind), "amd-apcb");
-	struct fw_node *n = fw.tree->root;
+	struct fw_node *n = parse_whole(b, sizeof(b), FW_INPUT_AMD_APCB, "amd-apcb", &fw);
+	CHECK(n);
 	CHECK_STR(n->type, "AMD APCB");
 	CHECK_EQ(n->header_size, 128);
 	CHECK_EQ(fw_node_field_get(n, "ApcbVersion")->v.u, 0x30);

@@ -161,16 +161,22 @@ static void form_package(struct tb *b)
 static const char *const en[] = {"Test Set", "help", "Main", "Advanced", "Mode", "Mode help", "Off", "On", "Level", "Flag"};
 static const char *const fr[] = {"Essai", NULL, "Principal", NULL, "Mode FR", NULL, NULL, NULL, NULL, NULL};
 
+/* Decode the form package a test built, into an arena it initialises. */
+static bool decode_built(const struct tb *b, struct fw_arena *a, struct fw_ifr_formset *fs, struct fw_error *err)
+{
+	struct fw_view v = fw_view_make(b->p, b->n, 0);
+	fw_arena_init(a);
+	return fw_ifr_decode(a, &v, fs, err);
+}
+
 TEST(ifr_decode_synthetic_formset)
 {
 	struct tb b = {0};
 	form_package(&b);
-	struct fw_view v = fw_view_make(b.p, b.n, 0);
 	struct fw_arena a;
-	fw_arena_init(&a);
 	struct fw_ifr_formset fs;
 	struct fw_error err;
-	CHECK_MSG(fw_ifr_decode(&a, &v, &fs, &err), "%s", err.msg);
+	CHECK_MSG(decode_built(&b, &a, &fs, &err), "%s", err.msg);
 	CHECK_EQ(fs.ndiags, 0);
 	CHECK_EQ(fs.title, 1);
 	CHECK_EQ(fs.class_id, 1);
@@ -207,6 +213,7 @@ TEST(ifr_decode_synthetic_formset)
 
 	/* broken walks are refused: a length past the end, an unbalanced scope */
 	b.p[b.n - 1] = 0x82; /* last END gains a scope bit */
+	struct fw_view v = fw_view_make(b.p, b.n, 0);
 	CHECK(!fw_ifr_check_package(&v, &err));
 	b.p[b.n - 1] = 0x02;
 	b.p[5] = 0x80 | 1; /* FORM_SET length 1 */
@@ -313,12 +320,10 @@ TEST(ifr_unscoped_conditions_open_nothing)
 	tb_op(&b, 0x29, 0, 0);                 /* end FORM */
 	tb_op(&b, 0x29, 0, 0);                 /* end FORM_SET */
 	tb_pkg_end(&b, at, 0x02);
-	struct fw_view v = fw_view_make(b.p, b.n, 0);
 	struct fw_arena a;
-	fw_arena_init(&a);
 	struct fw_ifr_formset fs;
 	struct fw_error err;
-	CHECK_MSG(fw_ifr_decode(&a, &v, &fs, &err), "%s", err.msg);
+	CHECK_MSG(decode_built(&b, &a, &fs, &err), "%s", err.msg);
 	CHECK_EQ(fs.nforms, 1);
 	CHECK(fs.ndiags >= 1);
 	CHECK(strstr(fs.diags->msg, "SuppressIf without a scope governs nothing") != NULL);
