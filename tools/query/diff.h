@@ -14,8 +14,12 @@
  * A candidate for a move must be of the same kind and share its options (or numeric limits), its
  * help text or its storage, so two unrelated settings that happen to share a prompt are not paired.
  *
- * To add a compared section: a struct and a list in struct fw_diff, its computation in diff.c
- * (fw_diff_run), its JSON, text and markdown in tools/cli/diff-writers.c,
+ * Files: diff.c keeps the lists and runs the comparisons (fw_diff_run); diff-settings.c matches
+ * settings and compares values and varstores; diff-machine.c compares versions, modules, EFI
+ * variables and the kernel side of two machines; diff-acpi.c the ACPI tables.
+ *
+ * To add a compared section: a struct and a list in struct fw_diff, its computation in the file of
+ * its kind, called from fw_diff_run, its JSON, text and markdown in tools/cli/diff-writers.c,
  * and a test in tests/unit/test-diff.c. */
 #ifndef FW_DIFF_H
 #define FW_DIFF_H
