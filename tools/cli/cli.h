@@ -5,6 +5,11 @@
  *     FW_COMMAND(NAME, .synopsis = ..., .summary = ..., .run = ...);
  * line (at the start of a line: the Makefile generates the command table from those). Help,
  * man pages and shell completion come from the same definition.
+ *
+ * Files: cli.c dispatches, logs and prints documents; options.c parses options and suggests
+ * near names; output-file.c opens standard output or -o FILE and lands it; text-filter.c keeps
+ * control characters out of text output; progress.c draws the progress line. What they share
+ * among themselves is in cli-internal.h.
  */
 #ifndef FW_CLI_H
 #define FW_CLI_H
