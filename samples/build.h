@@ -85,7 +85,12 @@ uint8_t *nvar_external_defaults(struct variant *v, size_t *len);
 struct topology;
 const struct topology *topology_for(const struct variant *v);
 void build_acpi_asl(struct variant *v);
-void write_sysroot(struct variant *v, const char *rel);
+/* The machine's state: the reference host (faults between host GPUs under a translating IOMMU),
+ * or the same host after its host GPUs' groups were switched to identity (FSP boot failures). */
+enum sysroot_story { STORY_REFERENCE, STORY_IDENTITY };
+void write_sysroot(struct variant *v, const char *rel, enum sysroot_story story);
+/* An SEV-SNP guest of the reference host, with the four passed-through GPUs. */
+void write_guest_sysroot(struct variant *v, const char *rel);
 
 /* module identities shared by the volumes and planted-changes.json */
 extern const char *const module_names_1104_only[];

@@ -235,7 +235,11 @@ int main(int argc, char **argv)
 		uint8_t *image = build_flash_image(v, root, &len, &map);
 		write_capsule(v, image, len, &map, signer, root, sample_printf("ESC8000A-E13-ASUS-%s.CAP", v->bios_version));
 		free(image);
-		write_sysroot(v, sample_printf("sysroot-%s", v->bios_version));
+		write_sysroot(v, sample_printf("sysroot-%s", v->bios_version), STORY_REFERENCE);
+		if (v->version == 1104) {
+			write_sysroot(v, "sysroot-1104-identity", STORY_IDENTITY);
+			write_guest_sysroot(v, "sysroot-snp-guest");
+		}
 	}
 	plant_versions(&variants[0], &variants[1]);
 	plant_modules(&variants[0], &variants[1]);

@@ -502,7 +502,8 @@ static const struct topo_dev *find_dev(const struct topology *t, int kind, int n
 	return NULL;
 }
 
-static void write_dmesg(const struct variant *v, const struct topology *t, const struct acpi_table *tables, size_t ntables)
+static void write_dmesg(const struct variant *v, const struct topology *t, const struct acpi_table *tables, size_t ntables,
+			enum sysroot_story story)
 {
 	struct klog k = {{0}, 0};
 	kl(&k, 0, "Linux version %s (build@proxmox) (gcc (Debian 12.2.0-14+deb12u1) 12.2.0, GNU ld (GNU Binutils for Debian) "
@@ -609,15 +610,113 @@ static void write_dmesg(const struct variant *v, const struct topology *t, const
 		}
 		kl(&k, 0.0004, "AMD-Vi: IOMMU event log overflow");
 	}
+	if (story == STORY_IDENTITY) {
+		/* an hour later the host GPUs' groups went to identity (nvidia unbound, type written, rebound):
+		 * the GPUs' FSP could not boot without the DMA mappings of a translating domain */
+		k.ts = 7600.0;
+		for (int g = 0;; g++) {
+			const struct topo_dev *d = find_dev(t, DEV_GPU, g);
+			if (!d)
+				break;
+			if (d->guest)
+				continue;
+			const char *b = topo_bdf(d);
+			kl(&k, 0.2, "nvidia %s: enabling device (0000 -> 0002)", b);
+			kl(&k, 2.1, "NVRM: GPU %s: kfspSendBootCommands_HAL: FSP response reported error. Task ID: 0x1 Command type: "
+				    "0x14 Error code: 0x177", b);
+			kl(&k, 0.0001, "NVRM: GPU %s: RmInitAdapter failed! (0x62:0xffff:2142)", b);
+			kl(&k, 0.0001, "NVRM: GPU %s: rm_init_adapter failed, device minor number %d", b, g);
+			kl(&k, 0.0002, "nvidia: probe of %s failed with error -1", b);
+		}
+	}
 	out_write("var/log/dmesg", k.b.p, k.b.len);
 	sb_free(&k.b);
 }
 
+/* ---- GPU driver, boot configuration, Proxmox ---- */
+
+#define NVIDIA_DRIVER "575.57.08"
+
+/* The host GPUs the nvidia driver initialised: /proc/driver/nvidia, module versions; the SNP VM
+ * (VMID 100) gets the vfio GPUs through hostpci, the container (CTID 200) the host GPUs' device
+ * nodes. In the identity story no host GPU initialised, so the driver lists none. */
+static void write_gpu_stack(const struct variant *v, const struct topology *t, enum sysroot_story story)
+{
+	out_text("proc/driver/nvidia/version",
+		 "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  " NVIDIA_DRIVER "  Release Build  "
+		 "(dvs-builder@U22-I3-AF03-09-1)  Wed May 21 22:01:45 UTC 2025\nGCC version:  gcc version 12.2.0 (Debian "
+		 "12.2.0-14+deb12u1)\n");
+	out_text("sys/module/nvidia/version", NVIDIA_DRIVER "\n");
+	out_text("sys/module/nvidia_uvm/version", NVIDIA_DRIVER "\n");
+	struct sbuf vm = {0}, ct = {0};
+	sb_printf(&vm, "amd-sev: type=snp,allow-smt=1\nbios: ovmf\nboot: order=scsi0\ncores: 32\ncpu: EPYC-Genoa\n"
+		       "efidisk0: local-lvm:vm-100-disk-0,efitype=4m,size=4M\nmachine: q35\nmemory: 262144\nname: snp-guest\n"
+		       "net0: virtio=BC:24:11:5E:10:01,bridge=vmbr0\nnuma: 1\nostype: l26\nscsi0: local-lvm:vm-100-disk-1,size=200G\n"
+		       "scsihw: virtio-scsi-single\nsockets: 1\n");
+	sb_printf(&ct, "arch: amd64\ncores: 64\nfeatures: nesting=1\nhostname: sglang\nmemory: 524288\n"
+		       "net0: name=eth0,bridge=vmbr0,hwaddr=BC:24:11:5E:20:01,ip=dhcp,type=veth\nostype: debian\n"
+		       "rootfs: local-lvm:vm-200-disk-0,size=500G\nunprivileged: 0\n"
+		       "lxc.cgroup2.devices.allow: c 195:* rwm\nlxc.cgroup2.devices.allow: c 509:* rwm\n"
+		       "lxc.mount.entry: /dev/nvidiactl dev/nvidiactl none bind,optional,create=file\n"
+		       "lxc.mount.entry: /dev/nvidia-uvm dev/nvidia-uvm none bind,optional,create=file\n");
+	int minor = 0, hostpci = 0;
+	for (int g = 0;; g++) {
+		const struct topo_dev *d = find_dev(t, DEV_GPU, g);
+		if (!d)
+			break;
+		const char *b = topo_bdf(d);
+		if (d->guest) {
+			sb_printf(&vm, "hostpci%d: %s,pcie=1\n", hostpci++, b);
+			continue;
+		}
+		sb_printf(&ct, "lxc.mount.entry: /dev/nvidia%d dev/nvidia%d none bind,optional,create=file\n", minor, minor);
+		if (story == STORY_REFERENCE) {
+			struct fw_guid u = sample_guid_named(sample_printf("GPU %s", b));
+			char us[FW_GUID_STR_LEN];
+			out_text(sample_printf("proc/driver/nvidia/gpus/%s/information", b),
+				 "Model: \t\t NVIDIA RTX PRO 6000 Blackwell Server Edition\nIRQ:   \t\t %d\nGPU UUID: \t GPU-%s\n"
+				 "Video BIOS: \t 98.02.6a.00.05\nBus Type: \t PCIe\nDMA Size: \t 52 bits\nDMA Mask: \t "
+				 "0xfffffffffffff\nBus Location: \t %s\nDevice Minor: \t %d\nGPU Firmware: \t " NVIDIA_DRIVER
+				 "\nGPU Excluded:\t No\n",
+				 400 + minor, fw_guid_format_lower(&u, us), b, minor);
+		}
+		minor++;
+	}
+	sb_printf(&vm, "vmgenid: 6c3f0a52-9d0e-4b1f-8a55-0f1e2d3c4b5a\n");
+	out_write("etc/pve/qemu-server/100.conf", vm.p, vm.len);
+	out_write("etc/pve/lxc/200.conf", ct.p, ct.len);
+	sb_free(&vm);
+	sb_free(&ct);
+	/* boot configuration: systemd-boot through proxmox-boot-tool reads etc/kernel/cmdline */
+	const char *line = cmdline(v, t);
+	const char *args = strchr(line, ' ') ? strchr(line, ' ') + 1 : line;
+	out_text("etc/kernel/cmdline", "%s\n", args);
+	out_text("etc/default/grub",
+		 "GRUB_DEFAULT=0\nGRUB_TIMEOUT=5\nGRUB_DISTRIBUTOR=`lsb_release -i -s 2> /dev/null || echo Debian`\n"
+		 "GRUB_CMDLINE_LINUX_DEFAULT=\"quiet\"\nGRUB_CMDLINE_LINUX=\"\"\n");
+	out_text("etc/modprobe.d/nvidia.conf", "blacklist nouveau\noptions nouveau modeset=0\n");
+	out_text("etc/modprobe.d/vfio.conf", "softdep nvidia pre: vfio-pci\n");
+	out_text("etc/modules-load.d/vfio.conf", "vfio\nvfio_iommu_type1\nvfio_pci\n");
+}
+
 /* ---- the snapshot ---- */
 
-void write_sysroot(struct variant *v, const char *rel)
+void write_sysroot(struct variant *v, const char *rel, enum sysroot_story story)
 {
 	const struct topology *t = topology_for(v);
+	static struct topology identity;
+	if (story == STORY_IDENTITY) {
+		/* the host GPUs' groups switched to identity at runtime; their driver failed to probe */
+		identity = *t;
+		for (int i = 0; i < identity.ndevs; i++) {
+			struct topo_dev *d = &identity.devs[i];
+			if (d->kind == DEV_GPU && !d->guest) {
+				snprintf(identity.group_type[d->group], sizeof(identity.group_type[0]), "identity");
+				d->driver = NULL;
+			}
+		}
+		t = &identity;
+	}
 	out_remove_tree(rel);
 	char *old_root = sample_strdup(out_root());
 	out_set_root(out_path(rel));
@@ -639,8 +738,96 @@ void write_sysroot(struct variant *v, const char *rel)
 	write_efivars(v, t);
 	write_dmi(v);
 	write_proc(v, t);
-	write_dmesg(v, t, tables, ntables);
+	write_dmesg(v, t, tables, ntables, story);
+	write_gpu_stack(v, t, story);
 	for (size_t i = 0; i < ACPI_DATA_TABLES; i++)
 		free(tables[i].data);
+	out_set_root(old_root);
+}
+
+/* ---- the SEV-SNP guest ---- */
+
+/* VM 100 of the reference host as seen from inside: QEMU q35, the hypervisor CPU flag, SEV-SNP
+ * active with /dev/sev-guest, and the four passed-through GPUs behind QEMU root ports, driven by
+ * the guest's nvidia driver. */
+void write_guest_sysroot(struct variant *v, const char *rel)
+{
+	(void)v;
+	out_remove_tree(rel);
+	char *old_root = sample_strdup(out_root());
+	out_set_root(out_path(rel));
+	static struct topology g;
+	memset(&g, 0, sizeof(g));
+	g.nps = 1;
+	g.rbs[0].bus = 0;
+	for (int i = 0; i < 4; i++) {
+		struct topo_dev *rp = &g.devs[g.ndevs++];
+		*rp = (struct topo_dev){.kind = DEV_ROOT_PORT, .parent = -1, .bus = 0, .dev = 0x1c, .fn = (uint8_t)i,
+					.vendor = 0x1B36, .device = 0x000C, .class_code = 0x060400, .revision = 0,
+					.secondary = (uint8_t)(i + 1), .subordinate = (uint8_t)(i + 1), .link_speed = 5,
+					.link_width = 16, .driver = "pcieport", .group = -1};
+		struct topo_dev *gpu = &g.devs[g.ndevs++];
+		*gpu = (struct topo_dev){.kind = DEV_GPU, .parent = g.ndevs - 2, .bus = (uint8_t)(i + 1), .vendor = 0x10DE,
+					 .device = 0x2BB5, .subsys_vendor = 0x10DE, .subsys_device = 0x204E,
+					 .class_code = 0x030200, .revision = 0xA1, .link_speed = 5, .link_width = 16,
+					 .driver = "nvidia", .group = -1};
+		gpu->bars[0] = (struct topo_bar){0xFC000000ull - 0x1000000ull * (uint64_t)i, 0x1000000, false, false};
+		gpu->bars[1] = (struct topo_bar){0x38000000000ull + 0x2000000000ull * (uint64_t)i, 0x2000000000ull, true, true};
+	}
+	for (int i = 0; i < g.ndevs; i++) {
+		const struct topo_dev *d = &g.devs[i];
+		const char *dir = dev_path(&g, d);
+		const char *bdf = topo_bdf(d);
+		struct cfg c;
+		config_space(&g, d, &c);
+		out_write(sample_printf("%s/config", dir), c.b, 256); /* unprivileged capture: 256 bytes */
+		out_text(sample_printf("%s/vendor", dir), "0x%04x\n", d->vendor);
+		out_text(sample_printf("%s/device", dir), "0x%04x\n", d->device);
+		out_text(sample_printf("%s/class", dir), "0x%06x\n", d->class_code);
+		out_text(sample_printf("%s/numa_node", dir), "-1\n");
+		write_resource(dir, d, d->kind == DEV_ROOT_PORT);
+		out_mkdirs(sample_printf("sys/bus/pci/drivers/%s", d->driver));
+		out_symlink(sample_printf("%s/driver", dir), rel_target(dir, sample_printf("sys/bus/pci/drivers/%s", d->driver)));
+		out_symlink(sample_printf("sys/bus/pci/devices/%s", bdf), rel_target("sys/bus/pci/devices", dir));
+		if (d->kind == DEV_GPU)
+			out_text(sample_printf("proc/driver/nvidia/gpus/%s/information", bdf),
+				 "Model: \t\t NVIDIA RTX PRO 6000 Blackwell Server Edition\nVideo BIOS: \t 98.02.6a.00.05\n"
+				 "Bus Location: \t %s\nDevice Minor: \t %d\nGPU Firmware: \t " NVIDIA_DRIVER "\n",
+				 bdf, d->bus - 1);
+	}
+	static const char *const dmi[][2] = {{"sys_vendor", "QEMU"}, {"product_name", "Standard PC (Q35 + ICH9, 2009)"},
+					     {"bios_vendor", "EFI Development Kit II / OVMF"}, {"bios_version", "4.2025.02-3"},
+					     {"bios_date", "03/18/2025"}};
+	for (size_t i = 0; i < ARRAY_LEN(dmi); i++)
+		out_text(sample_printf("sys/class/dmi/id/%s", dmi[i][0]), "%s\n", dmi[i][1]);
+	out_text("proc/cmdline", "BOOT_IMAGE=/boot/vmlinuz-6.14.0-1006-azure root=/dev/sda1 ro console=ttyS0\n");
+	out_text("proc/sys/kernel/osrelease", "6.14.0-1006-azure\n");
+	out_text("proc/cpuinfo",
+		 "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\nmodel name\t: AMD EPYC-Genoa "
+		 "Processor\nflags\t\t: fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx "
+		 "fxsr sse sse2 ht syscall nx mmxext pdpe1gb rdtscp lm rep_good nopl cpuid extd_apicid tsc_known_freq pni "
+		 "pclmulqdq ssse3 fma cx16 sse4_1 sse4_2 x2apic movbe popcnt aes xsave avx f16c rdrand hypervisor lahf_lm "
+		 "cmp_legacy cr8_legacy abm sse4a misalignsse 3dnowprefetch topoext sev sev_es sev_snp\n\n");
+	out_text("proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  " NVIDIA_DRIVER
+					       "  Release Build  (dvs-builder@U22-I3-AF03-09-1)\n");
+	out_text("sys/module/nvidia/version", NVIDIA_DRIVER "\n");
+	out_write("dev/sev-guest", "", 0);
+	struct klog k = {{0}, 0};
+	kl(&k, 0, "Linux version 6.14.0-1006-azure (buildd@lcy02-amd64-010) (x86_64-linux-gnu-gcc-13 (Ubuntu "
+		  "13.3.0-6ubuntu2~24.04) 13.3.0) #6-Ubuntu SMP");
+	kl(&k, 0, "Command line: BOOT_IMAGE=/boot/vmlinuz-6.14.0-1006-azure root=/dev/sda1 ro console=ttyS0");
+	kl(&k, 0.000001, "DMI: QEMU Standard PC (Q35 + ICH9, 2009), BIOS 4.2025.02-3 03/18/2025");
+	kl(&k, 0.000002, "Hypervisor detected: KVM");
+	kl(&k, 0.01, "Memory Encryption Features active: AMD SEV SEV-ES SEV-SNP");
+	kl(&k, 0.000001, "SEV: Status: SEV SEV-ES SEV-SNP");
+	kl(&k, 2.3, "sev-guest sev-guest: Initialized SEV guest driver (using VMPCK0 communication key)");
+	kl(&k, 1.1, "nvidia: loading out-of-tree module taints kernel.");
+	kl(&k, 0.2, "NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  " NVIDIA_DRIVER "  Release Build  "
+		    "(dvs-builder@U22-I3-AF03-09-1)");
+	for (int i = 0; i < g.ndevs; i++)
+		if (g.devs[i].kind == DEV_GPU)
+			kl(&k, 0.01, "nvidia %s: enabling device (0000 -> 0002)", topo_bdf(&g.devs[i]));
+	out_write("var/log/dmesg", k.b.p, k.b.len);
+	sb_free(&k.b);
 	out_set_root(old_root);
 }

@@ -23,7 +23,8 @@ e = f["explanation"]
 # both GPUs by PCI address, their IOMMU groups, the translation mode, the ACS path, the fix
 assert "GPU 0000:23:00.0 (IOMMU group 13, DMA-FQ)" in e and "BAR1 of GPU 0000:24:00.0 (group 15, DMA-FQ)" in e, e
 assert "ACS redirect" in e
-assert any("0000:22:00.0 (Downstream Port): ACS at 0x170" in x and "ReqRedir+" in x for x in f["evidence"])
+assert any("0000:22:00.0 (Downstream Port): ACS at 0x170" in x["text"] and "ReqRedir+" in x["text"]
+           and x["from"] == "sys/bus/pci/devices/0000:22:00.0/config" for x in f["evidence"])
 assert "NCCL_P2P_DISABLE=1" in f["fix"] and "iommu=pt" in f["fix"]
 for c in d["checks"]:
     assert c["status"] in ("pass", "warn", "fail", "skip") and c["evidence"], c["id"]

@@ -20,7 +20,7 @@ static bool evidence_has(const struct fw_check_result *c, const char *text)
 {
 	size_t i;
 	json_t *e;
-	json_array_foreach(c->evidence, i, e) if (strstr(json_string_value(e), text)) return true;
+	json_array_foreach(c->evidence, i, e) if (strstr(fw_evidence_text(e), text)) return true;
 	return false;
 }
 
@@ -156,6 +156,196 @@ TEST(doctor_identity_group_fails_snp_and_profiles_filter)
 	json_t *doc = fw_doctor_report_json(&rep);
 	CHECK(json_integer_value(json_object_get(json_object_get(doc, "summary"), "fail")) >= 2);
 	json_decref(doc);
+	fw_doctor_report_free(&rep);
+	fw_host_free(&h);
+	fw_machine_close(m);
+	fw_sysroot_remove(dir);
+}
+
+/* Every verdict names what it was read from; a check without its input says skip. */
+static void check_all_have_evidence(const struct fw_doctor_report *rep, const char *what)
+{
+	for (size_t i = 0; i < rep->count; i++) {
+		const struct fw_check_result *c = &rep->results[i];
+		CHECK_MSG(json_array_size(c->evidence) > 0, "%s: %s (%s) has no evidence", what, c->id,
+			  fw_check_status_name(c->status));
+		size_t k;
+		json_t *e;
+		json_array_foreach(c->evidence, k, e)
+		{
+			CHECK_MSG(fw_evidence_from(e)[0] && fw_evidence_text(e)[0], "%s: %s evidence without source", what, c->id);
+			if (c->status != FW_CHECK_SKIP)
+				continue;
+		}
+		bool any_real = false;
+		json_array_foreach(c->evidence, k, e) any_real |= strcmp(fw_evidence_kind(e), FW_EVIDENCE_ABSENT) != 0;
+		CHECK_MSG(c->status == FW_CHECK_SKIP || any_real, "%s: %s is %s on absent evidence only", what, c->id,
+			  fw_check_status_name(c->status));
+	}
+}
+
+TEST(doctor_every_check_has_evidence_or_skips)
+{
+	char dir[] = "/tmp/fwlens-doctor.XXXXXX";
+	CHECK(fw_sysroot_new(dir));
+	fw_sysroot_text(dir, "proc/version", "Linux version 6.14\n");
+	struct fw_doctor_report rep;
+	struct fw_host h;
+	struct fw_machine *m;
+	/* an almost empty machine: nothing passes or fails */
+	CHECK(run(dir, FW_PROFILE_ALL, &rep, &h, &m));
+	check_all_have_evidence(&rep, "empty");
+	CHECK_EQ(rep.pass + rep.warn + rep.fail, 0);
+	CHECK(strstr(find(&rep, "iommu-group-types")->explanation, "not captured") != NULL);
+	CHECK(strstr(find(&rep, "gpu-driver-init")->explanation, "kernel log was not captured") != NULL);
+	fw_doctor_report_free(&rep);
+	fw_host_free(&h);
+	fw_machine_close(m);
+	/* groups captured but empty, no passthrough on the command line: the translated mode cannot pass */
+	fw_sysroot_text(dir, "proc/cmdline", "root=/dev/sda1\n");
+	fw_sysroot_text(dir, "sys/kernel/iommu_groups/.keep", "");
+	CHECK(run(dir, FW_PROFILE_ALL, &rep, &h, &m));
+	check_all_have_evidence(&rep, "no groups");
+	CHECK_EQ(find(&rep, "kernel-iommu-mode")->status, FW_CHECK_FAIL);
+	CHECK_EQ(find(&rep, "iommu-group-types")->status, FW_CHECK_FAIL);
+	fw_doctor_report_free(&rep);
+	fw_host_free(&h);
+	fw_machine_close(m);
+	/* no machine at all (an image alone gives settings; here nothing): every check skips */
+	struct fw_doctor_ctx none = {NULL, {0}, FW_PROFILE_ALL};
+	fw_doctor_run(&none, &rep);
+	check_all_have_evidence(&rep, "no machine");
+	CHECK_EQ(rep.skip, rep.count);
+	CHECK(strstr(find(&rep, "acpi-ivrs")->explanation, "built by the firmware at boot") != NULL);
+	fw_doctor_report_free(&rep);
+	fw_sysroot_remove(dir);
+}
+
+TEST(doctor_host_sample_has_evidence)
+{
+	char dir[] = "/tmp/fwlens-doctor.XXXXXX";
+	CHECK(fw_sysroot_new(dir));
+	build_host(dir, false);
+	struct fw_doctor_report rep;
+	struct fw_host h;
+	struct fw_machine *m;
+	CHECK(run(dir, FW_PROFILE_ALL, &rep, &h, &m));
+	check_all_have_evidence(&rep, "host");
+	const struct fw_check_result *k = find(&rep, "kernel-iommu-mode");
+	size_t i;
+	json_t *e;
+	bool cmdline = false;
+	json_array_foreach(k->evidence, i, e) cmdline |= strcmp(fw_evidence_from(e), "proc/cmdline") == 0;
+	CHECK(cmdline);
+	CHECK_EQ(find(&rep, "gpu-driver-init")->status, FW_CHECK_PASS);
+	CHECK_EQ(find(&rep, "gpu-identity-domains")->status, FW_CHECK_PASS);
+	CHECK_EQ(find(&rep, "guest-snp")->status, FW_CHECK_SKIP);
+	fw_doctor_report_free(&rep);
+	fw_host_free(&h);
+	fw_machine_close(m);
+	fw_sysroot_remove(dir);
+}
+
+/* The second half of the reference host's story: a Blackwell GPU's group switched to identity at
+ * runtime, its driver failing in the FSP boot. */
+TEST(doctor_identity_blackwell_fails_with_recovery)
+{
+	char dir[] = "/tmp/fwlens-doctor.XXXXXX";
+	CHECK(fw_sysroot_new(dir));
+	build_host(dir, true);
+	fw_sysroot_text(dir, "var/log/dmesg",
+			"[    0.900] iommu: Default domain type: Translated\n"
+			"[  300.001] nvidia 0000:43:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x0014 address=0x4000100000 flags=0x0030]\n"
+			"[  300.002] nvidia 0000:43:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x0014 address=0x4000100040 flags=0x0030]\n"
+			"[  300.005] nvidia 0000:44:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x0015 address=0x2000100040 flags=0x0030]\n"
+			"[  900.100] NVRM: GPU 0000:44:00.0: kfspSendBootCommands_HAL: FSP boot command failed, error 0x177\n"
+			"[  900.101] NVRM: GPU 0000:44:00.0: RmInitAdapter failed! (0x62:0xffff:2142)\n"
+			"[  900.102] NVRM: Xid (PCI:0000:44:00): 79, pid=1234, GPU has fallen off the bus.\n"
+			"[  900.103] nvidia: probe of 0000:44:00.0 failed with error -1\n");
+	struct fw_doctor_report rep;
+	struct fw_host h;
+	struct fw_machine *m;
+	CHECK(run(dir, FW_PROFILE_ALL, &rep, &h, &m));
+	check_all_have_evidence(&rep, "identity");
+	const struct fw_check_result *g = find(&rep, "gpu-identity-domains");
+	CHECK_EQ(g->status, FW_CHECK_FAIL);
+	CHECK(strstr(g->explanation, "0000:44:00.0 (group 21)") != NULL);
+	CHECK(strstr(g->explanation, "does not translate") != NULL);
+	/* the recovery, in order: unbind, group back to DMA-FQ, remove, bus reset of the upstream bridge, rescan */
+	const char *fix = g->fix;
+	const char *unbind = strstr(fix, "echo 0000:44:00.0 > /sys/bus/pci/drivers/nvidia/unbind");
+	const char *type = strstr(fix, "echo DMA-FQ > /sys/kernel/iommu_groups/21/type");
+	const char *rm = strstr(fix, "echo 1 > /sys/bus/pci/devices/0000:44:00.0/remove");
+	const char *sbr = strstr(fix, "setpci -s 0000:42:01.0 BRIDGE_CONTROL=0x40:0x40");
+	const char *rescan = strstr(fix, "echo 1 > /sys/bus/pci/rescan");
+	CHECK(unbind && type && rm && sbr && rescan);
+	CHECK(unbind < type && type < rm && rm < sbr && sbr < rescan);
+	CHECK(strstr(fix, "cold power cycle") != NULL);
+	CHECK(strstr(fix, "/bind ") == NULL && strstr(fix, "drivers/nvidia/bind") == NULL);
+	const struct fw_check_result *d = find(&rep, "gpu-driver-init");
+	CHECK_EQ(d->status, FW_CHECK_FAIL);
+	CHECK(strstr(d->explanation, "GPU 0000:44:00.0 (NVIDIA RTX PRO 6000 Blackwell Workstation Edition (10de:2bb1), IOMMU "
+				     "group 21, identity now)") != NULL);
+	CHECK_MSG(strstr(d->explanation, "0x62:0xffff:2142") && strstr(d->explanation, "FSP error 0x177") &&
+	      strstr(d->explanation, "Xid 79") && strstr(d->explanation, "probe error -1"), "%s", d->explanation);
+	CHECK(strstr(d->explanation, "Cause: the GPU's IOMMU group is identity now") != NULL);
+	CHECK(d->fix && strstr(d->fix, "setpci -s 0000:42:01.0") != NULL);
+	/* faults logged before the switch are not put on the identity domain */
+	const struct fw_check_result *f = find(&rep, "p2p-io-page-faults");
+	CHECK(strstr(f->explanation, "translates every request in a identity") == NULL);
+	CHECK_EQ(find(&rep, "kernel-iommu-mode")->status, FW_CHECK_WARN);
+	CHECK(strstr(find(&rep, "kernel-iommu-mode")->explanation, "group 21 is identity now") != NULL);
+	fw_doctor_report_free(&rep);
+	fw_host_free(&h);
+	fw_machine_close(m);
+	/* the faulting GPU's own group identity now: the faults are dated, not blamed on identity */
+	fw_sysroot_text(dir, "sys/kernel/iommu_groups/20/type", "identity\n");
+	CHECK(run(dir, FW_PROFILE_ALL, &rep, &h, &m));
+	f = find(&rep, "p2p-io-page-faults");
+	CHECK(strstr(f->explanation, "IOMMU group 20 is identity now") != NULL);
+	CHECK(strstr(f->explanation, "between 300.001000 and 300.005000 s after boot") != NULL);
+	fw_doctor_report_free(&rep);
+	fw_host_free(&h);
+	fw_machine_close(m);
+	fw_sysroot_remove(dir);
+}
+
+TEST(doctor_in_a_guest_gives_no_host_advice)
+{
+	char dir[] = "/tmp/fwlens-doctor.XXXXXX";
+	CHECK(fw_sysroot_new(dir));
+	uint8_t c[4096];
+	fw_sysroot_cfg_gpu(c, 0x10DE, 0x2BB5, 5, 16);
+	fw_sysroot_pci(dir, "pci0000:00/0000:00:10.0", c,
+		       "0x00000000fd000000 0x00000000fdffffff 0x0000000000040200\n"
+		       "0x0000038000000000 0x0000039fffffffff 0x000000000014220c\n",
+		       -1, "nvidia", 5);
+	fw_sysroot_text(dir, "proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu sse2 hypervisor sev sev_es\n");
+	fw_sysroot_text(dir, "sys/class/dmi/id/sys_vendor", "QEMU\n");
+	fw_sysroot_text(dir, "proc/cmdline", "root=/dev/vda1\n");
+	fw_sysroot_text(dir, "dev/sev-guest", "");
+	fw_sysroot_text(dir, "var/log/dmesg", "[    0.0] Memory Encryption Features active: AMD SEV SEV-ES SEV-SNP\n");
+	struct fw_doctor_report rep;
+	struct fw_host h;
+	struct fw_machine *m;
+	CHECK(run(dir, FW_PROFILE_ALL, &rep, &h, &m));
+	check_all_have_evidence(&rep, "guest");
+	for (size_t i = 0; i < rep.count; i++) {
+		const struct fw_check_result *r = &rep.results[i];
+		CHECK_MSG(!r->fix || !strstr(r->fix, "SMEE"), "%s gives host BIOS advice in a guest", r->id);
+		if (strncmp(r->id, "bios-", 5) == 0 || strncmp(r->id, "kernel-", 7) == 0 || strcmp(r->id, "cpu-flags") == 0)
+			CHECK_MSG(r->status == FW_CHECK_SKIP && strstr(r->explanation, "virtual machine guest"), "%s", r->id);
+	}
+	CHECK_EQ(find(&rep, "guest-snp")->status, FW_CHECK_PASS);
+	CHECK_EQ(find(&rep, "guest-gpus")->status, FW_CHECK_PASS);
+	CHECK(evidence_has(find(&rep, "guest-gpus"), "0000:00:10.0 NVIDIA RTX PRO 6000 Blackwell Server Edition (10de:2bb5): driver nvidia"));
+	fw_doctor_report_free(&rep);
+	fw_host_free(&h);
+	fw_machine_close(m);
+	/* SEV-ES only and no sev-guest node: not an SNP guest */
+	fw_sysroot_text(dir, "var/log/dmesg", "[    0.0] Memory Encryption Features active: AMD SEV SEV-ES\n");
+	CHECK(run(dir, FW_PROFILE_ALL, &rep, &h, &m));
+	CHECK_EQ(find(&rep, "guest-snp")->status, FW_CHECK_FAIL);
 	fw_doctor_report_free(&rep);
 	fw_host_free(&h);
 	fw_machine_close(m);

@@ -43,7 +43,13 @@ static void print_text(struct fw_cli *cli, const char *src, const char *profile,
 		}
 		size_t k;
 		json_t *e;
-		json_array_foreach(c->evidence, k, e) fw_text_wrap_hanging(f, json_string_value(e), "      - ", "        ", 100);
+		json_array_foreach(c->evidence, k, e)
+		{
+			/* where it was read, then what it says */
+			char *line = fw_xasprintf("%s: %s", fw_evidence_from(e), fw_evidence_text(e));
+			fw_text_wrap_hanging(f, line, "      - ", "        ", 100);
+			free(line);
+		}
 		if (c->fix) {
 			char *line = fw_xasprintf("fix: %s", c->fix);
 			fw_text_wrap_hanging(f, line, "      ", "           ", 100);
@@ -118,8 +124,11 @@ FW_COMMAND(doctor,
 	.summary = "Check whether a host is set up right for SEV-SNP, vfio passthrough and GPU peer-to-peer",
 	.description =
 		"SRC is a machine: a snapshot file, a folder laid out like a Linux root, or / for this machine. "
-		"Each check reports pass, warn, fail or skip with its evidence (settings with their varstore offsets, "
-		"kernel log lines, ACS bits, IOMMU groups), an explanation and a fix. BIOS settings are decoded from the "
+		"Each check reports pass, warn, fail or skip with its evidence: a list of {kind, from, text} naming the "
+		"setting with its varstore offset and the variable it was read from, the kernel log line, the machine file "
+		"(proc/cmdline, sys/bus/pci/devices/BDF/config, ...) or the ACPI table; a check whose input is missing says "
+		"skip and why. It also has an explanation and a fix. Inside a virtual machine (hypervisor CPU flag or DMI) "
+		"the host checks say skip and the guest checks (guest-snp, guest-gpus) apply. BIOS settings are decoded from the "
 		"machine's EFI variables with the forms of the BIOS image (--image, or the image stored in the snapshot).\n\n"
 		"Exit status 1 when any check fails.",
 	.formats = "text,json,jsonl,xml",

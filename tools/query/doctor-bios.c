@@ -7,7 +7,29 @@
 
 enum lookup { FOUND, NO_SETTINGS, ABSENT, NO_VALUE };
 
-/* Look a setting up; when it has a value, add it as evidence. */
+static const char *value_text(const struct fw_doctor_setting *s, char *buf, size_t len)
+{
+	if (s->numeric)
+		snprintf(buf, len, "%llu (0x%llx)", (unsigned long long)s->current, (unsigned long long)s->current);
+	else if (s->current_text)
+		snprintf(buf, len, "%s (0x%llx)", s->current_text, (unsigned long long)s->current);
+	else
+		snprintf(buf, len, "0x%llx (not one of its options)", (unsigned long long)s->current);
+	return buf;
+}
+
+static const char *default_text(const struct fw_doctor_setting *s, char *buf, size_t len)
+{
+	if (s->default_text)
+		snprintf(buf, len, "%s (0x%llx)", s->default_text, (unsigned long long)s->def);
+	else if (s->has_default)
+		snprintf(buf, len, "%llu (0x%llx)", (unsigned long long)s->def, (unsigned long long)s->def);
+	else
+		snprintf(buf, len, "none in the forms");
+	return buf;
+}
+
+/* Look a setting up; add what was found as evidence, with where its value was read. */
 static enum lookup lookup(const struct fw_doctor_ctx *ctx, struct fw_check_result *r, const char *prompt,
 			  struct fw_doctor_setting *s)
 {
@@ -16,15 +38,19 @@ static enum lookup lookup(const struct fw_doctor_ctx *ctx, struct fw_check_resul
 		return NO_SETTINGS;
 	if (!ctx->src.setting(ctx->src.setting_ctx, prompt, s))
 		return ABSENT;
+	char where[128], v[96], d[96];
+	snprintf(where, sizeof(where), "%s@0x%x", s->varstore ? s->varstore : "(no varstore)", s->offset);
 	if (!s->has_current) {
-		fw_check_evidence(r, "%s (%s, %s@0x%x): no current value stored; default %s", s->prompt, s->path ? s->path : "",
-				  s->varstore ? s->varstore : "?", s->offset, s->default_text ? s->default_text : "?");
+		fw_check_evidence(r, FW_EVIDENCE_ABSENT, where, "%s: no current value (no %s variable was read); default %s; menu %s",
+				  s->prompt, s->varstore ? s->varstore : "setup", default_text(s, d, sizeof(d)),
+				  s->path ? s->path : "");
 		return NO_VALUE;
 	}
-	fw_check_evidence(r, "%s = %s (0x%llx) at %s@0x%x; default %s%s; menu %s", s->prompt,
-			  s->current_text ? s->current_text : "(not an option)", (unsigned long long)s->current,
-			  s->varstore ? s->varstore : "?", s->offset, s->default_text ? s->default_text : "?",
-			  s->hidden ? "; hidden in setup" : "", s->path ? s->path : "");
+	char from[512];
+	snprintf(from, sizeof(from), "%s in %s", where, s->value_from ? s->value_from : "the variables given");
+	fw_check_evidence(r, FW_EVIDENCE_SETTING, from, "%s = %s; default %s%s; menu %s", s->prompt,
+			  value_text(s, v, sizeof(v)), default_text(s, d, sizeof(d)), s->hidden ? "; hidden in setup" : "",
+			  s->path ? s->path : "");
 	return FOUND;
 }
 
@@ -32,13 +58,12 @@ static void skip_for(struct fw_check_result *r, enum lookup l, const char *promp
 {
 	switch (l) {
 	case NO_SETTINGS:
-		fw_check_set(r, FW_CHECK_SKIP,
-			     "No BIOS settings are known for this host: give the BIOS image (--image, or a snapshot captured "
-			     "with --image) so the stored variables can be decoded.",
-			     NULL);
+		fw_check_skip(r, "BIOS forms",
+			      "No BIOS settings are known for this host: give the BIOS image (--image, or a snapshot captured "
+			      "with --image) so the stored variables can be decoded.");
 		break;
 	case ABSENT:
-		fw_check_setf(r, FW_CHECK_SKIP, NULL, "This BIOS has no setting named \"%s\".", prompt);
+		fw_check_skip(r, "BIOS forms", "This BIOS has no setting named \"%s\".", prompt);
 		break;
 	case NO_VALUE:
 		fw_check_setf(r, FW_CHECK_SKIP, NULL,
@@ -69,7 +94,19 @@ void fw_check_bios_smee(const struct fw_doctor_ctx *ctx, struct fw_check_result 
 	struct fw_doctor_setting s;
 	if (!get(ctx, r, "SMEE", &s))
 		return;
-	if (text_is(&s, "Enable", "Enabled"))
+	const struct fw_host *h = ctx->host;
+	bool on = text_is(&s, "Enable", "Enabled");
+	if (on && h && h->cpu_flags && !strstr(h->cpu_flags, " sme") && !h->guest_why) {
+		/* SMEE sets SYSCFG[23]; the kernel shows the sme flag only when it is set */
+		fw_check_evidence(r, FW_EVIDENCE_FILE, "proc/cpuinfo", "no sme flag");
+		fw_check_set(r, FW_CHECK_WARN,
+			     "The stored value is Enable, but the running kernel reports no sme CPU flag (SYSCFG "
+			     "MemEncryptionModEn is 0): the BIOS value and the hardware state disagree.",
+			     "Check that the machine booted with these variables (a change pending until the next boot?) and "
+			     "that mem_encrypt=off is not on the command line.");
+		return;
+	}
+	if (on)
 		fw_check_set(r, FW_CHECK_PASS, "SMEE is explicitly enabled, so memory encryption is on and the SEV options are shown.",
 			     NULL);
 	else
@@ -162,6 +199,18 @@ void fw_check_bios_iommu(const struct fw_doctor_ctx *ctx, struct fw_check_result
 	struct fw_doctor_setting s;
 	if (!get(ctx, r, "IOMMU", &s))
 		return;
+	const struct fw_host *h = ctx->host;
+	if (!text_is(&s, "Disabled", "Disable") && h && h->groups_captured && !h->ngroups) {
+		/* the stored choice and the running machine disagree */
+		fw_check_evidence(r, FW_EVIDENCE_FILE, "sys/kernel/iommu_groups", "no IOMMU groups on the running machine");
+		fw_check_setf(r, FW_CHECK_WARN,
+			      "Check that the machine booted with these variables (a change pending until the next boot?) and "
+			      "that the kernel was not given amd_iommu=off.",
+			      "The stored value is %s, but the running machine has no IOMMU groups: the BIOS value and the "
+			      "kernel view disagree.",
+			      s.current_text ? s.current_text : "not Disabled");
+		return;
+	}
 	if (text_is(&s, "Enabled", "Enable"))
 		fw_check_set(r, FW_CHECK_PASS, "The IOMMU is enabled.", NULL);
 	else if (text_is(&s, "Auto", NULL))
@@ -215,11 +264,18 @@ void fw_check_bios_large_bars(const struct fw_doctor_ctx *ctx, struct fw_check_r
 	if (l4g == FOUND && a4g.current == 0)
 		fw_check_set(r, FW_CHECK_FAIL, "Above 4G Decoding is off: eight GPUs cannot map their 64-bit BARs.",
 			     "Enable Above 4G Decoding (Advanced > PCI Subsystem Settings).");
-	else if (lrb != FOUND || rebar.current == 0)
+	else if (lrb == FOUND && rebar.current == 0)
 		fw_check_set(r, FW_CHECK_WARN,
-			     "Resize BAR is off or unknown: GPUs expose a small BAR1, so peers and guests map only part of "
-			     "the VRAM.",
+			     "Resize BAR is off: GPUs expose a small BAR1, so peers and guests map only part of the VRAM.",
 			     "Enable Resize BAR Support; for vfio guests also give the VM enough 64-bit MMIO space.");
+	else if (lrb != FOUND)
+		fw_check_setf(r, FW_CHECK_PASS, NULL,
+			      "Above 4G Decoding is enabled; Resize BAR Support is %s, so the GPU BAR sizes (gpu-bars) tell "
+			      "whether BAR1 is full-size.",
+			      lrb == ABSENT ? "not a setting of this BIOS" : "not known");
+	else if (l4g != FOUND)
+		fw_check_setf(r, FW_CHECK_PASS, NULL, "Resize BAR Support is enabled; Above 4G Decoding is %s.",
+			      l4g == ABSENT ? "not a setting of this BIOS" : "not known");
 	else
 		fw_check_set(r, FW_CHECK_PASS, "64-bit BARs above 4 GiB and full-size BARs are enabled.", NULL);
 }
@@ -227,20 +283,25 @@ void fw_check_bios_large_bars(const struct fw_doctor_ctx *ctx, struct fw_check_r
 void fw_check_acpi_ivrs(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
 	if (!ctx->src.ivrs) {
-		fw_check_set(r, FW_CHECK_SKIP, "No ACPI tables are known for this source.", NULL);
+		fw_check_skip(r, "sys/firmware/acpi/tables/IVRS",
+			      ctx->host ? "The machine's ACPI tables were not captured."
+					: "No running machine was given: the IVRS table is built by the firmware at boot, so only "
+					  "a machine's tables (sys/firmware/acpi/tables) show it.");
 		return;
 	}
 	unsigned n = 0;
 	bool efr_known = false, snp = false;
 	char note[512] = "";
 	if (!ctx->src.ivrs(ctx->src.acpi_ctx, &n, &efr_known, &snp, note, sizeof(note))) {
+		fw_check_evidence(r, FW_EVIDENCE_ABSENT, "sys/firmware/acpi/tables/IVRS",
+				  "the machine's ACPI tables hold no IVRS");
 		fw_check_set(r, FW_CHECK_FAIL,
 			     "There is no IVRS table: the BIOS did not describe any IOMMU, so Linux runs without one (no vfio, "
 			     "no SNP).",
 			     "Enable IOMMU in the BIOS.");
 		return;
 	}
-	fw_check_evidence(r, "IVRS: %u IOMMU%s%s%s", n, n == 1 ? "" : "s", note[0] ? "; " : "", note);
+	fw_check_evidence(r, FW_EVIDENCE_TABLE, "IVRS (sys/firmware/acpi/tables/IVRS)", "IVRS: %u IOMMU%s%s%s", n, n == 1 ? "" : "s", note[0] ? "; " : "", note);
 	if ((ctx->profiles & FW_PROFILE_SNP) && efr_known && !snp)
 		fw_check_set(r, FW_CHECK_FAIL,
 			     "The IOMMUs' EFR images lack SNPSup (bit 63): Linux will say \"SNP: IOMMU SNP feature not "

@@ -38,7 +38,28 @@ void fw_check_gpu_links(const struct fw_doctor_ctx *ctx, struct fw_check_result 
 void fw_check_gpu_numa(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
 void fw_check_gpu_bars(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
 
+/* doctor-gpu.c: GPU driver bring-up and the domains its firmware needs */
+void fw_check_gpu_driver_init(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_gpu_identity_domains(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+/* NVIDIA GPUs whose firmware boots through an FSP that needs translated DMA (Blackwell). */
+bool fw_doctor_gpu_needs_translation(const struct fw_pci_device *d);
+/* Model name: the driver's (proc/driver/nvidia/gpus/BDF/information), a known id, or vendor:device. */
+const char *fw_doctor_gpu_model(const struct fw_host *h, const struct fw_pci_device *d, char *buf, size_t len);
+/* The recovery procedure for a GPU that failed under an identity domain, as commands (malloc'd). */
+char *fw_doctor_gpu_recovery(const struct fw_host *h, const struct fw_pci_device *gpu);
+
+/* doctor-guest.c: inside a virtual machine */
+void fw_check_guest_snp(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_guest_gpus(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+/* The file that shows the machine is a guest ("proc/cpuinfo" or "sys/class/dmi/id"). */
+const char *fw_doctor_guest_source(const struct fw_host *h);
+
 /* Shared helpers */
+struct fw_group_counts {
+	size_t dma, dma_fq, identity, unmanaged, blocked, other;
+	char identity_ids[256]; /* "13, 15" */
+};
+size_t fw_doctor_group_types(const struct fw_host *h, struct fw_group_counts *c);
 bool fw_doctor_needs_host(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
 bool fw_doctor_needs_log(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
 /* Add up to `max` kernel-log lines containing needle as evidence; returns the total count. */

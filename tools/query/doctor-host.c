@@ -10,7 +10,7 @@ bool fw_doctor_needs_host(const struct fw_doctor_ctx *ctx, struct fw_check_resul
 {
 	if (ctx->host)
 		return true;
-	fw_check_set(r, FW_CHECK_SKIP, "No machine was given (a snapshot or a root folder), only firmware.", NULL);
+	fw_check_skip(r, "machine", "No machine was given (a snapshot or a root folder), only firmware.");
 	return false;
 }
 
@@ -20,8 +20,8 @@ bool fw_doctor_needs_log(const struct fw_doctor_ctx *ctx, struct fw_check_result
 		return false;
 	if (ctx->host->dmesg)
 		return true;
-	fw_check_set(r, FW_CHECK_SKIP, "The kernel log was not captured (snapshot capture --dmesg FILE, or run as root).",
-		     NULL);
+	fw_check_skip(r, FW_KERNEL_LOG_PATH, "The kernel log was not captured (%s).",
+		      ctx->host->dmesg_why[0] ? ctx->host->dmesg_why : "snapshot capture --dmesg FILE, or run as root");
 	return false;
 }
 
@@ -33,10 +33,10 @@ size_t fw_doctor_log_evidence(const struct fw_doctor_ctx *ctx, struct fw_check_r
 	size_t n = fw_host_log_lines(ctx->host, needle, lines, max);
 	for (size_t i = 0; i < n && i < max; i++) {
 		size_t len = strcspn(lines[i], "\n");
-		fw_check_evidence(r, "%.*s", (int)(len > 300 ? 300 : len), lines[i]);
+		fw_check_evidence(r, FW_EVIDENCE_LOG, FW_KERNEL_LOG_PATH, "%.*s", (int)(len > 300 ? 300 : len), lines[i]);
 	}
 	if (n > max)
-		fw_check_evidence(r, "(%zu more lines with \"%s\")", n - max, needle);
+		fw_check_evidence(r, FW_EVIDENCE_LOG, FW_KERNEL_LOG_PATH, "(%zu more lines with \"%s\")", n - max, needle);
 	return n;
 }
 
@@ -55,7 +55,7 @@ void fw_check_cpu_flags(const struct fw_doctor_ctx *ctx, struct fw_check_result 
 		return;
 	const char *flags = ctx->host->cpu_flags;
 	if (!flags) {
-		fw_check_set(r, FW_CHECK_SKIP, "/proc/cpuinfo was not captured.", NULL);
+		fw_check_skip(r, "proc/cpuinfo", "/proc/cpuinfo was not captured.");
 		return;
 	}
 	static const char *const want[] = {"sme", "sev", "sev_es", "sev_snp"};
@@ -65,7 +65,7 @@ void fw_check_cpu_flags(const struct fw_doctor_ctx *ctx, struct fw_check_result 
 		strncat(dst, dst[0] ? " " : "", sizeof(present) - strlen(dst) - 1);
 		strncat(dst, want[i], sizeof(present) - strlen(dst) - 1);
 	}
-	fw_check_evidence(r, "cpu flags present: %s", present[0] ? present : "(none of sme sev sev_es sev_snp)");
+	fw_check_evidence(r, FW_EVIDENCE_FILE, "proc/cpuinfo", "cpu flags present: %s", present[0] ? present : "(none of sme sev sev_es sev_snp)");
 	if (!missing[0])
 		fw_check_set(r, FW_CHECK_PASS, "The kernel reports SME, SEV, SEV-ES and SEV-SNP.", NULL);
 	else if (word_in(flags, "sev") && !word_in(flags, "sev_snp"))
@@ -93,18 +93,54 @@ bool fw_doctor_passthrough(const struct fw_host *h, const char **why)
 	return pt;
 }
 
+size_t fw_doctor_group_types(const struct fw_host *h, struct fw_group_counts *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < h->ngroups; i++) {
+		const char *t = h->groups[i].type ? h->groups[i].type : "";
+		if (strcmp(t, "DMA") == 0)
+			c->dma++;
+		else if (strcmp(t, "DMA-FQ") == 0)
+			c->dma_fq++;
+		else if (strcmp(t, "unmanaged") == 0)
+			c->unmanaged++;
+		else if (strcmp(t, "blocked") == 0)
+			c->blocked++;
+		else if (strcmp(t, "identity") == 0) {
+			char one[32];
+			snprintf(one, sizeof(one), "%s%d", c->identity ? ", " : "", h->groups[i].id);
+			strncat(c->identity_ids, one, sizeof(c->identity_ids) - strlen(c->identity_ids) - 1);
+			c->identity++;
+		} else
+			c->other++;
+	}
+	return h->ngroups;
+}
+
+/* The kernel's boot-time default domain type from its log ("iommu: Default domain type: Translated"). */
+static const char *default_domain_logged(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	const char *line;
+	if (!ctx->host->dmesg || !fw_host_log_lines(ctx->host, "Default domain type:", &line, 1))
+		return NULL;
+	fw_doctor_log_evidence(ctx, r, "Default domain type:", 1);
+	const char *p = strstr(line, "Default domain type:") + strlen("Default domain type:");
+	while (*p == ' ')
+		p++;
+	return strncmp(p, "Passthrough", 11) == 0 ? "Passthrough" : strncmp(p, "Translated", 10) == 0 ? "Translated" : "other";
+}
+
 void fw_check_kernel_iommu_mode(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
 	if (!fw_doctor_needs_host(ctx, r))
 		return;
 	const struct fw_host *h = ctx->host;
 	if (!h->cmdline) {
-		fw_check_set(r, FW_CHECK_SKIP, "/proc/cmdline was not captured.", NULL);
+		fw_check_skip(r, "proc/cmdline", "/proc/cmdline was not captured.");
 		return;
 	}
-	fw_check_evidence(r, "cmdline: %s", h->cmdline);
-	bool present;
-	const char *amd = fw_host_option(h, "amd_iommu", &present);
+	fw_check_evidence(r, FW_EVIDENCE_FILE, "proc/cmdline", "%s", h->cmdline);
+	const char *amd = fw_host_option(h, "amd_iommu", NULL);
 	const char *iommu = fw_host_option(h, "iommu", NULL);
 	const char *why;
 	if ((amd && strstr(amd, "off")) || (iommu && strcmp(iommu, "off") == 0)) {
@@ -121,14 +157,15 @@ void fw_check_kernel_iommu_mode(const struct fw_doctor_ctx *ctx, struct fw_check
 			     "Remove amd_iommu=pgtbl_v2.");
 		return;
 	}
-	if (fw_doctor_passthrough(h, &why) && !(ctx->profiles & FW_PROFILE_SNP)) {
+	bool pt = fw_doctor_passthrough(h, &why);
+	if (pt && !(ctx->profiles & FW_PROFILE_SNP)) {
 		fw_check_setf(r, FW_CHECK_WARN, NULL,
 			      "%s makes default domains passthrough: P2P is not translated (no faults), but devices are not "
 			      "isolated from each other and an SEV-SNP host is impossible.",
 			      why);
 		return;
 	}
-	if (fw_doctor_passthrough(h, &why)) {
+	if (pt) {
 		fw_check_setf(r, FW_CHECK_FAIL,
 			      "Remove it: keep the default translated mode, and deal with P2P through ACS or NCCL settings.",
 			      "%s makes default domains passthrough (identity). With SNP the kernel then prints \"SNP: IOMMU "
@@ -136,9 +173,53 @@ void fw_check_kernel_iommu_mode(const struct fw_doctor_ctx *ctx, struct fw_check
 			      why);
 		return;
 	}
-	fw_check_set(r, FW_CHECK_PASS,
-		     "No passthrough on the command line: default domains are translated (DMA/DMA-FQ), as SNP requires.",
-		     NULL);
+	/* the command line asks for nothing; what the kernel did shows in its log and in the groups */
+	const char *logged = default_domain_logged(ctx, r);
+	if (logged && strcmp(logged, "Passthrough") == 0) {
+		fw_check_set(r, FW_CHECK_FAIL,
+			     "No passthrough option on the command line, yet the kernel made passthrough its default domain "
+			     "type (a kernel built with CONFIG_IOMMU_DEFAULT_PASSTHROUGH): identity domains do not translate, and "
+			     "SNP needs translation.",
+			     "Boot with iommu.passthrough=0 (or a kernel whose default is DMA/DMA-FQ).");
+		return;
+	}
+	if (!h->groups_captured && !logged) {
+		fw_check_skip(r, "sys/kernel/iommu_groups",
+			      "The command line has no passthrough option, but neither the IOMMU groups nor the kernel log "
+			      "were captured, so nothing shows the domain type in effect.");
+		return;
+	}
+	struct fw_group_counts c;
+	fw_doctor_group_types(h, &c);
+	if (h->groups_captured)
+		fw_check_evidence(r, FW_EVIDENCE_FILE, "sys/kernel/iommu_groups/*/type",
+				  "%zu groups: %zu DMA, %zu DMA-FQ, %zu identity, %zu unmanaged (vfio)", h->ngroups, c.dma,
+				  c.dma_fq, c.identity, c.unmanaged);
+	if (h->groups_captured && !h->ngroups) {
+		fw_check_set(r, FW_CHECK_FAIL,
+			     "No passthrough option on the command line, but there are no IOMMU groups: no device is behind "
+			     "a translating IOMMU (the IOMMU is off in the BIOS or not used by the kernel).",
+			     "Enable the IOMMU in the BIOS (IVRS must exist) and do not pass amd_iommu=off.");
+		return;
+	}
+	if (c.identity) {
+		fw_check_setf(r, FW_CHECK_WARN, "See iommu-group-types for the groups and how to return them to DMA-FQ.",
+			      "The default domain type is translated (no passthrough option on the command line%s), but "
+			      "group%s %s %s identity now: identity domains do not translate, so those devices bypass the "
+			      "IOMMU. They were switched after boot (echo identity > /sys/kernel/iommu_groups/N/type).",
+			      logged ? "; the kernel logged Translated" : "", c.identity == 1 ? "" : "s", c.identity_ids,
+			      c.identity == 1 ? "is" : "are");
+		return;
+	}
+	if (h->groups_captured && !c.dma && !c.dma_fq) {
+		fw_check_set(r, FW_CHECK_WARN,
+			     "No group uses a DMA or DMA-FQ domain, so nothing shows translation in effect.", NULL);
+		return;
+	}
+	fw_check_setf(r, FW_CHECK_PASS, NULL,
+		      "No passthrough on the command line and %s: default domains are translated (DMA/DMA-FQ), as SNP "
+		      "requires.",
+		      h->groups_captured ? "every host group translates" : "the kernel logged its default type Translated");
 }
 
 void fw_check_kernel_options(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
@@ -147,9 +228,10 @@ void fw_check_kernel_options(const struct fw_doctor_ctx *ctx, struct fw_check_re
 		return;
 	const struct fw_host *h = ctx->host;
 	if (!h->cmdline) {
-		fw_check_set(r, FW_CHECK_SKIP, "/proc/cmdline was not captured.", NULL);
+		fw_check_skip(r, "proc/cmdline", "/proc/cmdline was not captured.");
 		return;
 	}
+	fw_check_evidence(r, FW_EVIDENCE_FILE, "proc/cmdline", "%s", h->cmdline);
 	/* amd_iommu= takes a comma list of these (drivers/iommu/amd/init.c parse_amd_iommu_options) */
 	static const char *const amd_known[] = {"fullflush", "force_enable", "off", "force_isolation", "pgtbl_v1",
 						"pgtbl_v2", "irtcachedis", "nohugepages", "v2_pgsizes_only", NULL};
@@ -164,18 +246,18 @@ void fw_check_kernel_options(const struct fw_doctor_ctx *ctx, struct fw_check_re
 					ok = strcmp(tok, amd_known[k]) == 0;
 				if (!ok) {
 					unknown++;
-					fw_check_evidence(r, "amd_iommu=%s: Linux logs \"AMD-Vi: Unknown option - '%s'\" and ignores it",
+					fw_check_evidence(r, FW_EVIDENCE_FILE, "proc/cmdline", "amd_iommu=%s: Linux logs \"AMD-Vi: Unknown option - '%s'\" and ignores it",
 							  o->value ? o->value : "", tok);
 				}
 			}
 			free(copy);
 		} else if (strcmp(o->key, "intel_iommu") == 0) {
 			unknown++;
-			fw_check_evidence(r, "intel_iommu=%s applies to Intel VT-d only; on AMD it does nothing",
+			fw_check_evidence(r, FW_EVIDENCE_FILE, "proc/cmdline", "intel_iommu=%s applies to Intel VT-d only; on AMD it does nothing",
 					  o->value ? o->value : "");
 		} else if (strcmp(o->key, "pcie_acs_override") == 0) {
 			unknown++;
-			fw_check_evidence(r, "pcie_acs_override=%s is an out-of-tree patch: it pretends isolation and allows "
+			fw_check_evidence(r, FW_EVIDENCE_FILE, "proc/cmdline", "pcie_acs_override=%s is an out-of-tree patch: it pretends isolation and allows "
 					     "peer DMA the IOMMU does not see",
 					  o->value ? o->value : "");
 		}
@@ -226,11 +308,14 @@ void fw_check_kernel_snp_log(const struct fw_doctor_ctx *ctx, struct fw_check_re
 		fw_check_set(r, FW_CHECK_PASS, "The kernel found the RMP table the BIOS reserved and set SNP up.", NULL);
 	else if (n)
 		fw_check_set(r, FW_CHECK_WARN, "SEV-SNP lines are present but none reports the RMP table.", NULL);
-	else
+	else {
+		fw_check_evidence(r, FW_EVIDENCE_LOG, FW_KERNEL_LOG_PATH, "no line with SEV-SNP or SNP: in %zu lines",
+				  fw_host_log_lines(h, "", NULL, 0));
 		fw_check_set(r, FW_CHECK_FAIL,
 			     "The kernel log has no SEV-SNP line at all: either the kernel lacks SNP host support (6.11+ with "
 			     "CONFIG_KVM_AMD_SEV) or memory encryption is off in the BIOS.",
 			     "Check SMEE and the kernel version.");
+	}
 }
 
 void fw_check_kernel_iommu_snp(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
@@ -241,13 +326,16 @@ void fw_check_kernel_iommu_snp(const struct fw_doctor_ctx *ctx, struct fw_check_
 	fw_doctor_log_evidence(ctx, r, "Extended features", 2);
 	if (fw_doctor_log_evidence(ctx, r, "IOMMU SNP support enabled", 1))
 		fw_check_set(r, FW_CHECK_PASS, "AMD-Vi enabled the IOMMU's SNP support.", NULL);
-	else if (fw_host_log_lines(h, "AMD-Vi", NULL, 0))
+	else if (fw_doctor_log_evidence(ctx, r, "AMD-Vi", 3))
 		fw_check_set(r, FW_CHECK_FAIL,
 			     "AMD-Vi is running but never printed \"IOMMU SNP support enabled.\": SNP is off on the IOMMU side.",
 			     "Set SEV-SNP Support to Enable, keep the IOMMU in translated mode.");
-	else
+	else {
+		fw_check_evidence(r, FW_EVIDENCE_LOG, FW_KERNEL_LOG_PATH, "no AMD-Vi line in %zu lines",
+				  fw_host_log_lines(h, "", NULL, 0));
 		fw_check_set(r, FW_CHECK_FAIL, "No AMD-Vi line in the kernel log: the AMD IOMMU driver is not running.",
 			     "Enable the IOMMU in the BIOS and do not pass amd_iommu=off.");
+	}
 }
 
 void fw_check_ccp_firmware(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
@@ -260,9 +348,12 @@ void fw_check_ccp_firmware(const struct fw_doctor_ctx *ctx, struct fw_check_resu
 		fw_check_set(r, FW_CHECK_PASS, "The PSP reports an SEV-SNP firmware API (SNP hosts need 1.51 or newer).", NULL);
 	else if (sev)
 		fw_check_set(r, FW_CHECK_WARN, "The PSP runs SEV firmware but reports no SEV-SNP API.", NULL);
-	else
+	else {
+		fw_check_evidence(r, FW_EVIDENCE_LOG, FW_KERNEL_LOG_PATH, "no \"SEV API\" line in %zu lines",
+				  fw_host_log_lines(ctx->host, "", NULL, 0));
 		fw_check_set(r, FW_CHECK_FAIL, "No ccp SEV firmware line: the PSP driver did not start SEV.",
 			     "Check SMEE, SEV Control and that the ccp module is loaded.");
+	}
 }
 
 void fw_check_kvm_amd(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
@@ -271,7 +362,7 @@ void fw_check_kvm_amd(const struct fw_doctor_ctx *ctx, struct fw_check_result *r
 		return;
 	const struct fw_host *h = ctx->host;
 	if (!h->kvm_sev && !h->kvm_sev_snp && !h->kvm_sev_es) {
-		fw_check_set(r, FW_CHECK_SKIP, "kvm_amd's parameters were not captured (module not loaded?).", NULL);
+		fw_check_skip(r, "sys/module/kvm_amd/parameters", "kvm_amd's parameters were not captured (module not loaded?).");
 		return;
 	}
 	const char *names[3] = {"sev", "sev_es", "sev_snp"};
@@ -280,7 +371,10 @@ void fw_check_kvm_amd(const struct fw_doctor_ctx *ctx, struct fw_check_result *r
 	for (int i = 0; i < 3; i++) {
 		bool on = vals[i] && (strcmp(vals[i], "Y") == 0 || strcmp(vals[i], "1") == 0);
 		all = all && on;
-		fw_check_evidence(r, "kvm_amd %s = %s", names[i], vals[i] ? vals[i] : "(absent)");
+		char from[64];
+		snprintf(from, sizeof(from), "sys/module/kvm_amd/parameters/%s", names[i]);
+		fw_check_evidence(r, vals[i] ? FW_EVIDENCE_FILE : FW_EVIDENCE_ABSENT, from, "kvm_amd %s = %s", names[i],
+				  vals[i] ? vals[i] : "(absent)");
 	}
 	fw_doctor_log_evidence(ctx, r, "kvm_amd: SEV", 3);
 	if (h->dmesg) {
@@ -310,14 +404,15 @@ void fw_check_dev_sev(const struct fw_doctor_ctx *ctx, struct fw_check_result *r
 	if (!fw_doctor_needs_host(ctx, r))
 		return;
 	bool have_dev = fw_machine_exists(ctx->host->machine, "dev");
-	fw_check_evidence(r, "dev/sev: %s", ctx->host->dev_sev ? "present" : have_dev ? "absent" : "dev/ was not captured");
+	fw_check_evidence(r, ctx->host->dev_sev ? FW_EVIDENCE_FILE : FW_EVIDENCE_ABSENT, "dev/sev", "dev/sev: %s",
+			  ctx->host->dev_sev ? "present" : have_dev ? "absent" : "dev/ was not captured");
 	if (ctx->host->dev_sev)
 		fw_check_set(r, FW_CHECK_PASS, "/dev/sev exists: the ccp driver bound the PSP.", NULL);
 	else if (have_dev)
 		fw_check_set(r, FW_CHECK_WARN, "/dev/sev is absent: the ccp driver has not bound the PSP function.",
 			     "Load ccp and check SEV in the BIOS.");
 	else
-		fw_check_set(r, FW_CHECK_SKIP, "The root folder has no dev/ to look at.", NULL);
+		fw_check_set(r, FW_CHECK_SKIP, "The machine has no dev/ to look at.", NULL);
 }
 
 void fw_check_iommu_group_types(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
@@ -325,38 +420,34 @@ void fw_check_iommu_group_types(const struct fw_doctor_ctx *ctx, struct fw_check
 	if (!fw_doctor_needs_host(ctx, r))
 		return;
 	const struct fw_host *h = ctx->host;
+	if (!h->groups_captured) {
+		fw_check_skip(r, "sys/kernel/iommu_groups", "The IOMMU groups (sys/kernel/iommu_groups) were not captured.");
+		return;
+	}
 	if (!h->ngroups) {
+		fw_check_evidence(r, FW_EVIDENCE_FILE, "sys/kernel/iommu_groups", "no groups");
 		fw_check_set(r, FW_CHECK_FAIL, "There are no IOMMU groups: the IOMMU is off or not used by the kernel.",
 			     "Enable the IOMMU in the BIOS; do not pass amd_iommu=off.");
 		return;
 	}
-	size_t counts[6] = {0};
-	static const char *const types[] = {"DMA", "DMA-FQ", "identity", "unmanaged", "blocked", "other"};
-	char identity[512] = "";
-	for (size_t i = 0; i < h->ngroups; i++) {
-		const char *t = h->groups[i].type ? h->groups[i].type : "other";
-		size_t k = 5;
-		for (size_t j = 0; j < 5; j++)
-			if (strcmp(t, types[j]) == 0)
-				k = j;
-		counts[k]++;
-		if (k == 2) {
-			char one[32];
-			snprintf(one, sizeof(one), "%s%d", identity[0] ? ", " : "", h->groups[i].id);
-			strncat(identity, one, sizeof(identity) - strlen(identity) - 1);
-		}
-	}
-	fw_check_evidence(r, "%zu groups: %zu DMA, %zu DMA-FQ, %zu identity, %zu unmanaged (vfio), %zu blocked, %zu other",
-			  h->ngroups, counts[0], counts[1], counts[2], counts[3], counts[4], counts[5]);
-	if (counts[2] && (ctx->profiles & FW_PROFILE_SNP)) {
-		fw_check_evidence(r, "identity groups: %s", identity);
+	struct fw_group_counts c;
+	fw_doctor_group_types(h, &c);
+	fw_check_evidence(r, FW_EVIDENCE_FILE, "sys/kernel/iommu_groups/*/type",
+			  "%zu groups: %zu DMA, %zu DMA-FQ, %zu identity, %zu unmanaged (vfio), %zu blocked, %zu other",
+			  h->ngroups, c.dma, c.dma_fq, c.identity, c.unmanaged, c.blocked, c.other);
+	if (c.identity)
+		fw_check_evidence(r, FW_EVIDENCE_FILE, "sys/kernel/iommu_groups/*/type", "identity groups: %s", c.identity_ids);
+	if (c.identity && (ctx->profiles & FW_PROFILE_SNP)) {
 		fw_check_set(r, FW_CHECK_FAIL,
-			     "Some groups use identity (passthrough) domains. With SNP the IOMMU must translate (DTE mode 0 is "
-			     "not supported with SNP); identity domains also broke GPU firmware init on this class of host.",
-			     "Return those groups to DMA/DMA-FQ (echo DMA-FQ > /sys/kernel/iommu_groups/N/type with the "
-			     "devices unbound) and handle P2P another way.");
-	} else if (counts[2]) {
-		fw_check_set(r, FW_CHECK_WARN, "Some groups use identity domains: their devices are not isolated.", NULL);
+			     "Some groups use identity domains, which do not translate. With SNP the IOMMU must translate "
+			     "(DTE mode 0 is not supported with SNP); on this class of host identity domains also kept the GPUs' "
+			     "firmware from booting (see gpu-identity-domains).",
+			     "Return those groups to DMA-FQ: with the group's devices unbound, echo DMA-FQ > "
+			     "/sys/kernel/iommu_groups/N/type. For NVIDIA GPUs that already failed to initialise, follow the "
+			     "recovery in gpu-identity-domains instead.");
+	} else if (c.identity) {
+		fw_check_set(r, FW_CHECK_WARN,
+			     "Some groups use identity domains, which do not translate: their devices are not isolated.", NULL);
 	} else {
 		fw_check_set(r, FW_CHECK_PASS, "Every group translates DMA (DMA or DMA-FQ), or belongs to vfio.", NULL);
 	}
@@ -376,7 +467,8 @@ void fw_check_vfio_isolation(const struct fw_doctor_ctx *ctx, struct fw_check_re
 		const struct fw_iommu_group *g = fw_host_group(h, d->iommu_group);
 		if (!g) {
 			bad++;
-			fw_check_evidence(r, "%s is bound to vfio-pci but has no IOMMU group", d->bdf);
+			fw_check_evidence(r, FW_EVIDENCE_FILE, "sys/bus/pci/devices/*/iommu_group",
+					  "%s is bound to vfio-pci but has no IOMMU group", d->bdf);
 			continue;
 		}
 		for (size_t k = 0; k < g->ndevices; k++) {
@@ -384,13 +476,14 @@ void fw_check_vfio_isolation(const struct fw_doctor_ctx *ctx, struct fw_check_re
 			if (!o || o == d || (o->driver && strcmp(o->driver, "vfio-pci") == 0) || (o->have_config && o->cfg.bridge))
 				continue;
 			bad++;
-			fw_check_evidence(r, "group %d holds %s (vfio-pci) and %s (%s)", g->id, d->bdf, o->bdf,
+			fw_check_evidence(r, FW_EVIDENCE_FILE, "sys/kernel/iommu_groups/*/devices",
+					  "group %d holds %s (vfio-pci) and %s (%s)", g->id, d->bdf, o->bdf,
 					  o->driver ? o->driver : "no driver");
 		}
-		fw_check_evidence(r, "%s vfio-pci in group %d (%s)", d->bdf, g->id, g->type ? g->type : "?");
+		fw_check_evidence(r, FW_EVIDENCE_FILE, "sys/kernel/iommu_groups/*/type", "%s vfio-pci in group %d (%s)", d->bdf, g->id, g->type ? g->type : "?");
 	}
 	if (!vfio)
-		fw_check_set(r, FW_CHECK_SKIP, "No device is bound to vfio-pci.", NULL);
+		fw_check_skip(r, "sys/bus/pci/drivers/vfio-pci", "No device is bound to vfio-pci.");
 	else if (bad)
 		fw_check_set(r, FW_CHECK_FAIL,
 			     "A passthrough device shares its IOMMU group with a device the host still drives: vfio refuses "

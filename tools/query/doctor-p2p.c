@@ -70,6 +70,15 @@ size_t fw_host_path_bridges(const struct fw_host *h, const struct fw_pci_device 
 	return n;
 }
 
+static const char *dev_file(const struct fw_pci_device *d, const char *file, char *buf, size_t len)
+{
+	snprintf(buf, len, "sys/bus/pci/devices/%s/%s", d->bdf, file);
+	return buf;
+}
+static const char *cfg_path(const struct fw_pci_device *d, char *buf, size_t len) { return dev_file(d, "config", buf, len); }
+static const char *numa_path(const struct fw_pci_device *d, char *buf, size_t len) { return dev_file(d, "numa_node", buf, len); }
+static const char *res_path(const struct fw_pci_device *d, char *buf, size_t len) { return dev_file(d, "resource", buf, len); }
+
 static const char *port_kind(const struct fw_pci_device *d)
 {
 	if (d->have_config && d->cfg.has_pcie)
@@ -79,20 +88,21 @@ static const char *port_kind(const struct fw_pci_device *d)
 
 static void acs_evidence(struct fw_check_result *r, const struct fw_pci_device *b, bool *redirect, bool *unknown)
 {
+	char path[96];
 	if (!b->have_config || !b->cfg.extended_known) {
 		*unknown = true;
-		fw_check_evidence(r, "%s (%s): ACS unknown (config space read without root)", b->bdf, port_kind(b));
+		fw_check_evidence(r, FW_EVIDENCE_ABSENT, cfg_path(b, path, sizeof(path)), "%s (%s): ACS unknown (config space read without root)", b->bdf, port_kind(b));
 		return;
 	}
 	if (!b->cfg.has_acs) {
-		fw_check_evidence(r, "%s (%s): no ACS capability", b->bdf, port_kind(b));
+		fw_check_evidence(r, FW_EVIDENCE_FILE, cfg_path(b, path, sizeof(path)), "%s (%s): no ACS capability", b->bdf, port_kind(b));
 		return;
 	}
 	char bits[160];
 	fw_pci_acs_str(b->cfg.acs_ctl, b->cfg.acs_cap, bits, sizeof(bits));
 	bool rr = (b->cfg.acs_ctl & (FW_PCI_ACS_RR | FW_PCI_ACS_CR)) != 0;
 	*redirect = *redirect || rr;
-	fw_check_evidence(r, "%s (%s): ACS at 0x%x: %s%s", b->bdf, port_kind(b), b->cfg.acs_offset, bits,
+	fw_check_evidence(r, FW_EVIDENCE_FILE, cfg_path(b, path, sizeof(path)), "%s (%s): ACS at 0x%x: %s%s", b->bdf, port_kind(b), b->cfg.acs_offset, bits,
 			  rr ? " -> peer requests go up to the root complex" : "");
 }
 
@@ -111,7 +121,7 @@ void fw_check_acs_gpu_paths(const struct fw_doctor_ctx *ctx, struct fw_check_res
 		if (!is_vfio(gpus[i]))
 			host_gpus[nh++] = gpus[i];
 	if (nh < 2) {
-		fw_check_setf(r, FW_CHECK_SKIP, NULL, "%zu GPU%s driven by the host: no peer pair to look at.", nh, nh == 1 ? "" : "s");
+		fw_check_skip(r, "sys/bus/pci/devices", "%zu GPU%s driven by the host: no peer pair to look at.", nh, nh == 1 ? "" : "s");
 		return;
 	}
 	size_t shared = 0, redirected = 0;
@@ -121,7 +131,7 @@ void fw_check_acs_gpu_paths(const struct fw_doctor_ctx *ctx, struct fw_check_res
 			const struct fw_pci_device *path[2 * MAX_PATH], *common;
 			size_t np = fw_host_path_bridges(h, host_gpus[i], host_gpus[j], path, 2 * MAX_PATH, &common);
 			if (!common) {
-				fw_check_evidence(r, "%s <-> %s: under different root ports (%s, %s): P2P crosses the root "
+				fw_check_evidence(r, FW_EVIDENCE_FILE, "sys/devices (PCI tree)", "%s <-> %s: under different root ports (%s, %s): P2P crosses the root "
 						     "complex and is translated by the IOMMU whatever ACS says",
 						  host_gpus[i]->bdf, host_gpus[j]->bdf,
 						  host_gpus[i]->parent ? host_gpus[i]->parent->bdf : "host bridge",
@@ -129,7 +139,7 @@ void fw_check_acs_gpu_paths(const struct fw_doctor_ctx *ctx, struct fw_check_res
 				continue;
 			}
 			shared++;
-			fw_check_evidence(r, "%s <-> %s: meet at %s (%s)", host_gpus[i]->bdf, host_gpus[j]->bdf, common->bdf,
+			fw_check_evidence(r, FW_EVIDENCE_FILE, "sys/devices (PCI tree)", "%s <-> %s: meet at %s (%s)", host_gpus[i]->bdf, host_gpus[j]->bdf, common->bdf,
 					  port_kind(common));
 			bool redirect = false;
 			for (size_t k = 0; k < np; k++)
@@ -202,9 +212,25 @@ void fw_check_p2p_faults(const struct fw_doctor_ctx *ctx, struct fw_check_result
 			peer_faults++;
 	}
 	if (!total) {
+		size_t lines = fw_host_log_lines(h, "", NULL, 0);
+		fw_check_evidence(r, FW_EVIDENCE_LOG, FW_KERNEL_LOG_PATH, "no IO_PAGE_FAULT in %zu lines", lines);
 		fw_check_set(r, FW_CHECK_PASS, "The kernel log has no IO_PAGE_FAULT.", NULL);
 		return;
 	}
+	/* when the faults were logged: a group's type now may differ from its type then */
+	double first_ts = -1, last_ts = -1;
+	for (size_t i = 0; i < h->nfaults; i++) {
+		double t;
+		if (h->faults[i].line && sscanf(h->faults[i].line, " [ %lf]", &t) == 1) {
+			if (first_ts < 0 || t < first_ts)
+				first_ts = t;
+			if (t > last_ts)
+				last_ts = t;
+		}
+	}
+	char when[96] = "at times the log does not give";
+	if (first_ts >= 0)
+		snprintf(when, sizeof(when), "between %.6f and %.6f s after boot", first_ts, last_ts);
 	const struct fw_pci_device *first_req = NULL, *first_peer = NULL;
 	int first_bar = -1;
 	for (size_t k = 0; k < ng; k++) {
@@ -217,7 +243,7 @@ void fw_check_p2p_faults(const struct fw_doctor_ctx *ctx, struct fw_check_result
 				 is_gpu(g->peer) ? "GPU" : fw_pci_class_name(g->peer->cfg.class_code));
 		else
 			snprintf(target, sizeof(target), "no device BAR (system memory or unmapped)");
-		fw_check_evidence(r, "%zu IO_PAGE_FAULT from %s (%s, IOMMU group %d, %s, domain 0x%" PRIx64 ") at 0x%" PRIx64
+		fw_check_evidence(r, FW_EVIDENCE_LOG, FW_KERNEL_LOG_PATH, "%zu IO_PAGE_FAULT from %s (%s, IOMMU group %d, %s now, domain 0x%" PRIx64 ") at 0x%" PRIx64
 				     "..0x%" PRIx64 " -> %s",
 				  g->count, g->device[0] ? g->device : "(unknown requester)",
 				  req && is_gpu(req) ? "GPU" : "device", req ? req->iommu_group : -1,
@@ -233,12 +259,24 @@ void fw_check_p2p_faults(const struct fw_doctor_ctx *ctx, struct fw_check_result
 		const struct fw_pci_device *path[2 * MAX_PATH], *common;
 		size_t np = fw_host_path_bridges(h, first_req, first_peer, path, 2 * MAX_PATH, &common);
 		bool redirect = false, unknown = false;
-		fw_check_evidence(r, "path %s -> %s: %s", first_req->bdf, first_peer->bdf,
+		fw_check_evidence(r, FW_EVIDENCE_FILE, "sys/devices (PCI tree)", "path %s -> %s: %s", first_req->bdf, first_peer->bdf,
 				  common ? "through a shared switch" : "through the root complex");
 		for (size_t k = 0; k < np; k++)
 			acs_evidence(r, path[k], &redirect, &unknown);
 		const struct fw_iommu_group *rg = fw_host_group(h, first_req->iommu_group);
 		const struct fw_iommu_group *pg = fw_host_group(h, first_peer->iommu_group);
+		if (rg && rg->type && strcmp(rg->type, "identity") == 0) {
+			/* an identity domain does not translate and cannot fault: these date from an earlier type */
+			fw_check_setf(r, FW_CHECK_FAIL,
+				      "Keep the host GPUs' groups on translated domains (DMA-FQ) and set NCCL_P2P_DISABLE=1; see "
+				      "gpu-identity-domains for returning the identity groups.",
+				      "GPU %s faulted %zu times on BAR%d of GPU %s, logged %s. Its IOMMU group %d is identity now; "
+				      "an identity domain does not translate and raises no IO_PAGE_FAULT, so these faults were "
+				      "logged while the group still had a translating domain, before its type was changed. Known: "
+				      "the type now (identity) and the time of the faults; the type then is not recorded.",
+				      first_req->bdf, peer_faults, first_bar, first_peer->bdf, when, first_req->iommu_group);
+			return;
+		}
 		fw_check_setf(r, FW_CHECK_FAIL,
 			      "Options: (1) keep the IOMMU translating and set NCCL_P2P_DISABLE=1 (traffic goes through host "
 			      "memory; works, slower); (2) map peer BARs for the host GPUs (driver/CUDA peer mappings through "
@@ -250,12 +288,12 @@ void fw_check_p2p_faults(const struct fw_doctor_ctx *ctx, struct fw_check_result
 			      "GPU %s (IOMMU group %d, %s) issued DMA to addresses inside BAR%d of GPU %s (group %d, %s): "
 			      "peer-to-peer traffic %s. The IOMMU translates every request in a %s domain, and the peer's BAR "
 			      "is not mapped in the requester's domain, so each access faults (%zu of %zu faults hit a peer "
-			      "BAR). This is what makes NCCL hang in init_process_group.",
+			      "BAR, logged %s). This is what makes NCCL hang in init_process_group.",
 			      first_req->bdf, first_req->iommu_group, rg && rg->type ? rg->type : "translated", first_bar,
 			      first_peer->bdf, first_peer->iommu_group, pg && pg->type ? pg->type : "?",
 			      common ? (redirect ? "that ACS redirect sends up to the root complex" : "inside a switch")
 				     : "across the root complex",
-			      rg && rg->type ? rg->type : "translated", peer_faults, total);
+			      rg && rg->type ? rg->type : "translated", peer_faults, total, when);
 		return;
 	}
 	fw_check_setf(r, FW_CHECK_FAIL, "Find the driver that programs these addresses; faults on system memory often mean a "
@@ -265,6 +303,7 @@ void fw_check_p2p_faults(const struct fw_doctor_ctx *ctx, struct fw_check_result
 
 void fw_check_gpu_links(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
+	char path[96];
 	if (!fw_doctor_needs_host(ctx, r))
 		return;
 	const struct fw_pci_device *gpus[MAX_GPUS];
@@ -278,13 +317,13 @@ void fw_check_gpu_links(const struct fw_doctor_ctx *ctx, struct fw_check_result 
 		known++;
 		bool down = g->cfg.link_speed < g->cfg.link_cap_speed || g->cfg.link_width < g->cfg.link_cap_width;
 		slow += down;
-		fw_check_evidence(r, "%s: Gen%u x%u of Gen%u x%u%s", g->bdf, g->cfg.link_speed, g->cfg.link_width,
+		fw_check_evidence(r, FW_EVIDENCE_FILE, cfg_path(g, path, sizeof(path)), "%s: Gen%u x%u of Gen%u x%u%s", g->bdf, g->cfg.link_speed, g->cfg.link_width,
 				  g->cfg.link_cap_speed, g->cfg.link_cap_width, down ? " (below capability)" : "");
 	}
 	if (!ng)
-		fw_check_set(r, FW_CHECK_SKIP, "No GPU found.", NULL);
+		fw_check_skip(r, "sys/bus/pci/devices", "No GPU found.");
 	else if (!known)
-		fw_check_set(r, FW_CHECK_SKIP, "The GPUs' PCIe capabilities were not captured.", NULL);
+		fw_check_skip(r, "sys/bus/pci/devices/*/config", "The GPUs' PCIe capabilities were not captured.");
 	else if (slow)
 		fw_check_setf(r, FW_CHECK_WARN,
 			      "Check the slot, riser and bifurcation settings; an idle GPU may also train down to save power.",
@@ -295,6 +334,7 @@ void fw_check_gpu_links(const struct fw_doctor_ctx *ctx, struct fw_check_result 
 
 void fw_check_gpu_numa(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
+	char path[96];
 	if (!fw_doctor_needs_host(ctx, r))
 		return;
 	const struct fw_pci_device *gpus[MAX_GPUS];
@@ -302,15 +342,18 @@ void fw_check_gpu_numa(const struct fw_doctor_ctx *ctx, struct fw_check_result *
 	if (ng > MAX_GPUS)
 		ng = MAX_GPUS;
 	for (size_t i = 0; i < ng; i++) {
-		fw_check_evidence(r, "%s: NUMA node %d%s", gpus[i]->bdf, gpus[i]->numa_node,
+		fw_check_evidence(r, FW_EVIDENCE_FILE, numa_path(gpus[i], path, sizeof(path)), "%s: NUMA node %d%s", gpus[i]->bdf, gpus[i]->numa_node,
 				  is_vfio(gpus[i]) ? " (vfio-pci)" : "");
 		unknown += gpus[i]->numa_node < 0;
 	}
 	if (!ng)
-		fw_check_set(r, FW_CHECK_SKIP, "No GPU found.", NULL);
+		fw_check_skip(r, "sys/bus/pci/devices", "No GPU found.");
 	else if (unknown)
 		fw_check_setf(r, FW_CHECK_WARN,
-			      "The root bridges need a _PXM in the DSDT (or the kernel a SRAT); check 'fwlens acpi topo'.",
+			      ctx->host->guest_why
+				      ? "Inside a guest the NUMA layout is the VM's: give it NUMA nodes that follow the GPUs' host "
+					"nodes (Proxmox: numa: 1 with numaN: entries) if pinning matters."
+				      : "The root bridges need a _PXM in the DSDT (or the kernel a SRAT); check 'fwlens acpi topo'.",
 			      "%zu of %zu GPUs have no NUMA node (numa_node -1): pinning VMs and ranks to the GPU's socket is "
 			      "guesswork.",
 			      unknown, ng);
@@ -320,6 +363,7 @@ void fw_check_gpu_numa(const struct fw_doctor_ctx *ctx, struct fw_check_result *
 
 void fw_check_gpu_bars(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
+	char path[96];
 	if (!fw_doctor_needs_host(ctx, r))
 		return;
 	const struct fw_pci_device *gpus[MAX_GPUS];
@@ -341,11 +385,12 @@ void fw_check_gpu_bars(const struct fw_doctor_ctx *ctx, struct fw_check_result *
 		known++;
 		bool is_small = largest < (1ULL << 30);
 		small += is_small;
-		fw_check_evidence(r, "%s: largest BAR%d is %" PRIu64 " MiB at 0x%" PRIx64 "%s", gpus[i]->bdf, which,
+		fw_check_evidence(r, FW_EVIDENCE_FILE, res_path(gpus[i], path, sizeof(path)), "%s: largest BAR%d is %" PRIu64 " MiB at 0x%" PRIx64 "%s", gpus[i]->bdf, which,
 				  largest >> 20, gpus[i]->bars[which].start, is_small ? " (small: Resize BAR off?)" : "");
 	}
 	if (!known)
-		fw_check_set(r, FW_CHECK_SKIP, ng ? "The GPUs' BAR ranges were not captured." : "No GPU found.", NULL);
+		fw_check_skip(r, ng ? "sys/bus/pci/devices/*/resource" : "sys/bus/pci/devices",
+			      "%s", ng ? "The GPUs' BAR ranges were not captured." : "No GPU found.");
 	else if (small)
 		fw_check_setf(r, FW_CHECK_WARN, "Enable Above 4G Decoding and Resize BAR Support in the BIOS.",
 			      "%zu of %zu GPUs expose no BAR of 1 GiB or more: only a window of the VRAM is mappable by peers "

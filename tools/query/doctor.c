@@ -38,54 +38,94 @@ bool fw_doctor_profile_parse(const char *name, unsigned *mask)
 #define VFIO FW_PROFILE_VFIO
 #define P2P FW_PROFILE_P2P
 
+/* Where a check applies: the host (its BIOS, firmware tables and kernel; skipped inside a VM
+ * guest, which cannot see them), a guest only, or any machine. */
+enum where { HOST, GUEST, ANY };
+
 /* The checks, in the order a person would go through them: BIOS, firmware tables, kernel, devices. */
 static const struct fw_check_def {
 	const char *id;
 	const char *title;
 	unsigned profiles;
+	enum where where;
 	fw_check_fn fn;
 } checks[] = {
-	{"bios-smee", "SMEE is Enable in the BIOS", SNP, fw_check_bios_smee},
-	{"bios-sev-control", "SEV Control is Enable", SNP, fw_check_bios_sev_control},
-	{"bios-sev-asid-limit", "SEV-ES ASID Space Limit leaves ASIDs for SNP guests", SNP, fw_check_bios_asid_limit},
-	{"bios-snp-rmp-coverage", "SNP Memory (RMP Table) Coverage is Enabled", SNP, fw_check_bios_rmp_coverage},
-	{"bios-sev-snp-support", "SEV-SNP Support is Enable (not Auto)", SNP, fw_check_bios_sev_snp_support},
-	{"bios-sme-mk", "SME-MK is Disabled", SNP, fw_check_bios_sme_mk},
-	{"bios-iommu", "IOMMU is enabled in the BIOS", SNP | VFIO | P2P, fw_check_bios_iommu},
-	{"bios-svm", "SVM (AMD-V) is enabled", SNP | VFIO, fw_check_bios_svm},
-	{"bios-acs", "ACS Enable lets root ports isolate IOMMU groups", VFIO | P2P, fw_check_bios_acs},
-	{"bios-large-bars", "Above 4G Decoding and Resize BAR for large GPU BARs", VFIO | P2P, fw_check_bios_large_bars},
-	{"acpi-ivrs", "IVRS lists the IOMMUs with SNP support", SNP | VFIO | P2P, fw_check_acpi_ivrs},
-	{"cpu-flags", "The CPU and kernel report SME/SEV/SNP", SNP, fw_check_cpu_flags},
-	{"kernel-iommu-mode", "IOMMU in translated mode (SNP needs it)", SNP | P2P, fw_check_kernel_iommu_mode},
-	{"kernel-options", "Kernel IOMMU options are ones Linux knows", SNP | VFIO | P2P, fw_check_kernel_options},
-	{"kernel-snp-log", "The kernel initialised SEV-SNP", SNP, fw_check_kernel_snp_log},
-	{"kernel-iommu-snp", "The IOMMU driver enabled SNP support", SNP, fw_check_kernel_iommu_snp},
-	{"ccp-firmware", "The PSP runs SEV/SNP firmware", SNP, fw_check_ccp_firmware},
-	{"kvm-amd-sev", "kvm_amd runs SEV, SEV-ES and SEV-SNP guests", SNP, fw_check_kvm_amd},
-	{"dev-sev", "/dev/sev is present", SNP, fw_check_dev_sev},
-	{"iommu-group-types", "IOMMU groups use translated domains", SNP | VFIO | P2P, fw_check_iommu_group_types},
-	{"vfio-isolation", "Passthrough devices sit in groups of their own", VFIO, fw_check_vfio_isolation},
-	{"acs-gpu-paths", "ACS redirect on the bridges between host GPUs", P2P | VFIO, fw_check_acs_gpu_paths},
-	{"p2p-io-page-faults", "No IOMMU faults between GPUs", P2P, fw_check_p2p_faults},
-	{"gpu-links", "GPU links run at their full speed and width", P2P, fw_check_gpu_links},
-	{"gpu-numa", "Every GPU has a NUMA node", P2P | VFIO, fw_check_gpu_numa},
-	{"gpu-bars", "GPU BARs map the whole VRAM", P2P | VFIO, fw_check_gpu_bars},
+	{"bios-smee", "SMEE is Enable in the BIOS", SNP, HOST, fw_check_bios_smee},
+	{"bios-sev-control", "SEV Control is Enable", SNP, HOST, fw_check_bios_sev_control},
+	{"bios-sev-asid-limit", "SEV-ES ASID Space Limit leaves ASIDs for SNP guests", SNP, HOST, fw_check_bios_asid_limit},
+	{"bios-snp-rmp-coverage", "SNP Memory (RMP Table) Coverage is Enabled", SNP, HOST, fw_check_bios_rmp_coverage},
+	{"bios-sev-snp-support", "SEV-SNP Support is Enable (not Auto)", SNP, HOST, fw_check_bios_sev_snp_support},
+	{"bios-sme-mk", "SME-MK is Disabled", SNP, HOST, fw_check_bios_sme_mk},
+	{"bios-iommu", "IOMMU is enabled in the BIOS", SNP | VFIO | P2P, HOST, fw_check_bios_iommu},
+	{"bios-svm", "SVM (AMD-V) is enabled", SNP | VFIO, HOST, fw_check_bios_svm},
+	{"bios-acs", "ACS Enable lets root ports isolate IOMMU groups", VFIO | P2P, HOST, fw_check_bios_acs},
+	{"bios-large-bars", "Above 4G Decoding and Resize BAR for large GPU BARs", VFIO | P2P, HOST, fw_check_bios_large_bars},
+	{"acpi-ivrs", "IVRS lists the IOMMUs with SNP support", SNP | VFIO | P2P, HOST, fw_check_acpi_ivrs},
+	{"cpu-flags", "The CPU and kernel report SME/SEV/SNP", SNP, HOST, fw_check_cpu_flags},
+	{"kernel-iommu-mode", "IOMMU in translated mode (SNP needs it)", SNP | P2P, HOST, fw_check_kernel_iommu_mode},
+	{"kernel-options", "Kernel IOMMU options are ones Linux knows", SNP | VFIO | P2P, HOST, fw_check_kernel_options},
+	{"kernel-snp-log", "The kernel initialised SEV-SNP", SNP, HOST, fw_check_kernel_snp_log},
+	{"kernel-iommu-snp", "The IOMMU driver enabled SNP support", SNP, HOST, fw_check_kernel_iommu_snp},
+	{"ccp-firmware", "The PSP runs SEV/SNP firmware", SNP, HOST, fw_check_ccp_firmware},
+	{"kvm-amd-sev", "kvm_amd runs SEV, SEV-ES and SEV-SNP guests", SNP, HOST, fw_check_kvm_amd},
+	{"dev-sev", "/dev/sev is present", SNP, HOST, fw_check_dev_sev},
+	{"iommu-group-types", "IOMMU groups use translated domains", SNP | VFIO | P2P, HOST, fw_check_iommu_group_types},
+	{"gpu-identity-domains", "No Blackwell GPU sits in an identity domain", SNP | VFIO | P2P, HOST,
+	 fw_check_gpu_identity_domains},
+	{"gpu-driver-init", "The GPU driver initialised every GPU", SNP | VFIO | P2P, ANY, fw_check_gpu_driver_init},
+	{"vfio-isolation", "Passthrough devices sit in groups of their own", VFIO, HOST, fw_check_vfio_isolation},
+	{"acs-gpu-paths", "ACS redirect on the bridges between host GPUs", P2P | VFIO, HOST, fw_check_acs_gpu_paths},
+	{"p2p-io-page-faults", "No IOMMU faults between GPUs", P2P, HOST, fw_check_p2p_faults},
+	{"gpu-links", "GPU links run at their full speed and width", P2P, ANY, fw_check_gpu_links},
+	{"gpu-numa", "Every GPU has a NUMA node", P2P | VFIO, ANY, fw_check_gpu_numa},
+	{"gpu-bars", "GPU BARs map the whole VRAM", P2P | VFIO, ANY, fw_check_gpu_bars},
+	{"guest-snp", "Inside a guest: SEV-SNP is active", SNP, GUEST, fw_check_guest_snp},
+	{"guest-gpus", "Inside a guest: the passed-through GPUs are visible", VFIO, GUEST, fw_check_guest_gpus},
 };
 
-void fw_check_evidence(struct fw_check_result *r, const char *fmt, ...)
+static void evidence_va(struct fw_check_result *r, const char *kind, const char *from, const char *fmt, va_list ap)
+{
+	char buf[1024];
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	/* evidence lines are kept short and single-line */
+	for (char *p = buf; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	json_t *o = json_object();
+	json_object_set_new(o, "kind", json_string(kind));
+	json_object_set_new(o, "from", json_string(from ? from : ""));
+	json_object_set_new(o, "text", json_string(buf));
+	json_array_append_new(r->evidence, o);
+}
+
+void fw_check_evidence(struct fw_check_result *r, const char *kind, const char *from, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	evidence_va(r, kind, from, fmt, ap);
+	va_end(ap);
+}
+
+void fw_check_skip(struct fw_check_result *r, const char *from, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	/* evidence lines are kept short and single-line */
-	for (char *p = buf; *p; p++)
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
-	json_array_append_new(r->evidence, json_string(buf));
+	fw_check_evidence(r, FW_EVIDENCE_ABSENT, from, "%s", buf);
+	fw_check_set(r, FW_CHECK_SKIP, buf, NULL);
 }
+
+static const char *evidence_field(const json_t *e, const char *key)
+{
+	const char *v = json_string_value(json_object_get(e, key));
+	return v ? v : "";
+}
+
+const char *fw_evidence_text(const json_t *e) { return evidence_field(e, "text"); }
+const char *fw_evidence_from(const json_t *e) { return evidence_field(e, "from"); }
+const char *fw_evidence_kind(const json_t *e) { return evidence_field(e, "kind"); }
 
 void fw_check_set(struct fw_check_result *r, enum fw_check_status s, const char *explanation, const char *fix)
 {
@@ -120,7 +160,18 @@ void fw_doctor_run(const struct fw_doctor_ctx *ctx, struct fw_doctor_report *out
 		r->profiles = checks[i].profiles;
 		r->status = FW_CHECK_SKIP;
 		r->evidence = json_array();
-		checks[i].fn(ctx, r);
+		if (checks[i].where == HOST && ctx->host && ctx->host->guest_why) {
+			fw_check_evidence(r, FW_EVIDENCE_FILE, fw_doctor_guest_source(ctx->host), "a guest: %s",
+					  ctx->host->guest_why);
+			fw_check_set(r, FW_CHECK_SKIP,
+				     "This machine is a virtual machine guest: the host's BIOS settings, firmware tables and "
+				     "kernel are not visible inside it, so this host check does not apply (run doctor on the "
+				     "host).",
+				     NULL);
+			r->not_applicable = true;
+		} else {
+			checks[i].fn(ctx, r);
+		}
 		if (!r->explanation)
 			r->explanation = fw_xstrdup("");
 		switch (r->status) {

@@ -39,6 +39,8 @@ struct fw_doctor_setting {
 	uint64_t def;
 	const char *default_text;
 	bool hidden;          /* suppressed in the setup UI with the current values */
+	bool numeric;         /* a number, not a choice among options */
+	const char *value_from; /* where the current value was read ("efivarfs variable AmdSetupBRH-...") or NULL */
 };
 
 struct fw_doctor_sources {
@@ -63,7 +65,8 @@ struct fw_check_result {
 	const char *title;
 	unsigned profiles;
 	enum fw_check_status status;
-	json_t *evidence; /* array of strings */
+	json_t *evidence; /* array of {"kind", "from", "text"} objects */
+	bool not_applicable; /* a skip because the check is for the other kind of machine (host or guest) */
 	char *explanation;
 	char *fix;
 };
@@ -78,8 +81,27 @@ void fw_doctor_run(const struct fw_doctor_ctx *ctx, struct fw_doctor_report *out
 void fw_doctor_report_free(struct fw_doctor_report *r);
 json_t *fw_doctor_report_json(const struct fw_doctor_report *r);
 
+/* Evidence: what a check read, each item {"kind", "from", "text"}. `from` names where it was read:
+ * a machine file ("proc/cmdline"), the kernel log ("var/log/dmesg"), a setting's variable with its
+ * offset and where the variable came from, an ACPI table and field. A check that lacks its input
+ * records what it looked for as kind "absent" and says skip. */
+#define FW_EVIDENCE_SETTING "setting"
+#define FW_EVIDENCE_LOG "kernel-log"
+#define FW_EVIDENCE_FILE "file"
+#define FW_EVIDENCE_TABLE "acpi-table"
+#define FW_EVIDENCE_ABSENT "absent"
+#define FW_KERNEL_LOG_PATH "var/log/dmesg"
+
 /* For the check functions (doctor-*.c) */
-void fw_check_evidence(struct fw_check_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void fw_check_evidence(struct fw_check_result *r, const char *kind, const char *from, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Skip: record what was looked for (`from`) as absent and say why. */
+void fw_check_skip(struct fw_check_result *r, const char *from, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The parts of an evidence item (never NULL). */
+const char *fw_evidence_text(const json_t *e);
+const char *fw_evidence_from(const json_t *e);
+const char *fw_evidence_kind(const json_t *e);
 void fw_check_set(struct fw_check_result *r, enum fw_check_status s, const char *explanation, const char *fix);
 void fw_check_setf(struct fw_check_result *r, enum fw_check_status s, const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -351,6 +351,29 @@ static char *first_flags(const char *cpuinfo)
 	return fw_xstrndup(p, strcspn(p, "\n"));
 }
 
+/* DMI names of hypervisors' virtual hardware (sys_vendor or product_name). */
+static const char *dmi_hypervisor(const struct fw_host *h)
+{
+	static const char *const names[] = {"QEMU", "KVM", "VMware", "VirtualBox", "innotek GmbH", "Xen", "Bochs",
+					    "Virtual Machine", "Amazon EC2", "Google Compute Engine", "OpenStack Nova",
+					    "Cloud Hypervisor"};
+	const char *fields[] = {h->vendor, h->product};
+	for (size_t f = 0; f < 2; f++)
+		for (size_t i = 0; fields[f] && i < sizeof(names) / sizeof(names[0]); i++)
+			if (strstr(fields[f], names[i]))
+				return names[i];
+	return NULL;
+}
+
+static bool has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = list; p && (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
 bool fw_host_load(struct fw_machine *m, struct fw_host *h, struct fw_error *err)
 {
 	(void)err;
@@ -378,15 +401,25 @@ bool fw_host_load(struct fw_machine *m, struct fw_host *h, struct fw_error *err)
 		free(with_nl);
 		free(text);
 	}
+	h->dev_sev_guest = fw_machine_exists(m, "dev/sev-guest");
+	h->nvidia_version = fw_machine_read_text(m, "proc/driver/nvidia/version");
+	if (h->nvidia_version)
+		h->nvidia_version[strcspn(h->nvidia_version, "\n")] = '\0';
+	const char *vm = dmi_hypervisor(h);
+	if (h->cpu_flags && has_word(h->cpu_flags, "hypervisor"))
+		h->guest_why = "the hypervisor flag in /proc/cpuinfo";
+	else if (vm)
+		h->guest_why = strstr(h->vendor ? h->vendor : "", vm) ? "the DMI system vendor of a hypervisor"
+								       : "the DMI product name of a hypervisor";
 	load_pci(h);
 	load_groups(h);
+	h->groups_captured = fw_machine_exists(m, "sys/kernel/iommu_groups");
 	struct fw_strlist iommus;
 	if (fw_machine_list(m, "sys/class/iommu", &iommus)) {
 		h->iommus = iommus.items;
 		h->niommus = iommus.count;
 	}
-	char why[256];
-	if (fw_machine_kernel_log(m, &b, why, sizeof(why)))
+	if (fw_machine_kernel_log(m, &b, h->dmesg_why, sizeof(h->dmesg_why)))
 		h->dmesg = fw_xstrndup((const char *)b.data, b.len);
 	parse_faults(h);
 	return true;
@@ -429,7 +462,7 @@ void fw_host_free(struct fw_host *h)
 {
 	char **strings[] = {&h->board, &h->product, &h->vendor, &h->bios_vendor, &h->bios_version, &h->bios_date,
 			    &h->kernel_release, &h->kernel_version, &h->cmdline, &h->kvm_sev, &h->kvm_sev_es,
-			    &h->kvm_sev_snp, &h->cpu_flags, &h->dmesg};
+			    &h->kvm_sev_snp, &h->cpu_flags, &h->nvidia_version, &h->dmesg};
 	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++)
 		free(*strings[i]);
 	for (size_t i = 0; i < h->noptions; i++) {

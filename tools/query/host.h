@@ -67,7 +67,13 @@ struct fw_host {
 	size_t ngroups;
 	char **iommus; /* sys/class/iommu entries (ivhd0, ...) */
 	size_t niommus;
+	bool groups_captured; /* sys/kernel/iommu_groups exists (possibly empty) */
+	/* a virtual machine: why it is one ("hypervisor CPU flag", "DMI product QEMU"), else NULL */
+	const char *guest_why;
+	bool dev_sev_guest; /* /dev/sev-guest: the SEV-SNP guest driver's node */
+	char *nvidia_version; /* first line of /proc/driver/nvidia/version, or NULL */
 	char *dmesg;   /* the kernel log, NUL-terminated */
+	char dmesg_why[256]; /* why there is no kernel log */
 	struct fw_iommu_fault *faults;
 	size_t nfaults;
 };

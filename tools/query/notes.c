@@ -279,7 +279,7 @@ static void kernel_side(FILE *f, struct fw_source *src, struct fw_doctor_report 
 			fprintf(f, "- ACS on the GPU paths: %s\n", all->results[i].explanation);
 			size_t k;
 			json_t *e;
-			json_array_foreach(all->results[i].evidence, k, e) fprintf(f, "  - `%s`\n", json_string_value(e));
+			json_array_foreach(all->results[i].evidence, k, e) fprintf(f, "  - `%s`\n", fw_evidence_text(e));
 		}
 	fputc('\n', f);
 }
@@ -419,7 +419,7 @@ static void issues(FILE *f, struct fw_doctor_report *all)
 	n = 0;
 	for (size_t i = 0; i < all->count; i++) {
 		const struct fw_check_result *c = &all->results[i];
-		if (c->status != FW_CHECK_SKIP)
+		if (c->status != FW_CHECK_SKIP || c->not_applicable)
 			continue;
 		n++;
 		fprintf(f, "- %s (`%s`): %s\n", c->title, c->id, c->explanation);

@@ -42,6 +42,9 @@ static const char *const dmi_names[] = {
 static const char *const proc_files[] = {
 	"proc/cmdline", "proc/version", "proc/sys/kernel/osrelease", "proc/sys/kernel/hostname", "proc/cpuinfo", NULL,
 };
+/* Where the kernel command line and module options are configured. */
+static const char *const boot_files[] = {"etc/kernel/cmdline", "etc/default/grub", NULL};
+static const char *const boot_dirs[] = {"etc/modprobe.d", "etc/modules-load.d", NULL};
 static const char *const pci_files[] = {
 	"config", "class", "vendor", "device", "subsystem_vendor", "subsystem_device", "revision", "numa_node",
 	"resource", "current_link_speed", "current_link_width", "max_link_speed", "max_link_width", "local_cpulist",
@@ -388,11 +391,32 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 	take_tree(&c, "sys/module/kvm_amd/parameters", "module-param", 0);
 	take_tree(&c, "sys/module/kvm/parameters", "module-param", 0);
 	take_tree(&c, "sys/module/ccp/parameters", "module-param", 0);
+	/* the GPU driver (version, per-GPU model and VBIOS), boot configuration, Proxmox VM and
+	 * container configurations (which GPU belongs to which guest) */
+	take_tree(&c, "proc/driver/nvidia", "gpu-driver", 0);
+	struct fw_strlist modules;
+	if (fw_machine_list(c.m, "sys/module", &modules)) {
+		for (size_t i = 0; i < modules.count; i++)
+			if (strncmp(modules.items[i], "nvidia", 6) == 0) {
+				char rel[512];
+				snprintf(rel, sizeof(rel), "sys/module/%s/version", modules.items[i]);
+				take_file(&c, rel, "gpu-driver", true);
+			}
+		fw_strlist_free(&modules);
+	}
+	for (size_t i = 0; boot_files[i]; i++)
+		take_file(&c, boot_files[i], "boot-config", true);
+	for (size_t i = 0; boot_dirs[i]; i++)
+		take_tree(&c, boot_dirs[i], "boot-config", 1);
+	take_tree(&c, "etc/pve/qemu-server", "proxmox", 1);
+	take_tree(&c, "etc/pve/lxc", "proxmox", 1);
 	/* device nodes are recorded by existence; "dev" itself tells that they were looked for */
 	if (fw_machine_exists(c.m, "dev"))
 		json_array_append_new(c.nodes, json_string("dev"));
 	if (fw_machine_exists(c.m, "dev/sev"))
 		json_array_append_new(c.nodes, json_string("dev/sev"));
+	if (fw_machine_exists(c.m, "dev/sev-guest"))
+		json_array_append_new(c.nodes, json_string("dev/sev-guest"));
 	take_kernel_log(&c);
 	if (o->image) {
 		const char *slash = strrchr(o->image, '/');

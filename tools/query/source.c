@@ -669,6 +669,20 @@ static bool doctor_setting(void *ctx, const char *prompt, struct fw_doctor_setti
 	out->current_text = s->current_text;
 	out->default_text = default_text(s, &out->def, &out->has_default);
 	out->hidden = s->hidden == 1;
+	out->numeric = s->q->kind == FW_IFR_K_NUMERIC;
+	if (s->var) {
+		/* one setting is described at a time; the text lives until the next lookup */
+		static _Thread_local char from[384];
+		char g[FW_GUID_STR_LEN];
+		/* the source itself is named by the command; the variable and where its record sits */
+		if (s->var->offset != FW_OFFSET_UNKNOWN && strcmp(s->var->store ? s->var->store : "", "efivarfs") != 0)
+			snprintf(from, sizeof(from), "%s variable %s-%s at 0x%llx", s->var->store ? s->var->store : "",
+				 s->var->name, fw_guid_format_lower(&s->var->guid, g), (unsigned long long)s->var->offset);
+		else
+			snprintf(from, sizeof(from), "%s variable %s-%s", s->var->store ? s->var->store : "", s->var->name,
+				 fw_guid_format_lower(&s->var->guid, g));
+		out->value_from = from;
+	}
 	return true;
 }
 
@@ -686,7 +700,8 @@ void fw_source_doctor_ctx(struct fw_source *src, unsigned profiles, struct fw_do
 		ctx->src.setting = doctor_setting;
 		ctx->src.setting_ctx = src;
 	}
-	if (fw_source_acpi(src)) {
+	/* an image's own tables are not the running machine's: AGESA builds IVRS at boot */
+	if (src->kind == FW_SOURCE_MACHINE && fw_source_acpi(src)) {
 		ctx->src.ivrs = doctor_ivrs;
 		ctx->src.acpi_ctx = src;
 	}
