@@ -5,6 +5,7 @@
 
 #include "acpi/cedt.h"
 #include "acpi/dmar.h"
+#include "acpi/fields.h"
 #include "acpi/fadt.h"
 #include "acpi/hmat.h"
 #include "acpi/ivrs.h"
@@ -15,69 +16,92 @@
 #include "acpi/srat.h"
 #include "acpi/xsdt.h"
 
+/* Tables described by their layout alone (acpi/<sig>.c). */
+extern const struct fw_acpi_layout fw_acpi_bert_table;
+extern const struct fw_acpi_layout fw_acpi_bgrt_table;
+extern const struct fw_acpi_layout fw_acpi_cdit_table;
+extern const struct fw_acpi_layout fw_acpi_crat_table;
+extern const struct fw_acpi_layout fw_acpi_einj_table;
+extern const struct fw_acpi_layout fw_acpi_erst_table;
+extern const struct fw_acpi_layout fw_acpi_facs_table;
+extern const struct fw_acpi_layout fw_acpi_fpdt_table;
+extern const struct fw_acpi_layout fw_acpi_hest_table;
+extern const struct fw_acpi_layout fw_acpi_hpet_table;
+extern const struct fw_acpi_layout fw_acpi_msct_table;
+extern const struct fw_acpi_layout fw_acpi_pcct_table;
+extern const struct fw_acpi_layout fw_acpi_rasf_table;
+extern const struct fw_acpi_layout fw_acpi_spcr_table;
+extern const struct fw_acpi_layout fw_acpi_spmi_table;
+extern const struct fw_acpi_layout fw_acpi_uefi_table;
+extern const struct fw_acpi_layout fw_acpi_wsmt_table;
+
+#define HOOK(sig, name, kind, fn) {sig, name, FW_ACPI_MODEL_##kind, fn, NULL}
+#define LAYOUT(sig, name, layout) {sig, name, FW_ACPI_MODEL_FIELDS, NULL, &layout}
+#define NAMED(sig, name) {sig, name, FW_ACPI_MODEL_NONE, NULL, NULL}
+
 static const struct fw_acpi_decoder decoders[] = {
-	{"RSDP", "Root System Description Pointer", FW_ACPI_MODEL_RSDP, fw_acpi_rsdp_decode},
-	{"XSDT", "Extended System Description Table", FW_ACPI_MODEL_XSDT, fw_acpi_xsdt_decode},
-	{"RSDT", "Root System Description Table", FW_ACPI_MODEL_XSDT, fw_acpi_xsdt_decode},
-	{"IVRS", "I/O Virtualization Reporting Structure (AMD IOMMU)", FW_ACPI_MODEL_IVRS, fw_acpi_ivrs_decode},
-	{"SRAT", "System Resource Affinity Table", FW_ACPI_MODEL_SRAT, fw_acpi_srat_decode},
-	{"SLIT", "System Locality Distance Information Table", FW_ACPI_MODEL_SLIT, fw_acpi_slit_decode},
-	{"MCFG", "PCI Express Memory-mapped Configuration", FW_ACPI_MODEL_MCFG, fw_acpi_mcfg_decode},
-	{"DMAR", "DMA Remapping Table (Intel VT-d)", FW_ACPI_MODEL_DMAR, fw_acpi_dmar_decode},
-	{"APIC", "Multiple APIC Description Table (MADT)", FW_ACPI_MODEL_MADT, fw_acpi_madt_decode},
-	{"FACP", "Fixed ACPI Description Table (FADT)", FW_ACPI_MODEL_FADT, fw_acpi_fadt_decode},
-	{"HMAT", "Heterogeneous Memory Attribute Table", FW_ACPI_MODEL_HMAT, fw_acpi_hmat_decode},
-	{"CEDT", "CXL Early Discovery Table", FW_ACPI_MODEL_CEDT, fw_acpi_cedt_decode},
-	{"FACS", "Firmware ACPI Control Structure (no checksum)", FW_ACPI_MODEL_NONE, NULL},
-	/* Listed by name only; their bytes are left alone. */
-	{"DSDT", "Differentiated System Description Table (AML)", FW_ACPI_MODEL_NONE, NULL},
-	{"SSDT", "Secondary System Description Table (AML)", FW_ACPI_MODEL_NONE, NULL},
-	{"ASF!", "Alert Standard Format Table", FW_ACPI_MODEL_NONE, NULL},
-	{"ASPT", "AMD Secure Processor Table", FW_ACPI_MODEL_NONE, NULL},
-	{"BDAT", "BIOS Data ACPI Table", FW_ACPI_MODEL_NONE, NULL},
-	{"BERT", "Boot Error Record Table", FW_ACPI_MODEL_NONE, NULL},
-	{"BGRT", "Boot Graphics Resource Table", FW_ACPI_MODEL_NONE, NULL},
-	{"BOOT", "Simple Boot Flag Table", FW_ACPI_MODEL_NONE, NULL},
-	{"CDIT", "Component Distance Information Table (AMD)", FW_ACPI_MODEL_NONE, NULL},
-	{"CRAT", "Component Resource Attribute Table (AMD)", FW_ACPI_MODEL_NONE, NULL},
-	{"CSRT", "Core System Resource Table", FW_ACPI_MODEL_NONE, NULL},
-	{"DBG2", "Debug Port Table 2", FW_ACPI_MODEL_NONE, NULL},
-	{"DBGP", "Debug Port Table", FW_ACPI_MODEL_NONE, NULL},
-	{"ECDT", "Embedded Controller Boot Resources Table", FW_ACPI_MODEL_NONE, NULL},
-	{"EINJ", "Error Injection Table", FW_ACPI_MODEL_NONE, NULL},
-	{"ERST", "Error Record Serialization Table", FW_ACPI_MODEL_NONE, NULL},
-	{"FIDT", "Firmware ID Table (AMI)", FW_ACPI_MODEL_NONE, NULL},
-	{"FPDT", "Firmware Performance Data Table", FW_ACPI_MODEL_NONE, NULL},
-	{"HEST", "Hardware Error Source Table", FW_ACPI_MODEL_NONE, NULL},
-	{"HPET", "High Precision Event Timer Table", FW_ACPI_MODEL_NONE, NULL},
-	{"IORT", "I/O Remapping Table (Arm)", FW_ACPI_MODEL_NONE, NULL},
-	{"LPIT", "Low Power Idle Table", FW_ACPI_MODEL_NONE, NULL},
-	{"MSCT", "Maximum System Characteristics Table", FW_ACPI_MODEL_NONE, NULL},
-	{"MSDM", "Microsoft Data Management Table", FW_ACPI_MODEL_NONE, NULL},
-	{"NFIT", "NVDIMM Firmware Interface Table", FW_ACPI_MODEL_NONE, NULL},
-	{"NHLT", "Non-HD Audio Link Table (Intel)", FW_ACPI_MODEL_NONE, NULL},
-	{"OEMB", "OEM Data Table (AMI)", FW_ACPI_MODEL_NONE, NULL},
-	{"PCCT", "Platform Communications Channel Table", FW_ACPI_MODEL_NONE, NULL},
-	{"PHAT", "Platform Health Assessment Table", FW_ACPI_MODEL_NONE, NULL},
-	{"PMTT", "Platform Memory Topology Table", FW_ACPI_MODEL_NONE, NULL},
-	{"PPTT", "Processor Properties Topology Table", FW_ACPI_MODEL_NONE, NULL},
-	{"PRMT", "Platform Runtime Mechanism Table", FW_ACPI_MODEL_NONE, NULL},
-	{"RASF", "RAS Feature Table", FW_ACPI_MODEL_NONE, NULL},
-	{"SBST", "Smart Battery Specification Table", FW_ACPI_MODEL_NONE, NULL},
-	{"SDEV", "Secure Devices Table", FW_ACPI_MODEL_NONE, NULL},
-	{"SLIC", "Software Licensing Description Table", FW_ACPI_MODEL_NONE, NULL},
-	{"SPCR", "Serial Port Console Redirection Table", FW_ACPI_MODEL_NONE, NULL},
-	{"SPMI", "Server Platform Management Interface Table", FW_ACPI_MODEL_NONE, NULL},
-	{"TCPA", "Trusted Computing Platform Alliance Table", FW_ACPI_MODEL_NONE, NULL},
-	{"TPM2", "Trusted Platform Module 2 Table", FW_ACPI_MODEL_NONE, NULL},
-	{"UEFI", "UEFI Boot Optimization Table", FW_ACPI_MODEL_NONE, NULL},
-	{"VFCT", "Video BIOS Fetch Table (AMD)", FW_ACPI_MODEL_NONE, NULL},
-	{"WAET", "Windows ACPI Emulated Devices Table", FW_ACPI_MODEL_NONE, NULL},
-	{"WDAT", "Watchdog Action Table", FW_ACPI_MODEL_NONE, NULL},
-	{"WDDT", "Watchdog Timer Description Table", FW_ACPI_MODEL_NONE, NULL},
-	{"WDRT", "Watchdog Resource Table", FW_ACPI_MODEL_NONE, NULL},
-	{"WPBT", "Windows Platform Binary Table", FW_ACPI_MODEL_NONE, NULL},
-	{"WSMT", "Windows SMM Security Mitigations Table", FW_ACPI_MODEL_NONE, NULL},
+	HOOK("RSDP", "Root System Description Pointer", RSDP, fw_acpi_rsdp_decode),
+	HOOK("XSDT", "Extended System Description Table", XSDT, fw_acpi_xsdt_decode),
+	HOOK("RSDT", "Root System Description Table", XSDT, fw_acpi_xsdt_decode),
+	HOOK("IVRS", "I/O Virtualization Reporting Structure (AMD IOMMU)", IVRS, fw_acpi_ivrs_decode),
+	HOOK("SRAT", "System Resource Affinity Table", SRAT, fw_acpi_srat_decode),
+	HOOK("SLIT", "System Locality Distance Information Table", SLIT, fw_acpi_slit_decode),
+	HOOK("MCFG", "PCI Express Memory-mapped Configuration", MCFG, fw_acpi_mcfg_decode),
+	HOOK("DMAR", "DMA Remapping Table (Intel VT-d)", DMAR, fw_acpi_dmar_decode),
+	HOOK("APIC", "Multiple APIC Description Table (MADT)", MADT, fw_acpi_madt_decode),
+	HOOK("FACP", "Fixed ACPI Description Table (FADT)", FADT, fw_acpi_fadt_decode),
+	HOOK("HMAT", "Heterogeneous Memory Attribute Table", HMAT, fw_acpi_hmat_decode),
+	HOOK("CEDT", "CXL Early Discovery Table", CEDT, fw_acpi_cedt_decode),
+	LAYOUT("FACS", "Firmware ACPI Control Structure (no checksum)", fw_acpi_facs_table),
+	/* Alphabetical: LAYOUT rows are decoded from their layout, NAMED rows are listed by name only. */
+	NAMED("DSDT", "Differentiated System Description Table (AML)"),
+	NAMED("SSDT", "Secondary System Description Table (AML)"),
+	NAMED("ASF!", "Alert Standard Format Table"),
+	NAMED("ASPT", "AMD Secure Processor Table"),
+	NAMED("BDAT", "BIOS Data ACPI Table"),
+	LAYOUT("BERT", "Boot Error Record Table", fw_acpi_bert_table),
+	LAYOUT("BGRT", "Boot Graphics Resource Table", fw_acpi_bgrt_table),
+	NAMED("BOOT", "Simple Boot Flag Table"),
+	LAYOUT("CDIT", "Component Distance Information Table (AMD)", fw_acpi_cdit_table),
+	LAYOUT("CRAT", "Component Resource Attribute Table (AMD)", fw_acpi_crat_table),
+	NAMED("CSRT", "Core System Resource Table"),
+	NAMED("DBG2", "Debug Port Table 2"),
+	NAMED("DBGP", "Debug Port Table"),
+	NAMED("ECDT", "Embedded Controller Boot Resources Table"),
+	LAYOUT("EINJ", "Error Injection Table", fw_acpi_einj_table),
+	LAYOUT("ERST", "Error Record Serialization Table", fw_acpi_erst_table),
+	NAMED("FIDT", "Firmware ID Table (AMI)"),
+	LAYOUT("FPDT", "Firmware Performance Data Table", fw_acpi_fpdt_table),
+	LAYOUT("HEST", "Hardware Error Source Table", fw_acpi_hest_table),
+	LAYOUT("HPET", "High Precision Event Timer Table", fw_acpi_hpet_table),
+	NAMED("IORT", "I/O Remapping Table (Arm)"),
+	NAMED("LPIT", "Low Power Idle Table"),
+	LAYOUT("MSCT", "Maximum System Characteristics Table", fw_acpi_msct_table),
+	NAMED("MSDM", "Microsoft Data Management Table"),
+	NAMED("NFIT", "NVDIMM Firmware Interface Table"),
+	NAMED("NHLT", "Non-HD Audio Link Table (Intel)"),
+	NAMED("OEMB", "OEM Data Table (AMI)"),
+	LAYOUT("PCCT", "Platform Communications Channel Table", fw_acpi_pcct_table),
+	NAMED("PHAT", "Platform Health Assessment Table"),
+	NAMED("PMTT", "Platform Memory Topology Table"),
+	NAMED("PPTT", "Processor Properties Topology Table"),
+	NAMED("PRMT", "Platform Runtime Mechanism Table"),
+	LAYOUT("RASF", "RAS Feature Table", fw_acpi_rasf_table),
+	NAMED("SBST", "Smart Battery Specification Table"),
+	NAMED("SDEV", "Secure Devices Table"),
+	NAMED("SLIC", "Software Licensing Description Table"),
+	LAYOUT("SPCR", "Serial Port Console Redirection Table", fw_acpi_spcr_table),
+	LAYOUT("SPMI", "Server Platform Management Interface Table", fw_acpi_spmi_table),
+	NAMED("TCPA", "Trusted Computing Platform Alliance Table"),
+	NAMED("TPM2", "Trusted Platform Module 2 Table"),
+	LAYOUT("UEFI", "UEFI Boot Optimization Table", fw_acpi_uefi_table),
+	NAMED("VFCT", "Video BIOS Fetch Table (AMD)"),
+	NAMED("WAET", "Windows ACPI Emulated Devices Table"),
+	NAMED("WDAT", "Watchdog Action Table"),
+	NAMED("WDDT", "Watchdog Timer Description Table"),
+	NAMED("WDRT", "Watchdog Resource Table"),
+	NAMED("WPBT", "Windows Platform Binary Table"),
+	LAYOUT("WSMT", "Windows SMM Security Mitigations Table", fw_acpi_wsmt_table),
 };
 
 const struct fw_acpi_decoder *fw_acpi_decoder_find(const char *signature)
@@ -92,13 +116,13 @@ void fw_acpi_table_decode(struct fw_acpi_table *t, struct fw_arena *a)
 {
 	t->decoder = fw_acpi_decoder_find(t->signature);
 	t->model = NULL;
-	if (!t->decoder || !t->decoder->decode)
+	if (!t->decoder || (!t->decoder->decode && !t->decoder->layout))
 		return;
 	if (t->truncated) {
 		fw_acpi_diag(t, a, FW_DIAG_INFO, 0, "not decoded: the table is truncated");
 		return;
 	}
-	t->model = t->decoder->decode(t, a);
+	t->model = t->decoder->layout ? fw_acpi_fields_decode(t, t->decoder->layout, a) : t->decoder->decode(t, a);
 }
 
 const void *fw_acpi_table_model(const struct fw_acpi_table *t, enum fw_acpi_model_kind kind)

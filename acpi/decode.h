@@ -1,14 +1,23 @@
 /* Table decoders, dispatched by signature (the ACPICA AcpiDmTableData pattern).
  *
- * To add a decoder for a new table SIG:
- *   1. acpi/sig.h: the field tables (parsers/layout.h) of its structures and its model struct;
- *   2. acpi/sig.c: `void *fw_acpi_sig_decode(struct fw_acpi_table *, struct fw_arena *)` that
- *      walks the bytes through the layouts and puts problems on the table as diagnostics;
- *   3. acpi/decode.c: one row in `decoders[]` (signature, long name, decode function);
- *   4. tools/cli/acpi-json.c and tools/cli/acpi-text.c: its JSON and text writers;
- *   5. tests/unit/test-acpi-*.c, a golden file under tests/cli/golden/, and a fuzz target
- *      tests/fuzz/fuzz-acpi-sig.c with seeds in tests/fuzz/corpus/acpi-sig/.
- * A table without a decoder is listed with its header only and its bytes are left alone.
+ * A row either carries the table's layout (acpi/fields.h: field tables, subtables, entries) and
+ * needs no code, or a hook for a complex table whose facts go beyond its fields (IVRS, SRAT,
+ * DMAR, ...). Layout rows are decoded, written as JSON and text, and compared by diff field by
+ * field, all from the layout.
+ *
+ * To add a table SIG with a layout (the usual case):
+ *   1. acpi/sig.c: its field tables (parsers/layout.h; offsets from the table start, nested
+ *      generic addresses with FW_ACPI_GAS, bits named with FW_FF_BITS) and one
+ *      `const struct fw_acpi_layout fw_acpi_sig_table`;
+ *   2. acpi/decode.c: its extern line and one LAYOUT(...) row in `decoders[]`;
+ *   3. tests: tests/unit/test-acpi-fields.c checks it against `iasl -d` on the corpus (every
+ *      table with a layout is compared there without more code) and a small built table with
+ *      exact values; regenerate the goldens that list it.
+ * A complex table instead gets a model struct and `fw_acpi_sig_decode` (acpi/sig.h, sig.c), a
+ * HOOK(...) row, and its own writers in tools/cli/acpi-json.c, acpi-text.c and
+ * tools/query/diff-acpi.c.
+ * A table without a row, or with a NAMED(...) row, is listed with its header only and its bytes
+ * are left alone.
  */
 #ifndef FW_ACPI_DECODE_H
 #define FW_ACPI_DECODE_H
@@ -30,13 +39,17 @@ enum fw_acpi_model_kind {
 	FW_ACPI_MODEL_FADT,
 	FW_ACPI_MODEL_HMAT,
 	FW_ACPI_MODEL_CEDT,
+	FW_ACPI_MODEL_FIELDS, /* described by a layout: struct fw_acpi_doc (acpi/fields.h) */
 };
+
+struct fw_acpi_layout;
 
 struct fw_acpi_decoder {
 	const char *signature;
 	const char *name;          /* "I/O Virtualization Reporting Structure" */
 	enum fw_acpi_model_kind kind;
-	fw_acpi_decode_fn decode;  /* NULL: header only */
+	fw_acpi_decode_fn decode;  /* a hook, or NULL */
+	const struct fw_acpi_layout *layout; /* the table's layout, or NULL */
 };
 
 /* The row for a signature (known tables without a decoder have a row too, for their name);

@@ -1,6 +1,7 @@
 /* FADT and FACS layouts; the FADT summary. */
 #include "fadt.h"
 
+#include "acpi/fields.h"
 #include "acpi/gas.h"
 
 const struct fw_named_value fw_fadt_flag_names[] = {
@@ -83,18 +84,22 @@ static const struct fw_field fadt_fields[FADT__COUNT] = {
 const struct fw_layout fw_fadt_layout = FW_LAYOUT("FADT", FW_FADT_SIZE, fadt_fields);
 
 static const struct fw_named_value facs_flag_names[] = {{1, "S4BIOS_F"}, {2, "64BIT_WAKE_SUPPORTED_F"}, {0, NULL}};
+static const struct fw_bitfield facs_ospm_bits[] = {{"64BIT_WAKE_F", 0, 1, NULL}};
+static const struct fw_bitfields facs_ospm = FW_BITFIELDS(facs_ospm_bits);
 static const struct fw_field facs_fields[FACS__COUNT] = {
-	[FACS_SIGNATURE] = {"Signature", FW_FT_CHARS, 0, 4, 0, NULL},
-	[FACS_LENGTH] = {"Length", FW_FT_U32, 4, 0, FW_FF_HEX, NULL},
+	/* signature and length are the table's own (acpi/table.c) */
+	[FACS_SIGNATURE] = {"Signature", FW_FT_CHARS, 0, 4, FW_FF_HIDDEN, NULL},
+	[FACS_LENGTH] = {"Length", FW_FT_U32, 4, 0, FW_FF_HEX | FW_FF_HIDDEN, NULL},
 	[FACS_HARDWARE_SIGNATURE] = {"HardwareSignature", FW_FT_U32, 8, 0, FW_FF_HEX, NULL},
 	[FACS_WAKING_VECTOR] = {"FirmwareWakingVector", FW_FT_U32, 12, 0, FW_FF_HEX, NULL},
 	[FACS_GLOBAL_LOCK] = {"GlobalLock", FW_FT_U32, 16, 0, FW_FF_HEX, NULL},
 	[FACS_FLAGS] = {"Flags", FW_FT_U32, 20, 0, FW_FF_FLAGS, facs_flag_names},
 	[FACS_X_WAKING_VECTOR] = {"XFirmwareWakingVector", FW_FT_U64, 24, 0, FW_FF_HEX, NULL},
 	[FACS_VERSION] = {"Version", FW_FT_U8, 32, 0, 0, NULL},
-	[FACS_OSPM_FLAGS] = {"OspmFlags", FW_FT_U32, 36, 0, FW_FF_HEX, NULL},
+	[FACS_OSPM_FLAGS] = {"OspmFlags", FW_FT_U32, 36, 0, FW_FF_BITS, .names = &facs_ospm},
 };
 const struct fw_layout fw_facs_layout = FW_LAYOUT("FACS", FW_FACS_SIZE, facs_fields);
+const struct fw_acpi_layout fw_acpi_facs_table = {.fixed = &fw_facs_layout, .start_field = -1, .count_field = -1};
 
 void *fw_acpi_fadt_decode(struct fw_acpi_table *t, struct fw_arena *a)
 {

@@ -11,7 +11,7 @@
 #ifndef FW_ACPI_IVRS_H
 #define FW_ACPI_IVRS_H
 
-#include "acpi/bits.h"
+#include "parsers/bits.h"
 #include "acpi/table.h"
 #include "parsers/layout.h"
 

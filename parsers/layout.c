@@ -13,7 +13,8 @@ size_t fw_field_width(const struct fw_field *f)
 	case FW_FT_U64: return 8;
 	case FW_FT_GUID: return 16;
 	case FW_FT_CHARS:
-	case FW_FT_BYTES: return f->len;
+	case FW_FT_BYTES:
+	case FW_FT_STRUCT: return f->len;
 	}
 	return 0;
 }
@@ -48,52 +49,73 @@ const uint8_t *fw_layout_ptr(const struct fw_layout *l, const struct fw_view *v,
 	return v->p + off + l->fields[idx].offset;
 }
 
-void fw_layout_emit(struct fw_tree *t, struct fw_node *n, const struct fw_layout *l, const struct fw_view *v,
-		    size_t off)
+/* Fields of a nested structure are named "Outer.Inner". */
+static void emit_fields(struct fw_tree *t, struct fw_node *n, const struct fw_layout *l, const struct fw_view *v,
+			size_t off, const char *prefix)
 {
 	for (size_t i = 0; i < l->nfields; i++) {
 		const struct fw_field *f = &l->fields[i];
 		if (f->flags & FW_FF_HIDDEN)
 			continue;
+		const char *name = prefix ? fw_arena_printf(&t->arena, "%s.%s", prefix, f->name) : f->name;
 		const uint8_t *p = v->p + off + f->offset;
 		switch ((enum fw_ftype)f->type) {
 		case FW_FT_GUID: {
 			struct fw_guid g;
 			memcpy(g.b, p, 16);
-			fw_node_field_guid(t, n, f->name, &g);
+			fw_node_field_guid(t, n, name, &g);
 			break;
 		}
 		case FW_FT_CHARS: {
 			char buf[256];
-			size_t w = f->len < sizeof(buf) - 1 ? f->len : sizeof(buf) - 1;
-			size_t k = 0;
-			for (size_t j = 0; j < w && p[j]; j++)
-				buf[k++] = (p[j] >= 0x20 && p[j] < 0x7F) ? (char)p[j] : '.';
-			while (k && buf[k - 1] == ' ')
-				k--;
-			buf[k] = '\0';
-			fw_node_field_str(t, n, f->name, buf);
+			fw_field_chars(p, f->len, buf, sizeof(buf));
+			fw_node_field_str(t, n, name, buf);
 			break;
 		}
 		case FW_FT_BYTES:
-			fw_node_field_bytes(t, n, f->name, p, f->len);
+			fw_node_field_bytes(t, n, name, p, f->len);
+			break;
+		case FW_FT_STRUCT:
+			emit_fields(t, n, fw_field_sub(f), v, off + f->offset, name);
 			break;
 		default: {
 			uint64_t val = fw_layout_get(l, v, off, (unsigned)i);
-			fw_node_field_uint(t, n, f->name, val, (f->flags & (FW_FF_HEX | FW_FF_FLAGS)) ? FW_FMT_HEX : FW_FMT_DEC);
+			fw_node_field_uint(t, n, name, val,
+					   (f->flags & (FW_FF_HEX | FW_FF_FLAGS | FW_FF_BITS)) ? FW_FMT_HEX : FW_FMT_DEC);
+			char buf[512];
 			if (f->names && (f->flags & FW_FF_ENUM)) {
-				const char *name = fw_named_value_name(f->names, val);
-				if (name)
-					fw_node_field_str(t, n, fw_arena_printf(&t->arena, "%s name", f->name), name);
+				const char *vname = fw_named_value_name(f->names, val);
+				if (vname)
+					fw_node_field_str(t, n, fw_arena_printf(&t->arena, "%s name", name), vname);
 			} else if (f->names && (f->flags & FW_FF_FLAGS)) {
-				char buf[512];
 				fw_flags_str(f->names, val, buf, sizeof(buf));
-				fw_node_field_str(t, n, fw_arena_printf(&t->arena, "%s flags", f->name), buf);
+				fw_node_field_str(t, n, fw_arena_printf(&t->arena, "%s flags", name), buf);
+			} else if (fw_field_bits(f) && (f->flags & FW_FF_BITS)) {
+				fw_bitfields_str(val, fw_field_bits(f), buf, sizeof(buf));
+				fw_node_field_str(t, n, fw_arena_printf(&t->arena, "%s bits", name), buf);
 			}
 			break;
 		}
 		}
 	}
+}
+
+void fw_layout_emit(struct fw_tree *t, struct fw_node *n, const struct fw_layout *l, const struct fw_view *v,
+		    size_t off)
+{
+	emit_fields(t, n, l, v, off, NULL);
+}
+
+char *fw_field_chars(const uint8_t *p, size_t width, char *buf, size_t len)
+{
+	size_t w = width < len - 1 ? width : len - 1;
+	size_t k = 0;
+	for (size_t j = 0; j < w && p[j]; j++)
+		buf[k++] = (p[j] >= 0x20 && p[j] < 0x7F) ? (char)p[j] : '.';
+	while (k && buf[k - 1] == ' ')
+		k--;
+	buf[k] = '\0';
+	return buf;
 }
 
 void fw_layout_put(const struct fw_layout *l, uint8_t *buf, unsigned idx, uint64_t value)

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bits.h"
 #include "error.h"
 #include "guid.h"
 #include "node.h"
@@ -29,6 +30,7 @@ enum fw_ftype {
 	FW_FT_GUID,
 	FW_FT_CHARS, /* fixed-length ASCII, NUL/space padded; len = width */
 	FW_FT_BYTES, /* opaque bytes; len = width */
+	FW_FT_STRUCT, /* a nested structure: len = width, `sub` gives its fields (offsets inside it) */
 };
 
 /* field flags */
@@ -36,6 +38,8 @@ enum fw_ftype {
 #define FW_FF_FLAGS 0x02  /* a bit set: names[] gives bit masks */
 #define FW_FF_ENUM 0x04   /* names[] gives values */
 #define FW_FF_HIDDEN 0x08 /* reserved or covered by another field: not emitted */
+#define FW_FF_BITS 0x10   /* named bit fields: `names` points at them (parsers/bits.h) */
+#define FW_FF_STRING 0x20 /* an HII string id: writers show the string it names */
 
 struct fw_named_value {
 	uint64_t value;
@@ -48,7 +52,9 @@ struct fw_field {
 	uint16_t offset;
 	uint16_t len; /* for CHARS and BYTES */
 	uint16_t flags;
-	const struct fw_named_value *names; /* terminated by {0, NULL} */
+	/* ENUM values or FLAGS masks: const struct fw_named_value[], ended by {0, NULL};
+	 * FW_FF_BITS: const struct fw_bitfields *; FW_FT_STRUCT: const struct fw_layout *. */
+	const void *names;
 };
 
 struct fw_layout {
@@ -61,6 +67,14 @@ struct fw_layout {
 #define FW_LAYOUT(lname, lsize, arr) {lname, lsize, arr, sizeof(arr) / sizeof((arr)[0])}
 
 size_t fw_field_width(const struct fw_field *f);
+static inline const struct fw_bitfields *fw_field_bits(const struct fw_field *f)
+{
+	return f->names;
+}
+static inline const struct fw_layout *fw_field_sub(const struct fw_field *f)
+{
+	return f->names;
+}
 /* Check that the whole structure fits at `off`; the error names the layout. */
 bool fw_layout_check(const struct fw_layout *l, const struct fw_view *v, size_t off, struct fw_error *err);
 /* Integer field (U8..U64); the caller ran fw_layout_check first. */
@@ -68,6 +82,8 @@ uint64_t fw_layout_get(const struct fw_layout *l, const struct fw_view *v, size_
 void fw_layout_get_guid(const struct fw_layout *l, const struct fw_view *v, size_t off, unsigned idx,
 			struct fw_guid *out);
 const uint8_t *fw_layout_ptr(const struct fw_layout *l, const struct fw_view *v, size_t off, unsigned idx);
+/* Fixed-width ASCII as text: stops at NUL, '.' for unprintable bytes, trailing spaces cut. */
+char *fw_field_chars(const uint8_t *p, size_t width, char *buf, size_t len);
 /* Put every visible field on the node, in table order. */
 void fw_layout_emit(struct fw_tree *t, struct fw_node *n, const struct fw_layout *l, const struct fw_view *v,
 		    size_t off);

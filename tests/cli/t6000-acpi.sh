@@ -110,3 +110,13 @@ if t_need_file topo "$ZEN" "corpus dump not present" && t_need_cmd topo iasl; th
 	t_run topo-no-dsl 0 fwlens acpi topo "$ZEN" --no-dsl && t_contains topo-no-dsl-iommus "IOMMUs"
 fi
 t_golden topo-srat-only "$G/topo-srat-gi.txt" t_in_dir "$DATA" fwlens acpi topo srat-gi.acpidump.txt
+
+# --- tables described by a layout are compared field by field -------------------------------------
+# An HPET as AMD boards have it (56 bytes), then the same with another timer address and minimum tick.
+for side in a b; do mkdir -p "$T_DIR/m-$side/sys/firmware/acpi/tables"; done
+printf '\110\120\105\124\070\000\000\000\001\030\106\127\124\105\123\124\125\116\111\124\124\105\123\124\001\000\000\000\106\127\114\116\001\000\000\000\001\202\042\020\000\100\000\000\000\000\320\376\000\000\000\000\000\356\067\000' >"$T_DIR/m-a/sys/firmware/acpi/tables/HPET"
+printf '\110\120\105\124\070\000\000\000\001\007\106\127\124\105\123\124\125\116\111\124\124\105\123\124\001\000\000\000\106\127\114\116\001\000\000\000\001\202\042\020\000\100\000\000\000\020\320\376\000\000\000\000\000\356\070\000' >"$T_DIR/m-b/sys/firmware/acpi/tables/HPET"
+t_run hpet-decoded 0 fwlens acpi "$T_DIR/m-a/sys/firmware/acpi/tables/HPET" && t_contains hpet-minimum-tick "MinimumTick: 14318"
+t_run diff-hpet-fields 1 fwlens diff "$T_DIR/m-a" "$T_DIR/m-b"
+t_contains diff-hpet-address "Address.Address: 0xfed00000 -> 0xfed01000"
+t_contains diff-hpet-tick "MinimumTick: 14318 -> 14574"

@@ -9,6 +9,7 @@
 #include "acpi/cedt.h"
 #include "acpi/dmar.h"
 #include "acpi/fadt.h"
+#include "acpi/fields.h"
 #include "acpi/gas.h"
 #include "acpi/hmat.h"
 #include "acpi/ivrs.h"
@@ -605,6 +606,81 @@ static json_t *xsdt_json(const struct fw_acpi_xsdt *m)
 	return o;
 }
 
+/* --- tables described by their layout ------------------------------------------------------------ */
+
+static void value_json(json_t *o, const struct fw_acpi_value *v)
+{
+	char key[96], buf[256], names[512];
+	fw_field_key(v->field->name, key, sizeof(key));
+	const char *s = fw_acpi_value_str(v, buf, sizeof(buf));
+	json_object_set_new(o, key, fw_acpi_value_is_text(v) ? json_string(s) : json_integer((json_int_t)v->u));
+	const char *n = fw_acpi_value_names(v, names, sizeof(names));
+	char nkey[112];
+	if (v->field->flags & FW_FF_ENUM) {
+		snprintf(nkey, sizeof(nkey), "%s_name", key);
+		json_object_set_new(o, nkey, n ? json_string(n) : json_null());
+	} else if (v->field->flags & FW_FF_FLAGS) {
+		snprintf(nkey, sizeof(nkey), "%s_names", key);
+		json_object_set_new(o, nkey, fw_json_flag_names(v->field->names, v->u));
+	} else if (v->field->flags & FW_FF_BITS) {
+		snprintf(nkey, sizeof(nkey), "%s_names", key);
+		json_object_set_new(o, nkey, bit_tokens(v->u, fw_field_bits(v->field)));
+	}
+}
+
+/* The values of one part; the fields of a nested structure go into an object of their own. */
+static void part_json(json_t *o, const struct fw_acpi_part *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		const struct fw_acpi_value *v = &p->v[i];
+		json_t *into = o;
+		if (v->parent) {
+			char key[96];
+			fw_field_key(v->parent->name, key, sizeof(key));
+			into = json_object_get(o, key);
+			if (!into) {
+				into = json_object();
+				json_object_set_new(o, key, into);
+			}
+		}
+		value_json(into, v);
+	}
+}
+
+static json_t *fields_json(const struct fw_acpi_doc *d)
+{
+	json_t *o = json_object(), *fixed = json_object();
+	part_json(fixed, &d->parts[0]);
+	json_object_set_new(o, "fields", fixed);
+	if (d->layout->rest == FW_ACPI_REST_RECORDS || d->layout->rest == FW_ACPI_REST_ENTRIES) {
+		json_t *a = json_array();
+		for (size_t i = 1; i < d->nparts; i++) {
+			const struct fw_acpi_part *p = &d->parts[i];
+			json_t *j = json_object();
+			json_object_set_new(j, "offset", json_integer(p->offset));
+			json_object_set_new(j, "structure", json_string(p->what));
+			if (!p->described) {
+				json_object_set_new(j, "type", json_integer(p->type));
+				json_object_set_new(j, "length", json_integer(p->length));
+			}
+			part_json(j, p);
+			json_array_append_new(a, j);
+		}
+		json_object_set_new(o, d->layout->rest == FW_ACPI_REST_RECORDS ? "subtables" : "entries", a);
+	}
+	if (d->matrix) {
+		json_t *rows = json_array();
+		for (uint32_t r = 0; r < d->matrix_n; r++) {
+			json_t *row = json_array();
+			for (uint32_t c = 0; c < d->matrix_n; c++)
+				json_array_append_new(row, json_integer(d->matrix[r * d->matrix_n + c]));
+			json_array_append_new(rows, row);
+		}
+		json_object_set_new(o, "matrix", rows);
+	}
+	return o;
+}
+
 /* --- tables -------------------------------------------------------------------------------------- */
 
 static json_t *decoded_json(const struct fw_acpi_table *t)
@@ -623,6 +699,7 @@ static json_t *decoded_json(const struct fw_acpi_table *t)
 	case FW_ACPI_MODEL_CEDT: return cedt_json(t->model);
 	case FW_ACPI_MODEL_RSDP: return rsdp_json(t->model);
 	case FW_ACPI_MODEL_XSDT: return xsdt_json(t->model);
+	case FW_ACPI_MODEL_FIELDS: return fields_json(t->model);
 	case FW_ACPI_MODEL_NONE: break;
 	}
 	return NULL;

@@ -8,6 +8,7 @@
 #include "acpi/cedt.h"
 #include "acpi/dmar.h"
 #include "acpi/fadt.h"
+#include "acpi/fields.h"
 #include "acpi/gas.h"
 #include "acpi/hmat.h"
 #include "acpi/ivrs.h"
@@ -249,21 +250,27 @@ static void srat_text(const struct out *o, const struct fw_srat *m)
 	}
 }
 
+/* An N x N distance matrix with row and column numbers (SLIT, CDIT). */
+static void matrix_text(const struct out *o, const uint8_t *matrix, size_t n)
+{
+	if (!n)
+		return;
+	fprintf(o->f, "        ");
+	for (size_t k = 0; k < n; k++)
+		fprintf(o->f, " %4zu", k);
+	fputc('\n', o->f);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(o->f, "    %3zu ", i);
+		for (size_t k = 0; k < n; k++)
+			fprintf(o->f, " %4u", matrix[i * n + k]);
+		fputc('\n', o->f);
+	}
+}
+
 static void slit_text(const struct out *o, const struct fw_slit *m)
 {
 	fprintf(o->f, "  %" PRIu64 " localities; distance from row to column (10 = local):\n", m->localities);
-	if (!m->n)
-		return;
-	fprintf(o->f, "        ");
-	for (size_t k = 0; k < m->n; k++)
-		fprintf(o->f, " %4zu", k);
-	fputc('\n', o->f);
-	for (size_t i = 0; i < m->n; i++) {
-		fprintf(o->f, "    %3zu ", i);
-		for (size_t k = 0; k < m->n; k++)
-			fprintf(o->f, " %4u", m->matrix[i * m->n + k]);
-		fputc('\n', o->f);
-	}
+	matrix_text(o, m->matrix, m->n);
 }
 
 static void mcfg_text(const struct out *o, const struct fw_mcfg *m)
@@ -419,6 +426,59 @@ static void xsdt_text(const struct out *o, const struct fw_acpi_xsdt *m)
 			m->targets[i] ? m->targets[i]->signature : "");
 }
 
+/* --- tables described by their layout ------------------------------------------------------------ */
+
+/* Opaque bytes that are all zero say nothing: left out of the text. */
+static bool all_zero(const struct fw_acpi_value *v)
+{
+	if (v->field->type != FW_FT_BYTES)
+		return false;
+	for (size_t i = 0; i < v->field->len; i++)
+		if (v->p[i])
+			return false;
+	return true;
+}
+
+/* "Name value (names)"; nested fields as "Outer.Name". */
+static void value_text(const struct out *o, const struct fw_acpi_value *v, const char *sep)
+{
+	char buf[256], names[512];
+	const char *n = fw_acpi_value_names(v, names, sizeof(names));
+	fprintf(o->f, "%s%s%s%s%s", v->parent ? v->parent->name : "", v->parent ? "." : "", v->field->name, sep,
+		fw_acpi_value_str(v, buf, sizeof(buf)));
+	if (n && *n)
+		fprintf(o->f, " (%s)", n);
+}
+
+static void fields_text(const struct out *o, const struct fw_acpi_doc *d)
+{
+	const struct fw_acpi_part *fixed = &d->parts[0];
+	for (size_t i = 0; i < fixed->n; i++)
+		if (!all_zero(&fixed->v[i])) {
+			fputs("  ", o->f);
+			value_text(o, &fixed->v[i], ": ");
+			fputc('\n', o->f);
+		}
+	for (size_t k = 1; k < d->nparts; k++) {
+		const struct fw_acpi_part *p = &d->parts[k];
+		fprintf(o->f, "  @0x%03x %s", p->offset, p->what);
+		if (!p->described)
+			fprintf(o->f, " (type 0x%" PRIx64 ", %u bytes)", p->type, p->length);
+		bool first = true;
+		for (size_t i = 0; i < p->n; i++)
+			if (!all_zero(&p->v[i])) {
+				fputs(first ? ": " : ", ", o->f);
+				value_text(o, &p->v[i], " ");
+				first = false;
+			}
+		fputc('\n', o->f);
+	}
+	if (d->matrix) {
+		fprintf(o->f, "  %u domains; distance from row to column:\n", d->matrix_n);
+		matrix_text(o, d->matrix, d->matrix_n);
+	}
+}
+
 /* --- the set ------------------------------------------------------------------------------------- */
 
 static void decoded_text(const struct out *o, const struct fw_acpi_table *t)
@@ -435,6 +495,7 @@ static void decoded_text(const struct out *o, const struct fw_acpi_table *t)
 	case FW_ACPI_MODEL_CEDT: cedt_text(o, t->model); break;
 	case FW_ACPI_MODEL_RSDP: rsdp_text(o, t->model); break;
 	case FW_ACPI_MODEL_XSDT: xsdt_text(o, t->model); break;
+	case FW_ACPI_MODEL_FIELDS: fields_text(o, t->model); break;
 	case FW_ACPI_MODEL_NONE: break;
 	}
 }

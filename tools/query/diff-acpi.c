@@ -1,15 +1,17 @@
 /* The ACPI section of a diff: tables added, removed and changed, with decoded field-level
- * differences for IVRS, SRAT, SLIT and MCFG, and the PCI root-bridge map (DSDT/SSDT through
+ * differences for every table described by a layout (compared field by field, acpi/fields.h) and
+ * for the complex tables IVRS, SRAT, SLIT and MCFG, and the PCI root-bridge map (DSDT/SSDT through
  * iasl) when the tables it is built from changed.
  *
- * To compare a new table's decoded fields: a function like srat_fields() and its row in
- * decoded_fields(). */
+ * A table with a layout needs nothing here; a complex table (a hook in acpi/decode.c) gets a
+ * function like srat_fields() and its row in decoded_fields(). */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "acpi/fields.h"
 #include "acpi/ivrs.h"
 #include "acpi/mcfg.h"
 #include "acpi/slit.h"
@@ -244,6 +246,99 @@ static void ivrs_fields(struct fw_diff *d, const struct fw_ivrs *a, const struct
 	}
 }
 
+/* ---- tables described by their layout: the decoded documents, field by field ---- */
+
+/* "Address.SpaceId", "subspace 2 BaseAddress": a value's name, unique within its document. */
+static const char *value_key(struct fw_arena *ar, const struct fw_acpi_part *p, size_t ordinal,
+			     const struct fw_acpi_value *v)
+{
+	const char *field = v->parent ? fw_arena_printf(ar, "%s.%s", v->parent->name, v->field->name) : v->field->name;
+	if (ordinal == 0)
+		return field;
+	return fw_arena_printf(ar, "%s %zu %s", p->what, ordinal, field);
+}
+
+static const char *value_text(struct fw_arena *ar, const struct fw_acpi_value *v)
+{
+	char buf[256], names[512];
+	const char *s = fw_acpi_value_str(v, buf, sizeof(buf));
+	const char *n = fw_acpi_value_names(v, names, sizeof(names));
+	return n && *n ? fw_arena_printf(ar, "%s (%s)", s, n) : fw_arena_strdup(ar, s);
+}
+
+/* Every value of a document by key; parts are numbered within their structure name. */
+static void doc_values(struct fw_arena *ar, const struct fw_acpi_doc *doc, struct fw_strmap *m, const char ***order,
+		       size_t *n)
+{
+	size_t total = 0;
+	for (size_t k = 0; k < doc->nparts; k++)
+		total += doc->parts[k].n + (doc->parts[k].described ? 0 : 1);
+	*order = fw_arena_alloc(ar, (total + 2) * sizeof(char *));
+	*n = 0;
+	struct fw_strmap count;
+	fw_strmap_init(&count);
+	for (size_t k = 0; k < doc->nparts; k++) {
+		const struct fw_acpi_part *p = &doc->parts[k];
+		size_t ordinal = 0;
+		if (k) {
+			ordinal = (size_t)(intptr_t)fw_strmap_get(&count, p->what) + 1;
+			fw_strmap_put(&count, p->what, (void *)(intptr_t)ordinal);
+		}
+		if (!p->described) {
+			const char *key = fw_arena_printf(ar, "%s %zu", p->what, ordinal);
+			fw_strmap_put(m, key, fw_arena_printf(ar, "type 0x%" PRIx64 ", %u bytes", p->type, p->length));
+			(*order)[(*n)++] = key;
+		}
+		for (size_t i = 0; i < p->n; i++) {
+			const char *key = value_key(ar, p, ordinal, &p->v[i]);
+			fw_strmap_put(m, key, (void *)value_text(ar, &p->v[i]));
+			(*order)[(*n)++] = key;
+		}
+	}
+	if (doc->matrix) {
+		struct text t = {0};
+		for (uint32_t r = 0; r < doc->matrix_n; r++) {
+			put(&t, "%s", r ? "; " : "");
+			for (uint32_t c = 0; c < doc->matrix_n; c++)
+				put(&t, "%s%u", c ? " " : "", doc->matrix[r * doc->matrix_n + c]);
+		}
+		fw_strmap_put(m, "distances", fw_arena_strdup(ar, t.buf));
+		(*order)[(*n)++] = "distances";
+	}
+	fw_strmap_free(&count);
+}
+
+static void doc_fields(struct fw_diff *d, const struct fw_acpi_doc *a, const struct fw_acpi_doc *b, struct fw_diff_fields *f)
+{
+	struct fw_arena *ar = &d->arena;
+	struct fw_strmap ma, mb;
+	fw_strmap_init(&ma);
+	fw_strmap_init(&mb);
+	const char **oa, **ob;
+	size_t na, nb, differ = 0, room = sizeof(f->items) / sizeof(f->items[0]) - 1;
+	doc_values(ar, a, &ma, &oa, &na);
+	doc_values(ar, b, &mb, &ob, &nb);
+	for (size_t i = 0; i < na; i++) {
+		const char *va = fw_strmap_get(&ma, oa[i]), *vb = fw_strmap_get(&mb, oa[i]);
+		if (vb && strcmp(va, vb) == 0)
+			continue;
+		if (f->n < room)
+			fw_diff_field(f, oa[i], va, vb ? vb : "(none)", NULL);
+		differ++;
+	}
+	for (size_t i = 0; i < nb; i++) {
+		if (fw_strmap_has(&ma, ob[i]))
+			continue;
+		if (f->n < room)
+			fw_diff_field(f, ob[i], "(none)", fw_strmap_get(&mb, ob[i]), NULL);
+		differ++;
+	}
+	if (f->n == room && differ > room)
+		fw_diff_field(f, "more fields", "", fw_arena_printf(ar, "%zu more differ", differ - room), NULL);
+	fw_strmap_free(&ma);
+	fw_strmap_free(&mb);
+}
+
 static void decoded_fields(struct fw_diff *d, const struct fw_acpi_table *a, const struct fw_acpi_table *b,
 			   struct fw_diff_fields *f)
 {
@@ -256,6 +351,8 @@ static void decoded_fields(struct fw_diff *d, const struct fw_acpi_table *a, con
 		mcfg_fields(d, ma, mb, f);
 	else if ((ma = fw_acpi_table_model(a, FW_ACPI_MODEL_IVRS)) && (mb = fw_acpi_table_model(b, FW_ACPI_MODEL_IVRS)))
 		ivrs_fields(d, ma, mb, f);
+	else if ((ma = fw_acpi_table_model(a, FW_ACPI_MODEL_FIELDS)) && (mb = fw_acpi_table_model(b, FW_ACPI_MODEL_FIELDS)))
+		doc_fields(d, ma, mb, f);
 }
 
 /* ---- tables ---- */

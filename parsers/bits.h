@@ -1,8 +1,9 @@
-/* Named bit fields inside one register value (IVinfo, EFR, DTE settings, ...), so every
- * writer prints the same names from one declaration. Single-bit fields print as flags,
- * wider ones as numbers. */
-#ifndef FW_ACPI_BITS_H
-#define FW_ACPI_BITS_H
+/* Named bit fields inside one register value (IVinfo, EFR, DTE settings, a table's Flags), so
+ * every writer prints the same names from one declaration: ACPI tables and the firmware tree
+ * name bits this way (a layout field points at its bit fields with FW_FF_BITS, parsers/layout.h).
+ * Single-bit fields print as flags, wider ones as numbers. */
+#ifndef FW_BITS_H
+#define FW_BITS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,0 +1,301 @@
+/* Decoding a table through its layout (see acpi/fields.h). */
+#include "fields.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Largest CDIT-style matrix decoded (N x N bytes). */
+#define MATRIX_MAX 4096
+
+static struct fw_acpi_part *new_part(struct fw_acpi_doc *d, struct fw_arena *a, const char *what, size_t off,
+				     size_t len, int64_t type)
+{
+	d->parts = fw_acpi_grow(a, d->parts, &d->cap, d->nparts + 1, sizeof(*d->parts));
+	struct fw_acpi_part *p = &d->parts[d->nparts++];
+	memset(p, 0, sizeof(*p));
+	p->what = what;
+	p->offset = (uint32_t)off;
+	p->length = (uint32_t)len;
+	p->type = type;
+	p->described = true;
+	return p;
+}
+
+static size_t count_values(const struct fw_layout *l)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < l->nfields; i++)
+		if (l->fields[i].flags & FW_FF_HIDDEN)
+			continue;
+		else if (l->fields[i].type == FW_FT_STRUCT)
+			n += count_values(fw_field_sub(&l->fields[i]));
+		else
+			n++;
+	return n;
+}
+
+/* The values of the fields of `l` at `base` that end within `end`; false when some did not fit. */
+static bool add_values(struct fw_acpi_part *p, const struct fw_acpi_table *t, const struct fw_layout *l, size_t base,
+		       size_t end, const struct fw_field *parent)
+{
+	bool all = true;
+	for (size_t i = 0; i < l->nfields; i++) {
+		const struct fw_field *f = &l->fields[i];
+		if (f->flags & FW_FF_HIDDEN)
+			continue;
+		size_t off = base + f->offset, w = fw_field_width(f);
+		if (off + w > end || !fw_view_has(&t->data, off, w)) {
+			all = false;
+			continue;
+		}
+		if (f->type == FW_FT_STRUCT) {
+			all &= add_values(p, t, fw_field_sub(f), off, end, f);
+			continue;
+		}
+		struct fw_acpi_value *v = &p->v[p->n++];
+		v->field = f;
+		v->parent = parent;
+		v->offset = (uint32_t)off;
+		v->p = t->data.p + off;
+		v->u = 0;
+		if (f->type <= FW_FT_U64) {
+			struct fw_view one = {t->data.p + base, end - base, FW_OFFSET_UNKNOWN};
+			v->u = fw_layout_get(l, &one, 0, (unsigned)i);
+		}
+	}
+	return all;
+}
+
+static struct fw_acpi_part *decode_struct(struct fw_acpi_doc *d, struct fw_acpi_table *t, struct fw_arena *a,
+					  const struct fw_layout *l, size_t off, size_t len, int64_t type)
+{
+	struct fw_acpi_part *p = new_part(d, a, l->name, off, len, type);
+	p->v = fw_arena_alloc(a, (count_values(l) + 1) * sizeof(*p->v));
+	if (!add_values(p, t, l, off, off + len, NULL) && off != 0)
+		fw_acpi_diag(t, a, FW_DIAG_INFO, off, "%s at 0x%zx is %zu bytes, shorter than the %u described: later fields left out",
+			     l->name, off, len, l->size);
+	return p;
+}
+
+static const struct fw_acpi_subtype *find_type(const struct fw_acpi_layout *l, uint32_t type)
+{
+	for (size_t i = 0; i < l->ntypes; i++)
+		if (l->types[i].type == type)
+			return &l->types[i];
+	return NULL;
+}
+
+static uint64_t fixed_value(const struct fw_acpi_doc *d, const struct fw_acpi_layout *l, int idx, bool *ok)
+{
+	const struct fw_field *f = &l->fixed->fields[idx];
+	const struct fw_acpi_part *p = &d->parts[0];
+	for (size_t i = 0; i < p->n; i++)
+		if (p->v[i].field == f)
+			return p->v[i].u;
+	*ok = false;
+	return 0;
+}
+
+/* Subtables whose length is their own field. */
+static void records_with_length(struct fw_acpi_doc *d, struct fw_acpi_table *t, struct fw_arena *a,
+				const struct fw_acpi_layout *l, size_t off)
+{
+	struct fw_acpi_record r;
+	while (fw_acpi_next_record(t, a, &t->data, 0, &off, &l->records, &r)) {
+		const struct fw_acpi_subtype *st = find_type(l, r.type);
+		if (st) {
+			decode_struct(d, t, a, st->layout, r.offset, r.length, r.type);
+			continue;
+		}
+		struct fw_acpi_part *p = new_part(d, a, "not described", r.offset, r.length, r.type);
+		p->described = false;
+		fw_acpi_diag(t, a, FW_DIAG_INFO, r.offset, "%s type 0x%x at 0x%zx (%u bytes) is not described: left as bytes",
+			     l->records.what, r.type, r.offset, r.length);
+	}
+}
+
+/* Subtables whose type fixes the length (plus counted items). */
+static void records_by_type(struct fw_acpi_doc *d, struct fw_acpi_table *t, struct fw_arena *a,
+			    const struct fw_acpi_layout *l, size_t off, uint64_t count)
+{
+	size_t end = t->data.len;
+	for (uint64_t k = 0; off < end && k < count; k++) {
+		if (!fw_view_has(&t->data, off, l->records.type_width)) {
+			fw_acpi_diag(t, a, FW_DIAG_ERROR, off, "%zu stray bytes at 0x%zx after the last %s", end - off, off,
+				     l->records.what);
+			return;
+		}
+		uint32_t type = l->records.type_width == 2 ? fw_le16(t->data.p + off) : t->data.p[off];
+		const struct fw_acpi_subtype *st = find_type(l, type);
+		if (!st) {
+			fw_acpi_diag(t, a, FW_DIAG_ERROR, off, "%s type 0x%x at 0x%zx is not described and has no length: walk stopped",
+				     l->records.what, type, off);
+			return;
+		}
+		uint64_t items = 0;
+		if (st->count_field >= 0) {
+			if (!fw_view_has(&t->data, off, st->layout->size)) {
+				fw_acpi_diag(t, a, FW_DIAG_ERROR, off, "%s at 0x%zx needs %u bytes, %zu left; walk stopped",
+					     st->layout->name, off, st->layout->size, end - off);
+				return;
+			}
+			struct fw_view sv = {t->data.p + off, end - off, FW_OFFSET_UNKNOWN};
+			items = fw_layout_get(st->layout, &sv, 0, (unsigned)st->count_field);
+		}
+		uint64_t size = st->layout->size + items * (st->item ? st->item->size : 0);
+		if (size > end - off) {
+			fw_acpi_diag(t, a, FW_DIAG_ERROR, off, "%s at 0x%zx needs %" PRIu64 " bytes, %zu left; walk stopped",
+				     st->layout->name, off, size, end - off);
+			return;
+		}
+		decode_struct(d, t, a, st->layout, off, st->layout->size, type);
+		off += st->layout->size;
+		for (uint64_t i = 0; i < items; i++, off += st->item->size)
+			decode_struct(d, t, a, st->item, off, st->item->size, -1);
+	}
+	if (count != UINT64_MAX && off < end)
+		fw_acpi_diag(t, a, FW_DIAG_WARN, off, "%zu bytes at 0x%zx after the %" PRIu64 " %ss the table counts", end - off,
+			     off, count, l->records.what);
+}
+
+static void entries(struct fw_acpi_doc *d, struct fw_acpi_table *t, struct fw_arena *a, const struct fw_acpi_layout *l,
+		    size_t off, uint64_t count)
+{
+	size_t end = t->data.len, size = l->entry->size;
+	uint64_t k = 0;
+	for (; k < count && off + size <= end; k++, off += size)
+		decode_struct(d, t, a, l->entry, off, size, -1);
+	if (count != UINT64_MAX && k < count)
+		fw_acpi_diag(t, a, FW_DIAG_ERROR, off, "the table counts %" PRIu64 " %ss, %" PRIu64 " fit in its Length", count,
+			     l->entry->name, k);
+	else if (count == UINT64_MAX && off < end)
+		fw_acpi_diag(t, a, FW_DIAG_WARN, off, "%zu stray bytes at 0x%zx after the last %s", end - off, off, l->entry->name);
+}
+
+struct fw_acpi_doc *fw_acpi_fields_decode(struct fw_acpi_table *t, const struct fw_acpi_layout *l, struct fw_arena *a)
+{
+	struct fw_acpi_doc *d = fw_arena_alloc(a, sizeof(*d));
+	d->layout = l;
+	size_t len = t->data.len;
+	decode_struct(d, t, a, l->fixed, 0, len < l->fixed->size ? len : l->fixed->size, -1);
+	if (len < l->fixed->size) {
+		fw_acpi_diag(t, a, FW_DIAG_WARN, len, "%zu bytes, shorter than the %u of the %s: later fields left out", len,
+			     l->fixed->size, l->fixed->name);
+		return d;
+	}
+	bool ok = true;
+	size_t start = l->fixed->size;
+	if (l->start_field >= 0) {
+		uint64_t s = fixed_value(d, l, l->start_field, &ok);
+		if (!ok || s < l->fixed->size || s > len) {
+			fw_acpi_diag(t, a, FW_DIAG_ERROR, l->fixed->fields[l->start_field].offset,
+				     "%s 0x%" PRIx64 " is outside the table (0x%x..0x%zx): nothing after the fixed part decoded",
+				     l->fixed->fields[l->start_field].name, s, l->fixed->size, len);
+			return d;
+		}
+		start = (size_t)s;
+	}
+	uint64_t count = UINT64_MAX;
+	if (l->count_field >= 0)
+		count = fixed_value(d, l, l->count_field, &ok);
+	switch (l->rest) {
+	case FW_ACPI_REST_NONE: break;
+	case FW_ACPI_REST_RECORDS:
+		if (l->records.length_width)
+			records_with_length(d, t, a, l, start);
+		else
+			records_by_type(d, t, a, l, start, count);
+		break;
+	case FW_ACPI_REST_ENTRIES: entries(d, t, a, l, start, count); break;
+	case FW_ACPI_REST_MATRIX:
+		if (count > MATRIX_MAX || count * count > len - start) {
+			fw_acpi_diag(t, a, FW_DIAG_ERROR, start, "%" PRIu64 " x %" PRIu64 " distances do not fit in the %zu bytes after 0x%zx",
+				     count, count, len - start, start);
+			break;
+		}
+		d->matrix = t->data.p + start;
+		d->matrix_n = (uint32_t)count;
+		if (start + count * count < len)
+			fw_acpi_diag(t, a, FW_DIAG_WARN, start + count * count, "%" PRIu64 " stray bytes after the distances",
+				     len - start - count * count);
+		break;
+	}
+	return d;
+}
+
+/* --- values as text -------------------------------------------------------------------------- */
+
+bool fw_acpi_value_is_text(const struct fw_acpi_value *v)
+{
+	const struct fw_field *f = v->field;
+	return f->type > FW_FT_U64 || f->type == FW_FT_U64 || (f->flags & (FW_FF_HEX | FW_FF_FLAGS | FW_FF_BITS));
+}
+
+const char *fw_acpi_value_str(const struct fw_acpi_value *v, char *buf, size_t len)
+{
+	const struct fw_field *f = v->field;
+	switch ((enum fw_ftype)f->type) {
+	case FW_FT_GUID: {
+		struct fw_guid g;
+		memcpy(g.b, v->p, 16);
+		char s[FW_GUID_STR_LEN];
+		snprintf(buf, len, "%s", fw_guid_format(&g, s));
+		return buf;
+	}
+	case FW_FT_CHARS: return fw_field_chars(v->p, f->len, buf, len);
+	case FW_FT_BYTES:
+	case FW_FT_STRUCT: {
+		size_t k = 0;
+		buf[0] = '\0';
+		for (size_t i = 0; i < f->len && k + 3 < len; i++)
+			k += (size_t)snprintf(buf + k, len - k, "%02x", v->p[i]);
+		return buf;
+	}
+	default:
+		if (fw_acpi_value_is_text(v))
+			snprintf(buf, len, "0x%" PRIx64, v->u);
+		else
+			snprintf(buf, len, "%" PRIu64, v->u);
+		return buf;
+	}
+}
+
+const char *fw_acpi_value_names(const struct fw_acpi_value *v, char *buf, size_t len)
+{
+	const struct fw_field *f = v->field;
+	if (f->type > FW_FT_U64 || !f->names)
+		return NULL;
+	if (f->flags & FW_FF_ENUM)
+		return fw_named_value_name(f->names, v->u);
+	if (f->flags & FW_FF_FLAGS)
+		return fw_flags_str(f->names, v->u, buf, len);
+	if (f->flags & FW_FF_BITS)
+		return fw_bitfields_str(v->u, fw_field_bits(f), buf, len);
+	return NULL;
+}
+
+const char *fw_field_key(const char *name, char *buf, size_t len)
+{
+	size_t k = 0;
+	for (size_t i = 0; name[i] && k + 2 < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+		if (!isalnum(c)) {
+			if (k && buf[k - 1] != '_')
+				buf[k++] = '_';
+			continue;
+		}
+		bool upper = isupper(c);
+		if (upper && i > 0 && k && buf[k - 1] != '_') {
+			unsigned char prev = (unsigned char)name[i - 1], next = (unsigned char)name[i + 1];
+			if (islower(prev) || isdigit(prev) || (isupper(prev) && islower(next)))
+				buf[k++] = '_';
+		}
+		buf[k++] = (char)tolower(c);
+	}
+	while (k && buf[k - 1] == '_')
+		k--;
+	buf[k] = '\0';
+	return buf;
+}

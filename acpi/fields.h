@@ -1,0 +1,96 @@
+/* Tables described by data: a decoder row (acpi/decode.h) that carries a `struct fw_acpi_layout`
+ * needs no code. The layout says where every field sits (parsers/layout.h field tables, offsets
+ * from the start of the table, as in ACPICA's dmtbinfo) and what follows the fixed part:
+ * subtables with a type and a length, fixed-size entries, or a square matrix of distances.
+ *
+ * Decoding turns the bytes into a document (`struct fw_acpi_doc`): a list of parts (the fixed
+ * part, then each subtable or entry), each a list of values that point back at their field. The
+ * JSON, text and diff writers read only the document and the field tables, so a table described
+ * here is written and compared the same way as every other one.
+ */
+#ifndef FW_ACPI_FIELDS_H
+#define FW_ACPI_FIELDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "acpi/table.h"
+#include "parsers/layout.h"
+
+/* One subtable type: its fields (offsets inside the subtable). When `count_field` >= 0 the
+ * subtable has no length of its own and is followed by count x `item` structures, the count
+ * read from that field (HEST's machine-check banks). */
+struct fw_acpi_subtype {
+	uint32_t type;
+	const struct fw_layout *layout;
+	int count_field;
+	const struct fw_layout *item;
+};
+
+enum fw_acpi_rest {
+	FW_ACPI_REST_NONE,    /* only the fixed part */
+	FW_ACPI_REST_RECORDS, /* subtables with a type (and a length unless the type fixes it) */
+	FW_ACPI_REST_ENTRIES, /* fixed-size entries of one layout */
+	FW_ACPI_REST_MATRIX,  /* N x N bytes, N from count_field (CDIT, like SLIT) */
+};
+
+struct fw_acpi_layout {
+	const struct fw_layout *fixed; /* fields at table offsets; size = where the rest starts */
+	enum fw_acpi_rest rest;
+	int start_field;               /* a field of `fixed` giving where the rest starts, or -1 */
+	int count_field;               /* a field of `fixed` giving how many entries, or -1: to the end */
+	/* RECORDS */
+	struct fw_acpi_record_format records; /* length_width 0: the length comes from the subtype */
+	const struct fw_acpi_subtype *types;
+	size_t ntypes;
+	/* ENTRIES */
+	const struct fw_layout *entry;
+};
+
+/* A decoded field. Integer fields have `u`; every field has `p`, its bytes in the table. */
+struct fw_acpi_value {
+	const struct fw_field *field;
+	const struct fw_field *parent; /* the FW_FT_STRUCT field it sits in, or NULL */
+	uint32_t offset;               /* in the table */
+	uint64_t u;
+	const uint8_t *p;
+};
+
+struct fw_acpi_part {
+	const char *what;  /* the layout's name: "fixed part", "generic communications subspace" */
+	uint32_t offset;   /* in the table */
+	uint32_t length;
+	int64_t type;      /* subtable type, -1 for the fixed part and entries */
+	bool described;    /* false: a subtable type nobody described (only type and length known) */
+	struct fw_acpi_value *v;
+	size_t n;
+};
+
+struct fw_acpi_doc {
+	const struct fw_acpi_layout *layout;
+	struct fw_acpi_part *parts; /* parts[0] is the fixed part */
+	size_t nparts, cap;
+	const uint8_t *matrix;      /* MATRIX: n x n bytes */
+	uint32_t matrix_n;
+};
+
+/* Decode a table through its layout; problems become diagnostics on the table. */
+struct fw_acpi_doc *fw_acpi_fields_decode(struct fw_acpi_table *t, const struct fw_acpi_layout *l,
+					  struct fw_arena *a);
+
+/* "0x10228201", "12", "AMD", "c68ed8e2-...": the value as every writer shows it (hex for
+ * FW_FF_HEX/FLAGS/BITS and 64-bit fields, else decimal). */
+const char *fw_acpi_value_str(const struct fw_acpi_value *v, char *buf, size_t len);
+/* The names that go with a value: the ENUM name, the FLAGS names ("A|B") or the bit fields
+ * ("Enabled Level=2"); NULL when the field has none. */
+const char *fw_acpi_value_names(const struct fw_acpi_value *v, char *buf, size_t len);
+/* A field name as a JSON key: "EventTimerBlockId" -> "event_timer_block_id". */
+const char *fw_field_key(const char *name, char *buf, size_t len);
+/* A field's JSON value is a string ("0x..", text, GUID, bytes) rather than a number. */
+bool fw_acpi_value_is_text(const struct fw_acpi_value *v);
+
+/* Generic-address fields for a layout: a 12-byte FW_FT_STRUCT (acpi/gas.h). */
+#define FW_ACPI_GAS(name, off) {name, FW_FT_STRUCT, off, 12, 0, .names = &fw_gas_layout}
+
+#endif

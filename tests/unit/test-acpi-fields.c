@@ -1,0 +1,384 @@
+/* Tables described by their layout (acpi/fields.h): every such table of the real corpus against
+ * `iasl -d` field by field, matched by offset and width (nothing per table: a new layout is
+ * checked here as soon as the corpus has its table), and small built tables with exact values
+ * for the ones iasl does not decode or the corpus lacks. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "acpi/fields.h"
+#include "acpi/gas.h"
+#include "acpi/hpet.h"
+#include "acpi/iasl.h"
+#include "acpi/set.h"
+#include "harness.h"
+
+static const char *const dumps[] = {
+	"asrock-970m-pro3.acpidump.txt",      "asrock-x370-killer-sli-coreboot.acpidump.txt",
+	"asus-minipc-pn51.acpidump.txt",      "asus-prime-x399-a.acpidump.txt",
+	"asus-rog-strix-x670e-f.acpidump.txt", "asus-rog-zenith-ii-extreme-alpha.acpidump.txt",
+	"dell-poweredge-r820.acpidump.txt",   "gmktec-nucbox-k6.acpidump.txt",
+	"supermicro-h8dgu.acpidump.txt",      "supermicro-x8dtt.acpidump.txt",
+};
+
+static bool on_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+	for (const char *p = path ? path : ""; *p;) {
+		size_t n = strcspn(p, ":");
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, p, name);
+		if (access(buf, X_OK) == 0)
+			return true;
+		p += n + (p[n] == ':');
+	}
+	return false;
+}
+
+/* A corpus dump decoded, or NULL when it is not there. */
+static struct fw_acpi_set *open_dump(const char *name)
+{
+	char rel[256];
+	snprintf(rel, sizeof(rel), "acpi/%s", name);
+	const char *path = fw_test_corpus(rel);
+	struct fw_acpi_set *s;
+	struct fw_error err;
+	return path && fw_acpi_set_open(path, &s, &err) ? s : NULL;
+}
+
+/* One "[024h 0036   4]  Label : value" line of iasl's data-table output (the width column is
+ * "   4" before 2023 and "004h" after). */
+struct iasl_field {
+	unsigned offset, width;
+	bool reserved; /* labelled "Reserved" */
+	char value[64];
+};
+
+static size_t iasl_fields(const char *dsl, struct iasl_field *out, size_t max)
+{
+	size_t n = 0;
+	for (const char *line = dsl; line && *line && n < max; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		unsigned off, dec;
+		char w[8];
+		if (sscanf(line, "[%xh %u %7[0-9A-Fa-fh ]]", &off, &dec, w) != 3)
+			continue;
+		const char *colon = strchr(line, ':');
+		const char *eol = strchr(line, '\n');
+		if (!colon || (eol && colon > eol))
+			continue;
+		size_t wl = strlen(w);
+		while (wl && w[wl - 1] == ' ')
+			w[--wl] = '\0';
+		const char *ws = w;
+		while (*ws == ' ')
+			ws++;
+		unsigned width = wl && w[wl - 1] == 'h' ? (unsigned)strtoul(ws, NULL, 16) : (unsigned)strtoul(ws, NULL, 10);
+		struct iasl_field *f = &out[n];
+		f->offset = off;
+		f->width = width;
+		const char *label = strchr(line, ']') + 1;
+		while (*label == ' ')
+			label++;
+		f->reserved = strncmp(label, "Reserved ", 9) == 0;
+		const char *v = colon + 1;
+		while (*v == ' ')
+			v++;
+		size_t k = 0;
+		while (v[k] && v[k] != ' ' && v[k] != '\n' && k < sizeof(f->value) - 1) {
+			f->value[k] = v[k];
+			k++;
+		}
+		f->value[k] = '\0';
+		n++;
+	}
+	return n;
+}
+
+static bool all_hex(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isxdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+/* Compare one table; counts what matched, what differs and which iasl fields have no value. */
+static void compare(const char *dump, const struct fw_acpi_table *t, const char *dsl, size_t *matched, size_t *differ,
+		    size_t *missing)
+{
+	static struct iasl_field f[8192];
+	size_t n = iasl_fields(dsl, f, 8192);
+	const struct fw_acpi_doc *d = t->model;
+	unsigned first = t->has_header ? FW_ACPI_HEADER_SIZE : 8;
+	for (size_t i = 0; i < n; i++) {
+		if (f[i].offset < first || !all_hex(f[i].value))
+			continue;
+		bool found = false, same_place = false;
+		for (size_t k = 0; k < d->nparts && !found; k++)
+			for (size_t j = 0; j < d->parts[k].n && !found; j++) {
+				const struct fw_acpi_value *v = &d->parts[k].v[j];
+				if (v->offset != f[i].offset)
+					continue;
+				same_place = true;
+				if (fw_field_width(v->field) != f[i].width || v->field->type > FW_FT_U64)
+					continue;
+				found = true;
+				if (v->u == strtoull(f[i].value, NULL, 16)) {
+					(*matched)++;
+				} else {
+					(*differ)++;
+					fprintf(stderr, "  %s %s @0x%x: %s 0x%llx, iasl %s\n", dump, t->signature, f[i].offset,
+						v->field->name, (unsigned long long)v->u, f[i].value);
+				}
+			}
+		/* iasl lists reserved bytes (left out on purpose) and whole structures (their first
+		 * field sits at the same place); anything else with a value must be decoded. */
+		if (!found && !same_place && !f[i].reserved && strtoull(f[i].value, NULL, 16) != 0) {
+			(*missing)++;
+			fprintf(stderr, "  %s %s @0x%x: iasl has %s, not decoded\n", dump, t->signature, f[i].offset, f[i].value);
+		}
+	}
+}
+
+TEST(acpi_layout_tables_match_iasl)
+{
+	if (!on_path(fw_iasl_program()))
+		SKIP("iasl is not installed (acpica-tools)");
+	size_t tables = 0, matched = 0, differ = 0, missing = 0, dumps_read = 0;
+	char seen[64][5];
+	size_t nseen = 0;
+	for (size_t i = 0; i < sizeof(dumps) / sizeof(dumps[0]); i++) {
+		struct fw_acpi_set *s = open_dump(dumps[i]);
+		struct fw_error err;
+		if (!s)
+			continue;
+		dumps_read++;
+		for (size_t k = 0; k < s->ntables; k++) {
+			const struct fw_acpi_table *t = s->tables[k];
+			if (!t->decoder || !t->decoder->layout || !t->model)
+				continue;
+			char stem[8];
+			for (int c = 0; c < 4; c++)
+				stem[c] = (char)tolower((unsigned char)t->signature[c]);
+			stem[4] = '\0';
+			struct fw_iasl_job job = {.name = stem, .aml = t->data.p, .len = t->data.len};
+			if (!fw_iasl_disassemble(&job, 1, 60, NULL, &err) || !job.dsl)
+				continue;
+			size_t before = matched;
+			compare(dumps[i], t, job.dsl, &matched, &differ, &missing);
+			fw_iasl_jobs_free(&job, 1);
+			tables++;
+			if (matched > before) {
+				bool known = false;
+				for (size_t j = 0; j < nseen; j++)
+					known |= strcmp(seen[j], t->signature) == 0;
+				if (!known && nseen < 64)
+					memcpy(seen[nseen++], t->signature, 5);
+			}
+		}
+		fw_acpi_set_free(s);
+	}
+	if (!dumps_read)
+		SKIP("no corpus dump under acpi/");
+	fprintf(stderr, "  %zu tables, %zu values equal to iasl's, %zu signatures:", tables, matched, nseen);
+	for (size_t j = 0; j < nseen; j++)
+		fprintf(stderr, " %s", seen[j]);
+	fputc('\n', stderr);
+	CHECK_EQ(differ, 0);
+	CHECK_EQ(missing, 0);
+	CHECK(matched > 100);
+}
+
+/* --- built tables and the AMD tables iasl does not decode ---------------------------------------- */
+
+static const struct fw_acpi_value *value_of(const struct fw_acpi_doc *d, size_t part, const char *name)
+{
+	if (part >= d->nparts)
+		return NULL;
+	for (size_t i = 0; i < d->parts[part].n; i++)
+		if (strcmp(d->parts[part].v[i].field->name, name) == 0)
+			return &d->parts[part].v[i];
+	return NULL;
+}
+#define VALUE(d, part, name) (value_of(d, part, name) ? value_of(d, part, name)->u : 0xDEADBEEFull)
+
+/* A table with a standard header and a good checksum, decoded alone. */
+static struct fw_acpi_set *one_table(const char *sig, uint8_t *p, size_t len)
+{
+	memcpy(p, sig, 4);
+	p[4] = (uint8_t)len;
+	p[5] = (uint8_t)(len >> 8);
+	p[8] = 1;
+	memcpy(p + 10, "FWTEST", 6);
+	fw_acpi_set_checksum(p, len);
+	struct fw_acpi_set *s = fw_acpi_set_new();
+	struct fw_error err;
+	if (!fw_acpi_set_add_buffer(s, p, len, "built", &err)) {
+		fw_acpi_set_free(s);
+		return NULL;
+	}
+	fw_acpi_set_finish(s);
+	return s;
+}
+
+static void le32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+TEST(acpi_layout_msct_entries_start_where_the_table_says)
+{
+	uint8_t b[56 + 2 * 22] = {0};
+	le32(b + 36, 56);  /* ProximityOffset */
+	le32(b + 40, 3);   /* MaxProximityDomains */
+	le32(b + 44, 1);   /* MaxClockDomains */
+	b[48 + 5] = 0x10;  /* MaxAddress 0x100000000000 */
+	for (int i = 0; i < 2; i++) {
+		uint8_t *e = b + 56 + 22 * i;
+		e[0] = 1, e[1] = 22;
+		le32(e + 2, (uint32_t)(2 * i));
+		le32(e + 6, (uint32_t)(2 * i + 1));
+		le32(e + 10, 64);
+		e[14 + 4] = (uint8_t)(i + 1); /* MemoryCapacity (i+1) << 32 */
+	}
+	struct fw_acpi_set *s = one_table("MSCT", b, sizeof(b));
+	CHECK(s);
+	const struct fw_acpi_doc *d = fw_acpi_set_find(s, "MSCT", 0)->model;
+	CHECK(d);
+	CHECK_EQ(d->nparts, 3);
+	CHECK_EQ(VALUE(d, 0, "MaxProximityDomains"), 3);
+	CHECK_EQ(VALUE(d, 0, "MaxAddress"), 0x100000000000ull);
+	CHECK_EQ(VALUE(d, 2, "RangeStart"), 2);
+	CHECK_EQ(VALUE(d, 2, "RangeEnd"), 3);
+	CHECK_EQ(VALUE(d, 2, "ProcessorCapacity"), 64);
+	CHECK_EQ(VALUE(d, 2, "MemoryCapacity"), 2ull << 32);
+	CHECK_EQ(fw_acpi_set_find(s, "MSCT", 0)->diag_count, 0);
+	fw_acpi_set_free(s);
+	/* an offset past the end is a diagnostic, not a walk into other memory */
+	le32(b + 36, 4000);
+	s = one_table("MSCT", b, sizeof(b));
+	CHECK(s);
+	CHECK_EQ(((const struct fw_acpi_doc *)fw_acpi_set_find(s, "MSCT", 0)->model)->nparts, 1);
+	CHECK(strstr(fw_acpi_set_find(s, "MSCT", 0)->diags->msg, "outside the table"));
+	fw_acpi_set_free(s);
+}
+
+TEST(acpi_layout_spmi_rasf_fixed_parts)
+{
+	uint8_t b[65] = {0};
+	b[36] = 1;           /* KCS */
+	b[38] = 0x00, b[39] = 0x02; /* IPMI 2.0 */
+	b[40] = 1;           /* SCI */
+	b[41] = 0x16;        /* GPE */
+	b[48] = 1, b[49] = 8; /* SystemIO, 8 bits */
+	b[52] = 0xA2, b[53] = 0x0C;
+	struct fw_acpi_set *s = one_table("SPMI", b, sizeof(b));
+	CHECK(s);
+	const struct fw_acpi_doc *d = fw_acpi_set_find(s, "SPMI", 0)->model;
+	CHECK(d);
+	CHECK_EQ(VALUE(d, 0, "InterfaceType"), 1);
+	char buf[64];
+	CHECK_STR(fw_acpi_value_names(value_of(d, 0, "InterfaceType"), buf, sizeof(buf)), "KCS");
+	CHECK_EQ(VALUE(d, 0, "SpecificationRevision"), 0x200);
+	CHECK_EQ(VALUE(d, 0, "GpeNumber"), 0x16);
+	CHECK_EQ(VALUE(d, 0, "Address"), 0xCA2); /* IpmiRegister.Address */
+	CHECK(value_of(d, 0, "Address")->parent && strcmp(value_of(d, 0, "Address")->parent->name, "IpmiRegister") == 0);
+	fw_acpi_set_free(s);
+
+	uint8_t r[48] = {0};
+	for (int i = 0; i < 12; i++)
+		r[36 + i] = (uint8_t)(0xA0 + i);
+	s = one_table("RASF", r, sizeof(r));
+	CHECK(s);
+	d = fw_acpi_set_find(s, "RASF", 0)->model;
+	CHECK_STR(fw_acpi_value_str(value_of(d, 0, "ChannelId"), buf, sizeof(buf)), "a0a1a2a3a4a5a6a7a8a9aaab");
+	fw_acpi_set_free(s);
+}
+
+TEST(acpi_layout_crat_cdit_built)
+{
+	/* CRAT: a CPU compute unit, its memory and a link to domain 1 */
+	uint8_t b[48 + 40 + 40 + 64] = {0};
+	le32(b + 36, 3);
+	b[40] = 2;
+	uint8_t *cu = b + 48, *mem = b + 88, *link = b + 128;
+	cu[0] = 0, cu[1] = 40, cu[4] = 0x05; /* Enabled | CpuPresent */
+	cu[16] = 16;                          /* NumCpuCores */
+	mem[0] = 1, mem[1] = 40, mem[4] = 1;
+	le32(mem + 8, 0);
+	le32(mem + 20, 0), le32(mem + 24, 8); /* Length 32 GiB */
+	link[0] = 5, link[1] = 64, link[4] = 1, link[7] = 0x80; /* Enabled | BiDirectional */
+	le32(link + 12, 1);
+	link[16] = 11; /* xGMI */
+	link[63] = 15;
+	struct fw_acpi_set *s = one_table("CRAT", b, sizeof(b));
+	CHECK(s);
+	const struct fw_acpi_doc *d = fw_acpi_set_find(s, "CRAT", 0)->model;
+	CHECK(d);
+	CHECK_EQ(d->nparts, 4);
+	CHECK_EQ(VALUE(d, 0, "TotalEntries"), 3);
+	CHECK_EQ(VALUE(d, 1, "NumCpuCores"), 16);
+	char buf[128];
+	CHECK_STR(fw_acpi_value_names(value_of(d, 1, "Flags"), buf, sizeof(buf)), "Enabled CpuPresent");
+	CHECK_EQ(VALUE(d, 2, "MemoryLength"), 32ull << 30);
+	CHECK_EQ(VALUE(d, 3, "ProximityDomainTo"), 1);
+	CHECK_STR(fw_acpi_value_names(value_of(d, 3, "IoInterfaceType"), buf, sizeof(buf)), "xGMI");
+	CHECK_STR(fw_acpi_value_names(value_of(d, 3, "Flags"), buf, sizeof(buf)), "Enabled BiDirectional");
+	CHECK_EQ(VALUE(d, 3, "WeightXgmi"), 15);
+	fw_acpi_set_free(s);
+
+	uint8_t c[40 + 4] = {0};
+	le32(c + 36, 2);
+	c[40] = 10, c[41] = 32, c[42] = 32, c[43] = 10;
+	s = one_table("CDIT", c, sizeof(c));
+	CHECK(s);
+	d = fw_acpi_set_find(s, "CDIT", 0)->model;
+	CHECK_EQ(d->matrix_n, 2);
+	CHECK_EQ(d->matrix[1], 32);
+	CHECK_EQ(d->matrix[3], 10);
+	fw_acpi_set_free(s);
+	/* a count whose square does not fit */
+	le32(c + 36, 3);
+	s = one_table("CDIT", c, sizeof(c));
+	CHECK(s);
+	CHECK(!((const struct fw_acpi_doc *)fw_acpi_set_find(s, "CDIT", 0)->model)->matrix);
+	CHECK_EQ(fw_acpi_set_find(s, "CDIT", 0)->diags->severity, FW_DIAG_ERROR);
+	fw_acpi_set_free(s);
+}
+
+/* The real CRATs walk to exactly the count their header gives, every subtable described; each
+ * CDIT's diagonal is the local distance 10. (CRAT's NumDomains does not match the CDIT on real
+ * boards: 0 on the PN51, 2 beside a 1-domain CDIT on the X399.) */
+TEST(acpi_layout_corpus_crat_counts_and_cdit_domains)
+{
+	size_t seen = 0;
+	for (size_t i = 0; i < sizeof(dumps) / sizeof(dumps[0]); i++) {
+		struct fw_acpi_set *s = open_dump(dumps[i]);
+		if (!s)
+			continue;
+		const struct fw_acpi_table *crat = fw_acpi_set_find(s, "CRAT", 0), *cdit = fw_acpi_set_find(s, "CDIT", 0);
+		if (crat && crat->model) {
+			const struct fw_acpi_doc *d = crat->model;
+			CHECK_MSG(d->nparts - 1 == VALUE(d, 0, "TotalEntries"), "%s: %zu CRAT subtables, TotalEntries %llu",
+				  dumps[i], d->nparts - 1, (unsigned long long)VALUE(d, 0, "TotalEntries"));
+			for (size_t k = 1; k < d->nparts; k++)
+				CHECK_MSG(d->parts[k].described, "%s: CRAT subtable at 0x%x not described", dumps[i], d->parts[k].offset);
+			if (cdit && cdit->model) {
+				const struct fw_acpi_doc *c = cdit->model;
+				CHECK(c->matrix_n >= 1);
+				for (uint32_t k = 0; k < c->matrix_n; k++)
+					CHECK_EQ(c->matrix[k * c->matrix_n + k], 10);
+			}
+			seen++;
+		}
+		fw_acpi_set_free(s);
+	}
+	if (!seen)
+		SKIP("no corpus dump with a CRAT");
+	CHECK(seen >= 4);
+}
