@@ -300,6 +300,24 @@ static void push(struct decoder *d, enum scope_kind k, void *ptr)
 	d->sp++;
 }
 
+/* A field of an opcode through its layout (ifr-layout.h); the caller checked the length. */
+static uint64_t field(const struct fw_ifr_op *o, const struct fw_layout *l, unsigned idx)
+{
+	struct fw_view v = {o->p, o->length, FW_OFFSET_UNKNOWN};
+	return fw_layout_get(l, &v, 0, idx);
+}
+
+static void field_guid(const struct fw_ifr_op *o, const struct fw_layout *l, unsigned idx, struct fw_guid *g)
+{
+	memcpy(g->b, o->p + l->fields[idx].offset, 16);
+}
+
+/* An optional field (past the layout's minimal size) that this opcode is long enough to have. */
+static bool has_field(const struct fw_ifr_op *o, const struct fw_layout *l, unsigned idx)
+{
+	return (size_t)l->fields[idx].offset + fw_field_width(&l->fields[idx]) <= o->length;
+}
+
 static struct fw_ifr_question *new_item(struct decoder *d, const struct fw_ifr_op *o, uint32_t idx,
 					enum fw_ifr_kind kind)
 {
@@ -308,8 +326,8 @@ static struct fw_ifr_question *new_item(struct decoder *d, const struct fw_ifr_o
 	q->op_index = idx;
 	q->form = d->form;
 	q->cond = d->cond;
-	q->prompt = fw_le16(o->p + 2);
-	q->help = fw_le16(o->p + 4);
+	q->prompt = (uint16_t)field(o, &fw_ifr_question_layout, IFR_Q_PROMPT);
+	q->help = (uint16_t)field(o, &fw_ifr_question_layout, IFR_Q_HELP);
 	use_string(d, q->prompt);
 	use_string(d, q->help);
 	struct fw_ifr_formset *fs = d->fs;
@@ -328,10 +346,11 @@ static struct fw_ifr_question *new_item(struct decoder *d, const struct fw_ifr_o
 static void question_header(struct decoder *d, struct fw_ifr_question *q, const struct fw_ifr_op *o)
 {
 	q->is_question = true;
-	q->question_id = fw_le16(o->p + FW_IFR_Q_QUESTION_ID);
-	q->varstore_id = fw_le16(o->p + FW_IFR_Q_VARSTORE_ID);
-	q->var_info = fw_le16(o->p + FW_IFR_Q_VARSTORE_INFO);
-	q->qflags = o->p[FW_IFR_Q_FLAGS];
+	const struct fw_layout *l = &fw_ifr_question_layout;
+	q->question_id = (uint16_t)field(o, l, IFR_Q_QUESTION_ID);
+	q->varstore_id = (uint16_t)field(o, l, IFR_Q_VARSTORE_ID);
+	q->var_info = (uint16_t)field(o, l, IFR_Q_VARSTORE_INFO);
+	q->qflags = (uint8_t)field(o, l, IFR_Q_FLAGS);
 	q->bit_field = d->bitfield > 0;
 	if (q->bit_field)
 		q->bit_offset = q->var_info;
@@ -349,7 +368,7 @@ static void bit_width(struct fw_ifr_question *q, uint32_t bits)
 
 static void numeric_limits(struct decoder *d, struct fw_ifr_question *q, const struct fw_ifr_op *o)
 {
-	q->flags = o->p[13];
+	q->flags = (uint8_t)field(o, &fw_ifr_numeric_layouts[0], IFR_NUM_FLAGS);
 	size_t size;
 	if (q->bit_field) {
 		bit_width(q, q->flags & 0x3F);
@@ -360,14 +379,16 @@ static void numeric_limits(struct decoder *d, struct fw_ifr_question *q, const s
 		q->width = q->varstore_id ? (uint32_t)size : 0;
 		q->display = (q->flags & FW_IFR_DISPLAY_MASK) >> 4;
 	}
-	if (o->length < 14 + 3 * size) {
+	/* the limits' layout by their size: 1, 2, 4, 8 bytes */
+	const struct fw_layout *l = &fw_ifr_numeric_layouts[size == 8 ? 3 : size == 4 ? 2 : size == 2 ? 1 : 0];
+	if (o->length < l->size) {
 		diag(d, o, "%s is %u bytes, too short for %zu-byte limits", fw_ifr_opcode_info(o->opcode)->name,
 		     o->length, size);
 		return;
 	}
-	q->min = fw_ifr_read_le(o->p + 14, size);
-	q->max = fw_ifr_read_le(o->p + 14 + size, size);
-	q->step = fw_ifr_read_le(o->p + 14 + 2 * size, size);
+	q->min = field(o, l, IFR_NUM_MIN);
+	q->max = field(o, l, IFR_NUM_MAX);
+	q->step = field(o, l, IFR_NUM_STEP);
 	q->has_limits = true;
 }
 
@@ -433,12 +454,12 @@ static void open_cond(struct decoder *d, const struct fw_ifr_op *o, uint32_t idx
 	c->op_index = idx;
 	c->parent = d->cond;
 	if (kind == FW_IFR_COND_INCONSISTENT || kind == FW_IFR_COND_NO_SUBMIT || kind == FW_IFR_COND_WARNING) {
-		if (o->length >= 4) {
-			c->text = fw_le16(o->p + 2);
+		if (o->length >= fw_ifr_error_layout.size) {
+			c->text = (uint16_t)field(o, &fw_ifr_error_layout, 0); /* WARNING_IF's too */
 			use_string(d, c->text);
 		}
-		if (kind == FW_IFR_COND_WARNING && o->length >= 5)
-			c->timeout = o->p[4];
+		if (kind == FW_IFR_COND_WARNING && o->length >= fw_ifr_warning_if_layout.size)
+			c->timeout = (uint8_t)field(o, &fw_ifr_warning_if_layout, 0);
 		struct fw_ifr_question *q = current_question(d);
 		if (q) {
 			q->checks = grow(d->a, q->checks, q->nchecks, sizeof(*q->checks));
@@ -463,16 +484,18 @@ static bool short_op(struct decoder *d, const struct fw_ifr_op *o, size_t need)
 
 static void decode_guid_op(struct decoder *d, const struct fw_ifr_op *o)
 {
+	const struct fw_layout *l = &fw_ifr_guid_layout;
 	struct fw_guid g;
-	memcpy(g.b, o->p + 2, 16);
-	if (fw_guid_eq(&g, &tiano_guid) && o->length >= 19) {
-		uint8_t ext = o->p[18];
-		if (ext == FW_IFR_EXT_CLASS && o->length >= 21)
-			d->fs->class_id = fw_le16(o->p + 19);
-		else if (ext == FW_IFR_EXT_SUBCLASS && o->length >= 21)
-			d->fs->subclass_id = fw_le16(o->p + 19);
-		else if (ext == FW_IFR_EXT_BANNER && o->length >= 21)
-			use_string(d, fw_le16(o->p + 19));
+	field_guid(o, l, IFR_GUID_GUID, &g);
+	if (fw_guid_eq(&g, &tiano_guid) && o->length >= FW_IFR_GUID_SIZE + 1) {
+		uint8_t ext = (uint8_t)field(o, l, IFR_GUID_EXT_OPCODE);
+		uint16_t value = o->length >= FW_IFR_GUID_EXT_SIZE ? (uint16_t)field(o, l, IFR_GUID_EXT_VALUE) : 0;
+		if (ext == FW_IFR_EXT_CLASS && o->length >= FW_IFR_GUID_EXT_SIZE)
+			d->fs->class_id = value;
+		else if (ext == FW_IFR_EXT_SUBCLASS && o->length >= FW_IFR_GUID_EXT_SIZE)
+			d->fs->subclass_id = value;
+		else if (ext == FW_IFR_EXT_BANNER && o->length >= FW_IFR_GUID_EXT_SIZE)
+			use_string(d, value);
 	}
 	if (o->scope)
 		push(d, fw_guid_eq(&g, &bitfield_guid) ? S_BITFIELD : S_OTHER, NULL);
@@ -488,42 +511,37 @@ static void decode_varstore(struct decoder *d, const struct fw_ifr_op *o, uint32
 	vs->op_index = idx;
 	const uint8_t *p = o->p;
 	size_t name_off = 0;
+	const struct fw_layout *l = fw_ifr_opcode_info(o->opcode)->layout;
+	if (short_op(d, o, fw_ifr_opcode_min_length(fw_ifr_opcode_info(o->opcode))))
+		return;
 	switch (o->opcode) {
 	case FW_IFR_VARSTORE:
-		if (short_op(d, o, 23))
-			return;
 		vs->kind = FW_IFR_VS_BUFFER;
-		memcpy(vs->guid.b, p + 2, 16);
-		vs->id = fw_le16(p + 18);
-		vs->size = fw_le16(p + 20);
+		field_guid(o, l, IFR_VARSTORE_GUID, &vs->guid);
+		vs->id = (uint16_t)field(o, l, IFR_VARSTORE_ID);
+		vs->size = (uint16_t)field(o, l, IFR_VARSTORE_SIZE);
 		vs->has_size = true;
-		name_off = 22;
+		name_off = FW_IFR_VARSTORE_NAME;
 		break;
 	case FW_IFR_VARSTORE_NAME_VALUE:
-		if (short_op(d, o, 20))
-			return;
 		vs->kind = FW_IFR_VS_NAME_VALUE;
-		vs->id = fw_le16(p + 2);
-		memcpy(vs->guid.b, p + 4, 16);
+		vs->id = (uint16_t)field(o, l, 1);
+		field_guid(o, l, 0, &vs->guid);
 		break;
 	case FW_IFR_VARSTORE_EFI:
-		if (short_op(d, o, 24))
-			return;
 		vs->kind = FW_IFR_VS_EFI;
-		vs->id = fw_le16(p + 2);
-		memcpy(vs->guid.b, p + 4, 16);
-		vs->attributes = fw_le32(p + 20);
-		if (o->length >= 27) { /* UEFI 2.3.1 form: Size and Name */
-			vs->size = fw_le16(p + 24);
+		vs->id = (uint16_t)field(o, l, IFR_VARSTORE_EFI_ID);
+		field_guid(o, l, IFR_VARSTORE_EFI_GUID, &vs->guid);
+		vs->attributes = (uint32_t)field(o, l, IFR_VARSTORE_EFI_ATTRIBUTES);
+		if (o->length >= FW_IFR_VARSTORE_EFI_NAME + 1) { /* UEFI 2.3.1 form: Size and Name */
+			vs->size = (uint16_t)field(o, l, IFR_VARSTORE_EFI_SIZE);
 			vs->has_size = true;
-			name_off = 26;
+			name_off = FW_IFR_VARSTORE_EFI_NAME;
 		}
 		break;
 	default: /* VARSTORE_DEVICE */
-		if (short_op(d, o, 4))
-			return;
 		vs->kind = FW_IFR_VS_DEVICE;
-		vs->device_path = fw_le16(p + 2);
+		vs->device_path = (uint16_t)field(o, l, 0);
 		use_string(d, vs->device_path);
 		break;
 	}
@@ -552,21 +570,20 @@ static void decode_question(struct decoder *d, const struct fw_ifr_op *o, uint32
 		[FW_IFR_TIME] = FW_IFR_K_TIME, [FW_IFR_STRING] = FW_IFR_K_STRING,
 		[FW_IFR_ORDERED_LIST] = FW_IFR_K_ORDERED_LIST,
 	};
-	if (short_op(d, o, FW_IFR_Q_END))
+	if (short_op(d, o, FW_IFR_QUESTION_SIZE))
 		return;
 	struct fw_ifr_question *q = new_item(d, o, idx, kinds[o->opcode]);
 	question_header(d, q, o);
-	const uint8_t *p = o->p;
 	switch (o->opcode) {
 	case FW_IFR_ONE_OF:
 	case FW_IFR_NUMERIC:
-		if (!short_op(d, o, 14))
+		if (!short_op(d, o, FW_IFR_QUESTION_SIZE + 1))
 			numeric_limits(d, q, o);
 		break;
 	case FW_IFR_CHECKBOX:
-		if (short_op(d, o, 14))
+		if (short_op(d, o, fw_ifr_checkbox_layout.size))
 			break;
-		q->flags = p[13];
+		q->flags = (uint8_t)field(o, &fw_ifr_checkbox_layout, IFR_CHECKBOX_FLAGS);
 		if (q->bit_field)
 			bit_width(q, 1);
 		else
@@ -580,56 +597,49 @@ static void decode_question(struct decoder *d, const struct fw_ifr_op *o, uint32
 		}
 		break;
 	case FW_IFR_PASSWORD:
-		if (short_op(d, o, 17))
+		if (short_op(d, o, fw_ifr_password_layout.size))
 			break;
-		q->min_size = fw_le16(p + 13);
-		q->max_size = fw_le16(p + 15);
+		q->min_size = (uint16_t)field(o, &fw_ifr_password_layout, IFR_PASSWORD_MIN_SIZE);
+		q->max_size = (uint16_t)field(o, &fw_ifr_password_layout, IFR_PASSWORD_MAX_SIZE);
 		q->width = q->varstore_id ? (uint32_t)q->max_size * 2 : 0;
 		break;
 	case FW_IFR_STRING:
-		if (short_op(d, o, 16))
+		if (short_op(d, o, fw_ifr_string_layout.size))
 			break;
-		q->min_size = p[13];
-		q->max_size = p[14];
-		q->flags = p[15];
+		q->min_size = (uint16_t)field(o, &fw_ifr_string_layout, IFR_STRING_MIN_SIZE);
+		q->max_size = (uint16_t)field(o, &fw_ifr_string_layout, IFR_STRING_MAX_SIZE);
+		q->flags = (uint8_t)field(o, &fw_ifr_string_layout, IFR_STRING_FLAGS);
 		q->width = q->varstore_id ? (uint32_t)q->max_size * 2 : 0;
 		break;
 	case FW_IFR_DATE:
 	case FW_IFR_TIME:
-		if (short_op(d, o, 14))
+		if (short_op(d, o, fw_ifr_date_time_layout.size))
 			break;
-		q->flags = p[13];
+		q->flags = (uint8_t)field(o, &fw_ifr_date_time_layout, IFR_DATE_TIME_FLAGS);
 		q->width = q->varstore_id && (q->flags & 0x30) == 0 ? (o->opcode == FW_IFR_DATE ? 4 : 3) : 0;
 		break;
 	case FW_IFR_ORDERED_LIST:
-		if (short_op(d, o, 15))
+		if (short_op(d, o, fw_ifr_ordered_list_layout.size))
 			break;
-		q->max_containers = p[13];
-		q->flags = p[14];
+		q->max_containers = (uint8_t)field(o, &fw_ifr_ordered_list_layout, IFR_ORDERED_LIST_MAX_CONTAINERS);
+		q->flags = (uint8_t)field(o, &fw_ifr_ordered_list_layout, IFR_ORDERED_LIST_FLAGS);
 		break;
 	case FW_IFR_ACTION:
-		if (o->length >= 15) {
-			q->question_config = fw_le16(p + 13);
+		if (has_field(o, &fw_ifr_action_layout, IFR_ACTION_CONFIG)) {
+			q->question_config = (uint16_t)field(o, &fw_ifr_action_layout, IFR_ACTION_CONFIG);
 			use_string(d, q->question_config);
 		}
 		break;
 	case FW_IFR_REF:
 		/* REF..REF5 are told apart by length */
-		if (o->length >= 15) {
-			q->has_ref_form = true;
-			q->ref_form_id = fw_le16(p + 13);
-		}
-		if (o->length >= 17) {
-			q->has_ref_question = true;
-			q->ref_question_id = fw_le16(p + 15);
-		}
-		if (o->length >= 33) {
-			q->has_ref_formset = true;
-			memcpy(q->ref_formset.b, p + 17, 16);
-		}
-		if (o->length >= 35) {
-			q->has_ref_devpath = true;
-			q->ref_devpath = fw_le16(p + 33);
+		if ((q->has_ref_form = has_field(o, &fw_ifr_ref_layout, IFR_REF_FORM_ID)))
+			q->ref_form_id = (uint16_t)field(o, &fw_ifr_ref_layout, IFR_REF_FORM_ID);
+		if ((q->has_ref_question = has_field(o, &fw_ifr_ref_layout, IFR_REF_QUESTION_ID)))
+			q->ref_question_id = (uint16_t)field(o, &fw_ifr_ref_layout, IFR_REF_QUESTION_ID);
+		if ((q->has_ref_formset = has_field(o, &fw_ifr_ref_layout, IFR_REF_FORMSET_ID)))
+			field_guid(o, &fw_ifr_ref_layout, IFR_REF_FORMSET_ID, &q->ref_formset);
+		if ((q->has_ref_devpath = has_field(o, &fw_ifr_ref_layout, IFR_REF_DEVICE_PATH))) {
+			q->ref_devpath = (uint16_t)field(o, &fw_ifr_ref_layout, IFR_REF_DEVICE_PATH);
 			use_string(d, q->ref_devpath);
 		}
 		q->width = q->varstore_id ? 22 : 0;
@@ -644,23 +654,23 @@ static void decode_statement(struct decoder *d, const struct fw_ifr_op *o, uint3
 	struct fw_ifr_question *q;
 	switch (o->opcode) {
 	case FW_IFR_SUBTITLE:
-		if (short_op(d, o, 7))
+		if (short_op(d, o, fw_ifr_subtitle_layout.size))
 			return;
 		q = new_item(d, o, idx, FW_IFR_K_SUBTITLE);
-		q->flags = o->p[6];
+		q->flags = (uint8_t)field(o, &fw_ifr_subtitle_layout, IFR_SUBTITLE_FLAGS);
 		break;
 	case FW_IFR_TEXT:
-		if (short_op(d, o, 8))
+		if (short_op(d, o, fw_ifr_text_layout.size))
 			return;
 		q = new_item(d, o, idx, FW_IFR_K_TEXT);
-		q->text2 = fw_le16(o->p + 6);
+		q->text2 = (uint16_t)field(o, &fw_ifr_text_layout, IFR_TEXT_TEXT_TWO);
 		use_string(d, q->text2);
 		break;
 	case FW_IFR_RESET_BUTTON:
-		if (short_op(d, o, 8))
+		if (short_op(d, o, fw_ifr_reset_button_layout.size))
 			return;
 		q = new_item(d, o, idx, FW_IFR_K_RESET_BUTTON);
-		q->reset_default_id = fw_le16(o->p + 6);
+		q->reset_default_id = (uint16_t)field(o, &fw_ifr_reset_button_layout, 2);
 		break;
 	default:
 		return;
@@ -671,16 +681,18 @@ static void decode_statement(struct decoder *d, const struct fw_ifr_op *o, uint3
 
 static void decode_option(struct decoder *d, const struct fw_ifr_op *o)
 {
-	if (short_op(d, o, 6))
+	const struct fw_layout *l = &fw_ifr_one_of_option_layout;
+	if (short_op(d, o, l->size))
 		return;
 	struct fw_ifr_question *q = current_question(d);
-	uint16_t text = fw_le16(o->p + 2);
+	uint16_t text = (uint16_t)field(o, l, IFR_OPTION_OPTION);
+	uint8_t type = (uint8_t)field(o, l, IFR_OPTION_TYPE);
 	use_string(d, text);
-	struct fw_ifr_option opt = {.text = text, .flags = o->p[4]};
+	struct fw_ifr_option opt = {.text = text, .flags = (uint8_t)field(o, l, IFR_OPTION_FLAGS)};
 	bool ok;
-	read_value(o, 6, o->p[5], &opt.value, &ok);
+	read_value(o, FW_IFR_ONE_OF_OPTION_VALUE, type, &opt.value, &ok);
 	if (!ok)
-		diag(d, o, "ONE_OF_OPTION value of type %u does not fit in %u bytes", o->p[5], o->length);
+		diag(d, o, "ONE_OF_OPTION value of type %u does not fit in %u bytes", type, o->length);
 	if (opt.value.type == FW_IFR_TYPE_STRING || opt.value.type == FW_IFR_TYPE_ACTION)
 		use_string(d, (uint16_t)opt.value.u);
 	if (!q) {
@@ -699,11 +711,12 @@ static void decode_option(struct decoder *d, const struct fw_ifr_op *o)
 
 static void decode_default(struct decoder *d, const struct fw_ifr_op *o)
 {
-	if (short_op(d, o, 5))
+	const struct fw_layout *l = &fw_ifr_default_layout;
+	if (short_op(d, o, l->size))
 		return;
 	struct fw_ifr_question *q = current_question(d);
-	uint16_t store = fw_le16(o->p + 2);
-	uint8_t type = o->p[4];
+	uint16_t store = (uint16_t)field(o, l, IFR_DEFAULT_ID);
+	uint8_t type = (uint8_t)field(o, l, IFR_DEFAULT_TYPE);
 	struct fw_ifr_default *df = NULL;
 	bool with_expr = o->scope && o->length == 5; /* DEFAULT_2: the value is a VALUE expression */
 	if (!q) {
@@ -769,8 +782,8 @@ static void decode_op(struct decoder *d, uint32_t idx)
 				d->expr_depth++;
 				push(d, S_EXPR, NULL);
 			}
-			if (o->opcode == FW_IFR_STRING_REF1 && o->length >= 4)
-				use_string(d, fw_le16(o->p + 2));
+			if (o->opcode == FW_IFR_STRING_REF1 && o->length >= fw_ifr_string_ref1_layout.size)
+				use_string(d, (uint16_t)field(o, &fw_ifr_string_ref1_layout, 0));
 			return;
 		}
 		if (o->opcode == FW_IFR_END && d->expr_depth) {
@@ -783,9 +796,9 @@ static void decode_op(struct decoder *d, uint32_t idx)
 	if (!info) {
 		if (o->opcode != FW_IFR_END)
 			diag(d, o, "unknown opcode 0x%02X (%u bytes) kept as data", o->opcode, o->length);
-	} else if (o->length < info->min_length && o->opcode != FW_IFR_REF && o->opcode != FW_IFR_ACTION &&
+	} else if (o->length < fw_ifr_opcode_min_length(info) && o->opcode != FW_IFR_REF && o->opcode != FW_IFR_ACTION &&
 		   o->opcode != FW_IFR_VARSTORE_EFI) {
-		diag(d, o, "%s is %u bytes, shorter than its minimum %u", info->name, o->length, info->min_length);
+		diag(d, o, "%s is %u bytes, shorter than its minimum %u", info->name, o->length, fw_ifr_opcode_min_length(info));
 		if (o->scope)
 			push(d, S_OTHER, NULL);
 		return;
@@ -797,16 +810,17 @@ static void decode_op(struct decoder *d, uint32_t idx)
 		return;
 	case FW_IFR_FORM_SET:
 		if (idx == 0) {
-			memcpy(fs->guid.b, o->p + 2, 16);
-			fs->title = fw_le16(o->p + 18);
-			fs->help = fw_le16(o->p + 20);
+			const struct fw_layout *l = &fw_ifr_form_set_layout;
+			field_guid(o, l, IFR_FORMSET_GUID, &fs->guid);
+			fs->title = (uint16_t)field(o, l, IFR_FORMSET_TITLE);
+			fs->help = (uint16_t)field(o, l, IFR_FORMSET_HELP);
 			use_string(d, fs->title);
 			use_string(d, fs->help);
-			if (o->length >= 23) {
-				fs->flags = o->p[22];
-				uint8_t n = fs->flags & 3;
-				for (uint8_t i = 0; i < n && 23 + 16u * (i + 1) <= o->length; i++)
-					memcpy(fs->class_guids[fs->nclass_guids++].b, o->p + 23 + 16 * i, 16);
+			if (has_field(o, l, IFR_FORMSET_FLAGS)) {
+				fs->flags = (uint8_t)field(o, l, IFR_FORMSET_FLAGS);
+				uint8_t n = fs->flags & FW_IFR_FORMSET_CLASS_GUIDS;
+				for (uint8_t i = 0; i < n && l->size + 16u * (i + 1) <= o->length; i++)
+					memcpy(fs->class_guids[fs->nclass_guids++].b, o->p + l->size + 16 * i, 16);
 			}
 			push(d, S_FORMSET, NULL);
 		} else {
@@ -819,16 +833,17 @@ static void decode_op(struct decoder *d, uint32_t idx)
 	case FW_IFR_FORM_MAP: {
 		struct fw_ifr_form *f = &fs->forms[fs->nforms++];
 		memset(f, 0, sizeof(*f));
-		f->id = fw_le16(o->p + 2);
+		f->id = (uint16_t)field(o, &fw_ifr_form_layout, IFR_FORM_ID); /* FORM_MAP's too */
 		f->op_index = idx;
 		f->cond = d->cond;
 		if (o->opcode == FW_IFR_FORM) {
-			f->title = fw_le16(o->p + 4);
+			f->title = (uint16_t)field(o, &fw_ifr_form_layout, IFR_FORM_TITLE);
 		} else {
 			f->is_map = true;
-			if (o->length >= 4 + 18)
-				f->title = fw_le16(o->p + 4); /* the first method's title */
-			for (size_t off = 4; off + 18 <= o->length; off += 18)
+			size_t first = fw_ifr_form_map_layout.size;
+			if (o->length >= first + 18)
+				f->title = fw_le16(o->p + first); /* the first method's title */
+			for (size_t off = first; off + 18 <= o->length; off += 18)
 				use_string(d, fw_le16(o->p + off));
 		}
 		use_string(d, f->title);
@@ -866,8 +881,8 @@ static void decode_op(struct decoder *d, uint32_t idx)
 		return;
 	case FW_IFR_DEFAULTSTORE: {
 		struct fw_ifr_defaultstore *ds = &fs->defaultstores[fs->ndefaultstores++];
-		ds->name = fw_le16(o->p + 2);
-		ds->id = fw_le16(o->p + 4);
+		ds->name = (uint16_t)field(o, &fw_ifr_defaultstore_layout, IFR_DEFAULTSTORE_NAME);
+		ds->id = (uint16_t)field(o, &fw_ifr_defaultstore_layout, IFR_DEFAULTSTORE_ID);
 		use_string(d, ds->name);
 		if (o->scope)
 			push(d, S_OTHER, NULL);
@@ -901,8 +916,8 @@ static void decode_op(struct decoder *d, uint32_t idx)
 		return;
 	case FW_IFR_REFRESH: {
 		struct fw_ifr_question *q = current_question(d);
-		if (q && o->length >= 3)
-			q->refresh_interval = o->p[2];
+		if (q && o->length >= fw_ifr_refresh_layout.size)
+			q->refresh_interval = (uint8_t)field(o, &fw_ifr_refresh_layout, 0);
 		break;
 	}
 	case FW_IFR_REFRESH_ID: {

@@ -1,9 +1,14 @@
 /* On-disk layouts of the IFR opcodes and HII package headers (UefiInternalFormRepresentation.h,
- * reference/ifr.md 1-2), for decoders and encoders alike. Offsets count from the opcode start.
- * Opcode numbers, names and minimal lengths are in ifr-opcodes.h.
+ * reference/ifr.md 1-2): the one description of each opcode's bytes. The decoder reads fields
+ * through them, the IFRExtractor-format writer prints them field by field (names as that tool
+ * prints them, in its order; FW_FF_STRING fields as the string they name), the sample encoder
+ * writes them, and the opcode table (ifr-opcodes.c) points at them and derives each opcode's
+ * minimum length from the layout's size. Offsets count from the opcode start.
  *
- * Values whose width depends on a type byte (ONE_OF_OPTION, DEFAULT, UINTn) are BYTES fields of
- * 8 bytes: read the width the type gives, write with fw_layout_put_bytes. */
+ * A layout's size is the opcode's minimal length; fields past it are optional and present when
+ * the opcode is long enough (REF2..REF4, ACTION's QuestionConfig, VARSTORE_EFI's Size).
+ * Values whose width depends on a type byte (ONE_OF_OPTION, DEFAULT) are BYTES fields of 8 bytes:
+ * read the width the type gives, write with fw_layout_put_bytes. */
 #ifndef FW_IFR_LAYOUT_H
 #define FW_IFR_LAYOUT_H
 
@@ -16,9 +21,12 @@ extern const struct fw_layout fw_ifr_header_layout;
 #define FW_IFR_SCOPE_BIT 0x80
 #define FW_IFR_LENGTH_MASK 0x7F
 
-/* EFI_IFR_QUESTION_HEADER (with the statement header) at offset 2 of every question opcode */
-enum { IFR_Q_PROMPT, IFR_Q_HELP, IFR_Q_QUESTION_ID, IFR_Q_VARSTORE_ID, IFR_Q_VARSTORE_INFO, IFR_Q_FLAGS, IFR_Q__COUNT };
+/* EFI_IFR_QUESTION_HEADER (with the statement header) at offset 2 of every question opcode; the
+ * second form names VarStoreInfo "VarOffset" (ONE_OF, NUMERIC, CHECKBOX, ORDERED_LIST). */
+enum { IFR_Q_PROMPT, IFR_Q_HELP, IFR_Q_FLAGS, IFR_Q_QUESTION_ID, IFR_Q_VARSTORE_ID, IFR_Q_VARSTORE_INFO, IFR_Q__COUNT };
 extern const struct fw_layout fw_ifr_question_layout; /* 13 bytes */
+extern const struct fw_layout fw_ifr_question_varoffset_layout;
+#define FW_IFR_QUESTION_SIZE 13
 #define FW_IFR_QF_READ_ONLY 0x01
 #define FW_IFR_QF_CALLBACK 0x04
 #define FW_IFR_QF_RESET_REQUIRED 0x10
@@ -28,6 +36,7 @@ extern const struct fw_layout fw_ifr_question_layout; /* 13 bytes */
 
 /* FORM_SET: 23 bytes plus 16 per class GUID (count in Flags bits 0-1) */
 enum { IFR_FORMSET_GUID, IFR_FORMSET_TITLE, IFR_FORMSET_HELP, IFR_FORMSET_FLAGS, IFR_FORMSET__COUNT };
+#define FW_IFR_FORMSET_CLASS_GUIDS 0x03 /* Flags: how many class GUIDs follow */
 extern const struct fw_layout fw_ifr_form_set_layout;
 #define FW_IFR_FORM_SET_SIZE 23
 #define FW_IFR_PLATFORM_SETUP_FORMSET_GUID_STR "93039971-8545-4B04-B45E-32EB8326040E"
@@ -57,29 +66,48 @@ extern const struct fw_layout fw_ifr_numeric_layouts[4]; /* 17, 20, 26, 38 bytes
 #define FW_IFR_BIT_DISPLAY_UINT_DEC 0x40
 #define FW_IFR_BIT_DISPLAY_UINT_HEX 0x80
 
-enum { IFR_CHECKBOX_FLAGS, IFR_CHECKBOX__COUNT };
-extern const struct fw_layout fw_ifr_checkbox_layout; /* 14 bytes */
+#define FW_IFR_NUMERIC_SIZE_MASK 0x03
+#define FW_IFR_DISPLAY_MASK 0x30
 
-enum { IFR_STRING_MIN_SIZE, IFR_STRING_MAX_SIZE, IFR_STRING_FLAGS, IFR_STRING__COUNT };
+enum { IFR_CHECKBOX_QUESTION, IFR_CHECKBOX_FLAGS, IFR_CHECKBOX__COUNT };
+extern const struct fw_layout fw_ifr_checkbox_layout; /* 14 bytes */
+#define FW_IFR_CHECKBOX_DEFAULT 0x01
+#define FW_IFR_CHECKBOX_DEFAULT_MFG 0x02
+
+enum { IFR_STRING_QUESTION, IFR_STRING_MIN_SIZE, IFR_STRING_MAX_SIZE, IFR_STRING_FLAGS, IFR_STRING__COUNT };
 extern const struct fw_layout fw_ifr_string_layout; /* 16 bytes; sizes in characters */
 
-enum { IFR_PASSWORD_MIN_SIZE, IFR_PASSWORD_MAX_SIZE, IFR_PASSWORD__COUNT };
+enum { IFR_PASSWORD_QUESTION, IFR_PASSWORD_MIN_SIZE, IFR_PASSWORD_MAX_SIZE, IFR_PASSWORD__COUNT };
 extern const struct fw_layout fw_ifr_password_layout; /* 17 bytes */
 
-/* REF: FormId (REF, 15 bytes), + QuestionId (REF2, 17), + FormSetId (REF3, 33), + DevicePath (REF4, 35) */
-enum { IFR_REF_FORM_ID, IFR_REF_QUESTION_ID, IFR_REF_FORMSET_ID, IFR_REF_DEVICE_PATH, IFR_REF__COUNT };
+/* DATE and TIME: the question, then Flags (bits 4-5: where the value is stored) */
+enum { IFR_DATE_TIME_QUESTION, IFR_DATE_TIME_FLAGS, IFR_DATE_TIME__COUNT };
+extern const struct fw_layout fw_ifr_date_time_layout; /* 14 bytes */
+
+enum { IFR_ORDERED_LIST_QUESTION, IFR_ORDERED_LIST_MAX_CONTAINERS, IFR_ORDERED_LIST_FLAGS, IFR_ORDERED_LIST__COUNT };
+extern const struct fw_layout fw_ifr_ordered_list_layout; /* 15 bytes */
+
+/* ACTION: the question (ACTION_1, 13 bytes), then QuestionConfig (15) */
+enum { IFR_ACTION_QUESTION, IFR_ACTION_CONFIG, IFR_ACTION__COUNT };
+extern const struct fw_layout fw_ifr_action_layout;
+
+/* REF: the question (REF5, 13 bytes), FormId (REF, 15), + QuestionId (REF2, 17), + FormSetId
+ * (REF3, 33), + DevicePath (REF4, 35): told apart by length */
+enum { IFR_REF_QUESTION, IFR_REF_FORM_ID, IFR_REF_QUESTION_ID, IFR_REF_FORMSET_ID, IFR_REF_DEVICE_PATH, IFR_REF__COUNT };
 extern const struct fw_layout fw_ifr_ref_layout;
 #define FW_IFR_REF_SIZE 15
 
 enum { IFR_OPTION_OPTION, IFR_OPTION_FLAGS, IFR_OPTION_TYPE, IFR_OPTION_VALUE, IFR_OPTION__COUNT };
 extern const struct fw_layout fw_ifr_one_of_option_layout; /* 6 bytes + value */
 #define FW_IFR_ONE_OF_OPTION_VALUE 6
+#define FW_IFR_OPTION_DEFAULT 0x10
+#define FW_IFR_OPTION_DEFAULT_MFG 0x20
 
 enum { IFR_DEFAULT_ID, IFR_DEFAULT_TYPE, IFR_DEFAULT_VALUE, IFR_DEFAULT__COUNT };
 extern const struct fw_layout fw_ifr_default_layout; /* 5 bytes + value */
 #define FW_IFR_DEFAULT_VALUE 5
 
-enum { IFR_DEFAULTSTORE_NAME, IFR_DEFAULTSTORE_ID, IFR_DEFAULTSTORE__COUNT };
+enum { IFR_DEFAULTSTORE_ID, IFR_DEFAULTSTORE_NAME, IFR_DEFAULTSTORE__COUNT };
 extern const struct fw_layout fw_ifr_defaultstore_layout; /* 6 bytes */
 #define FW_IFR_DEFAULT_ID_STANDARD 0x0000
 #define FW_IFR_DEFAULT_ID_MANUFACTURING 0x0001
@@ -89,8 +117,8 @@ enum { IFR_VARSTORE_GUID, IFR_VARSTORE_ID, IFR_VARSTORE_SIZE, IFR_VARSTORE__COUN
 extern const struct fw_layout fw_ifr_varstore_layout;
 #define FW_IFR_VARSTORE_NAME 22
 
-/* VARSTORE_EFI: 26 bytes, then the ASCII name (the 24-byte pre-2.3.1 form has no Size/Name) */
-enum { IFR_VARSTORE_EFI_ID, IFR_VARSTORE_EFI_GUID, IFR_VARSTORE_EFI_ATTRIBUTES, IFR_VARSTORE_EFI_SIZE, IFR_VARSTORE_EFI__COUNT };
+/* VARSTORE_EFI: 24 bytes in the pre-2.3.1 form; then Size and the ASCII name at 26 */
+enum { IFR_VARSTORE_EFI_GUID, IFR_VARSTORE_EFI_ID, IFR_VARSTORE_EFI_ATTRIBUTES, IFR_VARSTORE_EFI_SIZE, IFR_VARSTORE_EFI__COUNT };
 extern const struct fw_layout fw_ifr_varstore_efi_layout;
 #define FW_IFR_VARSTORE_EFI_NAME 26
 
@@ -100,8 +128,16 @@ enum { IFR_EQ_ID_LIST_QUESTION_ID, IFR_EQ_ID_LIST_LENGTH, IFR_EQ_ID_LIST__COUNT 
 extern const struct fw_layout fw_ifr_eq_id_val_list_layout; /* 6 bytes, then ListLength u16 values */
 enum { IFR_QREF1_QUESTION_ID, IFR_QREF1__COUNT };
 extern const struct fw_layout fw_ifr_question_ref1_layout; /* 4 bytes */
+/* UINT8..UINT64: the value after the header; index by log2 of its size */
 enum { IFR_UINT_VALUE, IFR_UINT__COUNT };
-extern const struct fw_layout fw_ifr_uint_layout; /* UINT8..UINT64: 2 + 1/2/4/8 bytes */
+extern const struct fw_layout fw_ifr_uint_layouts[4]; /* 3, 4, 6, 10 bytes */
+
+/* The opcodes whose bytes are only fixed fields (each layout is the opcode's whole description) */
+extern const struct fw_layout fw_ifr_image_layout, fw_ifr_animation_layout, fw_ifr_reset_button_layout,
+	fw_ifr_error_layout, fw_ifr_eq_id_id_layout, fw_ifr_rule_layout, fw_ifr_refresh_layout,
+	fw_ifr_varstore_name_value_layout, fw_ifr_varstore_device_layout, fw_ifr_get_set_layout,
+	fw_ifr_format_layout, fw_ifr_string_ref1_layout, fw_ifr_question_ref3_layout, fw_ifr_span_layout,
+	fw_ifr_guid_only_layout, fw_ifr_warning_if_layout, fw_ifr_form_map_layout;
 
 /* GUID opcode; the EDK2 extensions (Tiano GUID) carry a u16 after the extended opcode byte */
 enum { IFR_GUID_GUID, IFR_GUID_EXT_OPCODE, IFR_GUID_EXT_VALUE, IFR_GUID__COUNT };

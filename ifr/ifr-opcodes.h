@@ -1,12 +1,17 @@
 /* The IFR opcode table (UefiInternalFormRepresentation.h, reference/ifr.md 2.2): numbers, the
- * names IFRExtractor-RS prints, the minimal lengths and which opcodes are expressions.
- * To add an opcode: add its enum value here and its row in ifr-opcodes.c; the decoder picks the
- * row up by number. */
+ * names IFRExtractor-RS prints, the layout of each opcode's bytes (ifr-layout.h; the minimal
+ * length is the layout's size) and which opcodes are expressions.
+ * To add an opcode: its enum value here; its layout in ifr-layout.c (fields in the order the
+ * IFRExtractor format prints them, string ids with FW_FF_STRING); its row in ifr-opcodes.c. The
+ * decoder's length check and the IFRExtractor writer then need nothing more; what the opcode
+ * means for forms and settings goes in ifr-decode.c. */
 #ifndef FW_IFR_OPCODES_H
 #define FW_IFR_OPCODES_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "ifr/ifr-layout.h"
 
 enum fw_ifr_opcode {
 	FW_IFR_FORM = 0x01,
@@ -113,23 +118,17 @@ enum fw_ifr_opcode {
 };
 
 struct fw_ifr_opcode_info {
-	const char *name;    /* IFRExtractor-RS spelling: "OneOf", "CheckBox", "SuppressIf", ... */
-	uint8_t min_length;  /* smallest valid length including the 2-byte header */
-	bool expression;     /* an expression opcode (SetupBrowser IsExpressionOpCode) */
-	bool question;       /* carries the 11-byte question header at offset 2 */
+	const char *name;              /* IFRExtractor-RS spelling: "OneOf", "CheckBox", "SuppressIf", ... */
+	const struct fw_layout *layout; /* its bytes after the header; NULL: the header alone */
+	uint8_t tail;                  /* bytes a variable part needs at least (VARSTORE's name NUL) */
+	bool expression;               /* an expression opcode (SetupBrowser IsExpressionOpCode) */
+	bool question;                 /* carries the 11-byte question header at offset 2 */
 };
 
 /* NULL for numbers outside 0x01-0x64. */
 const struct fw_ifr_opcode_info *fw_ifr_opcode_info(uint8_t op);
-
-/* Question header offsets (from the opcode start) */
-#define FW_IFR_Q_PROMPT 2
-#define FW_IFR_Q_HELP 4
-#define FW_IFR_Q_QUESTION_ID 6
-#define FW_IFR_Q_VARSTORE_ID 8
-#define FW_IFR_Q_VARSTORE_INFO 10
-#define FW_IFR_Q_FLAGS 12
-#define FW_IFR_Q_END 13
+/* Smallest valid length including the 2-byte header: the layout's size and the tail. */
+unsigned fw_ifr_opcode_min_length(const struct fw_ifr_opcode_info *info);
 
 /* ONE_OF_OPTION / DEFAULT value types */
 enum fw_ifr_type {
@@ -149,14 +148,6 @@ enum fw_ifr_type {
 };
 /* Value size of a type; 0 for OTHER/UNDEFINED, -1 for BUFFER (rest of the opcode). */
 int fw_ifr_type_size(uint8_t type);
-
-/* Flags */
-#define FW_IFR_OPTION_DEFAULT 0x10
-#define FW_IFR_OPTION_DEFAULT_MFG 0x20
-#define FW_IFR_CHECKBOX_DEFAULT 0x01
-#define FW_IFR_CHECKBOX_DEFAULT_MFG 0x02
-#define FW_IFR_NUMERIC_SIZE_MASK 0x03
-#define FW_IFR_DISPLAY_MASK 0x30
 
 /* EDK2 GUID extension opcodes (MdeModuleHii.h) */
 #define FW_IFR_TIANO_GUID_STR "0F0B1735-87A0-4193-B266-538C38AF48CE"

@@ -130,13 +130,7 @@ enum fw_ifr_kind {
  * "action", "ref", "date", "time", "string", "ordered-list" */
 const char *fw_ifr_kind_name(enum fw_ifr_kind k);
 
-/* Question flags (@12 of the question header) */
-#define FW_IFR_QF_READ_ONLY 0x01
-#define FW_IFR_QF_CALLBACK 0x04
-#define FW_IFR_QF_RESET_REQUIRED 0x10
-#define FW_IFR_QF_REST_STYLE 0x20
-#define FW_IFR_QF_RECONNECT_REQUIRED 0x40
-#define FW_IFR_QF_OPTIONS_ONLY 0x80
+/* Question flags (@12 of the question header): FW_IFR_QF_* in ifr/ifr-layout.h */
 
 struct fw_ifr_form;
 

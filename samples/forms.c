@@ -690,10 +690,9 @@ void x_const_equal(struct formset *fs, uint64_t a, uint64_t b)
 {
 	uint64_t v[2] = {a, b};
 	for (int i = 0; i < 2; i++) {
-		size_t o = ifr_op(&fs->ifr, FW_IFR_UINT64, 10, false);
-		uint8_t t[8];
-		put_le(t, v[i], 8);
-		fw_layout_put_bytes(&fw_ifr_uint_layout, ifr_at(&fs->ifr, o), IFR_UINT_VALUE, t, 8);
+		const struct fw_layout *l = &fw_ifr_uint_layouts[3];
+		size_t o = ifr_op(&fs->ifr, FW_IFR_UINT64, l->size, false);
+		fw_layout_put(l, ifr_at(&fs->ifr, o), IFR_UINT_VALUE, v[i]);
 		fs->cond_ops++;
 	}
 	expr_op(fs, FW_IFR_EQUAL);

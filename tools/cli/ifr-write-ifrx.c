@@ -201,64 +201,58 @@ static void asciiz(FILE *f, const uint8_t *p, size_t n)
 		fputc(p[i] >= 0x20 && p[i] < 0x7F ? p[i] : '?', f);
 }
 
-/* The fields after the opcode name; false = print RawData instead. */
+/* The fields of a layout in its order, ", " between them: "Name: 0x1F", "Name: \"string\"",
+ * "Name: GUID"; nested structures (the question header) in place; fields past the layout's
+ * size only when the opcode is long enough to hold them. */
+static void layout_fields(FILE *f, const struct fw_hii_form_pkg *fp, const struct fw_ifr_op *o, const struct fw_layout *l,
+			  bool *first)
+{
+	struct fw_view v = {o->p, o->length, FW_OFFSET_UNKNOWN};
+	for (size_t i = 0; i < l->nfields; i++) {
+		const struct fw_field *fd = &l->fields[i];
+		if ((fd->flags & FW_FF_HIDDEN) || fd->offset + fw_field_width(fd) > o->length)
+			continue;
+		if (fd->type == FW_FT_STRUCT) {
+			layout_fields(f, fp, o, fw_field_sub(fd), first);
+			continue;
+		}
+		fprintf(f, "%s%s: ", *first ? "" : ", ", fd->name);
+		*first = false;
+		if (fd->type == FW_FT_GUID) {
+			guid_str(f, o->p + fd->offset);
+		} else if (fd->flags & FW_FF_STRING) {
+			fputc('"', f);
+			str(f, fp, (uint16_t)fw_layout_get(l, &v, 0, (unsigned)i));
+			fputc('"', f);
+		} else {
+			fprintf(f, "0x%" PRIX64, fw_layout_get(l, &v, 0, (unsigned)i));
+		}
+	}
+}
+
+/* The fields after the opcode name; false = print RawData instead. Opcodes whose bytes are
+ * their layout print from it; the cases below are the irregular ones (values sized by a type or
+ * a flag, lists, names, GUID extensions). */
 static bool fields(FILE *f, const struct fw_hii_form_pkg *fp, const struct fw_ifr_op *o)
 {
+	const struct fw_ifr_opcode_info *info = fw_ifr_opcode_info(o->opcode);
 	const uint8_t *p = o->p;
 	unsigned len = o->length;
+	bool first = true;
 	switch (o->opcode) {
-	case FW_IFR_FORM:
-		if (len < 6)
-			return false;
-		fprintf(f, "FormId: 0x%X, Title: \"", fw_le16(p + 2));
-		str(f, fp, fw_le16(p + 4));
-		fputc('"', f);
-		return true;
-	case FW_IFR_SUBTITLE:
-		if (len < 7)
-			return false;
-		fputs("Prompt: \"", f);
-		str(f, fp, fw_le16(p + 2));
-		fputs("\", Help: \"", f);
-		str(f, fp, fw_le16(p + 4));
-		fprintf(f, "\", Flags: 0x%X", p[6]);
-		return true;
-	case FW_IFR_TEXT:
-		if (len < 8)
-			return false;
-		fputs("Prompt: \"", f);
-		str(f, fp, fw_le16(p + 2));
-		fputs("\", Help: \"", f);
-		str(f, fp, fw_le16(p + 4));
-		fputs("\", Text: \"", f);
-		str(f, fp, fw_le16(p + 6));
-		fputc('"', f);
-		return true;
-	case FW_IFR_IMAGE:
-	case FW_IFR_ANIMATION:
-		if (len < 4)
-			return false;
-		fprintf(f, "%s: 0x%X", o->opcode == FW_IFR_IMAGE ? "ImageId" : "AnimationId", fw_le16(p + 2));
-		return true;
 	case FW_IFR_ONE_OF:
 	case FW_IFR_NUMERIC:
 		numeric(f, fp, o);
 		return true;
 	case FW_IFR_CHECKBOX:
-		if (len < 14)
+		if (len < fw_ifr_checkbox_layout.size)
 			return false;
-		qheader(f, fp, p, "VarOffset");
-		fprintf(f, ", Flags: 0x%X, Default: %s, MfgDefault: %s", p[13], p[13] & 1 ? "Enabled" : "Disabled",
-			p[13] & 2 ? "Enabled" : "Disabled");
-		return true;
-	case FW_IFR_PASSWORD:
-		if (len < 17)
-			return false;
-		qheader(f, fp, p, "VarStoreInfo");
-		fprintf(f, ", MinSize: 0x%X, MaxSize: 0x%X", fw_le16(p + 13), fw_le16(p + 15));
+		layout_fields(f, fp, o, &fw_ifr_checkbox_layout, &first);
+		fprintf(f, ", Default: %s, MfgDefault: %s", p[13] & FW_IFR_CHECKBOX_DEFAULT ? "Enabled" : "Disabled",
+			p[13] & FW_IFR_CHECKBOX_DEFAULT_MFG ? "Enabled" : "Disabled");
 		return true;
 	case FW_IFR_ONE_OF_OPTION:
-		if (len < 6 || !value_fits(o, 5))
+		if (len < fw_ifr_one_of_option_layout.size || !value_fits(o, 5))
 			return false;
 		fputs("Option: \"", f);
 		str(f, fp, fw_le16(p + 2));
@@ -269,71 +263,8 @@ static bool fields(FILE *f, const struct fw_hii_form_pkg *fp, const struct fw_if
 		if (p[4] & FW_IFR_OPTION_DEFAULT_MFG)
 			fputs(", MfgDefault", f);
 		return true;
-	case FW_IFR_ACTION:
-		if (len < 13)
-			return false;
-		qheader(f, fp, p, "VarStoreInfo");
-		if (len >= 15) {
-			fputs(", QuestionConfig: \"", f);
-			str(f, fp, fw_le16(p + 13));
-			fputc('"', f);
-		}
-		return true;
-	case FW_IFR_RESET_BUTTON:
-		if (len < 8)
-			return false;
-		fputs("Prompt: \"", f);
-		str(f, fp, fw_le16(p + 2));
-		fputs("\", Help: \"", f);
-		str(f, fp, fw_le16(p + 4));
-		fprintf(f, "\", DefaultId: 0x%X", fw_le16(p + 6));
-		return true;
-	case FW_IFR_FORM_SET:
-		if (len < 22)
-			return false;
-		fputs("Guid: ", f);
-		guid_str(f, p + 2);
-		fputs(", Title: \"", f);
-		str(f, fp, fw_le16(p + 18));
-		fputs("\", Help: \"", f);
-		str(f, fp, fw_le16(p + 20));
-		fputc('"', f);
-		return true;
-	case FW_IFR_REF:
-		if (len < 13)
-			return false;
-		qheader(f, fp, p, "VarStoreInfo");
-		if (len >= 15)
-			fprintf(f, ", FormId: 0x%X", fw_le16(p + 13));
-		if (len >= 17)
-			fprintf(f, ", RefQuestionId: 0x%X", fw_le16(p + 15));
-		if (len >= 33) {
-			fputs(", FormSetGuid: ", f);
-			guid_str(f, p + 17);
-		}
-		if (len >= 35)
-			fprintf(f, ", DevicePathId: 0x%X", fw_le16(p + 33));
-		return true;
-	case FW_IFR_NO_SUBMIT_IF:
-	case FW_IFR_INCONSISTENT_IF:
-		if (len < 4)
-			return false;
-		fputs("Error: \"", f);
-		str(f, fp, fw_le16(p + 2));
-		fputc('"', f);
-		return true;
-	case FW_IFR_EQ_ID_VAL:
-		if (len < 6)
-			return false;
-		fprintf(f, "QuestionId: 0x%X, Value: 0x%X", fw_le16(p + 2), fw_le16(p + 4));
-		return true;
-	case FW_IFR_EQ_ID_ID:
-		if (len < 6)
-			return false;
-		fprintf(f, "QuestionId: 0x%X, OtherQuestionId: 0x%X", fw_le16(p + 2), fw_le16(p + 4));
-		return true;
 	case FW_IFR_EQ_ID_VAL_LIST: {
-		if (len < 6)
+		if (len < fw_ifr_eq_id_val_list_layout.size)
 			return false;
 		uint16_t n = fw_le16(p + 4);
 		if (6u + 2u * n > len)
@@ -344,65 +275,23 @@ static bool fields(FILE *f, const struct fw_hii_form_pkg *fp, const struct fw_if
 		fputc(']', f);
 		return true;
 	}
-	case FW_IFR_RULE:
-	case FW_IFR_RULE_REF:
-		if (len < 3)
-			return false;
-		fprintf(f, "RuleId: 0x%X", p[2]);
-		return true;
-	case FW_IFR_DATE:
-	case FW_IFR_TIME:
-		if (len < 14)
-			return false;
-		qheader(f, fp, p, "VarStoreInfo");
-		fprintf(f, ", Flags: 0x%X", p[13]);
-		return true;
-	case FW_IFR_STRING:
-		if (len < 16)
-			return false;
-		qheader(f, fp, p, "VarStoreInfo");
-		fprintf(f, ", MinSize: 0x%X, MaxSize: 0x%X, Flags: 0x%X", p[13], p[14], p[15]);
-		return true;
-	case FW_IFR_REFRESH:
-		if (len < 3)
-			return false;
-		fprintf(f, "RefreshInterval: 0x%X", p[2]);
-		return true;
-	case FW_IFR_ORDERED_LIST:
-		if (len < 15)
-			return false;
-		qheader(f, fp, p, "VarOffset");
-		fprintf(f, ", MaxContainers: 0x%X, Flags: 0x%X", p[13], p[14]);
-		return true;
 	case FW_IFR_VARSTORE: {
 		const uint8_t *nul = len > 22 ? memchr(p + 22, 0, len - 22u) : NULL;
 		if (len < 23 || !nul)
 			return false;
-		fputs("Guid: ", f);
-		guid_str(f, p + 2);
-		fprintf(f, ", VarStoreId: 0x%X, Size: 0x%X, Name: \"", fw_le16(p + 18), fw_le16(p + 20));
+		layout_fields(f, fp, o, &fw_ifr_varstore_layout, &first);
+		fputs(", Name: \"", f);
 		asciiz(f, p + 22, len - 22u);
 		fputc('"', f);
 		return true;
 	}
-	case FW_IFR_VARSTORE_NAME_VALUE:
-		if (len < 20)
-			return false;
-		fputs("Guid: ", f);
-		guid_str(f, p + 4);
-		fprintf(f, ", VarStoreId: 0x%X", fw_le16(p + 2));
-		return true;
 	case FW_IFR_VARSTORE_EFI: {
-		if (len < 24)
+		if (len < fw_ifr_varstore_efi_layout.size)
 			return false;
 		const uint8_t *nul = len > 26 ? memchr(p + 26, 0, len - 26u) : NULL;
 		if (len >= 28 && !nul)
 			return false;
-		fputs("Guid: ", f);
-		guid_str(f, p + 4);
-		fprintf(f, ", VarStoreId: 0x%X, Attributes: 0x%X", fw_le16(p + 2), fw_le32(p + 20));
-		if (len >= 26)
-			fprintf(f, ", Size: 0x%X", fw_le16(p + 24));
+		layout_fields(f, fp, o, &fw_ifr_varstore_efi_layout, &first);
 		if (len >= 28) {
 			fputs(", Name: \"", f);
 			asciiz(f, p + 26, len - 26u);
@@ -410,45 +299,7 @@ static bool fields(FILE *f, const struct fw_hii_form_pkg *fp, const struct fw_if
 		}
 		return true;
 	}
-	case FW_IFR_VARSTORE_DEVICE:
-		if (len < 4)
-			return false;
-		fputs("DevicePath: \"", f);
-		str(f, fp, fw_le16(p + 2));
-		fputc('"', f);
-		return true;
-	case FW_IFR_GET:
-	case FW_IFR_SET:
-		if (len < 7)
-			return false;
-		fprintf(f, "VarStoreId: 0x%X, VarStoreInfo: 0x%X, VarStoreType: 0x%X", fw_le16(p + 2), fw_le16(p + 4), p[6]);
-		return true;
-	case FW_IFR_QUESTION_REF1:
-		if (len < 4)
-			return false;
-		fprintf(f, "QuestionId: 0x%X", fw_le16(p + 2));
-		return true;
-	case FW_IFR_UINT8: case FW_IFR_UINT16: case FW_IFR_UINT32: case FW_IFR_UINT64: {
-		unsigned size = 1u << (o->opcode - FW_IFR_UINT8);
-		if (len < 2 + size)
-			return false;
-		fprintf(f, "Value: 0x%" PRIX64, fw_ifr_read_le(p + 2, size));
-		return true;
-	}
-	case FW_IFR_TO_STRING:
-	case FW_IFR_FIND:
-		if (len < 3)
-			return false;
-		fprintf(f, "Format: 0x%X", p[2]);
-		return true;
-	case FW_IFR_STRING_REF1:
-		if (len < 4)
-			return false;
-		fputs("String: \"", f);
-		str(f, fp, fw_le16(p + 2));
-		fputc('"', f);
-		return true;
-	case FW_IFR_QUESTION_REF3:
+	case FW_IFR_QUESTION_REF3: /* that tool puts no separator between its two fields */
 		if (len >= 4) {
 			fputs("DevicePath: \"", f);
 			str(f, fp, fw_le16(p + 2));
@@ -459,23 +310,11 @@ static bool fields(FILE *f, const struct fw_hii_form_pkg *fp, const struct fw_if
 			guid_str(f, p + 4);
 		}
 		return true;
-	case FW_IFR_SPAN:
-		if (len < 3)
-			return false;
-		fprintf(f, "Flags: 0x%X", p[2]);
-		return true;
 	case FW_IFR_DEFAULT:
 		if (len < 5 || !value_fits(o, 4))
 			return false; /* DEFAULT_2 (a VALUE expression follows) prints as raw data there too */
 		fprintf(f, "DefaultId: 0x%X ", fw_le16(p + 2));
 		typed_value(f, fp, o, 4);
-		return true;
-	case FW_IFR_DEFAULTSTORE:
-		if (len < 6)
-			return false;
-		fprintf(f, "DefaultId: 0x%X, Name: \"", fw_le16(p + 4));
-		str(f, fp, fw_le16(p + 2));
-		fputc('"', f);
 		return true;
 	case FW_IFR_FORM_MAP:
 		if (len < 4)
@@ -494,23 +333,13 @@ static bool fields(FILE *f, const struct fw_hii_form_pkg *fp, const struct fw_if
 			return false;
 		guid_op(f, fp, o);
 		return true;
-	case FW_IFR_SECURITY:
-	case FW_IFR_REFRESH_ID:
-	case FW_IFR_MATCH2:
-		if (len < 18)
-			return false;
-		fputs("Guid: ", f);
-		guid_str(f, p + 2);
-		return true;
-	case FW_IFR_WARNING_IF:
-		if (len < 5)
-			return false;
-		fprintf(f, "Timeout: 0x%X, Warning: \"", p[4]);
-		str(f, fp, fw_le16(p + 2));
-		fputc('"', f);
-		return true;
 	default:
-		return true; /* opcodes without fields */
+		if (!info->layout)
+			return true; /* opcodes without fields */
+		if (len < info->layout->size)
+			return false;
+		layout_fields(f, fp, o, info->layout, &first);
+		return true;
 	}
 }
 
