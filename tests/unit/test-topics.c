@@ -18,7 +18,7 @@ TEST(topics_builtin_rules_load)
 	struct fw_error err;
 	CHECK_MSG(fw_topics_load(NULL, &t, &err), "%s", err.msg);
 	CHECK_STR(t.source, "built-in");
-	const char *names[] = {"sev-snp", "iommu", "acs", "p2p", "numa", "pcie", "virtualization"};
+	const char *names[] = {"sev-snp", "iommu", "acs", "p2p", "numa", "pcie", "virtualization", "cxl"};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const struct fw_topic *tp = fw_topics_find(&t, names[i]);
 		CHECK_MSG(tp != NULL, "topic %s missing", names[i]);
@@ -43,6 +43,20 @@ TEST(topics_match_prompts)
 	CHECK_STR(match(&t, "p2p", "Re-Size BAR Support")->id, "resize-bar");
 	CHECK_STR(match(&t, "acs", "P2pReq ACS Control")->id, "nbif-acs-straps");
 	CHECK(match(&t, "p2p", "P2pReq ACS Control") == NULL);
+	CHECK_STR(match(&t, "acs", "SourceVal ACS cntl")->id, "acs-source-validation");
+	CHECK_STR(match(&t, "iommu", "Local APIC Mode")->id, "local-apic-mode");
+	CHECK_STR(match(&t, "p2p", "DF Cstates")->id, "df-cstates");
+	CHECK_STR(match(&t, "p2p", "DF C-States")->id, "df-cstates");
+	CHECK_STR(match(&t, "p2p", "xGMI Max Link Width Control")->id, "xgmi");
+	CHECK_STR(match(&t, "p2p", "4-link xGMI max speed")->id, "xgmi");
+	CHECK(match(&t, "p2p", "xGMI CRC Threshold") == NULL);
+	CHECK_STR(match(&t, "p2p", "PFMMIO 64 bit Resources Padding")->id, "mmio-limits");
+	CHECK(match(&t, "p2p", "RMP Coverage for 64Bit MMIO Ranges") == NULL);
+	CHECK_STR(match(&t, "pcie", "SRIOV")->id, "sr-iov");
+	CHECK_STR(match(&t, "pcie", "DlfEnableStrap1")->id, "dlf");
+	CHECK_STR(match(&t, "cxl", "CXL Memory interleaving")->id, "cxl-interleaving");
+	CHECK_STR(match(&t, "cxl", "ACPI SLIT remote CXL distance")->id, "cxl-numa-distance");
+	CHECK(match(&t, "cxl", "CXL DVSEC Lock") == NULL);
 	CHECK(match(&t, "pcie", "PCIe Port 3 Target Speed") == NULL);
 	CHECK(match(&t, "sev-snp", "SMEE Lock") == NULL);
 	CHECK(match(&t, "sev-snp", "SEV Control Lock") == NULL);
