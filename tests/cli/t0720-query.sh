@@ -22,6 +22,13 @@ t_run find-bad-regex 2 fwlens find "$LIST" '('
 t_run find-bad-field 2 fwlens find "$LIST" x --in colour
 t_run query-bad-topic 2 fwlens query "$LIST" --topic sev-snp,gpu
 grep -q "unknown topic 'gpu'" "$T_ERR" && pass query-bad-topic-message || fail query-bad-topic-message "$(cat "$T_ERR")"
+# a mistyped topic, field or format gets the nearest name suggested
+t_run query-near-topic 2 fwlens query "$LIST" --topic iomu,cxl
+grep -q "unknown topic 'iomu'; did you mean 'iommu'?" "$T_ERR" && pass query-near-topic-message || fail query-near-topic-message "$(cat "$T_ERR")"
+t_run find-near-field 2 fwlens find "$LIST" x --in promt
+grep -q "did you mean 'prompt'?" "$T_ERR" && pass find-near-field-message || fail find-near-field-message "$(cat "$T_ERR")"
+t_run query-near-format 2 fwlens query "$LIST" --format markdwn
+grep -q "did you mean 'markdown'?" "$T_ERR" && pass query-near-format-message || fail query-near-format-message "$(cat "$T_ERR")"
 t_run query-list-topics 0 fwlens query --list-topics
 t_contains query-list-topics-sev "sev-snp"
 printf '{"settings": [{"help": "no prompt"}]}' >"$T_DIR/bad.json"

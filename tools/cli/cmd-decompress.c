@@ -6,6 +6,7 @@
 #include "parsers/decompress.h"
 #include "parsers/file.h"
 #include "parsers/node.h"
+#include "parsers/nearest.h"
 
 static const struct fw_option decompress_options[] = {
 	{"algo", 'a', "ALGO", "the algorithm: efi11, tiano, lzma, lzmaf86, brotli, zlib-amd or gzip",
@@ -19,9 +20,11 @@ static int run_decompress(struct fw_cli *cli)
 	if (!name)
 		return fw_cli_usage_error(cli, "--algo is required (efi11, tiano, lzma, lzmaf86, brotli, zlib-amd, gzip)");
 	enum fw_algo a;
-	if (!fw_algo_from_name(name, &a))
-		return fw_cli_usage_error(cli, "--algo takes efi11, tiano, lzma, lzmaf86, brotli, zlib-amd or gzip, not '%s'",
-					  name);
+	if (!fw_algo_from_name(name, &a)) {
+		char hint[160];
+		return fw_cli_usage_error(cli, "--algo takes efi11, tiano, lzma, lzmaf86, brotli, zlib-amd or gzip, not '%s'%s",
+					  name, fw_nearest_hint(name, "efi11,tiano,lzma,lzmaf86,brotli,zlib-amd,gzip", hint, sizeof(hint)));
+	}
 	int rc = fw_cli_refuse_binary_terminal(cli);
 	if (rc)
 		return rc;

@@ -7,6 +7,7 @@
 #include "record-key.h"
 #include "tools/query/doctor.h"
 #include "tools/query/source.h"
+#include "parsers/nearest.h"
 
 static const char *status_color(const struct fw_cli *cli, enum fw_check_status s)
 {
@@ -65,8 +66,11 @@ static int run_doctor(struct fw_cli *cli)
 {
 	const char *profile = fw_cli_opt(cli, "profile") ? fw_cli_opt(cli, "profile") : "all";
 	unsigned mask;
-	if (!fw_doctor_profile_parse(profile, &mask))
-		return fw_cli_usage_error(cli, "--profile takes sev-snp-host, vfio, p2p or all, not '%s'", profile);
+	if (!fw_doctor_profile_parse(profile, &mask)) {
+		char hint[160];
+		return fw_cli_usage_error(cli, "--profile takes sev-snp-host, vfio, p2p or all, not '%s'%s", profile,
+					  fw_nearest_hint(profile, "sev-snp-host,vfio,p2p,all", hint, sizeof(hint)));
+	}
 	struct fw_source src;
 	struct fw_error err;
 	fw_error_clear(&err);

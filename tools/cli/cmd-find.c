@@ -4,6 +4,7 @@
 
 #include "query-writers.h"
 #include "record-key.h"
+#include "parsers/nearest.h"
 
 static void write_markdown(struct fw_cli *cli, struct fw_setlist *l, const struct fw_hits *hits)
 {
@@ -23,8 +24,11 @@ static int run_find(struct fw_cli *cli)
 {
 	unsigned fields = FW_FIND_ALL;
 	const char *in = fw_cli_opt(cli, "in");
-	if (in && !fw_find_fields_parse(in, &fields))
-		return fw_cli_usage_error(cli, "--in takes prompt, help, option, varstore (comma-separated), not '%s'", in);
+	if (in && !fw_find_fields_parse(in, &fields)) {
+		char hint[160];
+		return fw_cli_usage_error(cli, "--in takes prompt, help, option, varstore (comma-separated), not '%s'%s", in,
+					  fw_nearest_hint(in, "prompt,help,option,varstore", hint, sizeof(hint)));
+	}
 	struct fw_source src;
 	int rc = fw_query_cli_open(cli, cli->argv[0], fw_cli_opt(cli, "image"), &src);
 	if (rc)

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "output-text.h"
 #include "tools/query/topics.h"
+#include "parsers/nearest.h"
 
 /* Help text is laid out for an 80-column terminal or pager. */
 #define HELP_WIDTH 80
@@ -718,8 +719,11 @@ static int run_help(struct fw_cli *cli)
 			bash_completion(f);
 		else if (strcmp(shell, "zsh") == 0)
 			zsh_completion(f);
-		else
-			return fw_cli_usage_error(cli, "--completion takes bash or zsh, not '%s'", shell);
+		else {
+			char hint[160];
+			return fw_cli_usage_error(cli, "--completion takes bash or zsh, not '%s'%s", shell,
+						  fw_nearest_hint(shell, "bash,zsh", hint, sizeof(hint)));
+		}
 		return 0;
 	}
 	const struct fw_command *c = NULL;

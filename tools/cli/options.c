@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "parsers/nearest.h"
+
 const struct fw_option fw_cli_common_options[] = {
 	{"help", 'h', NULL, "show this help and exit", NULL},
 	{"output", 'o', "FILE", "write the output to FILE (atomically: a failed run leaves no partial file)", NULL},
@@ -67,25 +69,6 @@ static bool lookup_short(const struct fw_command *cmd, char c, struct opt_ref *o
 	return false;
 }
 
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 64 || lb > 64)
-		return 99;
-	size_t d[65][65];
-	for (size_t i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (size_t j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (size_t i = 1; i <= la; i++)
-		for (size_t j = 1; j <= lb; j++) {
-			size_t sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-			size_t del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
-			d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-		}
-	return d[la][lb];
-}
-
 static const char *closest_option(const struct fw_command *cmd, const char *name)
 {
 	const char *best = NULL;
@@ -93,7 +76,7 @@ static const char *closest_option(const struct fw_command *cmd, const char *name
 	size_t n = option_count(cmd->options);
 	for (size_t i = 0; i < n + COMMON_COUNT; i++) {
 		const struct fw_option *o = i < n ? &cmd->options[i] : &fw_cli_common_options[i - n];
-		size_t d = edit_distance(name, o->name);
+		size_t d = fw_edit_distance(name, o->name);
 		if (d < best_d || (strncmp(o->name, name, strlen(name)) == 0 && strlen(name) >= 3)) {
 			best_d = d;
 			best = o->name;
@@ -153,7 +136,7 @@ void fw_cli_suggest_command(const char *name)
 	size_t best_d = 3;
 	for (size_t i = 0; i < fw_cli_command_count(); i++) {
 		const struct fw_command *c = fw_cli_command_at(i);
-		size_t d = edit_distance(name, c->name);
+		size_t d = fw_edit_distance(name, c->name);
 		if (d < best_d || (strncmp(c->name, name, strlen(name)) == 0 && strlen(name) >= 2 && !best)) {
 			best_d = d;
 			best = c->name;
@@ -249,16 +232,19 @@ int fw_cli_parse_args(struct fw_cli *cli, int argc, char **argv)
 	cli->output_path = cli->values[base + COMMON_OUTPUT];
 	cli->quiet = cli->counts[base + COMMON_QUIET] > 0;
 	cli->verbose = cli->counts[base + COMMON_VERBOSE];
+	char hint[160];
 	const char *when = cli->values[base + COMMON_COLOR];
 	if (when && strcmp(when, "auto") && strcmp(when, "always") && strcmp(when, "never"))
-		return fw_cli_usage_error(cli, "--color takes auto, always or never, not '%s'", when);
+		return fw_cli_usage_error(cli, "--color takes auto, always or never, not '%s'%s", when,
+					  fw_nearest_hint(when, "auto,always,never", hint, sizeof(hint)));
 	cli->color = fw_cli_color_wanted(when, STDOUT_FILENO) && !cli->output_path;
 	cli->err_color = fw_cli_color_wanted(when, STDERR_FILENO);
 	cli->show_progress = !cli->quiet && isatty(STDERR_FILENO);
 	if (cmd->formats) {
 		const char *fmt = cli->values[base + COMMON_FORMAT];
 		if (fmt && !format_allowed(cmd->formats, fmt))
-			return fw_cli_usage_error(cli, "--format takes one of %s, not '%s'", cmd->formats, fmt);
+			return fw_cli_usage_error(cli, "--format takes one of %s, not '%s'%s", cmd->formats, fmt,
+						  fw_nearest_hint(fmt, cmd->formats, hint, sizeof(hint)));
 		cli->format = fmt ? fmt : NULL;
 		if (!cli->format) {
 			static char *def;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "parsers/file.h"
+#include "parsers/nearest.h"
 #include "user-regex.h"
 
 static const char builtin_rules[] =
@@ -355,7 +356,15 @@ bool fw_topics_select(const struct fw_topics *t, const char *csv, const struct f
 				strncat(known, i ? ", " : "", sizeof(known) - strlen(known) - 1);
 				strncat(known, t->topics[i].name, sizeof(known) - strlen(known) - 1);
 			}
-			fw_error_set(err, FW_E_USAGE, "unknown topic '%s' (topics: %s)", name, known);
+			const char *names[64];
+			size_t nn = 0;
+			for (size_t i = 0; i < t->count && nn < 64; i++)
+				names[nn++] = t->topics[i].name;
+			const char *near = fw_nearest(name, names, nn);
+			if (near)
+				fw_error_set(err, FW_E_USAGE, "unknown topic '%s'; did you mean '%s'? (topics: %s)", name, near, known);
+			else
+				fw_error_set(err, FW_E_USAGE, "unknown topic '%s' (topics: %s)", name, known);
 			free(copy);
 			free(*out);
 			*out = NULL;
