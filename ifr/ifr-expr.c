@@ -400,9 +400,127 @@ static void call(struct sb *s, const struct fw_ifr_expr *e, const struct fw_ifr_
 	sb_add(s, ")");
 }
 
+/* A comparison of one question with one value: `Q == v` (want_neq false) or `Q != v` (true), in
+ * any of the encodings forms use. */
+static bool question_cmp(const struct fw_ifr_expr *e, bool want_neq, uint16_t *qid, uint64_t *v)
+{
+	if (!e)
+		return false;
+	bool neq = false;
+	if (e->op == FW_IFR_NOT && e->args[0] &&
+	    (e->args[0]->op == FW_IFR_EQ_ID_VAL || e->args[0]->op == FW_IFR_EQUAL)) {
+		neq = true;
+		e = e->args[0];
+	} else if (e->op == FW_IFR_NOT_EQUAL) {
+		neq = true;
+	}
+	if (neq != want_neq)
+		return false;
+	if (e->op == FW_IFR_EQ_ID_VAL) {
+		*qid = e->qid;
+		*v = e->value;
+		return true;
+	}
+	if (e->op != FW_IFR_EQUAL && e->op != FW_IFR_NOT_EQUAL)
+		return false;
+	return (question_ref(e->args[0], qid) && constant(e->args[1], v)) ||
+	       (question_ref(e->args[1], qid) && constant(e->args[0], v));
+}
+
+/* Operators whose value is a truth value: folded to true/false when constant. */
+static bool boolean_op(uint8_t op)
+{
+	switch (op) {
+	case FW_IFR_AND: case FW_IFR_OR: case FW_IFR_NOT: case FW_IFR_EQUAL: case FW_IFR_NOT_EQUAL:
+	case FW_IFR_GREATER_THAN: case FW_IFR_GREATER_EQUAL: case FW_IFR_LESS_THAN: case FW_IFR_LESS_EQUAL:
+	case FW_IFR_TO_BOOLEAN:
+		return true;
+	default:
+		return false;
+	}
+}
+
+#define CHAIN_MAX 64
+
+static void chain_collect(const struct fw_ifr_expr *e, uint8_t op, const struct fw_ifr_expr **items, size_t *n,
+			  bool *overflow)
+{
+	if (e && e->op == op) {
+		chain_collect(e->args[0], op, items, n, overflow);
+		chain_collect(e->args[1], op, items, n, overflow);
+		return;
+	}
+	if (*n < CHAIN_MAX)
+		items[(*n)++] = e;
+	else
+		*overflow = true;
+}
+
+/* A chain of `and` (or `or`) as a person writes it: constant terms that do not decide it are left
+ * out, and the terms that compare one question with several values become one set test:
+ * `A != x and A != y` is `A not in {x, y}`, `A == x or A == y` is `A in {x, y}`. */
+static void chain(struct sb *s, const struct fw_ifr_expr *e, const struct fw_ifr_expr_env *env)
+{
+	const struct fw_ifr_expr *items[CHAIN_MAX];
+	size_t n = 0, kept = 0;
+	bool overflow = false, is_and = e->op == FW_IFR_AND;
+	chain_collect(e, e->op, items, &n, &overflow);
+	if (overflow) {
+		render_sub(s, e->args[0], env, prec(e));
+		sb_add(s, is_and ? " and " : " or ");
+		render_sub(s, e->args[1], env, prec(e));
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v;
+		if (items[i] && constant(items[i], &v))
+			continue; /* the identity of the chain (a deciding constant folded the whole chain) */
+		items[kept++] = items[i];
+	}
+	if (!kept) {
+		sb_add(s, is_and ? "true" : "false");
+		return;
+	}
+	bool done[CHAIN_MAX] = {false};
+	bool first = true;
+	for (size_t i = 0; i < kept; i++) {
+		if (done[i])
+			continue;
+		if (!first)
+			sb_add(s, is_and ? " and " : " or ");
+		first = false;
+		uint16_t qid, q2;
+		uint64_t v, v2;
+		size_t same = 0;
+		if (question_cmp(items[i], is_and, &qid, &v))
+			for (size_t j = i + 1; j < kept; j++)
+				if (!done[j] && question_cmp(items[j], is_and, &q2, &v2) && q2 == qid)
+					same++;
+		if (!same) {
+			render_sub(s, items[i], env, prec(e));
+			continue;
+		}
+		question(s, env, qid);
+		sb_add(s, is_and ? " not in {" : " in {");
+		option(s, env, qid, v);
+		for (size_t j = i + 1; j < kept; j++)
+			if (!done[j] && question_cmp(items[j], is_and, &q2, &v2) && q2 == qid) {
+				done[j] = true;
+				sb_add(s, ", ");
+				option(s, env, qid, v2);
+			}
+		sb_add(s, "}");
+	}
+}
+
 static void render(struct sb *s, const struct fw_ifr_expr *e, const struct fw_ifr_expr_env *env, int parent)
 {
 	(void)parent;
+	uint64_t folded;
+	if (boolean_op(e->op) && constant(e, &folded)) {
+		sb_add(s, folded ? "true" : "false");
+		return;
+	}
 	switch (e->op) {
 	case FW_IFR_EQ_ID_VAL:
 		question(s, env, e->qid);
@@ -445,9 +563,7 @@ static void render(struct sb *s, const struct fw_ifr_expr *e, const struct fw_if
 	}
 	case FW_IFR_AND:
 	case FW_IFR_OR:
-		render_sub(s, e->args[0], env, prec(e));
-		sb_add(s, e->op == FW_IFR_AND ? " and " : " or ");
-		render_sub(s, e->args[1], env, prec(e));
+		chain(s, e, env);
 		return;
 	case FW_IFR_EQUAL: case FW_IFR_NOT_EQUAL: case FW_IFR_GREATER_THAN: case FW_IFR_GREATER_EQUAL:
 	case FW_IFR_LESS_THAN: case FW_IFR_LESS_EQUAL:

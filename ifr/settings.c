@@ -1,6 +1,7 @@
 /* The settings model: menu paths, readable conditions, defaults, value binding. */
 #include "settings.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -244,6 +245,14 @@ static int eval_cond(const struct fw_ifr_cond *c, const struct fw_settings_env *
 	return v != 0;
 }
 
+/* A condition that is false whatever the values (`suppress-if 0 == 1`) changes nothing: it is not
+ * listed. One that is always true (`suppress-if true`) is, and makes the question hidden. */
+static bool constant_false(const struct fw_ifr_cond *c)
+{
+	uint64_t v;
+	return c->expr && fw_ifr_expr_eval(c->expr, NULL, &v) == FW_IFR_EVAL_OK && v == 0;
+}
+
 /* States of the conditions and what they add up to: hidden/grayed 1, 0, or -1 unknown. */
 static void evaluate(struct fw_setting *st, const struct fw_settings_env *env)
 {
@@ -263,6 +272,22 @@ static void evaluate(struct fw_setting *st, const struct fw_settings_env *env)
 	st->grayed = grayed;
 }
 
+/* Prompts such as " PCIe Prefetchable MMIO (GB)" carry blanks for indentation in the menu: the
+ * text without them, the original in *raw (NULL when there was nothing to trim). */
+static const char *trimmed(struct fw_arena *a, const char *text, const char **raw)
+{
+	size_t n = strlen(text), b = 0;
+	while (b < n && isspace((unsigned char)text[b]))
+		b++;
+	while (n > b && isspace((unsigned char)text[n - 1]))
+		n--;
+	*raw = NULL;
+	if (b == 0 && n == strlen(text))
+		return text;
+	*raw = text;
+	return fw_arena_strndup(a, text + b, n - b);
+}
+
 static void fill(struct fw_settings *s, struct fw_setting *st, const struct fw_hii_form_pkg *fp,
 		 const struct fw_ifr_question *q, const struct form_paths *paths)
 {
@@ -272,7 +297,7 @@ static void fill(struct fw_settings *s, struct fw_setting *st, const struct fw_h
 	st->fp = fp;
 	st->q = q;
 	st->hidden = st->grayed = -1;
-	st->prompt = fw_hii_string_or(fp, q->prompt, "");
+	st->prompt = trimmed(a, fw_hii_string_or(fp, q->prompt, ""), &st->prompt_raw);
 	st->help = fw_hii_string_or(fp, q->help, "");
 	st->vs = fw_ifr_find_varstore(&fp->fs, q->varstore_id);
 	if (st->vs)
@@ -317,11 +342,13 @@ static void fill(struct fw_settings *s, struct fw_setting *st, const struct fw_h
 	}
 	uint32_t nc = 0;
 	for (const struct fw_ifr_cond *c = q->cond; c; c = c->parent)
-		nc++;
+		nc += !constant_false(c);
 	st->conds = fw_arena_alloc(a, (nc + 1) * sizeof(*st->conds));
 	st->nconds = nc;
 	uint32_t k = nc;
 	for (const struct fw_ifr_cond *c = q->cond; c; c = c->parent) {
+		if (constant_false(c))
+			continue;
 		struct fw_setting_cond *sc = &st->conds[--k];
 		sc->cond = c;
 		sc->text = cond_text(a, c, &env);

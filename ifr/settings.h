@@ -57,7 +57,8 @@ struct fw_setting {
 	const struct fw_hii_form_pkg *fp; /* formset (fp->module is the module) */
 	const struct fw_ifr_question *q;
 	const struct fw_ifr_varstore *vs; /* NULL when the varstore id is not declared */
-	const char *prompt, *help;
+	const char *prompt, *help;        /* without leading and trailing blanks */
+	const char *prompt_raw;           /* the prompt as the form has it, when blanks were trimmed; else NULL */
 	const char *varstore_name;        /* name, or the name/value variable name */
 	const char **paths;               /* "AMD CBS > CPU Common Options" */
 	uint32_t npaths;

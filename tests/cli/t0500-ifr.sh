@@ -55,17 +55,18 @@ if t_need_file wrx90e-forms "$CAP" "WRX90E capsule" && t_need_cmd wrx90e-forms U
 		if ifrx_same "$T_OUT" "$dump" 2>"$T_DIR/why"; then pass "wrx90e-$m-matches-dump"; else fail "wrx90e-$m-matches-dump" "$(head -3 "$T_DIR/why")"; fi
 	done
 	# question by question from the settings model: (question id, varstore id, offset, prompt) of
-	# every question with storage in the dumps is in `fwlens settings --format jsonl`
+	# every question with storage in the dumps is in `fwlens settings --format jsonl` (prompts
+	# compared without the blanks around them, which settings trims)
 	for pair in shp:CbsSetupDxeSHP_zen5 stp:CbsSetupDxeSTP_zen4 setup:AmiSetup; do
 		m=${pair%%:*} dump="$CORPUS/ifr/asus-wrx90e-sage-se_1203_${pair#*:}.ifr.txt"
 		fwlens settings "$T_DIR/$m/body.bin" --format jsonl >"$T_DIR/$m.jsonl" 2>/dev/null
-		sed -n 's/^[[:space:]]*\(OneOf\|CheckBox\|Numeric\|String\|Password\|OrderedList\) Prompt: "\([^"]*\)".*QuestionId: 0x\([0-9A-F]*\), VarStoreId: 0x\([0-9A-F]*\), Var[A-Za-z]*: 0x\([0-9A-F]*\).*/\3 \4 \5 \2/p' "$dump" | grep -v '^[0-9A-F]* 0 ' | sort -u >"$T_DIR/$m.want"
+		sed -n 's/^[[:space:]]*\(OneOf\|CheckBox\|Numeric\|String\|Password\|OrderedList\) Prompt: "\([^"]*\)".*QuestionId: 0x\([0-9A-F]*\), VarStoreId: 0x\([0-9A-F]*\), Var[A-Za-z]*: 0x\([0-9A-F]*\).*/\3 \4 \5 \2/p' "$dump" | grep -v '^[0-9A-F]* 0 ' | sed 's/^\([^ ]* [^ ]* [^ ]*\)  */\1 /; s/  *$//' | sort -u >"$T_DIR/$m.want"
 		awk 'function first(re,   x) { if (!match($0, re)) return -1; x = substr($0, RSTART, RLENGTH); sub(/.*: */, "", x); return x + 0 }
 		{
 			q = first("\"question_id\": *[0-9]+"); v = first("\"varstore_id\": *[0-9]+"); o = first("\"offset\": *[0-9]+")
-			p = $0; sub(/^\{("source": *"[^"]*", *)?"kind": *"[a-z-]*", *"prompt": *"/, "", p); sub(/", *"help":.*/, "", p)
+			p = $0; sub(/^\{("source": *"[^"]*", *)?"kind": *"[a-z-]*", *"prompt": *"/, "", p); sub(/", *"(prompt_raw|help)":.*/, "", p)
 			printf "%X %X %X %s\n", q, v, o, p
-		}' "$T_DIR/$m.jsonl" | sort -u >"$T_DIR/$m.have"
+		}' "$T_DIR/$m.jsonl" | sed 's/  *$//' | sort -u >"$T_DIR/$m.have"
 		missing=$(comm -23 "$T_DIR/$m.want" "$T_DIR/$m.have" | wc -l)
 		total=$(wc -l <"$T_DIR/$m.want")
 		if [ "$total" -gt 100 ] && [ "$missing" -eq 0 ]; then pass "wrx90e-$m-every-question ($total)"; else fail "wrx90e-$m-every-question" "$missing of $total missing: $(comm -23 "$T_DIR/$m.want" "$T_DIR/$m.have" | head -2 | tr '\n' ' ')"; fi

@@ -387,18 +387,70 @@ TEST(ifr_expressions_render_and_evaluate)
 	CHECK(e);
 	CHECK_EQ(fw_ifr_expr_eval(e, NULL, &v), FW_IFR_EVAL_OK);
 	CHECK_EQ(v, 1);
-	CHECK_STR(fw_ifr_expr_render(&a, e, NULL), "2 + 3 * 4 > 13");
+	/* a constant truth value reads as what it is; arithmetic keeps its precedence */
+	CHECK_STR(fw_ifr_expr_render(&a, e, NULL), "true");
+	CHECK_STR(fw_ifr_expr_render(&a, fw_ifr_expr_build(&a, kops, 5), NULL), "2 + 3 * 4");
 	fw_arena_free(&a);
 }
 
-/* TRUE, then `k` times DUP AND: 2^(k+1) - 1 nodes once the shared halves are expanded. */
-static uint32_t dup_chain(uint8_t *code, struct fw_ifr_op *ops, unsigned k)
+/* Build a postfix expression from opcode bytes (each opcode's length in its second byte). */
+static struct fw_ifr_expr *expr_of(struct fw_arena *a, const uint8_t *code, size_t len)
+{
+	struct fw_ifr_op *ops = fw_arena_alloc(a, 64 * sizeof(*ops));
+	uint32_t n = 0;
+	for (size_t off = 0; off < len && n < 64; off += code[off + 1])
+		ops[n++] = (struct fw_ifr_op){code + off, (uint32_t)off, code[off], code[off + 1], false, 0};
+	return fw_ifr_expr_build(a, ops, n);
+}
+
+#define EQ(q, v) 0x12, 6, q, 0, v, 0
+#define NOT 0x17, 2
+#define AND 0x15, 2
+#define OR 0x16, 2
+#define RENDERS(want, ...)                                                                                     \
+	do {                                                                                                   \
+		static const uint8_t c_[] = {__VA_ARGS__};                                                     \
+		CHECK_STR(fw_ifr_expr_render(&a, expr_of(&a, c_, sizeof(c_)), NULL), want);                    \
+	} while (0)
+
+/* Conditions read as a person writes them: constants folded, and several values of one question
+ * compared in a chain become one set test. */
+TEST(ifr_expressions_read_as_written)
+{
+	struct fw_arena a;
+	fw_arena_init(&a);
+	RENDERS("Q0x1 not in {1, 2, 15}", EQ(1, 1), NOT, EQ(1, 2), NOT, AND, EQ(1, 15), NOT, AND);
+	RENDERS("Q0x1 in {1, 2}", EQ(1, 1), EQ(1, 2), OR);
+	RENDERS("Q0x1 not in {1, 2} and Q0x2 != 3", EQ(1, 1), NOT, EQ(2, 3), NOT, AND, EQ(1, 2), NOT, AND);
+	/* `!=` written as NOT_EQUAL of a question reference and a constant counts too */
+	RENDERS("Q0x1 not in {1, 2}", 0x40, 4, 1, 0, 0x42, 3, 1, 0x30, 2, EQ(1, 2), NOT, AND);
+	/* constants that do not decide a chain leave it; one that does decides it */
+	RENDERS("Q0x1 == 1", EQ(1, 1), 0x46, 2, AND);
+	RENDERS("Q0x1 == 1", 0x47, 2, EQ(1, 1), OR);
+	RENDERS("false", 0x42, 3, 0, 0x42, 3, 1, 0x2F, 2, EQ(1, 1), AND);
+	RENDERS("true", EQ(1, 1), 0x46, 2, OR);
+	RENDERS("false", 0x46, 2, NOT);
+	/* `==` chains under `and` are not set tests */
+	RENDERS("Q0x1 == 1 and Q0x1 == 2", EQ(1, 1), EQ(1, 2), AND);
+	fw_arena_free(&a);
+}
+
+/* TRUE (or, with `question`, Q0x1 == 0), then `k` times DUP AND: 2^(k+1) - 1 nodes once the
+ * shared halves are expanded. */
+static uint32_t dup_chain(uint8_t *code, struct fw_ifr_op *ops, unsigned k, bool question)
 {
 	uint32_t n = 0;
 	size_t off = 0;
-	code[off] = FW_IFR_TRUE, code[off + 1] = 2;
-	ops[n++] = (struct fw_ifr_op){code + off, (uint32_t)off, FW_IFR_TRUE, 2, false, 0};
-	off += 2;
+	if (question) {
+		static const uint8_t eq[6] = {FW_IFR_EQ_ID_VAL, 6, 1, 0, 0, 0};
+		memcpy(code, eq, sizeof(eq));
+		ops[n++] = (struct fw_ifr_op){code, 0, FW_IFR_EQ_ID_VAL, 6, false, 0};
+		off = 6;
+	} else {
+		code[off] = FW_IFR_TRUE, code[off + 1] = 2;
+		ops[n++] = (struct fw_ifr_op){code + off, (uint32_t)off, FW_IFR_TRUE, 2, false, 0};
+		off += 2;
+	}
 	for (unsigned i = 0; i < k; i++) {
 		code[off] = FW_IFR_DUP, code[off + 1] = 2;
 		ops[n++] = (struct fw_ifr_op){code + off, (uint32_t)off, FW_IFR_DUP, 2, false, 0};
@@ -419,18 +471,23 @@ TEST(ifr_expression_expansion_limit)
 	uint8_t code[128];
 	struct fw_ifr_op ops[64];
 	const char *why;
-	uint32_t n = dup_chain(code, ops, 11); /* 4095 nodes */
+	uint32_t n = dup_chain(code, ops, 11, false); /* 4095 nodes */
 	struct fw_ifr_expr *e = fw_ifr_expr_build_why(&a, ops, n, &why);
 	CHECK(e);
 	CHECK_EQ(e->expanded, 4095);
 	uint64_t v;
 	CHECK_EQ(fw_ifr_expr_eval(e, NULL, &v), FW_IFR_EVAL_OK);
 	CHECK_EQ(v, 1);
-	/* 2048 "true" joined by " and ", with parentheses: cut at the render limit */
-	const char *text = fw_ifr_expr_render(&a, e, NULL);
+	/* constant: folded to one word */
+	CHECK_STR(fw_ifr_expr_render(&a, e, NULL), "true");
+	/* 2048 "Q0x1 == 0" joined by " and ": cut at the render limit */
+	uint8_t qcode[128];
+	struct fw_ifr_op qops[64];
+	uint32_t qn = dup_chain(qcode, qops, 11, true);
+	const char *text = fw_ifr_expr_render(&a, fw_ifr_expr_build(&a, qops, qn), NULL);
 	CHECK_EQ(strlen(text), FW_IFR_EXPR_RENDER_MAX + 3);
 	CHECK(strcmp(text + FW_IFR_EXPR_RENDER_MAX, "...") == 0);
-	CHECK(strncmp(text, "true and true and ", 18) == 0);
+	CHECK(strncmp(text, "Q0x1 == 0 and Q0x1 == 0 and ", 28) == 0);
 	/* one NOT on top: exactly at the limit; a second: one past it */
 	static const uint8_t not_op[2] = {FW_IFR_NOT, 2};
 	ops[n] = (struct fw_ifr_op){not_op, 0, FW_IFR_NOT, 2, false, 0};
@@ -439,7 +496,7 @@ TEST(ifr_expression_expansion_limit)
 	CHECK(e && e->expanded == FW_IFR_EXPR_MAX_EXPANDED);
 	CHECK(fw_ifr_expr_build_why(&a, ops, n + 2, &why) == NULL);
 	CHECK_STR(why, "expands (through DUP) past 4096 nodes");
-	n = dup_chain(code, ops, 12); /* 8191 nodes */
+	n = dup_chain(code, ops, 12, false); /* 8191 nodes */
 	CHECK(fw_ifr_expr_build_why(&a, ops, n, &why) == NULL);
 	CHECK_STR(why, "expands (through DUP) past 4096 nodes");
 	CHECK(fw_ifr_expr_build_why(&a, ops, 1, &why) != NULL);
@@ -530,7 +587,7 @@ TEST(corpus_uefi_editor_rewritten_suppress_if)
 	fw_arena_init(&a);
 	struct fw_ifr_expr *e = fw_ifr_expr_build(&a, &fp->fs.ops[idx + 1], 4);
 	CHECK(e);
-	CHECK_STR(fw_ifr_expr_render(&a, e, NULL), "1 == 1");
+	CHECK_STR(fw_ifr_expr_render(&a, e, NULL), "true");
 	fw_arena_free(&a);
 	/* the question after it is no longer governed by any condition */
 	const struct fw_ifr_question *q = NULL;

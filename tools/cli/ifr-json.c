@@ -127,6 +127,8 @@ json_t *fw_ifr_json_question(const struct fw_setting *st, bool with_current)
 	json_t *o = json_object();
 	json_object_set_new(o, "kind", json_string(fw_ifr_kind_name(q->kind)));
 	json_object_set_new(o, "prompt", json_string(st->prompt));
+	if (st->prompt_raw)
+		json_object_set_new(o, "prompt_raw", json_string(st->prompt_raw));
 	json_object_set_new(o, "help", json_string(st->help));
 	json_object_set_new(o, "question_id", json_integer(q->question_id));
 	json_object_set_new(o, "varstore_id", json_integer(q->varstore_id));

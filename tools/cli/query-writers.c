@@ -65,6 +65,8 @@ json_t *fw_query_json_setting(struct fw_setlist *l, const struct fw_setlist_item
 	char buf[64];
 	json_t *o = json_object();
 	json_object_set_new(o, "prompt", json_string(it->prompt));
+	if (it->setting && it->setting->prompt_raw)
+		json_object_set_new(o, "prompt_raw", json_string(it->setting->prompt_raw));
 	json_object_set_new(o, "path", str_or_null(it->path));
 	json_object_set_new(o, "kind", json_string(it->kind));
 	json_object_set_new(o, "module", str_or_null(it->module));
