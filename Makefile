@@ -191,7 +191,8 @@ install: all man completion
 	install -m 0644 tools/query/rules/topics.xml tools/query/rules/topics.xsd tools/cli/tree.xsd $(DESTDIR)$(DATADIR)/
 
 # Debian package, built from a copy of the committed tree so its outputs stay under build/deb/;
-# then checked: the program, a manual page per command, completion and the rules must be in it.
+# then checked: the program, a manual page per command, completion, the rules and the doctor
+# metrics units must be in it.
 deb:
 	@rm -rf build/deb && mkdir -p build/deb/src
 	@git archive HEAD | tar -x -C build/deb/src
@@ -200,9 +201,10 @@ deb:
 	for f in ./usr/bin/fwlens ./usr/share/man/man1/fwlens.1.gz ./usr/share/bash-completion/completions/fwlens \
 		./usr/share/zsh/vendor-completions/_fwlens ./usr/share/fwlens/topics.xml ./usr/share/fwlens/topics.xsd \
 		./usr/share/fwlens/tree.xsd ./usr/share/doc/fwlens/README.md.gz \
+		./lib/systemd/system/fwlens-doctor.service ./lib/systemd/system/fwlens-doctor.timer \
 		$$(build/deb/src/build/fwlens help | awk '/^commands:/ { f = 1; next } /^$$/ { f = 0 } f && /^  [a-z]/ { printf "./usr/share/man/man1/fwlens-%s.1.gz\n", $$1 }'); do \
 		grep -qxF "$$f" build/deb/contents.txt || { echo "deb: $$f is not in $$deb" >&2; exit 1; }; \
-	done && echo "$$deb: $$(wc -l < build/deb/contents.txt) paths, program, manual pages, completion and rules present"
+	done && echo "$$deb: $$(wc -l < build/deb/contents.txt) paths, program, manual pages, completion, rules and units present"
 
 clean:
 	rm -rf build

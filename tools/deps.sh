@@ -1,12 +1,13 @@
 #!/bin/sh
 # Install the Debian packages fwlens needs to build and test, or say exactly what is missing.
 # Build: compiler, pkg-config and the libraries. Tests: the oracles (UEFIExtract, iasl/acpixtract,
-# OVMF/AAVMF images). Set FWLENS_NO_DEPS=1 to skip this step.
+# OVMF/AAVMF images; Ansible, promtool and systemd-analyze for the fleet playbooks, metrics and
+# units). Set FWLENS_NO_DEPS=1 to skip this step.
 set -u
 [ "${FWLENS_NO_DEPS:-0}" = 1 ] && exit 0
 
 build_pkgs="gcc make pkg-config liblzma-dev libbrotli-dev zlib1g-dev libssl-dev libxml2-dev libjansson-dev"
-test_pkgs="uefitool-cli acpica-tools ovmf qemu-efi-aarch64 openssl"
+test_pkgs="uefitool-cli acpica-tools ovmf qemu-efi-aarch64 openssl ansible-core ansible prometheus systemd"
 optional_pkgs="clang libclang-rt-14-dev hyperfine"
 
 missing=""

@@ -1,8 +1,10 @@
 /* fwlens doctor: run the readiness checks on a machine (snapshot or root folder). */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
+#include "doctor-metrics.h"
 #include "output-text.h"
 #include "record-key.h"
 #include "tools/query/doctor.h"
@@ -107,6 +109,10 @@ static int run_doctor(struct fw_cli *cli)
 			fw_cli_print_jsonl(cli, fw_record_key_wrap(&key, o));
 		}
 		json_decref(doc);
+	} else if (fw_cli_format_is(cli, "prometheus") || fw_cli_format_is(cli, "openmetrics")) {
+		struct fw_doctor_metrics m = {&key, &rep, fw_source_inventory(&src), time(NULL),
+					      fw_cli_format_is(cli, "openmetrics")};
+		fw_doctor_write_metrics(fw_cli_out(cli), &m);
 	} else {
 		print_text(cli, cli->argv[0], profile, &rep);
 	}
@@ -124,7 +130,7 @@ static const struct fw_option doctor_options[] = {
 };
 
 FW_COMMAND(doctor,
-	.synopsis = "SRC [--profile sev-snp-host|vfio|p2p|all] [--image FILE] [--format text|json|jsonl|xml]",
+	.synopsis = "SRC [--profile sev-snp-host|vfio|p2p|all] [--image FILE] [--format text|json|jsonl|xml|prometheus|openmetrics]",
 	.summary = "Check whether a host is set up right for SEV-SNP, vfio passthrough and GPU peer-to-peer",
 	.description =
 		"SRC is a machine: a snapshot file, a folder laid out like a Linux root, or / for this machine. "
@@ -134,10 +140,14 @@ FW_COMMAND(doctor,
 		"skip and why. It also has an explanation and a fix. Inside a virtual machine (hypervisor CPU flag or DMI) "
 		"the host checks say skip and the guest checks (guest-snp, guest-gpus) apply. BIOS settings are decoded from the "
 		"machine's EFI variables with the forms of the BIOS image (--image, or the image stored in the snapshot).\n\n"
+		"--format prometheus (text exposition 0.0.4) and openmetrics give one state-set gauge per check, the "
+		"count of checks by status, the capture time and the BIOS, AGESA and SEV firmware versions, every sample "
+		"labelled by host, for node_exporter's textfile collector (-o writes the file atomically).\n\n"
 		"Exit status 1 when any check fails.",
-	.formats = "text,json,jsonl,xml",
+	.formats = "text,json,jsonl,xml,prometheus,openmetrics",
 	.options = doctor_options,
 	.examples = "fwlens doctor /\n"
 		    "fwlens doctor host.fwsnap --profile p2p\n"
+		    "fwlens doctor / --format prometheus -o /var/lib/prometheus/node-exporter/fwlens.prom\n"
 		    "fwlens doctor build/samples/sysroot-1104 --image build/samples/ESC8000A-E13-ASUS-1104.CAP --format json",
 	.min_args = 1, .max_args = 1, .run = run_doctor, .order = 70);
