@@ -1,5 +1,5 @@
 #!/bin/sh
-# The fleet recipe of README.md ("Many machines"), run as written: three sample hosts (two running
+# The fleet recipe of README.md ("Fleets", without Ansible), run as written: three sample hosts (two running
 # BIOS 1104, one with the 1201 machine's state), ssh replaced by a stand-in that runs the remote
 # fwlens here against the host's root folder. Checks what the recipe promises: snapshots that
 # know their host, JSON lines keyed by host, drift from the reference, and a gate that fails.

@@ -1,0 +1,83 @@
+#!/bin/sh
+# The Ansible playbooks of tools/ansible, run once each: capture.yml over an inventory of three
+# hosts on the local connection, each reading a different sample machine as its root (two BIOS
+# 1104 machines, one with the 1201 machine's state), plus a fourth whose root is missing and must
+# fail with fwlens's message; then report.yml over the fetched snapshots (its rows and its gate);
+# apply.yml is checked for syntax (it needs a BMC).
+. "$(dirname "$0")/lib.sh"
+
+CAP="$SAMPLES/ESC8000A-E13-ASUS-1104.CAP"
+t_need_file ansible "$CAP" "the sample capsules are built by make samples" || exit 0
+t_need_cmd ansible ansible-playbook || exit 0
+t_need_cmd ansible jq || exit 0
+PLAYBOOKS="$FWLENS_SRCDIR/tools/ansible"
+# Ansible's own state stays in the test folder; no colour, no retry files.
+export ANSIBLE_HOME="$T_DIR/ansible-home" ANSIBLE_LOCAL_TEMP="$T_DIR/ansible-tmp" ANSIBLE_REMOTE_TEMP="$T_DIR/ansible-tmp"
+export ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_FORKS=4 ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3
+export ANSIBLE_DEPRECATION_WARNINGS=0 ANSIBLE_LOCALHOST_WARNING=0 TMPDIR="$T_DIR"
+
+for spec in gpu01:1104 gpu02:1104 gpu03:1201; do
+	h=${spec%%:*}
+	cp -a "$SAMPLES/sysroot-${spec#*:}" "$T_DIR/$h"
+	echo "$h" >"$T_DIR/$h/proc/sys/kernel/hostname"
+done
+{
+	echo "[fleet]"
+	for h in gpu01 gpu02 gpu03; do echo "$h fwlens_root=$T_DIR/$h"; done
+	echo "gpu04 fwlens_root=$T_DIR/no-such-root"
+	echo "[fleet:vars]"
+	echo "ansible_connection=local"
+} >"$T_DIR/hosts.ini"
+mkdir -p "$T_DIR/work"
+cd "$T_DIR/work" || exit 1
+
+# capture: three snapshots fetched, the fourth host failed with fwlens's own message
+status=0
+ansible-playbook -i "$T_DIR/hosts.ini" "$PLAYBOOKS/capture.yml" -e fwlens_bin="$FWLENS" -e fwlens_become=false \
+	-e "{\"fwlens_capture_options\": [\"--image\", \"$CAP\"]}" >"$T_DIR/capture.log" 2>&1 || status=$?
+for h in gpu01 gpu02 gpu03; do
+	fwlens snapshot show "snaps/$h.fwsnap" --format json >"$T_DIR/show.json" 2>/dev/null
+	[ "$(jq -r .facts.host "$T_DIR/show.json")" = "$h" ] && [ "$(jq -r .source.root "$T_DIR/show.json")" = "$T_DIR/$h" ] &&
+		pass "capture-fetched-$h" || fail "capture-fetched-$h" "$(grep "\[$h\]" "$T_DIR/capture.log" | tail -n 3 | head -c 300)"
+done
+[ ! -e snaps/gpu04.fwsnap ] && [ "$status" -eq 2 ] && grep -q "fatal: \[gpu04\]: FAILED.*no-such-root" "$T_DIR/capture.log" &&
+	grep -q "gpu01 *: ok=.*failed=0" "$T_DIR/capture.log" && pass capture-fails-host-with-message ||
+	fail capture-fails-host-with-message "exit $status: $(grep -i 'gpu04' "$T_DIR/capture.log" | head -c 400)"
+[ -z "$(find "$T_DIR" -maxdepth 1 -name 'ansible.*.fwsnap')" ] && pass capture-cleans-up ||
+	fail capture-cleans-up "temporary snapshots left: $(find "$T_DIR" -maxdepth 1 -name 'ansible.*.fwsnap')"
+
+# report: both files written; the gate fails the play because the sample machines fail a check
+status=0
+ansible-playbook "$PLAYBOOKS/report.yml" -e fwlens_bin="$FWLENS" >"$T_DIR/report.log" 2>&1 || status=$?
+[ "$status" -eq 2 ] && grep -q "doctor failed on gpu01, gpu02, gpu03" "$T_DIR/report.log" && pass report-gate ||
+	fail report-gate "exit $status: $(grep -E 'fatal|msg' "$T_DIR/report.log" | head -c 400)"
+J=report/fleet.jsonl
+if [ -s "$J" ] && jq -e . "$J" >/dev/null 2>&1; then pass report-jsonl-valid; else fail report-jsonl-valid "$(head -c 300 "$J" 2>&1)"; fi
+# every line keyed by its snapshot and command; as many doctor lines per host as doctor prints
+bad=""
+for h in gpu01 gpu02 gpu03; do
+	want=$(fwlens doctor "snaps/$h.fwsnap" --format jsonl -q | wc -l)
+	have=$(jq -r --arg h $h 'select(.command == "doctor" and .snapshot == $h and .host == $h) | .id' "$J" | wc -l)
+	[ "$want" -eq "$have" ] && [ "$have" -gt 20 ] || bad="$bad $h:$have/$want"
+done
+[ -z "$bad" ] && pass report-doctor-lines || fail report-doctor-lines "$bad"
+[ "$(jq -r 'select(.command == "query" and .host == "gpu02" and .prompt == "SEV-ES ASID Space Limit") | .current' "$J")" = 100 ] &&
+	pass report-query-lines || fail report-query-lines "no ASID limit of gpu02"
+want=$(fwlens diff snaps/gpu01.fwsnap snaps/gpu03.fwsnap --format jsonl -q | wc -l)
+have=$(jq -r 'select(.command == "diff" and .host == "gpu03" and .baseline_host == "gpu01") | .section' "$J" | wc -l)
+none=$(jq -r 'select(.command == "diff" and .host != "gpu03") | .host' "$J" | wc -l)
+[ "$want" -eq "$have" ] && [ "$have" -gt 0 ] && [ "$none" -eq 0 ] && pass report-diff-lines ||
+	fail report-diff-lines "gpu03: $have of $want lines; $none lines for other hosts"
+# the markdown: a row per host under the failing check, and the settings gpu03 changed, per host
+M=report/fleet.md
+grep -qxF '| host | doctor | p2p-io-page-faults |' "$M" && grep -qxF '| gpu01 | fail | fail |' "$M" &&
+	grep -qxF '| gpu03 | fail | fail |' "$M" && pass report-md-failing-checks ||
+	fail report-md-failing-checks "$(sed -n '/Failing/,/Settings/p' "$M" | head -c 400)"
+grep -qxF '| setting | gpu01 (reference) | gpu02 | gpu03 |' "$M" &&
+	grep -qxF '| AMD CBS > DF Common Options > Memory Addressing > NUMA nodes per socket | NPS1 | NPS1 | NPS4 |' "$M" &&
+	[ "$(grep -c '^| .* > .* |' "$M")" -eq "$(jq -r 'select(.command == "diff" and .section == "values") | .prompt' "$J" | wc -l)" ] &&
+	pass report-md-settings || fail report-md-settings "$(sed -n '/Settings that/,$p' "$M" | head -c 500)"
+
+# apply: a BMC is needed to run it; its syntax is checked here
+if ansible-playbook --syntax-check "$PLAYBOOKS/apply.yml" >"$T_DIR/apply.log" 2>&1; then pass apply-syntax; else
+	fail apply-syntax "$(tail -c 300 "$T_DIR/apply.log")"; fi
