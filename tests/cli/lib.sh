@@ -12,6 +12,8 @@ set -u
 : "${FWLENS_SRCDIR:=.}"
 T_DIR=$(mktemp -d "${TMPDIR:-/tmp}/fwlens-cli.XXXXXX")
 trap 'rm -rf "$T_DIR"' EXIT INT TERM
+# commands that read machines cache decoded firmware: each test its own cache
+export XDG_CACHE_HOME="$T_DIR/xdg-cache"
 T_OUT="$T_DIR/stdout"
 T_ERR="$T_DIR/stderr"
 T_SUITE=$(basename "$0" .sh)

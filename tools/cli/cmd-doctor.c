@@ -3,6 +3,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cache-options.h"
 #include "cli.h"
 #include "doctor-metrics.h"
 #include "output-text.h"
@@ -77,6 +78,7 @@ static int run_doctor(struct fw_cli *cli)
 	struct fw_error err;
 	fw_error_clear(&err);
 	struct fw_source_options so = {.image = fw_cli_opt(cli, "image")};
+	fw_cli_cache_setup(cli, &so);
 	if (!fw_source_open(cli->argv[0], &so, &src, &err))
 		return fw_cli_fail(cli, &err);
 	for (size_t i = 0; i < src.nwarnings; i++)
@@ -126,11 +128,12 @@ static int run_doctor(struct fw_cli *cli)
 static const struct fw_option doctor_options[] = {
 	{"profile", 0, "NAME", "which checks: sev-snp-host, vfio, p2p or all (default)", "sev-snp-host,vfio,p2p,all"},
 	{"image", 0, "FILE", "BIOS image whose forms decode the machine's stored settings", NULL},
+	FW_CACHE_OPTIONS,
 	{0},
 };
 
 FW_COMMAND(doctor,
-	.synopsis = "SRC [--profile sev-snp-host|vfio|p2p|all] [--image FILE] [--format text|json|jsonl|xml|prometheus|openmetrics]",
+	.synopsis = "SRC [--profile sev-snp-host|vfio|p2p|all] [--image FILE] [--image-dir DIR] [--cache-dir DIR|--no-cache] [--format text|json|jsonl|xml|prometheus|openmetrics]",
 	.summary = "Check whether a host is set up right for SEV-SNP, vfio passthrough and GPU peer-to-peer",
 	.description =
 		"SRC is a machine: a snapshot file, a folder laid out like a Linux root, or / for this machine. "
@@ -143,11 +146,15 @@ FW_COMMAND(doctor,
 		"--format prometheus (text exposition 0.0.4) and openmetrics give one state-set gauge per check, the "
 		"count of checks by status, the capture time and the BIOS, AGESA and SEV firmware versions, every sample "
 		"labelled by host, for node_exporter's textfile collector (-o writes the file atomically).\n\n"
+		"The forms and version facts decoded from a BIOS image are kept in a cache keyed by the image's SHA-256 and "
+		"the fwlens version ($XDG_CACHE_HOME/fwlens, or --cache-dir; --no-cache bypasses it), so doctor on the next "
+		"machine with the same BIOS does not decode the image again; a snapshot captured with --image-ref finds its "
+		"image in --image-dir, or needs none when the cache has it.\n\n"
 		"Exit status 1 when any check fails.",
 	.formats = "text,json,jsonl,xml,prometheus,openmetrics",
 	.options = doctor_options,
 	.examples = "fwlens doctor /\n"
 		    "fwlens doctor host.fwsnap --profile p2p\n"
-		    "fwlens doctor / --format prometheus -o /var/lib/prometheus/node-exporter/fwlens.prom\n"
+		    "fwlens doctor host.fwsnap --format prometheus -o fwlens.prom\n"
 		    "fwlens doctor build/samples/sysroot-1104 --image build/samples/ESC8000A-E13-ASUS-1104.CAP --format json",
 	.min_args = 1, .max_args = 1, .run = run_doctor, .order = 70);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache-options.h"
 #include "output-text.h"
 #include "query-writers.h"
 #include "record-key.h"
@@ -205,6 +206,7 @@ static const struct fw_option query_options[] = {
 	{"image", 0, "FILE", "BIOS image whose forms decode a machine's stored settings", NULL},
 	{"module", 'm', "NAME|GUID", "only settings of this module", NULL},
 	{"lang", 'l', "LANG", "display language of setup strings (default en-US)", NULL},
+	FW_CACHE_OPTIONS,
 	{0},
 };
 

@@ -27,6 +27,9 @@ static int run_capture(struct fw_cli *cli)
 	memset(&o, 0, sizeof(o));
 	o.root = fw_cli_opt(cli, "root") ? fw_cli_opt(cli, "root") : "/";
 	o.image = fw_cli_opt(cli, "image");
+	o.image_ref = fw_cli_opt(cli, "image-ref");
+	if (o.image && o.image_ref)
+		return fw_cli_usage_error(cli, "--image stores the image, --image-ref names it: give one of them");
 	o.dmesg = fw_cli_opt(cli, "dmesg");
 	o.all_vars = fw_cli_flag(cli, "all-vars");
 	o.progress = progress;
@@ -211,13 +214,15 @@ static int run_snapshot(struct fw_cli *cli)
 static const struct fw_option snapshot_options[] = {
 	{"root", 0, "DIR", "capture: the machine root to read (default /); a folder laid out like one works too", NULL},
 	{"image", 0, "FILE", "capture: also store this BIOS image in the snapshot", NULL},
+	{"image-ref", 0, "FILE", "capture: name this BIOS image by SHA-256, size and name instead of storing it (commands "
+				 "find it in --image-dir or the cache)", NULL},
 	{"dmesg", 0, "FILE", "capture: the kernel log to store (default: var/log/dmesg, or the dmesg program on /)", NULL},
 	{"all-vars", 0, NULL, "capture: every EFI variable, not only setup, defaults and Secure Boot ones", NULL},
 	{0},
 };
 
 FW_COMMAND(snapshot,
-	.synopsis = "capture [--root DIR] [--image FILE] [--dmesg FILE] [--all-vars] -o OUT | show SNAPSHOT [--format text|json|xml]",
+	.synopsis = "capture [--root DIR] [--image FILE | --image-ref FILE] [--dmesg FILE] [--all-vars] -o OUT | show SNAPSHOT [--format text|json|xml]",
 	.summary = "Capture a machine's firmware-related state into one file, or show what a snapshot holds",
 	.description =
 		"capture reads, without writing anything to the source: the ACPI tables, the EFI variables that hold setup "
@@ -226,11 +231,16 @@ FW_COMMAND(snapshot,
 		"--image, the BIOS image. A manifest records what was read, from where, sizes, SHA-256 and what could not be "
 		"read and why; large members are gzip-compressed. Unprivileged runs work and record what root would have "
 		"added. Symbolic links are followed only inside --root.\n\n"
+		"--image-ref stores only the image's SHA-256, size and file name, so a fleet on one BIOS keeps one copy of "
+		"the image: doctor and query find it in --image-dir DIR (a file named by its SHA-256, or any file there "
+		"whose hash matches, hashed once and remembered in the cache), or decode nothing from it at all when the "
+		"cache already holds its forms.\n\n"
 		"Every command that takes a machine accepts a snapshot file or the folder itself.",
 	.formats = "text,json,xml",
 	.options = snapshot_options,
 	.subcommands = "capture,show",
 	.examples = "fwlens snapshot capture -o host-$(date +%F).fwsnap\n"
 		    "fwlens snapshot capture --root build/samples/sysroot-1104 -o s1104.fwsnap\n"
+		    "fwlens snapshot capture --image-ref /srv/bios/BIOS-1104.CAP -o host.fwsnap\n"
 		    "fwlens snapshot show s1104.fwsnap --format json",
 	.min_args = 1, .max_args = 2, .run = run_snapshot, .order = 60);

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "cache-options.h"
 #include "ifr-writers.h"
 #include "output-text.h"
 
@@ -22,6 +23,7 @@ void fw_query_cli_warnings(struct fw_cli *cli, struct fw_source *src, const char
 int fw_query_cli_open(struct fw_cli *cli, const char *path, const char *image, struct fw_source *src)
 {
 	struct fw_source_options so = {.image = image, .lang = fw_cli_opt(cli, "lang")};
+	fw_cli_cache_setup(cli, &so); /* query: find does not take the cache options */
 	struct fw_error err;
 	fw_error_clear(&err);
 	if (!fw_source_open(path, &so, src, &err))

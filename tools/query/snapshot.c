@@ -295,6 +295,39 @@ static void take_external(struct capture *c, const char *file, const char *rel, 
 	fw_file_close(&f);
 }
 
+/* --image-ref: the image's SHA-256, size and name instead of its bytes (commands find the bytes
+ * in --image-dir or the cache), so a fleet on one BIOS keeps one copy of the image. */
+static void take_image_ref(struct capture *c, const char *file)
+{
+	const char *rel = "fwlens/image-ref.json";
+	struct fw_file f;
+	struct fw_error err;
+	fw_error_clear(&err);
+	if (!fw_file_open(file, &f, &err)) {
+		note_unreadable(c, rel, err.msg);
+		return;
+	}
+	char sha[FW_SHA256_HEX_LEN];
+	fw_sha256_hex(f.data, f.len, sha);
+	const char *slash = strrchr(file, '/');
+	json_t *ref = json_object();
+	json_object_set_new(ref, "sha256", json_string(sha));
+	json_object_set_new(ref, "size", json_integer((json_int_t)f.len));
+	json_object_set_new(ref, "name", json_string(slash ? slash + 1 : file));
+	fw_file_close(&f);
+	char *text = json_dumps(ref, JSON_COMPACT);
+	json_decref(ref);
+	struct member *m = add_member(c);
+	m->path = fw_xstrdup(rel);
+	m->from = fw_xstrdup(file);
+	m->kind = "bios-image-ref";
+	m->len = strlen(text);
+	m->data = (uint8_t *)fw_xstrdup(text);
+	free(text);
+	c->stats->members++;
+	c->stats->bytes += m->len;
+}
+
 static void take_kernel_log(struct capture *c)
 {
 	if (c->o->dmesg) {
@@ -424,6 +457,8 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 		snprintf(rel, sizeof(rel), "fwlens/image/%s", slash ? slash + 1 : o->image);
 		take_external(&c, o->image, rel, "bios-image");
 	}
+	if (o->image_ref)
+		take_image_ref(&c, o->image_ref);
 
 	qsort(c.members, c.count, sizeof(*c.members), cmp_member);
 	uint64_t created = capture_time(o);
@@ -442,6 +477,8 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 	json_object_set_new(src, "all_vars", json_boolean(o->all_vars));
 	if (o->image)
 		json_object_set_new(src, "image", json_string(o->image));
+	if (o->image_ref)
+		json_object_set_new(src, "image_ref", json_string(o->image_ref));
 	json_object_set_new(manifest, "source", src);
 
 	/* Compress large members first so the manifest can name what is stored. */

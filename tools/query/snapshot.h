@@ -27,6 +27,7 @@
 struct fw_capture_options {
 	const char *root;      /* "/" by default */
 	const char *image;     /* optional BIOS image to include */
+	const char *image_ref; /* optional BIOS image to name by SHA-256, size and name, without its bytes */
 	const char *dmesg;     /* kernel log file; else var/log/dmesg under root, else `dmesg` on a live root */
 	bool all_vars;         /* every efivar, not only the ones that matter */
 	uint64_t created;      /* capture time (seconds since the epoch); SOURCE_DATE_EPOCH overrides */

@@ -75,30 +75,130 @@ static void image_bytes_of_hii(struct fw_source *src)
 	src->image_len = f->len;
 }
 
+/* The forms and version facts of the image with this SHA-256 from the cache; false on a miss. */
+static bool forms_from_cache(struct fw_source *src, const char *sha, const char *name)
+{
+	char why[256];
+	if (!fw_cache_load(src->opt.cache, sha, &src->cached, why, sizeof(why)))
+		return false;
+	struct fw_hii_options ho = hii_options(src);
+	struct fw_error e;
+	fw_error_clear(&e);
+	memset(&src->hii, 0, sizeof(src->hii));
+	fw_hii_db_init(&src->hii.db, &ho);
+	if (!fw_cache_entry_hii(&src->cached, &src->hii.db, &e)) {
+		fw_hii_close(&src->hii);
+		fw_cache_entry_free(&src->cached);
+		return false;
+	}
+	src->hii.how = "modules of the firmware tree (from the cache)";
+	src->have_hii = src->from_cache = true;
+	if (!src->image_name)
+		src->image_name = fw_xstrdup(name);
+	return true;
+}
+
+/* Remember what was decoded from the image (a cache that cannot be written is only a warning). */
+static void forms_to_cache(struct fw_source *src, const char *sha)
+{
+	if (!src->opt.cache || !src->opt.cache->dir || !src->have_hii)
+		return;
+	struct fw_inventory inv;
+	fw_inventory_build(src->hii.have_fw ? src->hii.fw.tree : NULL, &inv);
+	struct fw_error e;
+	fw_error_clear(&e);
+	if (!fw_cache_store(src->opt.cache, sha, &src->hii.db, &inv, &e))
+		fw_source_warn(src, "cache: %s", e.msg);
+	fw_inventory_free(&inv);
+}
+
+static bool open_image_file(struct fw_source *src, const char *path, const char *what, struct fw_error *err)
+{
+	struct fw_hii_options ho = hii_options(src);
+	char sha[FW_SHA256_HEX_LEN] = "";
+	bool cache = src->opt.cache && src->opt.cache->dir && fw_cache_file_sha256(src->opt.cache, path, sha, NULL);
+	if (cache && forms_from_cache(src, sha, path))
+		return true;
+	if (!fw_hii_open(path, &ho, &src->hii, err)) {
+		fw_error_prefix(err, "%s", what);
+		return false;
+	}
+	if (!src->image_name)
+		src->image_name = fw_xstrdup(path);
+	src->have_hii = true;
+	image_bytes_of_hii(src);
+	if (cache)
+		forms_to_cache(src, sha);
+	return true;
+}
+
+/* A snapshot captured with --image-ref names its image by SHA-256, size and name: the cache, or
+ * the file with that hash in --image-dir. */
+static bool open_image_ref(struct fw_source *src, struct fw_error *err)
+{
+	struct fw_blob b;
+	if (!fw_machine_read(src->machine, "fwlens/image-ref.json", &b, NULL))
+		return false;
+	json_t *doc = b.len <= 4096 ? json_loadb((const char *)b.data, b.len, 0, NULL) : NULL;
+	const char *sha = json_string_value(json_object_get(doc, "sha256"));
+	const char *name = json_string_value(json_object_get(doc, "name"));
+	if (!sha || strlen(sha) != 64 || !name) {
+		fw_source_warn(src, "fwlens/image-ref.json in %s does not name an image (sha256, size, name)", src->path);
+		json_decref(doc);
+		return false;
+	}
+	char want[FW_SHA256_HEX_LEN];
+	snprintf(want, sizeof(want), "%s", sha);
+	src->image_name = fw_xstrdup(name);
+	json_decref(doc);
+	if (forms_from_cache(src, want, name))
+		return true;
+	if (!src->opt.image_dir) {
+		fw_source_warn(src, "%s names its BIOS image %s (sha256 %s) without its bytes: give --image-dir DIR", src->path,
+			       src->image_name, want);
+		return false;
+	}
+	struct fw_error e;
+	fw_error_clear(&e);
+	char *path = fw_cache_find_image(src->opt.cache, src->opt.image_dir, want, &e);
+	if (!path) {
+		fw_source_warn(src, "the BIOS image of %s: %s", src->path, e.msg);
+		return false;
+	}
+	bool ok = open_image_file(src, path, "--image-dir: ", err);
+	free(path);
+	return ok;
+}
+
 static bool open_forms(struct fw_source *src, struct fw_error *err)
 {
 	struct fw_hii_options ho = hii_options(src);
-	if (src->opt.image) {
-		if (!fw_hii_open(src->opt.image, &ho, &src->hii, err)) {
-			fw_error_prefix(err, "--image: ");
-			return false;
-		}
-		src->image_name = fw_xstrdup(src->opt.image);
-		src->have_hii = true;
-		image_bytes_of_hii(src);
-		return true;
-	}
+	if (src->opt.image)
+		return open_image_file(src, src->opt.image, "--image: ", err);
 	struct fw_blob blob;
 	if (src->kind == FW_SOURCE_MACHINE && snapshot_image(src, &blob)) {
+		char sha[FW_SHA256_HEX_LEN] = "";
+		bool cache = src->opt.cache && src->opt.cache->dir;
+		if (cache) {
+			fw_sha256_hex(blob.data, blob.len, sha);
+			if (forms_from_cache(src, sha, src->image_name))
+				return true;
+		}
 		struct fw_error e;
 		fw_error_clear(&e);
 		src->image = blob.data;
 		src->image_len = blob.len;
-		if (fw_hii_open_image(blob.data, blob.len, &ho, &src->hii, &e))
+		if (fw_hii_open_image(blob.data, blob.len, &ho, &src->hii, &e)) {
 			src->have_hii = true;
-		else
+			if (cache)
+				forms_to_cache(src, sha);
+		} else {
 			fw_source_warn(src, "the image stored in the snapshot (%s) has no usable forms: %s", src->image_name, e.msg);
+		}
+		return true;
 	}
+	if (src->kind == FW_SOURCE_MACHINE)
+		open_image_ref(src, err);
 	return true;
 }
 
@@ -334,6 +434,9 @@ struct fw_inventory *fw_source_inventory(struct fw_source *src)
 		return &src->inventory;
 	src->inventory_built = true;
 	fw_inventory_build(src->have_hii && src->hii.have_fw ? src->hii.fw.tree : NULL, &src->inventory);
+	for (size_t i = 0; src->from_cache && i < src->cached.nversions; i++)
+		fw_inventory_set_version(&src->inventory, src->cached.versions[i].key, src->cached.versions[i].value,
+					 src->cached.versions[i].source);
 	if (src->kind == FW_SOURCE_MACHINE && src->have_host) {
 		/* what the machine runs wins over the image that was captured with it */
 		fw_inventory_set_version(&src->inventory, "bios_version", src->host.bios_version, "DMI");
@@ -634,6 +737,7 @@ void fw_source_close(struct fw_source *src)
 		free(src->warnings[i]);
 	free(src->warnings);
 	free(src->image_name);
+	fw_cache_entry_free(&src->cached);
 	free(src->path);
 	memset(src, 0, sizeof(*src));
 }

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 
 #include "acpi/set.h"
+#include "cache.h"
 #include "doctor.h"
 #include "host.h"
 #include "ifr/hii.h"
@@ -29,6 +30,11 @@ struct fw_source_options {
 	const char *image;  /* BIOS image whose forms decode the machine's variables */
 	const char *lang;   /* display language of setup strings (default en-US) */
 	const char *module; /* restrict settings to a module (name or GUID) */
+	/* The cache of decoded firmware (NULL: none): the forms and version facts of an image already
+	 * seen are read from it, without the image. For commands that need no more of the image than
+	 * that (doctor, query). */
+	const struct fw_cache *cache;
+	const char *image_dir; /* where snapshots captured with --image-ref find their image */
 };
 
 enum fw_source_kind { FW_SOURCE_MACHINE, FW_SOURCE_FIRMWARE, FW_SOURCE_LIST };
@@ -44,8 +50,11 @@ struct fw_source {
 	struct fw_host host;
 	/* forms: the firmware itself, --image, or the image stored in a snapshot */
 	char *image_name;
-	const uint8_t *image;   /* the image's bytes (firmware, --image, or stored in the snapshot) */
+	const uint8_t *image;   /* the image's bytes (firmware, --image, or stored in the snapshot); NULL when
+				   the forms came from the cache */
 	size_t image_len;
+	bool from_cache;        /* forms and image version facts read from the cache */
+	struct fw_cache_entry cached;
 	bool have_hii;
 	struct fw_hii_input hii;
 	/* variables: the machine's efivars, or the firmware's NVRAM stores */

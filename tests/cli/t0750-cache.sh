@@ -1,0 +1,77 @@
+#!/bin/sh
+# Snapshots by reference (capture --image-ref, --image-dir) and the cache of decoded firmware:
+# the same doctor and query answers from the image, from the cache without the image, after the
+# cache entry was damaged (rebuilt), and with --no-cache; the cache folder comes from
+# $XDG_CACHE_HOME, else $HOME/.cache, else --cache-dir.
+. "$(dirname "$0")/lib.sh"
+
+CAP="$SAMPLES/ESC8000A-E13-ASUS-1104.CAP"
+t_need_file cache "$CAP" "the sample capsules are built by make samples" || exit 0
+t_need_cmd cache jq || exit 0
+
+mkdir -p "$T_DIR/images" "$T_DIR/xdg" "$T_DIR/home"
+cp "$CAP" "$T_DIR/images/BIOS-1104.CAP"
+SHA=$(sha256sum "$CAP" | cut -d' ' -f1)
+SIZE=$(wc -c <"$CAP")
+export XDG_CACHE_HOME="$T_DIR/xdg" HOME="$T_DIR/home"
+ENTRY="$T_DIR/xdg/fwlens/forms-$SHA.bin"
+
+fwlens snapshot capture -q --root "$SAMPLES/sysroot-1104" --image "$CAP" -o "$T_DIR/full.fwsnap"
+t_run capture-image-ref 0 fwlens snapshot capture -q --root "$SAMPLES/sysroot-1104" --image-ref "$T_DIR/images/BIOS-1104.CAP" \
+	-o "$T_DIR/ref.fwsnap"
+mkdir -p "$T_DIR/x" && tar -xf "$T_DIR/ref.fwsnap" -C "$T_DIR/x"
+[ "$(jq -c . "$T_DIR/x/files/fwlens/image-ref.json")" = "{\"sha256\":\"$SHA\",\"size\":$SIZE,\"name\":\"BIOS-1104.CAP\"}" ] &&
+	[ ! -e "$T_DIR/x/files/fwlens/image" ] && [ "$(wc -c <"$T_DIR/ref.fwsnap")" -lt $(($(wc -c <"$T_DIR/full.fwsnap") / 2)) ] &&
+	pass image-ref-stored || fail image-ref-stored "$(cat "$T_DIR/x/files/fwlens/image-ref.json" 2>&1 | head -c 200)"
+t_run image-and-image-ref 2 fwlens snapshot capture -q --image "$CAP" --image-ref "$CAP" -o "$T_DIR/no.fwsnap"
+
+# the reference: doctor on the snapshot that stores the image, no cache
+T_EXIT=1
+fwlens doctor "$T_DIR/full.fwsnap" --no-cache --format json -q | jq -S 'del(.source)' >"$T_DIR/want.json"
+[ ! -e "$T_DIR/xdg/fwlens" ] && [ "$(jq '[.checks[] | select(.status == "skip")] | length' "$T_DIR/want.json")" -lt 3 ] &&
+	pass no-cache-writes-nothing || fail no-cache-writes-nothing "$(ls -R "$T_DIR/xdg" | head -c 200)"
+
+same() { # NAME ARGS...: doctor's JSON equals the reference
+	name=$1
+	shift
+	fwlens doctor "$@" --format json >"$T_DIR/out.json" 2>"$T_DIR/err"
+	if jq -S 'del(.source)' "$T_DIR/out.json" | cmp -s - "$T_DIR/want.json"; then pass "$name"; else
+		fail "$name" "$(jq -S 'del(.source)' "$T_DIR/out.json" | diff "$T_DIR/want.json" - | head -n 6 | tr '\n' ' ') $(head -c 200 "$T_DIR/err")"; fi
+}
+
+# by reference without the image and an empty cache: the settings are not known, and it says how to fix that
+fwlens doctor "$T_DIR/ref.fwsnap" --format json >"$T_DIR/none.json" 2>"$T_DIR/err"
+grep -q "names its BIOS image BIOS-1104.CAP (sha256 $SHA) without its bytes: give --image-dir DIR" "$T_DIR/err" &&
+	[ "$(jq '[.checks[] | select(.status == "skip")] | length' "$T_DIR/none.json")" -gt 3 ] && pass image-ref-missing-said ||
+	fail image-ref-missing-said "$(head -c 300 "$T_DIR/err")"
+# cold: found in --image-dir by hashing its files, decoded, stored in $XDG_CACHE_HOME/fwlens
+same image-ref-cold "$T_DIR/ref.fwsnap" --image-dir "$T_DIR/images"
+[ -s "$ENTRY" ] && grep -q "^$SHA $SIZE [0-9]* $T_DIR/images/BIOS-1104.CAP$" "$T_DIR/xdg/fwlens/images.idx" &&
+	pass cache-written || fail cache-written "$(ls "$T_DIR/xdg/fwlens" 2>&1)"
+# warm: the same answers with no image at all
+same image-ref-warm "$T_DIR/ref.fwsnap"
+same stored-image-warm "$T_DIR/full.fwsnap"
+fwlens query "$T_DIR/full.fwsnap" --no-cache --topic sev-snp --format json -q | jq -S 'del(.source)' >"$T_DIR/q1.json"
+fwlens query "$T_DIR/ref.fwsnap" --topic sev-snp --format json -q | jq -S 'del(.source)' >"$T_DIR/q2.json"
+cmp -s "$T_DIR/q1.json" "$T_DIR/q2.json" && [ "$(jq '.matches[] | select(.prompt == "SEV-ES ASID Space Limit") | .current_value' "$T_DIR/q2.json")" = 100 ] &&
+	pass query-warm || fail query-warm "$(diff "$T_DIR/q1.json" "$T_DIR/q2.json" | head -n 5 | tr '\n' ' ')"
+
+# a damaged entry is not trusted: it is a miss, rebuilt from the image
+printf 'X' | dd of="$ENTRY" bs=1 seek=5000 conv=notrunc 2>/dev/null
+same damaged-entry-rebuilt "$T_DIR/ref.fwsnap" --image-dir "$T_DIR/images"
+same rebuilt-entry-used "$T_DIR/ref.fwsnap"
+printf 'not a cache entry' >"$ENTRY"
+fwlens doctor "$T_DIR/ref.fwsnap" --format json -q >"$T_DIR/none.json"
+[ "$(jq '[.checks[] | select(.status == "skip")] | length' "$T_DIR/none.json")" -gt 3 ] && pass foreign-entry-ignored ||
+	fail foreign-entry-ignored "a foreign entry gave settings"
+
+# --cache-dir over the environment; an image named by its hash; --no-cache never reads an entry
+rm -rf "$T_DIR/images"/* && cp "$CAP" "$T_DIR/images/$SHA"
+same cache-dir-and-hash-name "$T_DIR/ref.fwsnap" --cache-dir "$T_DIR/c2" --image-dir "$T_DIR/images"
+[ -s "$T_DIR/c2/forms-$SHA.bin" ] && pass cache-dir-option || fail cache-dir-option "no entry in --cache-dir"
+fwlens doctor "$T_DIR/ref.fwsnap" --cache-dir "$T_DIR/c2" --no-cache --format json -q >"$T_DIR/none.json"
+[ "$(jq '[.checks[] | select(.status == "skip")] | length' "$T_DIR/none.json")" -gt 3 ] && pass no-cache-reads-nothing ||
+	fail no-cache-reads-nothing "--no-cache used the cache"
+# $HOME/.cache when XDG_CACHE_HOME is not set
+XDG_CACHE_HOME= fwlens doctor "$T_DIR/full.fwsnap" -q >/dev/null
+[ -s "$T_DIR/home/.cache/fwlens/forms-$SHA.bin" ] && pass home-cache || fail home-cache "$(ls -R "$T_DIR/home" | head -c 200)"

@@ -1,0 +1,39 @@
+/* Fuzz cache entries (tools/query/cache.h) as a damaged or hostile cache folder could hold them:
+ * the input is an entry without its trailing digest (the target appends the right one, so the
+ * fuzzer reaches past it) and its key is whatever 64 bytes stand where the key belongs. An
+ * entry that parses is turned back into an HII database, whose decoding must hold too. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/query/cache.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size > (8u << 20))
+		return 0;
+	uint8_t *entry = malloc(size + FW_SHA256_LEN);
+	if (!entry)
+		return 0;
+	memcpy(entry, data, size);
+	fw_sha256(data, size, entry + size);
+	/* magic, format, the version string's length and text, then the key */
+	char key[65] = "0000000000000000000000000000000000000000000000000000000000000000";
+	size_t at = 8 + 4 + 4 + strlen(FWLENS_VERSION);
+	if (size >= at + 64) {
+		for (size_t i = 0; i < 64; i++)
+			key[i] = (char)(data[at + i] ? data[at + i] : '0');
+	}
+	struct fw_cache_entry e;
+	char why[256];
+	if (fw_cache_entry_parse(entry, size + FW_SHA256_LEN, key, &e, why, sizeof(why))) {
+		struct fw_hii_db db;
+		struct fw_error err;
+		fw_hii_db_init(&db, NULL);
+		fw_cache_entry_hii(&e, &db, &err);
+		fw_hii_db_free(&db);
+		fw_cache_entry_free(&e);
+	}
+	free(entry);
+	return 0;
+}

@@ -1,0 +1,215 @@
+/* The cache of decoded firmware: an entry rebuilds the same forms, a damaged or foreign entry is a
+ * miss, the folder stays under its bound, image files are found by hash. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "tools/query/cache.h"
+
+static const char *SHA_A = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+
+static void rm_tree(const char *dir)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		return;
+}
+
+static bool put_file(const char *path, const void *p, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return false;
+	bool ok = fwrite(p, 1, n, f) == n;
+	return fclose(f) == 0 && ok;
+}
+
+static uint32_t total_forms(const struct fw_hii_db *db)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < db->nmodules; i++)
+		n += db->modules[i]->nforms;
+	return n;
+}
+
+TEST(cache_dir_from_options_and_environment)
+{
+	char *d = fw_cache_dir_default("/x/c", "/xdg", "/home/u");
+	CHECK_STR(d, "/x/c");
+	free(d);
+	d = fw_cache_dir_default(NULL, "/xdg", "/home/u");
+	CHECK_STR(d, "/xdg/fwlens");
+	free(d);
+	d = fw_cache_dir_default(NULL, "relative", "/home/u"); /* a relative XDG_CACHE_HOME is ignored */
+	CHECK_STR(d, "/home/u/.cache/fwlens");
+	free(d);
+	CHECK(fw_cache_dir_default(NULL, NULL, NULL) == NULL);
+}
+
+TEST(cache_entry_round_trip_and_damage)
+{
+	const char *cap = fw_test_build("samples/ESC8000A-E13-ASUS-1104.CAP");
+	if (!cap)
+		SKIP("the sample capsule is built by make samples");
+	char dir[] = "/tmp/fwlens-test-cache.XXXXXX";
+	CHECK(mkdtemp(dir));
+	struct fw_cache c = {dir, 0};
+	struct fw_hii_input in;
+	struct fw_error err;
+	fw_error_clear(&err);
+	CHECK_MSG(fw_hii_open(cap, NULL, &in, &err), "%s", err.msg);
+	struct fw_inventory inv;
+	fw_inventory_build(in.fw.tree, &inv);
+	const struct fw_version_fact *agesa = fw_inventory_version(&inv, "agesa");
+	CHECK(agesa);
+	bool stored = fw_cache_store(&c, SHA_A, &in.db, &inv, &err);
+	uint32_t modules = in.db.nmodules, forms = total_forms(&in.db);
+	char want_agesa[128];
+	snprintf(want_agesa, sizeof(want_agesa), "%s", agesa->value);
+	fw_inventory_free(&inv);
+	fw_hii_close(&in);
+	CHECK_MSG(stored, "%s", err.msg);
+
+	struct fw_cache_entry e;
+	char why[256];
+	CHECK_MSG(fw_cache_load(&c, SHA_A, &e, why, sizeof(why)), "%s", why);
+	CHECK_EQ(e.nmodules, modules);
+	struct fw_hii_db db;
+	fw_hii_db_init(&db, NULL);
+	CHECK(fw_cache_entry_hii(&e, &db, &err));
+	CHECK_EQ(db.nmodules, modules);
+	CHECK_EQ(total_forms(&db), forms);
+	bool found = false;
+	for (size_t i = 0; i < e.nversions; i++)
+		if (strcmp(e.versions[i].key, "agesa") == 0) {
+			CHECK_STR(e.versions[i].value, want_agesa);
+			CHECK_STR(e.versions[i].source, "AGESA! marker");
+			found = true;
+		}
+	CHECK(found);
+	fw_hii_db_free(&db);
+	size_t len = e.len;
+	uint8_t *bytes = fw_xmalloc(len);
+	memcpy(bytes, e.data, len);
+	fw_cache_entry_free(&e);
+
+	char path[256];
+	snprintf(path, sizeof(path), "%s/forms-%s.bin", dir, SHA_A);
+	/* another image's key: the same bytes under another name are not trusted */
+	const char *sha_b = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
+	char other[256];
+	snprintf(other, sizeof(other), "%s/forms-%s.bin", dir, sha_b);
+	CHECK(put_file(other, bytes, len));
+	CHECK(!fw_cache_load(&c, sha_b, &e, why, sizeof(why)));
+	CHECK_MSG(strstr(why, "another image"), "%s", why);
+	/* one flipped byte, a cut, foreign bytes: each a miss with its reason */
+	bytes[len / 2] ^= 0x40;
+	CHECK(put_file(path, bytes, len));
+	CHECK(!fw_cache_load(&c, SHA_A, &e, why, sizeof(why)));
+	CHECK_MSG(strstr(why, "digest"), "%s", why);
+	bytes[len / 2] ^= 0x40;
+	CHECK(put_file(path, bytes, len - 100));
+	CHECK(!fw_cache_load(&c, SHA_A, &e, why, sizeof(why)));
+	CHECK(put_file(path, "PK\x03\x04 not an entry", 19));
+	CHECK(!fw_cache_load(&c, SHA_A, &e, why, sizeof(why)));
+	CHECK_MSG(strstr(why, "not a fwlens cache entry"), "%s", why);
+	CHECK(put_file(path, bytes, len));
+	CHECK(fw_cache_load(&c, SHA_A, &e, why, sizeof(why)));
+	fw_cache_entry_free(&e);
+	free(bytes);
+	rm_tree(dir);
+}
+
+TEST(cache_evicts_least_recently_used)
+{
+	char dir[] = "/tmp/fwlens-test-cache.XXXXXX";
+	CHECK(mkdtemp(dir));
+	struct fw_hii_db db;
+	fw_hii_db_init(&db, NULL);
+	/* one module whose blob has no packages still makes an entry of a known size */
+	static uint8_t blob[40000];
+	struct fw_hii_module m = {0};
+	struct fw_hii_blob hb = {fw_view_make(blob, sizeof(blob), 0), "raw"};
+	m.blobs = &hb;
+	m.nblobs = 1;
+	struct fw_hii_module *mods[1] = {&m};
+	db.modules = mods;
+	db.nmodules = 1;
+	struct fw_inventory inv;
+	fw_inventory_build(NULL, &inv);
+	struct fw_cache c = {dir, 100000}; /* room for two entries of ~40 KB */
+	const char *keys[3] = {"1111111111111111111111111111111111111111111111111111111111111111",
+			       "2222222222222222222222222222222222222222222222222222222222222222",
+			       "3333333333333333333333333333333333333333333333333333333333333333"};
+	struct fw_error err;
+	for (int i = 0; i < 3; i++) {
+		CHECK(fw_cache_store(&c, keys[i], &db, &inv, &err));
+		/* entries used at distinct times: 1 oldest */
+		char p[256];
+		snprintf(p, sizeof(p), "%s/forms-%s.bin", dir, keys[i]);
+		struct timespec ts[2] = {{1000000 + i * 10, 0}, {1000000 + i * 10, 0}};
+		CHECK(utimensat(AT_FDCWD, p, ts, 0) == 0);
+	}
+	fw_inventory_free(&inv);
+	db.modules = NULL;
+	db.nmodules = 0;
+	fw_hii_db_free(&db);
+	struct fw_cache_entry e;
+	CHECK(!fw_cache_load(&c, keys[0], &e, NULL, 0)); /* evicted when the third was stored */
+	CHECK(fw_cache_load(&c, keys[1], &e, NULL, 0));
+	fw_cache_entry_free(&e);
+	CHECK(fw_cache_load(&c, keys[2], &e, NULL, 0));
+	CHECK_EQ(e.nmodules, 1);
+	CHECK_EQ(e.modules[0].blobs[0].view.len, sizeof(blob));
+	fw_cache_entry_free(&e);
+	rm_tree(dir);
+}
+
+TEST(cache_finds_images_by_hash_and_remembers_them)
+{
+	char dir[] = "/tmp/fwlens-test-cache.XXXXXX";
+	CHECK(mkdtemp(dir));
+	char cdir[300], idir[300], path[400];
+	snprintf(cdir, sizeof(cdir), "%s/cache", dir);
+	snprintf(idir, sizeof(idir), "%s/images", dir);
+	CHECK(mkdir(idir, 0755) == 0);
+	struct fw_cache c = {cdir, 0};
+	/* SHA-256("abc") */
+	const char *abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+	snprintf(path, sizeof(path), "%s/some-bios.cap", idir);
+	CHECK(put_file(path, "abc", 3));
+	snprintf(path, sizeof(path), "%s/other.cap", idir);
+	CHECK(put_file(path, "abd", 3));
+	struct fw_error err;
+	fw_error_clear(&err);
+	char *found = fw_cache_find_image(&c, idir, abc, &err);
+	CHECK_MSG(found && strstr(found, "/some-bios.cap"), "%s", found ? found : err.msg);
+	free(found);
+	/* hashed once: the index answers for the same path, size and time */
+	char sha[FW_SHA256_HEX_LEN];
+	snprintf(path, sizeof(path), "%s/some-bios.cap", idir);
+	CHECK(fw_cache_file_sha256(&c, path, sha, &err));
+	CHECK_STR(sha, abc);
+	snprintf(path, sizeof(path), "%s/images.idx", cdir);
+	size_t n;
+	char *idx = (char *)fw_test_read_file(path, &n);
+	CHECK(idx && n > 0);
+	unsigned lines = 0;
+	for (size_t i = 0; i < n; i++)
+		lines += idx[i] == '\n';
+	free(idx);
+	CHECK_EQ(lines, 2); /* both files, once each */
+	/* a file named by its hash is taken only when its bytes have that hash */
+	snprintf(path, sizeof(path), "%s/%s", idir, abc);
+	CHECK(put_file(path, "abd", 3));
+	found = fw_cache_find_image(&c, idir, abc, &err);
+	CHECK_MSG(found && strstr(found, "/some-bios.cap"), "%s", found ? found : err.msg);
+	free(found);
+	CHECK(fw_cache_find_image(&c, idir, "0000000000000000000000000000000000000000000000000000000000000000", &err) == NULL);
+	CHECK_EQ(err.code, FW_E_NOT_FOUND);
+	rm_tree(dir);
+}

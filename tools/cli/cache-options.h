@@ -1,0 +1,21 @@
+/* The options of the commands that read machines through the cache of decoded firmware
+ * (tools/query/cache.h): --cache-dir DIR, --no-cache, --image-dir DIR. The environment
+ * ($XDG_CACHE_HOME, $HOME) is read here, once, and passed down. */
+#ifndef FW_CACHE_OPTIONS_H
+#define FW_CACHE_OPTIONS_H
+
+#include "cli.h"
+#include "tools/query/cache.h"
+#include "tools/query/source.h"
+
+#define FW_CACHE_OPTIONS                                                                                             \
+	{"cache-dir", 0, "DIR", "cache of decoded firmware (default $XDG_CACHE_HOME/fwlens, else ~/.cache/fwlens)",    \
+	 NULL},                                                                                                        \
+	{"no-cache", 0, NULL, "neither read nor write the cache of decoded firmware", NULL},                          \
+	{"image-dir", 0, "DIR", "where to find the images snapshots name by SHA-256 (capture --image-ref)", NULL}
+
+/* Fill the cache and image-dir fields of `so` for the running command: nothing when the command
+ * does not take the options above, no cache with --no-cache. The cache lives until exit. */
+void fw_cli_cache_setup(struct fw_cli *cli, struct fw_source_options *so);
+
+#endif

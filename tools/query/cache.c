@@ -1,0 +1,504 @@
+/* The cache of decoded firmware (see cache.h). */
+#include "cache.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "parsers/file.h"
+#include "parsers/view.h"
+
+#define MAGIC "FWLCACHE"
+#define FORMAT 1u
+
+char *fw_cache_dir_default(const char *cache_dir_opt, const char *xdg_cache_home, const char *home)
+{
+	if (cache_dir_opt && *cache_dir_opt)
+		return fw_xstrdup(cache_dir_opt);
+	/* the XDG base directory rules: a relative $XDG_CACHE_HOME is ignored */
+	if (xdg_cache_home && xdg_cache_home[0] == '/')
+		return fw_xasprintf("%s/fwlens", xdg_cache_home);
+	if (home && home[0] == '/')
+		return fw_xasprintf("%s/.cache/fwlens", home);
+	return NULL;
+}
+
+static bool hex_ok(const char *h)
+{
+	size_t n = 0;
+	for (; h[n]; n++)
+		if (!((h[n] >= '0' && h[n] <= '9') || (h[n] >= 'a' && h[n] <= 'f')))
+			return false;
+	return n == 64;
+}
+
+static char *entry_path(const struct fw_cache *c, const char *sha)
+{
+	return fw_xasprintf("%s/forms-%s.bin", c->dir, sha);
+}
+
+/* ---- writing ---- */
+
+struct buf {
+	uint8_t *p;
+	size_t n, cap;
+};
+
+static void put(struct buf *b, const void *p, size_t n)
+{
+	if (b->n + n > b->cap) {
+		while (b->n + n > b->cap)
+			b->cap = b->cap ? b->cap * 2 : 65536;
+		b->p = fw_xrealloc(b->p, b->cap);
+	}
+	memcpy(b->p + b->n, p, n);
+	b->n += n;
+}
+
+static void put32(struct buf *b, uint32_t v)
+{
+	uint8_t x[4];
+	fw_put_le32(x, v);
+	put(b, x, 4);
+}
+
+static void put64(struct buf *b, uint64_t v)
+{
+	put32(b, (uint32_t)v);
+	put32(b, (uint32_t)(v >> 32));
+}
+
+static void put_str(struct buf *b, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	if (n > 4096)
+		n = 4096;
+	put32(b, (uint32_t)n);
+	put(b, s ? s : "", n);
+}
+
+/* Write p[0..n) to path through a temporary file in the same folder and a rename. */
+static bool write_atomic(const char *path, const uint8_t *p, size_t n, struct fw_error *err)
+{
+	char *tmp = fw_xasprintf("%s.tmp-XXXXXX", path);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		fw_error_errno(err, "%s: cannot create", tmp);
+		free(tmp);
+		return false;
+	}
+	size_t done = 0;
+	while (done < n) {
+		ssize_t w = write(fd, p + done, n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		done += (size_t)w;
+	}
+	bool ok = done == n && close(fd) == 0;
+	if (!ok || rename(tmp, path) != 0) {
+		fw_error_errno(err, "%s: cannot write", path);
+		unlink(tmp);
+		free(tmp);
+		return false;
+	}
+	free(tmp);
+	return true;
+}
+
+struct aged {
+	char *path;
+	time_t when;
+	uint64_t size;
+};
+
+static int cmp_aged(const void *a, const void *b)
+{
+	const struct aged *x = a, *y = b;
+	return x->when < y->when ? -1 : x->when > y->when;
+}
+
+/* Remove the entries used longest ago until the folder's entries fit the bound. */
+static void evict(const struct fw_cache *c)
+{
+	uint64_t bound = c->max_bytes ? c->max_bytes : FW_CACHE_MAX_BYTES, total = 0;
+	DIR *d = opendir(c->dir);
+	if (!d)
+		return;
+	struct aged *v = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) && n < 100000) {
+		if (strncmp(e->d_name, "forms-", 6) != 0)
+			continue;
+		char *p = fw_xasprintf("%s/%s", c->dir, e->d_name);
+		struct stat st;
+		if (lstat(p, &st) != 0 || !S_ISREG(st.st_mode)) {
+			free(p);
+			continue;
+		}
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			v = fw_xrealloc(v, cap * sizeof(*v));
+		}
+		v[n++] = (struct aged){p, st.st_mtime, (uint64_t)st.st_size};
+		total += (uint64_t)st.st_size;
+	}
+	closedir(d);
+	qsort(v, n, sizeof(*v), cmp_aged);
+	for (size_t i = 0; i < n; i++) {
+		if (total > bound && unlink(v[i].path) == 0)
+			total -= v[i].size;
+		free(v[i].path);
+	}
+	free(v);
+}
+
+static bool make_dir(const char *dir, struct fw_error *err)
+{
+	/* the folder and its parents ($XDG_CACHE_HOME may not exist yet) */
+	char *p = fw_xstrdup(dir);
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		mkdir(p, 0755);
+		*s = '/';
+	}
+	bool ok = mkdir(p, 0755) == 0 || errno == EEXIST;
+	if (!ok)
+		fw_error_errno(err, "%s: cannot create the cache folder", dir);
+	free(p);
+	return ok;
+}
+
+bool fw_cache_store(const struct fw_cache *c, const char *sha, const struct fw_hii_db *db,
+		    const struct fw_inventory *inv, struct fw_error *err)
+{
+	if (!c || !c->dir || !hex_ok(sha))
+		return fw_error_set(err, FW_E_INVALID, "no cache folder or no image hash");
+	if (!make_dir(c->dir, err))
+		return false;
+	struct buf b = {0};
+	put(&b, MAGIC, 8);
+	put32(&b, FORMAT);
+	put_str(&b, FWLENS_VERSION);
+	put(&b, sha, 64);
+	put32(&b, (uint32_t)inv->nversions);
+	for (size_t i = 0; i < inv->nversions; i++) {
+		put_str(&b, inv->versions[i].key);
+		put_str(&b, inv->versions[i].value);
+		put_str(&b, inv->versions[i].source);
+	}
+	put32(&b, db->nmodules);
+	for (uint32_t i = 0; i < db->nmodules; i++) {
+		const struct fw_hii_module *m = db->modules[i];
+		uint8_t g[16];
+		memcpy(g, &m->guid, 16);
+		put(&b, g, 16);
+		put32(&b, m->has_guid);
+		put_str(&b, m->name);
+		put64(&b, m->offset);
+		put32(&b, m->nblobs);
+		for (uint32_t k = 0; k < m->nblobs; k++) {
+			put_str(&b, m->blobs[k].kind);
+			put64(&b, m->blobs[k].view.base);
+			put64(&b, m->blobs[k].view.len);
+			put(&b, m->blobs[k].view.p, m->blobs[k].view.len);
+		}
+	}
+	uint8_t digest[FW_SHA256_LEN];
+	fw_sha256(b.p, b.n, digest);
+	put(&b, digest, sizeof(digest));
+	bool ok = b.n <= FW_CACHE_MAX_ENTRY;
+	if (!ok)
+		fw_error_set(err, FW_E_LIMIT, "cache entry of %zu bytes is over the %zu MiB limit", b.n,
+			     FW_CACHE_MAX_ENTRY >> 20);
+	char *path = entry_path(c, sha);
+	ok = ok && write_atomic(path, b.p, b.n, err);
+	free(path);
+	free(b.p);
+	if (ok)
+		evict(c);
+	return ok;
+}
+
+/* ---- reading ---- */
+
+struct rd {
+	struct fw_view v;
+	size_t off;
+	bool ok;
+};
+
+static uint32_t get32(struct rd *r)
+{
+	uint32_t x = 0;
+	if (r->ok && fw_rd_u32(&r->v, r->off, &x, NULL))
+		r->off += 4;
+	else
+		r->ok = false;
+	return x;
+}
+
+static uint64_t get64(struct rd *r)
+{
+	uint64_t lo = get32(r);
+	return lo | ((uint64_t)get32(r) << 32);
+}
+
+static const uint8_t *get_bytes(struct rd *r, size_t n)
+{
+	if (!r->ok || !fw_view_has(&r->v, r->off, n)) {
+		r->ok = false;
+		return NULL;
+	}
+	const uint8_t *p = r->v.p + r->off;
+	r->off += n;
+	return p;
+}
+
+static const char *get_str(struct rd *r, struct fw_arena *a)
+{
+	uint32_t n = get32(r);
+	if (n > 4096)
+		r->ok = false;
+	const uint8_t *p = get_bytes(r, n);
+	return p ? fw_arena_strndup(a, (const char *)p, n) : NULL;
+}
+
+static bool parse_entry(struct fw_cache_entry *e, const char *sha, char *why, size_t whylen)
+{
+	struct rd r = {fw_view_make(e->data, e->len, 0), 0, true};
+	const uint8_t *magic = get_bytes(&r, 8);
+	if (!magic || memcmp(magic, MAGIC, 8) != 0) {
+		snprintf(why, whylen, "not a fwlens cache entry");
+		return false;
+	}
+	if (e->len < 8 + FW_SHA256_LEN) {
+		snprintf(why, whylen, "truncated");
+		return false;
+	}
+	uint8_t digest[FW_SHA256_LEN];
+	fw_sha256(e->data, e->len - FW_SHA256_LEN, digest);
+	if (memcmp(digest, e->data + e->len - FW_SHA256_LEN, FW_SHA256_LEN) != 0) {
+		snprintf(why, whylen, "its digest does not match its bytes");
+		return false;
+	}
+	r.v.len = e->len - FW_SHA256_LEN;
+	uint32_t format = get32(&r);
+	const char *version = get_str(&r, &e->arena);
+	const uint8_t *key = get_bytes(&r, 64);
+	if (!r.ok || format != FORMAT || !version || strcmp(version, FWLENS_VERSION) != 0 || memcmp(key, sha, 64) != 0) {
+		snprintf(why, whylen, "written by another fwlens version or for another image");
+		return false;
+	}
+	uint32_t nv = get32(&r);
+	if (nv > FW_INVENTORY_MAX_VERSIONS)
+		r.ok = false;
+	for (uint32_t i = 0; r.ok && i < nv; i++) {
+		struct fw_version_fact *f = &e->versions[e->nversions++];
+		f->key = get_str(&r, &e->arena);
+		f->value = get_str(&r, &e->arena);
+		f->source = get_str(&r, &e->arena);
+	}
+	uint32_t nm = get32(&r);
+	if (nm > FW_CACHE_MAX_MODULES)
+		r.ok = false;
+	if (r.ok) {
+		e->modules = fw_arena_alloc(&e->arena, (nm ? nm : 1) * sizeof(*e->modules));
+		e->nmodules = nm;
+	}
+	for (uint32_t i = 0; r.ok && i < nm; i++) {
+		struct fw_cache_module *m = &e->modules[i];
+		const uint8_t *g = get_bytes(&r, 16);
+		if (g)
+			memcpy(&m->guid, g, 16);
+		m->has_guid = get32(&r) != 0;
+		m->name = get_str(&r, &e->arena);
+		if (m->name && !*m->name)
+			m->name = NULL;
+		m->offset = get64(&r);
+		m->nblobs = get32(&r);
+		if (m->nblobs > FW_CACHE_MAX_BLOBS)
+			r.ok = false;
+		if (!r.ok)
+			break;
+		m->blobs = fw_arena_alloc(&e->arena, (m->nblobs ? m->nblobs : 1) * sizeof(*m->blobs));
+		for (uint32_t k = 0; r.ok && k < m->nblobs; k++) {
+			m->blobs[k].kind = get_str(&r, &e->arena);
+			uint64_t base = get64(&r), len = get64(&r);
+			const uint8_t *p = len <= e->len ? get_bytes(&r, (size_t)len) : NULL;
+			if (!p)
+				r.ok = false;
+			else
+				m->blobs[k].view = fw_view_make(p, (size_t)len, base);
+		}
+	}
+	if (!r.ok || r.off != r.v.len) {
+		snprintf(why, whylen, "malformed at offset 0x%zx", r.off);
+		return false;
+	}
+	return true;
+}
+
+bool fw_cache_entry_parse(const uint8_t *p, size_t n, const char *sha, struct fw_cache_entry *out, char *why,
+			  size_t whylen)
+{
+	memset(out, 0, sizeof(*out));
+	fw_arena_init(&out->arena);
+	/* a private copy: the file may be replaced while it is in use */
+	out->data = fw_xmalloc(n ? n : 1);
+	memcpy(out->data, p, n);
+	out->len = n;
+	if (parse_entry(out, sha, why, whylen))
+		return true;
+	fw_cache_entry_free(out);
+	return false;
+}
+
+bool fw_cache_load(const struct fw_cache *c, const char *sha, struct fw_cache_entry *out, char *why, size_t whylen)
+{
+	char dummy[8];
+	if (!why) {
+		why = dummy;
+		whylen = sizeof(dummy);
+	}
+	memset(out, 0, sizeof(*out));
+	if (!c || !c->dir || !hex_ok(sha)) {
+		snprintf(why, whylen, "no cache");
+		return false;
+	}
+	char *path = entry_path(c, sha);
+	struct fw_file f;
+	struct fw_error err;
+	fw_error_clear(&err);
+	if (!fw_file_read(path, FW_CACHE_MAX_ENTRY, &f, &err)) {
+		snprintf(why, whylen, "%s", err.msg);
+		free(path);
+		return false;
+	}
+	bool ok = fw_cache_entry_parse(f.data, f.len, sha, out, why, whylen);
+	fw_file_close(&f);
+	if (ok)
+		utimensat(AT_FDCWD, path, NULL, 0); /* used now: evicted last */
+	free(path);
+	return ok;
+}
+
+void fw_cache_entry_free(struct fw_cache_entry *e)
+{
+	free(e->data);
+	fw_arena_free(&e->arena);
+	memset(e, 0, sizeof(*e));
+}
+
+bool fw_cache_entry_hii(const struct fw_cache_entry *e, struct fw_hii_db *db, struct fw_error *err)
+{
+	for (uint32_t i = 0; i < e->nmodules; i++) {
+		const struct fw_cache_module *m = &e->modules[i];
+		if (!fw_hii_add_module(db, m->blobs, m->nblobs, m->has_guid ? &m->guid : NULL, m->name, m->offset, err))
+			return false;
+	}
+	return true;
+}
+
+/* ---- image files by hash ---- */
+
+bool fw_cache_file_sha256(const struct fw_cache *c, const char *path, char out[FW_SHA256_HEX_LEN], struct fw_error *err)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return fw_error_errno(err, "%s: cannot open", path);
+	char *idx = c && c->dir ? fw_xasprintf("%s/images.idx", c->dir) : NULL;
+	char *abs = realpath(path, NULL);
+	const char *key = abs ? abs : path;
+	struct fw_file f;
+	struct fw_error ierr;
+	fw_error_clear(&ierr);
+	/* the index is small text; a line that does not parse is skipped */
+	if (idx && fw_file_read(idx, (size_t)16 << 20, &f, &ierr)) {
+		const char *p = (const char *)f.data, *end = p + f.len;
+		bool found = false;
+		while (p < end && !found) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+			char line[4200], sha[65], name[4097];
+			unsigned long long size, mtime;
+			if (n < sizeof(line)) {
+				memcpy(line, p, n);
+				line[n] = 0;
+				if (sscanf(line, "%64s %llu %llu %4096[^\n]", sha, &size, &mtime, name) == 4 && hex_ok(sha) &&
+				    strcmp(name, key) == 0 && size == (unsigned long long)st.st_size &&
+				    mtime == (unsigned long long)st.st_mtime) {
+					memcpy(out, sha, FW_SHA256_HEX_LEN);
+					found = true;
+				}
+			}
+			p += n + 1;
+		}
+		fw_file_close(&f);
+		if (found) {
+			free(idx);
+			free(abs);
+			return true;
+		}
+	}
+	if (!fw_file_open(path, &f, err)) {
+		free(idx);
+		free(abs);
+		return false;
+	}
+	fw_sha256_hex(f.data, f.len, out);
+	fw_file_close(&f);
+	if (idx && strchr(key, '\n') == NULL && make_dir(c->dir, &ierr)) {
+		/* appends of one short line are atomic enough: a torn line is skipped when read */
+		FILE *a = fopen(idx, "a");
+		if (a) {
+			fprintf(a, "%s %llu %llu %s\n", out, (unsigned long long)st.st_size, (unsigned long long)st.st_mtime, key);
+			fclose(a);
+		}
+	}
+	free(idx);
+	free(abs);
+	return true;
+}
+
+char *fw_cache_find_image(const struct fw_cache *c, const char *dir, const char *sha, struct fw_error *err)
+{
+	char got[FW_SHA256_HEX_LEN];
+	char *named = fw_xasprintf("%s/%s", dir, sha);
+	struct stat st;
+	if (stat(named, &st) == 0 && S_ISREG(st.st_mode) && fw_cache_file_sha256(c, named, got, NULL) &&
+	    strcmp(got, sha) == 0)
+		return named;
+	free(named);
+	DIR *d = opendir(dir);
+	if (!d) {
+		fw_error_errno(err, "%s: cannot open the image folder", dir);
+		return NULL;
+	}
+	char *found = NULL;
+	struct dirent *e;
+	unsigned looked = 0;
+	while (!found && (e = readdir(d)) && looked < 10000) {
+		if (e->d_name[0] == '.')
+			continue;
+		char *p = fw_xasprintf("%s/%s", dir, e->d_name);
+		looked++;
+		if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && fw_cache_file_sha256(c, p, got, NULL) && strcmp(got, sha) == 0)
+			found = p;
+		else
+			free(p);
+	}
+	closedir(d);
+	if (!found)
+		fw_error_set(err, FW_E_NOT_FOUND, "no file in %s has SHA-256 %s", dir, sha);
+	return found;
+}
