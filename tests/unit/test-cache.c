@@ -7,18 +7,12 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "sysroot.h"
 #include "tools/query/cache.h"
 
 static const char *SHA_A = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 
-static void rm_tree(const char *dir)
-{
-	char cmd[512];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		return;
-}
-
+/* Write (replace) a file at an absolute path. */
 static bool put_file(const char *path, const void *p, size_t n)
 {
 	FILE *f = fopen(path, "wb");
@@ -56,7 +50,7 @@ TEST(cache_entry_round_trip_and_damage)
 	if (!cap)
 		SKIP("the sample capsule is built by make samples");
 	char dir[] = "/tmp/fwlens-test-cache.XXXXXX";
-	CHECK(mkdtemp(dir));
+	CHECK(fw_sysroot_new(dir));
 	struct fw_cache c = {dir, 0};
 	struct fw_hii_input in;
 	struct fw_error err;
@@ -121,13 +115,13 @@ TEST(cache_entry_round_trip_and_damage)
 	CHECK(fw_cache_load(&c, SHA_A, &e, why, sizeof(why)));
 	fw_cache_entry_free(&e);
 	free(bytes);
-	rm_tree(dir);
+	fw_sysroot_remove(dir);
 }
 
 TEST(cache_evicts_least_recently_used)
 {
 	char dir[] = "/tmp/fwlens-test-cache.XXXXXX";
-	CHECK(mkdtemp(dir));
+	CHECK(fw_sysroot_new(dir));
 	struct fw_hii_db db;
 	fw_hii_db_init(&db, NULL);
 	/* one module whose blob has no packages still makes an entry of a known size */
@@ -166,13 +160,13 @@ TEST(cache_evicts_least_recently_used)
 	CHECK_EQ(e.nmodules, 1);
 	CHECK_EQ(e.modules[0].blobs[0].view.len, sizeof(blob));
 	fw_cache_entry_free(&e);
-	rm_tree(dir);
+	fw_sysroot_remove(dir);
 }
 
 TEST(cache_finds_images_by_hash_and_remembers_them)
 {
 	char dir[] = "/tmp/fwlens-test-cache.XXXXXX";
-	CHECK(mkdtemp(dir));
+	CHECK(fw_sysroot_new(dir));
 	char cdir[300], idir[300], path[400];
 	snprintf(cdir, sizeof(cdir), "%s/cache", dir);
 	snprintf(idir, sizeof(idir), "%s/images", dir);
@@ -211,5 +205,5 @@ TEST(cache_finds_images_by_hash_and_remembers_them)
 	free(found);
 	CHECK(fw_cache_find_image(&c, idir, "0000000000000000000000000000000000000000000000000000000000000000", &err) == NULL);
 	CHECK_EQ(err.code, FW_E_NOT_FOUND);
-	rm_tree(dir);
+	fw_sysroot_remove(dir);
 }
