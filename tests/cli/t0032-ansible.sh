@@ -3,7 +3,8 @@
 # hosts on the local connection, each reading a different sample machine as its root (two BIOS
 # 1104 machines, one with the 1201 machine's state), plus a fourth whose root is missing and must
 # fail with fwlens's message; then report.yml over the fetched snapshots (its rows and its gate);
-# apply.yml is checked for syntax (it needs a BMC).
+# then apply.yml's BMC step (--tags bmc) against a stand-in Redfish BMC (tests/cli/redfish-bmc.py):
+# the PATCH it sends, and a failure for an attribute the BMC does not have.
 . "$(dirname "$0")/lib.sh"
 
 CAP="$SAMPLES/ESC8000A-E13-ASUS-1104.CAP"
@@ -78,6 +79,41 @@ grep -qxF '| setting | gpu01 (reference) | gpu02 | gpu03 |' "$M" &&
 	[ "$(grep -c '^| .* > .* |' "$M")" -eq "$(jq -r 'select(.command == "diff" and .section == "values") | .prompt' "$J" | wc -l)" ] &&
 	pass report-md-settings || fail report-md-settings "$(sed -n '/Settings that/,$p' "$M" | head -c 500)"
 
-# apply: a BMC is needed to run it; its syntax is checked here
+# apply, the BMC step: the Redfish body of a plan becomes one PATCH of the settings object with the ETag
+mkdir -p "$T_DIR/bmc"
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 -keyout "$T_DIR/bmc/key.pem" \
+	-out "$T_DIR/bmc/cert.pem" >/dev/null 2>&1
+python3 "$FWLENS_SRCDIR/tests/cli/redfish-bmc.py" "$T_DIR/bmc" "$T_DIR/bmc/cert.pem" "$T_DIR/bmc/key.pem" &
+bmc=$!
+trap 'kill $bmc 2>/dev/null; rm -rf "$T_DIR"' EXIT INT TERM
+i=0
+while [ ! -s "$T_DIR/bmc/port" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+{
+	echo "[fleet]"
+	echo "gpu01 bmc_host=127.0.0.1:$(cat "$T_DIR/bmc/port") bmc_user=admin bmc_password=admin"
+	echo "[fleet:vars]"
+	echo "ansible_connection=local"
+} >"$T_DIR/bmc.ini"
+echo '{"Attributes": {"CbsCmnSmeeCtrl": "Enabled", "CbsCmnSnpMemCover": "Enabled", "PCIS007": "Enabled"}}' >"$T_DIR/plan.redfish.json"
+status=0
+ansible-playbook -i "$T_DIR/bmc.ini" "$PLAYBOOKS/apply.yml" --tags bmc -e fwlens_redfish="$T_DIR/plan.redfish.json" \
+	>"$T_DIR/apply.log" 2>&1 || status=$?
+# PCIS007 is already Enabled: only the two changes are sent
+[ "$status" -eq 0 ] && [ "$(jq -c . "$T_DIR/bmc/patches.jsonl" 2>/dev/null)" = \
+	'{"path":"/redfish/v1/Systems/Self/Bios/SD","if_match":"W/\"bios-settings-1\"","body":{"Attributes":{"CbsCmnSmeeCtrl":"Enabled","CbsCmnSnpMemCover":"Enabled"}}}' ] &&
+	pass apply-bmc-patch || fail apply-bmc-patch "exit $status: $(cat "$T_DIR/bmc/patches.jsonl" 2>/dev/null) $(grep -E 'fatal|msg' "$T_DIR/apply.log" | head -c 300)"
+echo '{"Attributes": {"CbsCmnSmeeCtrl": "Enabled", "NoSuchAttribute": 1}}' >"$T_DIR/bad.redfish.json"
+status=0
+ansible-playbook -i "$T_DIR/bmc.ini" "$PLAYBOOKS/apply.yml" --tags bmc -e fwlens_redfish="$T_DIR/bad.redfish.json" \
+	>"$T_DIR/apply.log" 2>&1 || status=$?
+[ "$status" -eq 2 ] && grep -q "Unsupported attributes.*NoSuchAttribute" "$T_DIR/apply.log" && pass apply-bmc-unknown-attribute-fails ||
+	fail apply-bmc-unknown-attribute-fails "exit $status: $(grep -E 'fatal|WARN' "$T_DIR/apply.log" | head -c 300)"
+echo '{"settings": []}' >"$T_DIR/notbody.json"
+status=0
+ansible-playbook -i "$T_DIR/bmc.ini" "$PLAYBOOKS/apply.yml" --tags bmc -e fwlens_redfish="$T_DIR/notbody.json" \
+	>"$T_DIR/apply.log" 2>&1 || status=$?
+[ "$status" -eq 2 ] && grep -q "is not a Redfish BIOS body" "$T_DIR/apply.log" && pass apply-refuses-other-json ||
+	fail apply-refuses-other-json "exit $status: $(grep -E 'fatal|msg' "$T_DIR/apply.log" | head -c 300)"
+kill $bmc 2>/dev/null
 if ansible-playbook --syntax-check "$PLAYBOOKS/apply.yml" >"$T_DIR/apply.log" 2>&1; then pass apply-syntax; else
 	fail apply-syntax "$(tail -c 300 "$T_DIR/apply.log")"; fi
