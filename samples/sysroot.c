@@ -699,6 +699,26 @@ static void write_gpu_stack(const struct variant *v, const struct topology *t, e
 	out_text("etc/modules-load.d/vfio.conf", "vfio\nvfio_iommu_type1\nvfio_pci\n");
 }
 
+/* What `snapshot capture` run as root records about the SEV platform (tools/query/sev-probe.c):
+ * SYSCFG with MemEncryptionModEn, SNPEn and VMPLEn set, the RMP range the kernel log prints, the
+ * PSP's SEV and SNP platform status; and /proc/iomem read as root, the RMP inside a reserved range. */
+static void write_sev_probe(const struct variant *v)
+{
+	out_text("fwlens/probes/sev.json",
+		 "{\n  \"format\": \"fwlens-sev-probe\",\n  \"msr\": {\n    \"read\": true,\n    \"source\": \"/dev/cpu/0/msr\",\n"
+		 "    \"syscfg\": \"0x3f40000\",\n    \"mem_encrypt\": true,\n    \"snp_en\": true,\n    \"vmpl_en\": true,\n"
+		 "    \"rmp_base\": \"0x4c800000\",\n    \"rmp_end\": \"0x8cbfffff\"\n  },\n  \"platform\": {\n"
+		 "    \"sev\": {\"read\": true, \"source\": \"SEV_ISSUE_CMD SEV_PLATFORM_STATUS\", \"api_major\": %u, "
+		 "\"api_minor\": %u, \"state\": 1, \"flags\": \"0x100\", \"build\": %u, \"guest_count\": 1},\n"
+		 "    \"snp\": {\"read\": true, \"source\": \"SEV_ISSUE_CMD SNP_PLATFORM_STATUS\", \"api_major\": %u, "
+		 "\"api_minor\": %u, \"state\": 1, \"rmp_initialized\": true, \"build\": %u, \"guest_count\": 1, "
+		 "\"current_tcb\": \"0x1b00000000000004\", \"reported_tcb\": \"0x1b00000000000004\"}\n  }\n}\n",
+		 v->sev_api_major, v->sev_api_minor, v->sev_build, v->sev_api_major, v->sev_api_minor, v->sev_build);
+	out_text("proc/iomem", "00000000-00000fff : Reserved\n00001000-0009ffff : System RAM\n"
+			       "00100000-4c7fffff : System RAM\n4c800000-8cbfffff : Reserved\n"
+			       "8cc00000-bfffffff : System RAM\n");
+}
+
 /* ---- the snapshot ---- */
 
 void write_sysroot(struct variant *v, const char *rel, enum sysroot_story story)
@@ -740,6 +760,7 @@ void write_sysroot(struct variant *v, const char *rel, enum sysroot_story story)
 	write_proc(v, t);
 	write_dmesg(v, t, tables, ntables, story);
 	write_gpu_stack(v, t, story);
+	write_sev_probe(v);
 	for (size_t i = 0; i < ACPI_DATA_TABLES; i++)
 		free(tables[i].data);
 	out_set_root(old_root);

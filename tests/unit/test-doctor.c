@@ -7,6 +7,7 @@
 #include "parsers/pci-config.h"
 #include "sysroot.h"
 #include "tools/query/doctor.h"
+#include "tools/query/sev-probe.h"
 
 static const struct fw_check_result *find(const struct fw_doctor_report *r, const char *id)
 {
@@ -350,4 +351,20 @@ TEST(doctor_in_a_guest_gives_no_host_advice)
 	fw_host_free(&h);
 	fw_machine_close(m);
 	fw_sysroot_remove(dir);
+}
+
+/* The live probe never fails: each part is read or says why not (no root, no /dev/sev, no msr
+ * module on a build machine). */
+TEST(doctor_sev_probe_records_why_not)
+{
+	json_t *p = fw_sev_probe_live();
+	CHECK_STR(json_string_value(json_object_get(p, "format")), "fwlens-sev-probe");
+	json_t *parts[3] = {json_object_get(json_object_get(p, "platform"), "sev"),
+			    json_object_get(json_object_get(p, "platform"), "snp"), json_object_get(p, "msr")};
+	for (int i = 0; i < 3; i++) {
+		CHECK(json_is_boolean(json_object_get(parts[i], "read")));
+		if (json_is_false(json_object_get(parts[i], "read")))
+			CHECK(json_string_length(json_object_get(parts[i], "why")) > 0);
+	}
+	json_decref(p);
 }

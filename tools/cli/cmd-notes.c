@@ -1,4 +1,6 @@
 /* fwlens notes: the uefi-settings markdown of a host (and what changed since a previous one). */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -15,6 +17,39 @@ static void render_changes(FILE *f, struct fw_source *previous, struct fw_source
 		fw_log_warn(cli, "changes: %s", d.notes[i]);
 	fw_diff_markdown(f, &d, 3);
 	fw_diff_free(&d);
+}
+
+/* The file -o is about to replace, if there is one (read-only, at most 16 MiB). */
+static char *read_previous_output(struct fw_cli *cli, size_t *len)
+{
+	const char *path = fw_cli_opt(cli, "output");
+	*len = 0;
+	if (!path || strcmp(path, "-") == 0)
+		return NULL;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 0;
+	char *buf = NULL;
+	for (;;) {
+		if (*len == cap) {
+			if (cap >= ((size_t)16 << 20)) {
+				fw_log_warn(cli, "%s: over 16 MiB, its marked blocks are not kept", path);
+				free(buf);
+				fclose(f);
+				*len = 0;
+				return NULL;
+			}
+			cap = cap ? cap * 2 : 65536;
+			buf = fw_xrealloc(buf, cap);
+		}
+		size_t got = fread(buf + *len, 1, cap - *len, f);
+		*len += got;
+		if (got == 0)
+			break;
+	}
+	fclose(f);
+	return buf;
 }
 
 static int run_notes(struct fw_cli *cli)
@@ -38,7 +73,26 @@ static int run_notes(struct fw_cli *cli)
 		no.render_changes = render_changes;
 		no.render_ctx = cli;
 	}
-	fw_notes_write(fw_cli_out(cli), &src, &no);
+	/* written to memory first: the blocks the user wrote in the file being replaced are kept */
+	char *fresh = NULL;
+	size_t freshlen = 0;
+	FILE *mem = open_memstream(&fresh, &freshlen);
+	if (!mem) {
+		fw_source_close(&src);
+		if (previous)
+			fw_source_close(&prev);
+		fw_error_set(&err, FW_E_INTERNAL, "notes: cannot buffer the output");
+		return fw_cli_fail(cli, &err);
+	}
+	fw_notes_write(mem, &src, &no);
+	fclose(mem);
+	size_t oldlen = 0, outlen = 0;
+	char *old = read_previous_output(cli, &oldlen);
+	char *merged = fw_notes_keep_user_blocks(old, oldlen, fresh, freshlen, &outlen);
+	fwrite(merged, 1, outlen, fw_cli_out(cli));
+	free(merged);
+	free(old);
+	free(fresh);
 	for (size_t i = 0; i < src.nwarnings; i++)
 		fw_log_warn(cli, "%s", src.warnings[i]);
 	if (previous) {
@@ -68,7 +122,11 @@ FW_COMMAND(notes,
 		"the doctor's verdict for an SEV-SNP host, vfio passthrough and GPU P2P; the settings that matter per area "
 		"with current and default values, what each use needs and the varstore and offset they live at; the "
 		"kernel side (command line, IOMMU mode, groups, kvm_amd, ACS on GPU paths); the GPU topology; the kernel "
-		"log lines that prove each claim; the changes since --previous; known issues and open questions.\n\n"
+		"log lines that prove each claim; the GPUs with model, VBIOS, driver, IOMMU group, NUMA node and owner (VM, "
+		"container or host, from the Proxmox configurations); the NUMA layout (nodes, NPS, PXM to socket, SLIT); "
+		"the changes since --previous; known issues, open questions and the evidence of every check.\n\n"
+		"Text between <!-- fwlens:keep NAME --> and <!-- fwlens:end NAME --> markers is the reader's: with -o FILE "
+		"it is taken from the FILE being replaced.\n\n"
 		"The output is deterministic: the same inputs give the same bytes.",
 	.formats = "markdown",
 	.options = notes_options,

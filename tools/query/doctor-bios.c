@@ -96,6 +96,14 @@ void fw_check_bios_smee(const struct fw_doctor_ctx *ctx, struct fw_check_result 
 		return;
 	const struct fw_host *h = ctx->host;
 	bool on = text_is(&s, "Enable", "Enabled");
+	if (on && fw_doctor_probed_syscfg(h, "mem_encrypt") == 0) {
+		fw_check_evidence(r, FW_EVIDENCE_FILE, "fwlens/probes/sev.json", "SYSCFG MemEncryptionModEn 0 (MSR 0xC0010010 bit 23)");
+		fw_check_set(r, FW_CHECK_WARN,
+			     "The stored value is Enable, but SYSCFG MemEncryptionModEn read 0 on the running machine: the BIOS "
+			     "value and the hardware state disagree (see sev-platform).",
+			     "Check that the machine booted with these variables (a change waits for a cold boot).");
+		return;
+	}
 	if (on && h && h->cpu_flags && !strstr(h->cpu_flags, " sme") && !h->guest_why) {
 		/* SMEE sets SYSCFG[23]; the kernel shows the sme flag only when it is set */
 		fw_check_evidence(r, FW_EVIDENCE_FILE, "proc/cpuinfo", "no sme flag");

@@ -41,12 +41,18 @@ void fw_check_gpu_bars(const struct fw_doctor_ctx *ctx, struct fw_check_result *
 /* doctor-gpu.c: GPU driver bring-up and the domains its firmware needs */
 void fw_check_gpu_driver_init(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
 void fw_check_gpu_identity_domains(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_gpu_assignment(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
 /* NVIDIA GPUs whose firmware boots through an FSP that needs translated DMA (Blackwell). */
 bool fw_doctor_gpu_needs_translation(const struct fw_pci_device *d);
 /* Model name: the driver's (proc/driver/nvidia/gpus/BDF/information), a known id, or vendor:device. */
 const char *fw_doctor_gpu_model(const struct fw_host *h, const struct fw_pci_device *d, char *buf, size_t len);
 /* The recovery procedure for a GPU that failed under an identity domain, as commands (malloc'd). */
 char *fw_doctor_gpu_recovery(const struct fw_host *h, const struct fw_pci_device *gpu);
+
+/* doctor-sev.c: BIOS value, hardware state and kernel view of the SEV platform */
+void fw_check_sev_platform(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+/* A SYSCFG bit ("mem_encrypt", "snp_en") as probed at capture time: 1, 0, or -1 when not read. */
+int fw_doctor_probed_syscfg(const struct fw_host *h, const char *bit);
 
 /* doctor-guest.c: inside a virtual machine */
 void fw_check_guest_snp(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);

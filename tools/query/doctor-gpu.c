@@ -424,3 +424,58 @@ void fw_check_gpu_identity_domains(const struct fw_doctor_ctx *ctx, struct fw_ch
 		      identity, identity == 1 ? " is" : "s are", identity == 1 ? "" : "s", ids);
 	free(fix);
 }
+
+void fw_check_gpu_assignment(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	if (!fw_doctor_needs_host(ctx, r))
+		return;
+	const struct fw_host *h = ctx->host;
+	if (!h->pve_captured) {
+		fw_check_skip(r, "etc/pve", "No Proxmox VM or container configuration (etc/pve/qemu-server, etc/pve/lxc) was "
+					    "captured, so which guest owns which GPU is not known.");
+		return;
+	}
+	const struct fw_pci_device *all[MAX_GPUS];
+	size_t n = fw_host_gpus(h, all, MAX_GPUS), conflicts = 0, held = 0, vm = 0, ct = 0, host = 0;
+	if (n > MAX_GPUS)
+		n = MAX_GPUS;
+	if (!n) {
+		fw_check_skip(r, "sys/bus/pci/devices", "No GPU found.");
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct fw_pci_device *d = all[i];
+		char model[128];
+		char file[256] = "sys/bus/pci/devices";
+		if (d->owner_from)
+			snprintf(file, sizeof(file), "%.*s", (int)strcspn(d->owner_from, ":"), d->owner_from);
+		fw_check_evidence(r, FW_EVIDENCE_FILE, file, "%s %s: %s%s (%s), driver %s%s", d->bdf,
+				  fw_doctor_gpu_model(h, d, model, sizeof(model)), d->owner ? d->owner : "no owner",
+				  d->owner_snp ? ", an SEV-SNP guest" : "",
+				  d->owner_from ? strchr(d->owner_from, ':') + 2 : "no configuration names it",
+				  d->driver ? d->driver : "none", d->nclaims > 1 ? "; claimed by more than one guest" : "");
+		conflicts += d->nclaims > 1;
+		bool to_vm = d->owner && strncmp(d->owner, "VM ", 3) == 0;
+		vm += to_vm;
+		ct += d->owner && strncmp(d->owner, "container ", 10) == 0;
+		host += d->owner && strcmp(d->owner, "host") == 0;
+		held += to_vm && d->driver && strcmp(d->driver, "vfio-pci") != 0;
+	}
+	if (conflicts)
+		fw_check_setf(r, FW_CHECK_FAIL, "Give each GPU to one guest: remove it from the other configurations.",
+			      "%zu GPU%s claimed by more than one VM or container configuration: whichever starts second "
+			      "fails, or both use the device at once.",
+			      conflicts, conflicts == 1 ? " is" : "s are");
+	else if (held)
+		fw_check_setf(r, FW_CHECK_WARN,
+			      "Stop the host's use of those GPUs (or the container using them) before starting the VM; bind "
+			      "them to vfio-pci at boot (driver_override) if they are the VM's for good.",
+			      "%zu GPU%s given to a VM %s bound to a host driver, not vfio-pci: the VM is not running, or it "
+			      "cannot start while the host holds them.",
+			      held, held == 1 ? " is" : "s are", held == 1 ? "is" : "are");
+	else
+		fw_check_setf(r, FW_CHECK_PASS, NULL,
+			      "Each of the %zu GPUs has one owner: %zu given to VMs (bound to vfio-pci), %zu to containers, %zu "
+			      "used by the host directly.",
+			      n, vm, ct, host);
+}

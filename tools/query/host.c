@@ -130,6 +130,7 @@ static void load_pci(struct fw_host *h)
 		snprintf(d->bdf, sizeof(d->bdf), "%04x:%02x:%02x.%x", d->segment, d->bus, d->dev, d->fn);
 		d->iommu_group = -1;
 		d->numa_node = -1;
+		d->nvidia_minor = -1;
 		char base[256], rel[512];
 		snprintf(base, sizeof(base), "sys/bus/pci/devices/%s", names.items[i]);
 		struct fw_blob b;
@@ -374,6 +375,141 @@ static bool has_word(const char *list, const char *word)
 	return false;
 }
 
+/* A "Key: value" field of the NVIDIA driver's per-GPU information file. */
+static char *info_field(const char *info, const char *key)
+{
+	const char *p = strstr(info, key);
+	if (!p)
+		return NULL;
+	p += strlen(key);
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return fw_xstrndup(p, strcspn(p, "\n"));
+}
+
+static void claim(struct fw_pci_device *d, const char *owner, const char *file, const char *line, bool snp)
+{
+	d->nclaims++;
+	if (d->owner && strcmp(d->owner, "host") != 0)
+		return; /* the first configuration is named; nclaims tells the conflict */
+	free(d->owner);
+	free(d->owner_from);
+	d->owner = fw_xstrdup(owner);
+	d->owner_from = fw_xasprintf("%s: %s", file, line);
+	d->owner_snp = snp;
+}
+
+/* Proxmox hostpci value "0000:a3:00.0,pcie=1", "a3:00.0;a4:00.0" or "a3:00" (every function of
+ * the slot): claim the devices it names for the VM. */
+static void claim_hostpci(struct fw_host *h, const char *value, const char *owner, const char *file, const char *line,
+			  bool snp)
+{
+	char ids[256];
+	snprintf(ids, sizeof(ids), "%.*s", (int)strcspn(value, ","), value);
+	char *save = NULL;
+	for (char *id = strtok_r(ids, ";", &save); id; id = strtok_r(NULL, ";", &save)) {
+		unsigned seg = 0, bus, dev, fn;
+		bool whole_slot = false;
+		if (!fw_parse_bdf(id, &seg, &bus, &dev, &fn)) {
+			char with_fn[64];
+			snprintf(with_fn, sizeof(with_fn), "%s.0", id);
+			if (!fw_parse_bdf(with_fn, &seg, &bus, &dev, &fn))
+				continue;
+			whole_slot = true;
+		}
+		for (size_t i = 0; i < h->npci; i++) {
+			struct fw_pci_device *d = &h->pci[i];
+			if (d->segment == seg && d->bus == bus && d->dev == dev && (whole_slot || d->fn == fn))
+				claim(d, owner, file, line, snp);
+		}
+	}
+}
+
+/* Which GPU belongs to which VM (hostpci entries), container (/dev/nvidiaN bind mounts or devN
+ * entries) or the host (bound to a host driver, claimed by no guest). Sections after the first
+ * "[snapshot]" header are old states of the guest and are not read. */
+static void load_owners(struct fw_host *h)
+{
+	static const char *const dirs[2] = {"etc/pve/qemu-server", "etc/pve/lxc"};
+	for (int kind = 0; kind < 2; kind++) {
+		struct fw_strlist names;
+		if (!fw_machine_list(h->machine, dirs[kind], &names))
+			continue;
+		h->pve_captured = true;
+		for (size_t n = 0; n < names.count; n++) {
+			size_t len = strlen(names.items[n]);
+			if (len < 6 || strcmp(names.items[n] + len - 5, ".conf") != 0)
+				continue;
+			char file[512], owner[64];
+			snprintf(file, sizeof(file), "%s/%s", dirs[kind], names.items[n]);
+			snprintf(owner, sizeof(owner), "%s %.*s", kind ? "container" : "VM", (int)(len - 5), names.items[n]);
+			char *text = fw_machine_read_text(h->machine, file);
+			if (!text)
+				continue;
+			bool snp = false;
+			for (const char *l = text; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] ? 1 : 0)) {
+				if (*l == '[')
+					break;
+				if (strncmp(l, "amd-sev:", 8) == 0 && strstr(l, "type=snp") &&
+				    (size_t)(strstr(l, "type=snp") - l) < strcspn(l, "\n"))
+					snp = true;
+			}
+			for (const char *l = text; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] ? 1 : 0)) {
+				if (*l == '[')
+					break;
+				char line[512];
+				snprintf(line, sizeof(line), "%.*s", (int)strcspn(l, "\n"), l);
+				if (kind == 0 && strncmp(line, "hostpci", 7) == 0 && strchr(line, ':')) {
+					const char *v = strchr(line, ':') + 1;
+					while (*v == ' ')
+						v++;
+					claim_hostpci(h, v, owner, file, line, snp);
+				} else if (kind == 1) {
+					const char *dev = strstr(line, "/dev/nvidia");
+					int minor;
+					if (dev && (strncmp(line, "lxc.mount.entry:", 16) == 0 || strncmp(line, "dev", 3) == 0) &&
+					    sscanf(dev, "/dev/nvidia%d", &minor) == 1)
+						for (size_t i = 0; i < h->npci; i++)
+							if (h->pci[i].nvidia_minor == minor)
+								claim(&h->pci[i], owner, file, line, false);
+				}
+			}
+			free(text);
+		}
+		fw_strlist_free(&names);
+	}
+}
+
+static void load_gpu_stack(struct fw_host *h)
+{
+	for (size_t i = 0; i < h->npci; i++) {
+		struct fw_pci_device *d = &h->pci[i];
+		char rel[128];
+		snprintf(rel, sizeof(rel), "proc/driver/nvidia/gpus/%s/information", d->bdf);
+		char *info = fw_machine_read_text(h->machine, rel);
+		if (!info)
+			continue;
+		d->model = info_field(info, "Model:");
+		d->vbios = info_field(info, "Video BIOS:");
+		char *minor = info_field(info, "Device Minor:");
+		if (minor)
+			d->nvidia_minor = atoi(minor);
+		free(minor);
+		free(info);
+	}
+	load_owners(h);
+	/* the rest of the GPUs a host driver holds belong to the host */
+	for (size_t i = 0; i < h->npci; i++) {
+		struct fw_pci_device *d = &h->pci[i];
+		uint8_t base = d->have_config ? (uint8_t)(d->cfg.class_code >> 16) : 0;
+		bool gpu = base == 0x03 || (base == 0x12 && (d->cfg.vendor == 0x10DE || d->cfg.vendor == 0x1002));
+		if (gpu && !d->owner && d->driver && strcmp(d->driver, "vfio-pci") != 0) {
+			d->owner = fw_xstrdup("host");
+			d->owner_from = fw_xasprintf("sys/bus/pci/devices/%s/driver: %s", d->bdf, d->driver);
+		}
+	}
+}
+
 bool fw_host_load(struct fw_machine *m, struct fw_host *h, struct fw_error *err)
 {
 	(void)err;
@@ -413,6 +549,7 @@ bool fw_host_load(struct fw_machine *m, struct fw_host *h, struct fw_error *err)
 								       : "the DMI product name of a hypervisor";
 	load_pci(h);
 	load_groups(h);
+	load_gpu_stack(h);
 	h->groups_captured = fw_machine_exists(m, "sys/kernel/iommu_groups");
 	struct fw_strlist iommus;
 	if (fw_machine_list(m, "sys/class/iommu", &iommus)) {
@@ -474,6 +611,10 @@ void fw_host_free(struct fw_host *h)
 		free(h->pci[i].driver);
 		free(h->pci[i].sysfs_path);
 		free(h->pci[i].root_bus);
+		free(h->pci[i].model);
+		free(h->pci[i].vbios);
+		free(h->pci[i].owner);
+		free(h->pci[i].owner_from);
 	}
 	free(h->pci);
 	for (size_t i = 0; i < h->ngroups; i++) {

@@ -30,6 +30,13 @@ struct fw_pci_device {
 	char *root_bus;          /* "0000:40" from pci0000:40, or NULL */
 	struct fw_pci_device *parent; /* upstream bridge, or NULL under a host bridge */
 	struct fw_pci_bar bars[7];    /* BAR0-5 and the expansion ROM */
+	/* GPU stack and ownership */
+	char *model, *vbios;     /* proc/driver/nvidia/gpus/BDF/information, or NULL */
+	int nvidia_minor;        /* its Device Minor (/dev/nvidiaN), -1 when unknown */
+	char *owner;             /* "VM 100", "container 200", "host", or NULL when not known */
+	char *owner_from;        /* the configuration line that says so */
+	bool owner_snp;          /* that VM runs as an SEV-SNP guest (amd-sev: type=snp) */
+	unsigned nclaims;        /* configurations that claim the device (more than one conflict) */
 };
 
 struct fw_iommu_group {
@@ -72,6 +79,7 @@ struct fw_host {
 	const char *guest_why;
 	bool dev_sev_guest; /* /dev/sev-guest: the SEV-SNP guest driver's node */
 	char *nvidia_version; /* first line of /proc/driver/nvidia/version, or NULL */
+	bool pve_captured;    /* etc/pve/qemu-server or etc/pve/lxc exists */
 	char *dmesg;   /* the kernel log, NUL-terminated */
 	char dmesg_why[256]; /* why there is no kernel log */
 	struct fw_iommu_fault *faults;

@@ -439,6 +439,8 @@ void fw_notes_write(FILE *f, struct fw_source *src, const struct fw_notes_option
 	settings_tables(f, src);
 	kernel_side(f, src, &all);
 	topology(f, src);
+	fw_notes_gpus(f, src);
+	fw_notes_numa(f, src);
 	verification(f, src);
 	if (o->previous) {
 		fprintf(f, "## Changes since %s\n\n", o->previous->path);
@@ -446,5 +448,8 @@ void fw_notes_write(FILE *f, struct fw_source *src, const struct fw_notes_option
 			o->render_changes(f, o->previous, src, o->render_ctx);
 	}
 	issues(f, &all);
+	fputc('\n', f);
+	fw_notes_evidence(f, &all);
+	fw_notes_user_blocks(f);
 	fw_doctor_report_free(&all);
 }

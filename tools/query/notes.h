@@ -20,4 +20,14 @@ struct fw_notes_options {
 /* Write the notes as markdown to f. */
 void fw_notes_write(FILE *f, struct fw_source *src, const struct fw_notes_options *o);
 
+/* notes-host.c: the GPUs with their owners, NUMA layout, the checks' evidence, and the blocks
+ * the user writes (between "<!-- fwlens:keep NAME -->" and "<!-- fwlens:end NAME -->"). */
+void fw_notes_gpus(FILE *f, struct fw_source *src);
+void fw_notes_numa(FILE *f, struct fw_source *src);
+void fw_notes_evidence(FILE *f, const struct fw_doctor_report *all);
+void fw_notes_user_blocks(FILE *f);
+/* The fresh notes with every marked block's content taken from the old file (same name);
+ * old blocks the fresh text has no place for are appended. `old` may be NULL. Malloc'd. */
+char *fw_notes_keep_user_blocks(const char *old, size_t oldlen, const char *fresh, size_t freshlen, size_t *outlen);
+
 #endif

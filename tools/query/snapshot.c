@@ -18,6 +18,7 @@
 #include "parsers/guid.h"
 #include "parsers/hash.h"
 #include "parsers/tar.h"
+#include "sev-probe.h"
 
 /* --- what a capture reads -------------------------------------------------------------------- */
 
@@ -40,7 +41,8 @@ static const char *const dmi_names[] = {
 	"sys_vendor", "chassis_vendor", "chassis_type", "chassis_version", NULL,
 };
 static const char *const proc_files[] = {
-	"proc/cmdline", "proc/version", "proc/sys/kernel/osrelease", "proc/sys/kernel/hostname", "proc/cpuinfo", NULL,
+	"proc/cmdline", "proc/version", "proc/sys/kernel/osrelease", "proc/sys/kernel/hostname", "proc/cpuinfo",
+	"proc/iomem", NULL,
 };
 /* Where the kernel command line and module options are configured. */
 static const char *const boot_files[] = {"etc/kernel/cmdline", "etc/default/grub", NULL};
@@ -135,6 +137,28 @@ static void take_link(struct capture *c, const char *rel, const char *kind)
 	m->is_link = true;
 	m->target = fw_xstrdup(target);
 	c->stats->links++;
+}
+
+/* The SEV platform probes: run on the live machine (as root they read the PSP status and the
+ * MSRs; otherwise each records why not); a folder or sample root may carry the results already. */
+static void take_sev_probe(struct capture *c, const char *root)
+{
+	char real[4096];
+	if (!realpath(root, real) || strcmp(real, "/") != 0) {
+		take_file(c, FW_SEV_PROBE_PATH, "probe", true);
+		return;
+	}
+	json_t *probe = fw_sev_probe_live();
+	char *text = json_dumps(probe, JSON_INDENT(2) | JSON_SORT_KEYS);
+	json_decref(probe);
+	struct member *m = add_member(c);
+	m->path = fw_xstrdup(FW_SEV_PROBE_PATH);
+	m->from = fw_xstrdup("/dev/sev, /dev/cpu/0/msr");
+	m->kind = "probe";
+	m->len = strlen(text);
+	m->data = (uint8_t *)text;
+	c->stats->members++;
+	c->stats->bytes += m->len;
 }
 
 static void take_tree(struct capture *c, const char *dir, const char *kind, unsigned depth)
@@ -451,6 +475,7 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 	if (fw_machine_exists(c.m, "dev/sev-guest"))
 		json_array_append_new(c.nodes, json_string("dev/sev-guest"));
 	take_kernel_log(&c);
+	take_sev_probe(&c, root);
 	if (o->image) {
 		const char *slash = strrchr(o->image, '/');
 		char rel[1024];
