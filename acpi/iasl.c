@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "parsers/cleanup.h"
 #include "parsers/file.h"
 
 extern char **environ;
@@ -25,6 +27,20 @@ const char *fw_iasl_program(void)
 {
 	const char *p = getenv("FWLENS_IASL");
 	return p && *p ? p : "iasl";
+}
+
+/* The signals that end a run early (the CLI's handler undoes what parsers/cleanup.h holds) are
+ * held off while a child or a folder comes into being and is registered, so neither can be left
+ * behind by a signal that falls in between. */
+static void hold_signals(sigset_t *old)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGXFSZ);
+	pthread_sigmask(SIG_BLOCK, &set, old);
 }
 
 static bool write_file(const char *path, const uint8_t *p, size_t n, struct fw_error *err)
@@ -116,11 +132,17 @@ static enum run_result run_iasl(char **argv, const char *logpath, int64_t budget
 	posix_spawn_file_actions_adddup2(&fa, 1, 2);
 	posix_spawnattr_t attr;
 	posix_spawnattr_init(&attr);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+	sigset_t old;
+	hold_signals(&old);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
 	posix_spawnattr_setpgroup(&attr, 0);
+	posix_spawnattr_setsigmask(&attr, &old);
 	pid_t pid = -1;
 	int rc = strchr(argv[0], '/') ? posix_spawn(&pid, argv[0], &fa, &attr, argv, environ)
 				       : posix_spawnp(&pid, argv[0], &fa, &attr, argv, environ);
+	/* its own process group, so a terminal's ^C does not reach it: a signal that ends fwlens kills it */
+	int slot = rc == 0 ? fw_cleanup_add_child(pid) : -1;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
 	if (rc != 0) {
@@ -134,7 +156,9 @@ static enum run_result run_iasl(char **argv, const char *logpath, int64_t budget
 		return RUN_FAILED;
 	}
 	int status = 0;
-	if (!wait_child(pid, budget_ms, &status))
+	bool finished = wait_child(pid, budget_ms, &status);
+	fw_cleanup_forget(slot);
+	if (!finished)
 		return RUN_TIMEOUT;
 	if (WIFSIGNALED(status)) {
 		*signo = WTERMSIG(status);
@@ -215,8 +239,14 @@ bool fw_iasl_disassemble(struct fw_iasl_job *jobs, size_t n, unsigned timeout_s,
 	const char *tmp = getenv("TMPDIR");
 	char dir[4096];
 	snprintf(dir, sizeof(dir), "%s/fwlens-iasl.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir))
+	sigset_t old;
+	hold_signals(&old);
+	if (!mkdtemp(dir)) {
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		return fw_error_errno(err, "cannot create a temporary folder for iasl");
+	}
+	int dir_slot = fw_cleanup_add_folder(dir);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	bool ok = true;
 	char **paths = fw_xcalloc(n, sizeof(char *));
 	char **argv = fw_xcalloc(n + 3, sizeof(char *));
@@ -299,6 +329,7 @@ bool fw_iasl_disassemble(struct fw_iasl_job *jobs, size_t n, unsigned timeout_s,
 	free(paths);
 	free(argv);
 	remove_tree(dir);
+	fw_cleanup_forget(dir_slot);
 	return ok;
 }
 

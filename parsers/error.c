@@ -5,6 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "file.h"
 
 void fw_error_clear(struct fw_error *err)
 {
@@ -91,10 +95,23 @@ int fw_error_exit_code(const struct fw_error *err)
 	return FW_EXIT_IO;
 }
 
+static char oom_program[64] = "fwlens";
+
+void fw_error_set_program(const char *name)
+{
+	snprintf(oom_program, sizeof(oom_program), "%s", name);
+}
+
+/* No way to go on and no memory to unwind with: undo what is registered (the temporary output, an
+ * iasl child), say what was being read, and end with the I/O exit status rather than abort. */
 static void out_of_memory(size_t n)
 {
-	fprintf(stderr, "fwlens: out of memory allocating %zu bytes\n", n);
-	abort();
+	fw_cleanup_run();
+	const char *what = fw_file_reading();
+	fprintf(stderr, "%s: error: out of memory (allocating %zu bytes)%s%s\n", oom_program, n, *what ? " while reading " : "",
+		what);
+	fflush(stderr);
+	_exit(FW_EXIT_IO);
 }
 
 void *fw_xmalloc(size_t n)

@@ -51,13 +51,16 @@ bool fw_error_errno(struct fw_error *err, const char *fmt, ...) __attribute__((f
 const char *fw_error_code_name(enum fw_error_code code);
 int fw_error_exit_code(const struct fw_error *err);
 
-/* Allocation that never returns NULL: out of memory aborts with a message (limits keep
- * every allocation bounded, so this means the machine itself is out of memory). */
+/* Allocation that never returns NULL: out of memory ends the process with exit 4 and one line
+ * naming what was being read (limits keep every allocation bounded, so this means the machine or
+ * `ulimit -v` is out of memory); what fw_cleanup registered is undone first. */
 void *fw_xmalloc(size_t n);
 void *fw_xcalloc(size_t n, size_t size);
 void *fw_xrealloc(void *p, size_t n);
 char *fw_xstrdup(const char *s);
 char *fw_xstrndup(const char *s, size_t n);
 char *fw_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The name the out-of-memory line starts with ("fwlens settings"). */
+void fw_error_set_program(const char *name);
 
 #endif

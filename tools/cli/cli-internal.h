@@ -19,10 +19,13 @@ void fw_cli_stderr_begin(void);
 void fw_cli_stderr_end(void);
 double fw_cli_seconds_since(const struct timespec *t0);
 
-/* output-file.c: open standard output or the temporary beside -o FILE; flush and land it at exit
- * (returns the final exit status). */
+/* output-file.c: open standard output, the temporary beside -o FILE or the device it names; flush
+ * and land it at exit (returns the final exit status). */
 bool fw_cli_open_output(struct fw_cli *cli, struct fw_error *err);
 int fw_cli_finish_output(struct fw_cli *cli, int rc);
+/* SIGINT, SIGTERM, SIGHUP and SIGXFSZ remove the temporary output and any iasl child and its
+ * folder, then end the process by the same signal (signals the caller ignores stay ignored). */
+void fw_cli_catch_signals(void);
 
 /* text-filter.c: text formats pass through the control-character filter (see fw_cli_out). */
 bool fw_cli_text_format(const struct fw_cli *cli);

@@ -3,6 +3,7 @@
  * text-filter.c, progress in progress.c. */
 #include "cli-internal.h"
 
+#include <libxml/xmlmemory.h>
 #include <libxml/tree.h>
 #include <libxml/xmlsave.h>
 #include <stdarg.h>
@@ -227,6 +228,10 @@ static void print_version(void)
 
 int fw_cli_main(int argc, char **argv)
 {
+	/* jansson and libxml2 allocate through the same helpers: out of memory is one line and exit 4
+	 * there too, not a NULL dereferenced deep inside a library */
+	json_set_alloc_funcs(fw_xmalloc, free);
+	xmlMemSetup(free, fw_xmalloc, fw_xrealloc, fw_xstrdup);
 	struct fw_cli cli;
 	memset(&cli, 0, sizeof(cli));
 	cli.err_color = fw_cli_color_wanted(NULL, STDERR_FILENO);
@@ -247,6 +252,10 @@ int fw_cli_main(int argc, char **argv)
 		fw_cli_suggest_command(name);
 		return FW_EXIT_USAGE;
 	}
+	char program[64];
+	snprintf(program, sizeof(program), "fwlens %s", cli.cmd->name);
+	fw_error_set_program(program);
+	fw_cli_catch_signals();
 	int rc = fw_cli_parse_args(&cli, argc - 2, argv + 2);
 	if (rc != 0) {
 		rc = rc < 0 ? fw_cli_finish_output(&cli, FW_EXIT_OK) : rc;

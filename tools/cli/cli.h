@@ -62,7 +62,9 @@ struct fw_cli {
 	int *counts;
 	FILE *out;        /* stdout or the temporary output file */
 	FILE *text;       /* text formats: a filter in front of out that keeps control characters out */
-	char *tmp_path;
+	char *tmp_path;   /* -o naming a regular file or a new name: the temporary renamed over it */
+	int tmp_slot;     /* its registration for removal on a signal */
+	bool out_in_place; /* -o naming a device, FIFO or socket: written where it is */
 	bool show_progress;
 };
 
@@ -90,6 +92,9 @@ FILE *fw_cli_out_bytes(struct fw_cli *cli);
 /* For commands that write binary data: a usage error (and its exit code) when the output is
  * standard output on a terminal (no -o, or -o -); 0 otherwise. */
 int fw_cli_refuse_binary_terminal(struct fw_cli *cli);
+/* The output holds secrets (EFI variables, keys, the kernel log): a file -o creates or replaces
+ * gets mode 0600 whatever the umask or the mode of the file it replaces. */
+void fw_cli_output_private(struct fw_cli *cli);
 /* Print a JSON document (pretty, key order preserved) and a newline. Steals the reference. */
 void fw_cli_print_json(struct fw_cli *cli, json_t *doc);
 /* One JSON value per line (jsonl). Steals the reference. */

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <ftw.h>
 
 #include "cli.h"
 #include "parsers/section.h"
@@ -195,24 +196,32 @@ static void safe_name(char *out, size_t cap, size_t index, const struct fw_node 
 	out[o] = '\0';
 }
 
+static int write_errno; /* why the last write failed, so extract --all can say the disk is full */
+
 static bool write_file_at(int dirfd, const char *name, const uint8_t *p, size_t n, struct fw_error *err)
 {
 	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
+	if (fd < 0) {
+		write_errno = errno;
 		return fw_error_errno(err, "cannot create %s", name);
+	}
 	while (n) {
 		ssize_t w = write(fd, p, n > (1u << 30) ? (1u << 30) : n);
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
+			write_errno = errno;
 			close(fd);
+			errno = write_errno;
 			return fw_error_errno(err, "writing %s failed", name);
 		}
 		p += w;
 		n -= (size_t)w;
 	}
-	if (close(fd) != 0)
+	if (close(fd) != 0) {
+		write_errno = errno;
 		return fw_error_errno(err, "writing %s failed", name);
+	}
 	return true;
 }
 
@@ -264,19 +273,28 @@ struct dump {
 	struct fw_cli *cli;
 	size_t nodes, total;
 	uint64_t bytes;
+	uint64_t max_bytes; /* what the tree may inflate to in all: nested nodes repeat their children's bytes */
 };
 
 static bool dump_node(int dirfd, const struct fw_node *n, size_t index, struct dump *d, struct fw_error *err)
 {
 	char name[NAME_MAX_BYTES + 1];
 	safe_name(name, sizeof(name), index, n);
-	if (mkdirat(dirfd, name, 0755) != 0)
+	if (mkdirat(dirfd, name, 0755) != 0) {
+		write_errno = errno;
 		return fw_error_errno(err, "cannot create the folder %s", name);
+	}
 	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return fw_error_errno(err, "cannot open the folder %s", name);
 	bool ok = true;
 	size_t hs = n->header_size <= n->data.len ? n->header_size : n->data.len;
+	if (d->bytes + hs + n->body.len > d->max_bytes) {
+		close(fd);
+		return fw_error_set(err, FW_E_LIMIT,
+				    "%s: writing it would pass the limit of %" PRIu64 " bytes for extract --all (the total a tree may inflate to)",
+				    name, d->max_bytes);
+	}
 	if (hs)
 		ok = write_file_at(fd, "header.bin", n->data.p, hs, err);
 	if (ok && n->body.len)
@@ -295,9 +313,10 @@ static bool dump_node(int dirfd, const struct fw_node *n, size_t index, struct d
 	return ok;
 }
 
-static bool open_empty_dir(const char *dir, int *fd, struct fw_error *err)
+static bool open_empty_dir(const char *dir, int *fd, bool *created, struct fw_error *err)
 {
-	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+	*created = mkdir(dir, 0755) == 0;
+	if (!*created && errno != EEXIST)
 		return fw_error_errno(err, "%s: cannot create the folder", dir);
 	*fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (*fd < 0)
@@ -322,19 +341,33 @@ static bool open_empty_dir(const char *dir, int *fd, struct fw_error *err)
 	return true;
 }
 
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)ftw;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
 static int extract_all(struct fw_cli *cli, struct fw_firmware *fw, const char *dir)
 {
 	struct fw_error err;
 	fw_error_clear(&err);
 	int fd = -1;
-	if (!open_empty_dir(dir, &fd, &err))
+	bool created = false;
+	if (!open_empty_dir(dir, &fd, &created, &err))
 		return fw_cli_fail(cli, &err);
-	struct dump d = {cli, 0, fw->tree->node_count, 0};
+	struct dump d = {cli, 0, fw->tree->node_count, 0, fw->tree->limits.max_decompressed_total};
+	write_errno = 0;
 	bool ok = dump_node(fd, fw->tree->root, 0, &d, &err);
 	close(fd);
 	fw_cli_progress_done(cli);
 	if (!ok) {
 		fw_error_prefix(&err, "%s/", dir);
+		if (err.code == FW_E_IO && (write_errno == ENOSPC || write_errno == EDQUOT || write_errno == EFBIG))
+			fw_error_prefix(&err, "the disk is full (or the file size limit reached) after %" PRIu64 " bytes in %zu nodes: ",
+					d.bytes, d.nodes);
+		/* a folder it made holds nothing else: take it away; a folder that was there is left to its owner */
+		if (created && nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0)
+			fw_error_prefix(&err, "%s removed; ", dir);
 		return fw_cli_fail(cli, &err);
 	}
 	fprintf(fw_cli_out(cli), "%zu nodes, %" PRIu64 " bytes written to %s\n", d.nodes, d.bytes, dir);
@@ -376,7 +409,9 @@ FW_COMMAND(extract,
 		"folder per node named \"INDEX LABEL NAME\" holding header.bin, body.bin and info.txt, "
 		"nested like the tree. Names come from the firmware, so they are sanitised: only letters, "
 		"digits, space and ._+()- are kept, at most 80 bytes, always starting with the index; "
-		"files are created with O_EXCL|O_NOFOLLOW, so nothing lands outside DIR.",
+		"files are created with O_EXCL|O_NOFOLLOW, so nothing lands outside DIR. What it writes is "
+		"bounded by the total a tree may inflate to (2 GiB, exit 3 past it); when the disk fills it "
+		"stops with exit 4, and removes DIR if it created it.",
 	.options = extract_options,
 	.examples = "fwlens extract BIOS.CAP --guid Setup --section pe32 -o Setup.efi  # the Setup driver\n"
 		    "fwlens extract BIOS.CAP --guid 899407D7-99FE-43D8-9A21-79EC328CAC21 -o Setup.ffs\n"

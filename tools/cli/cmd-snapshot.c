@@ -23,6 +23,7 @@ static int run_capture(struct fw_cli *cli)
 	int rc = fw_cli_refuse_binary_terminal(cli);
 	if (rc)
 		return rc;
+	fw_cli_output_private(cli); /* EFI variables, Secure Boot keys, the kernel log, the command line */
 	struct fw_capture_options o;
 	memset(&o, 0, sizeof(o));
 	o.root = fw_cli_opt(cli, "root") ? fw_cli_opt(cli, "root") : "/";

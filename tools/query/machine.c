@@ -145,6 +145,8 @@ const char *fw_machine_path(const struct fw_machine *m)
 bool fw_machine_looks_like_root(const char *path)
 {
 	struct stat st;
+	if (strcmp(path, "-") == 0)
+		return fw_snapshot_probe(path);
 	if (stat(path, &st) != 0)
 		return false;
 	if (!S_ISDIR(st.st_mode))
@@ -160,6 +162,8 @@ bool fw_machine_looks_like_root(const char *path)
 bool fw_machine_open(const char *path, struct fw_machine **out, struct fw_error *err)
 {
 	struct stat st;
+	if (strcmp(path, "-") == 0)
+		return fw_snapshot_load(path, out, err);
 	if (stat(path, &st) != 0)
 		return fw_error_errno(err, "%s: cannot open", path);
 	if (!S_ISDIR(st.st_mode))

@@ -73,6 +73,7 @@ struct capture {
 	json_t *nodes;
 	struct fw_capture_stats *stats;
 	struct fw_strlist varstores; /* names of the varstores the image's forms declare */
+	struct fw_file dmesg;        /* --dmesg, read before anything else */
 };
 
 static struct member *add_member(struct capture *c)
@@ -298,6 +299,19 @@ static void take_iommus(struct capture *c)
 	fw_strlist_free(&names);
 }
 
+static void add_external(struct capture *c, const char *file, const char *rel, const char *kind, const struct fw_file *f)
+{
+	struct member *m = add_member(c);
+	m->path = fw_xstrdup(rel);
+	m->from = fw_xstrdup(file);
+	m->kind = kind;
+	m->data = fw_xmalloc(f->len ? f->len : 1);
+	memcpy(m->data, f->data, f->len);
+	m->len = f->len;
+	c->stats->members++;
+	c->stats->bytes += f->len;
+}
+
 static void take_external(struct capture *c, const char *file, const char *rel, const char *kind)
 {
 	struct fw_file f;
@@ -307,15 +321,7 @@ static void take_external(struct capture *c, const char *file, const char *rel, 
 		note_unreadable(c, rel, err.msg);
 		return;
 	}
-	struct member *m = add_member(c);
-	m->path = fw_xstrdup(rel);
-	m->from = fw_xstrdup(file);
-	m->kind = kind;
-	m->data = fw_xmalloc(f.len ? f.len : 1);
-	memcpy(m->data, f.data, f.len);
-	m->len = f.len;
-	c->stats->members++;
-	c->stats->bytes += f.len;
+	add_external(c, file, rel, kind, &f);
 	fw_file_close(&f);
 }
 
@@ -352,10 +358,40 @@ static void take_image_ref(struct capture *c, const char *file)
 	c->stats->bytes += m->len;
 }
 
+/* --image, --image-ref and --dmesg name files the user gave: one that is missing or unreadable ends the capture
+ * (exit 4, naming it) before any work, instead of becoming a note in the manifest. The kernel log
+ * may be a FIFO or a pipe (--dmesg <(dmesg)): it is read with a time limit, never waited on forever. */
+static bool read_given_files(struct capture *c, struct fw_error *err)
+{
+	if (c->o->dmesg && !fw_file_read_within(c->o->dmesg, FW_MACHINE_FILE_CAP, FW_SNAPSHOT_DMESG_SECONDS, &c->dmesg, err)) {
+		fw_error_prefix(err, "--dmesg ");
+		return false;
+	}
+	const char *given[][2] = {{"--image", c->o->image}, {"--image-ref", c->o->image_ref}};
+	for (size_t i = 0; i < sizeof(given) / sizeof(given[0]); i++) {
+		if (!given[i][1])
+			continue;
+		int fd = open(given[i][1], O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		struct stat st;
+		bool ok = fd >= 0 && fstat(fd, &st) == 0;
+		if (!ok)
+			fw_error_errno(err, "%s %s: cannot open", given[i][0], given[i][1]);
+		else if (!S_ISREG(st.st_mode))
+			ok = fw_error_set(err, FW_E_IO, "%s %s: not a regular file", given[i][0], given[i][1]);
+		if (fd >= 0)
+			close(fd);
+		if (!ok) {
+			fw_file_close(&c->dmesg);
+			return false;
+		}
+	}
+	return true;
+}
+
 static void take_kernel_log(struct capture *c)
 {
 	if (c->o->dmesg) {
-		take_external(c, c->o->dmesg, "var/log/dmesg", "kernel-log");
+		add_external(c, c->o->dmesg, "var/log/dmesg", "kernel-log", &c->dmesg);
 		return;
 	}
 	struct fw_blob b;
@@ -426,8 +462,12 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 	struct stat st;
 	if (stat(root, &st) != 0 || !S_ISDIR(st.st_mode))
 		return fw_error_set(err, FW_E_IO, "%s: not a folder", root);
-	if (!fw_machine_open(root, &c.m, err))
+	if (!read_given_files(&c, err))
 		return false;
+	if (!fw_machine_open(root, &c.m, err)) {
+		fw_file_close(&c.dmesg);
+		return false;
+	}
 	c.unreadable = json_array();
 	c.nodes = json_array();
 	if (o->image)
@@ -476,6 +516,7 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 		json_array_append_new(c.nodes, json_string("dev/sev-guest"));
 	take_kernel_log(&c);
 	take_sev_probe(&c, root);
+	fw_file_close(&c.dmesg);
 	if (o->image) {
 		const char *slash = strrchr(o->image, '/');
 		char rel[1024];
@@ -617,17 +658,20 @@ static bool gunzip_capped(const uint8_t *in, size_t len, size_t cap, uint8_t **o
 
 bool fw_snapshot_probe(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
+	/* through fw_file_open, not a read of its own: a pipe is read once and kept for the load */
+	struct fw_file f;
+	if (!fw_file_open(path, &f, NULL))
 		return false;
-	uint8_t h[FW_TAR_BLOCK + 64];
-	ssize_t n = read(fd, h, sizeof(h));
-	close(fd);
-	if (n < FW_TAR_BLOCK + 32)
-		return false;
-	struct fw_view v = fw_view_make(h, (size_t)n, 0);
-	return fw_tar_probe(&v) && strncmp((const char *)h, "manifest.json", 14) == 0 &&
-	       memmem(h + FW_TAR_BLOCK, (size_t)n - FW_TAR_BLOCK, FW_SNAPSHOT_FORMAT, strlen(FW_SNAPSHOT_FORMAT));
+	size_t n = f.len < FW_TAR_BLOCK + 64 ? f.len : FW_TAR_BLOCK + 64;
+	const uint8_t *h = f.data;
+	bool yes = false;
+	if (n >= FW_TAR_BLOCK + 32) {
+		struct fw_view v = fw_view_make(h, n, 0);
+		yes = fw_tar_probe(&v) && strncmp((const char *)h, "manifest.json", 14) == 0 &&
+		      memmem(h + FW_TAR_BLOCK, n - FW_TAR_BLOCK, FW_SNAPSHOT_FORMAT, strlen(FW_SNAPSHOT_FORMAT));
+	}
+	fw_file_close(&f);
+	return yes;
 }
 
 bool fw_snapshot_load(const char *path, struct fw_machine **out, struct fw_error *err)

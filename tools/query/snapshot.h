@@ -20,6 +20,8 @@
 #define FW_SNAPSHOT_VERSION 1
 /* Members larger than this are stored gzip-compressed. */
 #define FW_SNAPSHOT_GZIP_THRESHOLD 16384
+/* How long capture waits for the end of a --dmesg that is a FIFO or a pipe. */
+#define FW_SNAPSHOT_DMESG_SECONDS 10
 /* Hard caps when loading a snapshot (a corrupt or hostile archive cannot exhaust memory). */
 #define FW_SNAPSHOT_MAX_MEMBERS 200000
 #define FW_SNAPSHOT_MAX_TOTAL ((uint64_t)1 << 31)

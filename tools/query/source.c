@@ -202,58 +202,33 @@ static bool open_forms(struct fw_source *src, struct fw_error *err)
 	return true;
 }
 
+/* A settings list: named *.json or *.jsonl, or standard input that starts like JSON (standard
+ * input is read once and kept, so looking does not use it up for the firmware reader). */
 static bool is_list_path(const char *path)
 {
 	size_t n = strlen(path);
-	return strcmp(path, "-") == 0 || (n > 5 && strcmp(path + n - 5, ".json") == 0) ||
-	       (n > 6 && strcmp(path + n - 6, ".jsonl") == 0);
-}
-
-/* Standard input, whole, up to the list cap. */
-static bool read_stdin(char **out, size_t *len, struct fw_error *err)
-{
-	size_t cap = 1 << 16, n = 0;
-	char *buf = fw_xmalloc(cap);
-	for (;;) {
-		if (n == cap) {
-			if (cap >= FW_SETLIST_MAX_JSON) {
-				free(buf);
-				return fw_error_set(err, FW_E_LIMIT, "-: standard input is larger than %zu MiB",
-						    FW_SETLIST_MAX_JSON >> 20);
-			}
-			cap *= 2;
-			buf = fw_xrealloc(buf, cap);
-		}
-		ssize_t r = read(STDIN_FILENO, buf + n, cap - n);
-		if (r < 0) {
-			free(buf);
-			return fw_error_errno(err, "-: cannot read standard input");
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
+	if (strcmp(path, "-") == 0) {
+		struct fw_file f;
+		if (!fw_file_open(path, &f, NULL))
+			return true; /* the list reader reports why */
+		size_t i = 0;
+		while (i < f.len && (f.data[i] == ' ' || f.data[i] == '\t' || f.data[i] == '\n' || f.data[i] == '\r'))
+			i++;
+		bool json = i == f.len || f.data[i] == '{' || f.data[i] == '[';
+		fw_file_close(&f);
+		return json;
 	}
-	*out = buf;
-	*len = n;
-	return true;
+	return (n > 5 && strcmp(path + n - 5, ".json") == 0) || (n > 6 && strcmp(path + n - 6, ".jsonl") == 0);
 }
 
 static bool open_list(struct fw_source *src, const char *path, struct fw_error *err)
 {
 	src->kind = FW_SOURCE_LIST;
-	bool ok;
-	if (strcmp(path, "-") == 0) {
-		size_t len = 0;
-		if (!read_stdin(&src->list_text, &len, err))
-			return false;
-		ok = fw_setlist_from_json(src->list_text, len, "-", &src->list, err);
-	} else {
-		struct fw_file f;
-		if (!fw_file_read(path, FW_SETLIST_MAX_JSON, &f, err))
-			return false;
-		ok = fw_setlist_from_json((const char *)f.data, f.len, path, &src->list, err);
-		fw_file_close(&f);
-	}
+	struct fw_file f;
+	if (!fw_file_read(path, FW_SETLIST_MAX_JSON, &f, err))
+		return false;
+	bool ok = fw_setlist_from_json((const char *)f.data, f.len, path, &src->list, err);
+	fw_file_close(&f);
 	src->list_built = src->have_list = ok;
 	if (ok && src->opt.image)
 		fw_source_warn(src, "--image is for machines; %s is a settings list", path);
@@ -274,7 +249,9 @@ bool fw_source_open(const char *path, const struct fw_source_options *o, struct 
 		return true;
 	}
 	struct stat st;
-	if (stat(path, &st) != 0) {
+	if (strcmp(path, "-") == 0)
+		memset(&st, 0, sizeof(st)); /* standard input: not a folder */
+	else if (stat(path, &st) != 0) {
 		fw_error_errno(err, "%s: cannot open", path);
 		fw_source_close(src);
 		return false;
@@ -721,7 +698,6 @@ void fw_source_close(struct fw_source *src)
 		fw_acpi_set_free(src->acpi);
 	if (src->have_list)
 		fw_setlist_free(&src->list);
-	free(src->list_text);
 	if (src->inventory_built)
 		fw_inventory_free(&src->inventory);
 	if (src->settings_built)

@@ -67,7 +67,6 @@ struct fw_source {
 	/* the settings as flat records (from the settings, or read from a list) */
 	bool list_built, have_list;
 	struct fw_setlist list;
-	char *list_text;        /* the JSON read from standard input */
 	/* ACPI tables of the machine */
 	bool acpi_loaded;
 	struct fw_acpi_set *acpi;
