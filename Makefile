@@ -41,7 +41,14 @@ CFLAGS += -std=c11 $(OPT) $(WARN) $(SAN_FLAGS) $(PKG_CFLAGS) -MMD -MP
 LDFLAGS += $(SAN_FLAGS)
 LDLIBS += $(PKG_LIBS) -lpthread
 
-LIB_SRCS := $(sort $(wildcard parsers/*.c capsule/*.c ifr/*.c acpi/*.c tools/query/*.c))
+# The layers, bottom up (tools/layers.sh checks their includes): one archive each.
+LAYERS := base capsule ifr acpi query
+LAYER_DIR_base := parsers
+LAYER_DIR_capsule := capsule
+LAYER_DIR_ifr := ifr
+LAYER_DIR_acpi := acpi
+LAYER_DIR_query := tools/query
+LIB_SRCS := $(sort $(foreach l,$(LAYERS),$(wildcard $(LAYER_DIR_$(l))/*.c)))
 CLI_SRCS := $(sort $(wildcard tools/cli/*.c))
 UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
 SAMPLE_SRCS := $(sort $(wildcard samples/*.c))
@@ -55,7 +62,8 @@ SAMPLE_OBJS := $(SAMPLE_SRCS:%.c=$(BUILD)/obj/%.o)
 FUZZ_REPLAY_OBJ := $(BUILD)/obj/tests/fuzz/replay-main.o
 FUZZ_TARGETS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 
-LIB := $(BUILD)/libfwlens.a
+# Linked top layer first: a lower layer that calls up (base into acpi, ifr into acpi) fails to link.
+LIB := $(foreach l,query acpi ifr capsule base,$(BUILD)/libfwlens-$(l).a)
 # The command line without main(), for fuzz targets that run writers and whole commands.
 CLI_LIB := $(BUILD)/libfwlens-cli.a
 BIN := $(BUILD)/fwlens
@@ -97,10 +105,13 @@ $(BUILD)/obj/%.o: %.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-$(LIB): $(LIB_OBJS)
-	@mkdir -p $(dir $@)
-	@rm -f $@
-	$(Q)$(AR) rcs $@ $^
+define layer_archive
+$(BUILD)/libfwlens-$(1).a: $$(patsubst %.c,$(BUILD)/obj/%.o,$$(sort $$(wildcard $(LAYER_DIR_$(1))/*.c)))
+	@mkdir -p $$(dir $$@)
+	@rm -f $$@
+	$$(Q)$$(AR) rcs $$@ $$^
+endef
+$(foreach l,$(LAYERS),$(eval $(call layer_archive,$(l))))
 
 $(CLI_LIB): $(filter-out $(BUILD)/obj/tools/cli/main.o,$(CLI_OBJS))
 	@mkdir -p $(dir $@)
@@ -111,14 +122,14 @@ $(BIN): $(CLI_OBJS) $(LIB)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
 
-$(UNIT): $(UNIT_OBJS) $(LIB)
+$(UNIT): $(UNIT_OBJS) $(CLI_LIB) $(LIB)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(CLI_LIB) $(LIB) $(LDLIBS)
 
 $(SAMPLER): $(SAMPLE_OBJS) $(LIB)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(SAMPLE_OBJS) $(LIB) $(LDLIBS)
 
-$(SAMPLE_LIB): $(filter-out $(BUILD)/obj/samples/main.o,$(SAMPLE_OBJS))
+$(SAMPLE_LIB): $(filter-out $(BUILD)/obj/samples/fwlens-samples.o,$(SAMPLE_OBJS))
 	@mkdir -p $(dir $@)
 	@rm -f $@
 	$(Q)$(AR) rcs $@ $^

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "parsers/cleanup.h"
+#include "parsers/env.h"
 #include "parsers/file.h"
 
 extern char **environ;
@@ -25,8 +26,8 @@ extern char **environ;
 
 const char *fw_iasl_program(void)
 {
-	const char *p = getenv("FWLENS_IASL");
-	return p && *p ? p : "iasl";
+	const char *p = fw_env()->iasl;
+	return p ? p : "iasl";
 }
 
 /* The signals that end a run early (the CLI's handler undoes what parsers/cleanup.h holds) are
@@ -236,9 +237,9 @@ bool fw_iasl_disassemble(struct fw_iasl_job *jobs, size_t n, unsigned timeout_s,
 		return true;
 	unsigned limit_s = timeout_s ? timeout_s : FW_IASL_TIMEOUT_DEFAULT;
 	int64_t deadline = now_ms() + (int64_t)limit_s * 1000;
-	const char *tmp = getenv("TMPDIR");
+	const char *tmp = fw_env()->tmpdir;
 	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s/fwlens-iasl.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	snprintf(dir, sizeof(dir), "%s/fwlens-iasl.XXXXXX", tmp ? tmp : "/tmp");
 	sigset_t old;
 	hold_signals(&old);
 	if (!mkdtemp(dir)) {

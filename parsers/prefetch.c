@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "env.h"
 
 struct job {
 	enum fw_algo algo;
@@ -50,8 +51,8 @@ void fw_prefetch_free(struct fw_prefetch *pf)
 
 unsigned fw_prefetch_threads(size_t n)
 {
-	const char *env = getenv("FWLENS_THREADS");
-	long want = env && *env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+	const char *env = fw_env()->threads;
+	long want = env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
 	if (want < 1 || n < FW_PREFETCH_MIN_INPUT)
 		return 1;
 	return want > 8 ? 8 : (unsigned)want;

@@ -13,7 +13,7 @@
 #include "capsule/amd-apcb.h"
 #include "capsule/amd-microcode.h"
 #include "capsule/amd-psp.h"
-#include "firmware.h"
+#include "encoders.h"
 #include "parsers/hash.h"
 #include "parsers/view.h"
 

@@ -60,7 +60,7 @@ void setup_define(struct formset *fs);
 void cbs_define(struct formset *fs);
 void variant_forms(struct variant *v);
 
-/* modules.c: the firmware volumes (image offsets chosen by image.c) */
+/* modules.c: the firmware volumes (image offsets chosen by encode-image.c) */
 uint8_t *build_main_volume(struct variant *v, size_t length, size_t *len);
 uint8_t *build_pei_volume(struct variant *v, const struct sample_key *root, uint64_t base, size_t length, size_t *len,
 			  size_t *fid_offset, size_t *fid_size);
@@ -71,12 +71,12 @@ uint8_t *build_logo_volume(struct variant *v, size_t length, size_t *len);
 void build_amd_region(struct variant *v, uint8_t *image, size_t image_size, uint32_t bios_image_offset,
 		      uint32_t bios_image_size, struct rom_map *map);
 
-/* image.c / capsule.c */
+/* encode-image.c / encode-capsule.c */
 uint8_t *build_flash_image(struct variant *v, const struct sample_key *root, size_t *len, struct rom_map *map);
 void write_capsule(struct variant *v, const uint8_t *image, size_t len, const struct rom_map *map,
 		   const struct sample_key *signer, const struct sample_key *root, const char *rel);
 
-/* nvar.c: AMI NVAR stores */
+/* encode-nvar.c: AMI NVAR stores */
 uint8_t *nvar_defaults_store(struct variant *v, int which, size_t *len);
 /* The NVAR store of the "NVRAM external defaults" file (StdDefaults and MfgDefaults) */
 uint8_t *nvar_external_defaults(struct variant *v, size_t *len);

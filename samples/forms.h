@@ -12,7 +12,7 @@
 #ifndef SAMPLES_FORMS_H
 #define SAMPLES_FORMS_H
 
-#include "hii.h"
+#include "encode-hii.h"
 #include "sample.h"
 
 /* ---- varstores ---------------------------------------------------------------------------- */

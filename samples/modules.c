@@ -4,7 +4,7 @@
  * a top-level FFSv3 volume whose volume-image file holds the main DXE volume inside an LZMA
  * GUID-defined section; two copies of a 2 MiB FFSv2 PEI volume at the top of the flash with the
  * platform key file, the $FID version file, PEI modules (TE), a volume compressed with AMD's zlib
- * section (CE3233F5) and the Volume Top File; the NVRAM volume (nvar.c). Modules carry UI
+ * section (CE3233F5) and the Volume Top File; the NVRAM volume (encode-nvar.c). Modules carry UI
  * sections where the brief asks for names (Setup, CbsSetupDxeBRH, AMITSE, ...); plain drivers
  * have none, as most real modules. */
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 
 #include "build.h"
 #include "capsule/ami-fid.h"
-#include "firmware.h"
+#include "encoders.h"
 #include "ifr/ifr-opcodes.h"
 #include "parsers/ffs.h"
 #include "parsers/hash.h"

@@ -15,7 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "parsers/tree-json.h"
+#include "tools/cli/tree-json.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/tree-writers.h"
 

@@ -58,7 +58,7 @@
 #include "parsers/hash.h"
 #include "parsers/section.h"
 #include "parsers/view.h"
-#include "samples/firmware.h"
+#include "samples/encoders.h"
 
 /* A run may use 5 s of CPU; it is killed as hung after 20 s of wall time (the machine running the
  * tests may be busy: wall time alone would make the verdict depend on the load). */

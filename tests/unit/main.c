@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "parsers/env.h"
 #include "parsers/error.h"
 
 struct test_entry {
@@ -140,6 +141,10 @@ static int matches(const struct test_entry *t, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	size_t passed = 0, failed = 0, skipped = 0;
+	/* the libraries see the environment only as a program hands it down (parsers/env.h) */
+	struct fw_env env = {getenv("FWLENS_THREADS"), getenv("FWLENS_IASL"), getenv("TMPDIR"), getenv("SOURCE_DATE_EPOCH"),
+			     getenv("FWLENS_RULES")};
+	fw_env_set(&env);
 	qsort(tests, ntests, sizeof(*tests), cmp_tests);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (size_t i = 0; i < ntests; i++) {

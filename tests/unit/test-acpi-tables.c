@@ -26,6 +26,7 @@
 #include "acpi/topo.h"
 #include "acpi/xsdt.h"
 #include "harness.h"
+#include "parsers/env.h"
 
 /* --- a small table builder ---------------------------------------------------------------------- */
 
@@ -922,6 +923,17 @@ TEST(acpi_common_tables_are_named)
 
 /* --- iasl as a child process ---------------------------------------------------------------------- */
 
+/* The iasl program the libraries run (what $FWLENS_IASL gives the command line); NULL: "iasl". */
+static void set_iasl(const char *path)
+{
+	static char keep[4200];
+	struct fw_env e = *fw_env();
+	e.iasl = path ? keep : NULL;
+	if (path)
+		snprintf(keep, sizeof(keep), "%s", path);
+	fw_env_set(&e);
+}
+
 /* Writes `body` as an executable script `dir`/`name` (path in `path`) and points $FWLENS_IASL at
  * it; returns the previous value (malloc'd, or NULL) for restore_iasl. */
 static char *fake_iasl(const char *dir, const char *name, const char *body, char *path, size_t size)
@@ -933,18 +945,15 @@ static char *fake_iasl(const char *dir, const char *name, const char *body, char
 		fclose(f);
 	}
 	chmod(path, 0700);
-	const char *saved = getenv("FWLENS_IASL");
+	const char *saved = fw_env()->iasl;
 	char *copy = saved ? strdup(saved) : NULL;
-	setenv("FWLENS_IASL", path, 1);
+	set_iasl(path);
 	return copy;
 }
 
 static void restore_iasl(char *saved)
 {
-	if (saved)
-		setenv("FWLENS_IASL", saved, 1);
-	else
-		unsetenv("FWLENS_IASL");
+	set_iasl(saved);
 	free(saved);
 }
 
@@ -963,7 +972,7 @@ TEST(acpi_iasl_time_limit_and_missing_program)
 	bool slow = fw_iasl_disassemble(&job, 1, 1, NULL, &err);
 	bool slow_ok = !slow && err.code == FW_E_DEPENDENCY && strstr(err.msg, "did not finish within 1 s");
 	snprintf(script, sizeof(script), "%s/no-such-iasl", dir);
-	setenv("FWLENS_IASL", script, 1);
+	set_iasl(script);
 	bool missing = fw_iasl_disassemble(&job, 1, 1, NULL, &err);
 	bool missing_ok = !missing && err.code == FW_E_DEPENDENCY && strstr(err.msg, "acpica-tools");
 	restore_iasl(saved);

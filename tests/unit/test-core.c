@@ -5,7 +5,7 @@
 #include "parsers/hash.h"
 #include "parsers/layout.h"
 #include "parsers/node.h"
-#include "parsers/tree-json.h"
+#include "tools/cli/tree-json.h"
 #include "parsers/ucs2.h"
 #include "parsers/view.h"
 

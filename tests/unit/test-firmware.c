@@ -12,7 +12,7 @@
 #include "harness.h"
 #include "parsers/hash.h"
 #include "parsers/intel-descriptor.h"
-#include "parsers/tree-json.h"
+#include "tools/cli/tree-json.h"
 
 static struct fw_node *find(struct fw_node *root, const char *guid, enum fw_node_kind kind)
 {

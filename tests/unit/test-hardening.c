@@ -10,10 +10,11 @@
 #include "capsule/amd-psp.h"
 #include "capsule/detect.h"
 #include "harness.h"
+#include "parsers/env.h"
 #include "ifr/ifr.h"
 #include "parsers/nvram.h"
 #include "parsers/section.h"
-#include "parsers/tree-json.h"
+#include "tools/cli/tree-json.h"
 #include "parsers/vss.h"
 #include "tools/query/machine.h"
 #include "tools/query/setlist.h"
@@ -337,7 +338,9 @@ TEST(limits_settings_list_at_and_past)
 
 static char *tree_json_with_threads(const char *path, const char *threads)
 {
-	setenv("FWLENS_THREADS", threads, 1);
+	struct fw_env saved = *fw_env(), e = saved;
+	e.threads = threads;
+	fw_env_set(&e);
 	struct fw_firmware fw;
 	struct fw_error err;
 	char *text = NULL;
@@ -348,7 +351,7 @@ static char *tree_json_with_threads(const char *path, const char *threads)
 		fclose(f);
 		fw_firmware_close(&fw);
 	}
-	unsetenv("FWLENS_THREADS");
+	fw_env_set(&saved);
 	return text;
 }
 

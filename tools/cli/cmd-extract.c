@@ -13,7 +13,7 @@
 
 #include "cli.h"
 #include "parsers/section.h"
-#include "parsers/tree-json.h"
+#include "tools/cli/tree-json.h"
 #include "tree-writers.h"
 
 #define NAME_MAX_BYTES 80

@@ -5,7 +5,7 @@
 
 #include "cli.h"
 #include "parsers/hash.h"
-#include "parsers/tree-json.h"
+#include "tools/cli/tree-json.h"
 #include "tree-writers.h"
 
 #define MAX_ALGOS 16

@@ -1,6 +1,6 @@
 /* fwlens tree: the whole node tree of a firmware input. */
 #include "cli.h"
-#include "parsers/tree-json.h"
+#include "tools/cli/tree-json.h"
 #include "tree-writers.h"
 
 #include <stdlib.h>

@@ -1,10 +1,21 @@
 #include <libxml/parser.h>
+#include <stdlib.h>
 
 #include "cli.h"
+#include "parsers/env.h"
 
 int main(int argc, char **argv)
 {
 	LIBXML_TEST_VERSION
+	/* The one place the libraries' environment is read; they get it from fw_env(). */
+	struct fw_env env = {
+		.threads = getenv("FWLENS_THREADS"),
+		.iasl = getenv("FWLENS_IASL"),
+		.tmpdir = getenv("TMPDIR"),
+		.source_date_epoch = getenv("SOURCE_DATE_EPOCH"),
+		.rules = getenv("FWLENS_RULES"),
+	};
+	fw_env_set(&env);
 	int rc = fw_cli_main(argc, argv);
 	xmlCleanupParser();
 	return rc;

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "parsers/hash.h"
-#include "parsers/tree-json.h"
+#include "tools/cli/tree-json.h"
 
 bool fw_cli_open_firmware(struct fw_cli *cli, const char *path, unsigned flags, struct fw_firmware *fw, int *rc)
 {

@@ -16,6 +16,7 @@
 #include "machine.h"
 #include "parsers/file.h"
 #include "parsers/guid.h"
+#include "parsers/env.h"
 #include "parsers/hash.h"
 #include "parsers/tar.h"
 #include "sev-probe.h"
@@ -444,8 +445,8 @@ static int cmp_member(const void *a, const void *b)
 
 static uint64_t capture_time(const struct fw_capture_options *o)
 {
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	if (sde && *sde)
+	const char *sde = fw_env()->source_date_epoch;
+	if (sde)
 		return strtoull(sde, NULL, 10);
 	return o->created ? o->created : (uint64_t)time(NULL);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parsers/env.h"
 #include "parsers/file.h"
 #include "parsers/nearest.h"
 #include "user-regex.h"
@@ -241,7 +242,7 @@ bool fw_topics_load_buffer(const char *xml, size_t len, const char *name, struct
 bool fw_topics_load(const char *path, struct fw_topics *out, struct fw_error *err)
 {
 	if (!path || !*path)
-		path = getenv("FWLENS_RULES");
+		path = fw_env()->rules;
 	if (!path || !*path)
 		return fw_topics_load_buffer(builtin_rules, sizeof(builtin_rules) - 1, "built-in", out, err);
 	struct fw_file f;

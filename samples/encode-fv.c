@@ -1,7 +1,7 @@
 /* Sections, FFS files and firmware volumes, encoded with the layouts of parsers/fv.h, ffs.h and
  * section.h (reference/formats.md 3-4). Volumes are laid out as EDK2 GenFv does: a 0x48-byte
  * header, the extended header inside a pad file, files 8-byte aligned, erase polarity 1. */
-#include "firmware.h"
+#include "encoders.h"
 
 #include <lzma.h>
 #include <stdlib.h>

@@ -1,12 +1,12 @@
 /* Encoders for the UEFI PI structures of the sample images: sections, FFS files, firmware
- * volumes (fv.c), PE32+/TE images (pe.c), HII packages and IFR (hii.c), AMI NVAR stores
- * (nvar.c). Layouts come from parsers/fv.h, ffs.h, section.h, nvar.h, pe.h and ifr/ifr-layout.h. */
+ * volumes (encode-fv.c), PE32+/TE images (encode-pe.c), HII packages and IFR (encode-hii.c), AMI NVAR stores
+ * (encode-nvar.c). Layouts come from parsers/fv.h, ffs.h, section.h, nvar.h, pe.h and ifr/ifr-layout.h. */
 #ifndef SAMPLES_FIRMWARE_H
 #define SAMPLES_FIRMWARE_H
 
 #include "sample.h"
 
-/* ---- sections (fv.c): each appends one section to a section stream, 4-byte aligned ------------ */
+/* ---- sections (encode-fv.c): each appends one section to a section stream, 4-byte aligned ------------ */
 void sec_plain(struct sbuf *s, uint8_t type, const void *body, size_t n);
 void sec_ui(struct sbuf *s, const char *name);
 void sec_version(struct sbuf *s, uint16_t build, const char *text);
@@ -23,7 +23,7 @@ void sec_amd_zlib(struct sbuf *s, const void *sections, size_t n);
 uint8_t *lzma_compress_edk2(const void *in, size_t n, size_t *out_len); /* 13-byte header + stream */
 uint8_t *zlib_compress(const void *in, size_t n, size_t *out_len);
 
-/* ---- FFS files and volumes (fv.c) ---------------------------------------------------------- */
+/* ---- FFS files and volumes (encode-fv.c) ---------------------------------------------------------- */
 struct fvb {
 	struct sbuf b;
 	size_t length;    /* FvLength */
@@ -44,7 +44,7 @@ size_t fv_add_top_file(struct fvb *v, const struct fw_guid *name, uint8_t type, 
 /* Free space up to FvLength, header checksum; returns the volume (caller frees). */
 uint8_t *fv_finish(struct fvb *v, size_t *len);
 
-/* ---- images (pe.c) -------------------------------------------------------------------------- */
+/* ---- images (encode-pe.c) -------------------------------------------------------------------------- */
 /* A PE32+ (x64) EFI image laid out as GenFw leaves it (file offset == RVA, 0x100 alignment):
  * .text, .data, optional .rsrc carrying an HII package list as resource "HII", .reloc. */
 uint8_t *pe_build(uint16_t subsystem, const void *text, size_t text_len, const void *data, size_t data_len,

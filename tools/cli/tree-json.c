@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hash.h"
+#include "parsers/hash.h"
 
 /* Length of the valid UTF-8 sequence at s (0 when invalid); *cp gets the code point. */
 static size_t utf8_seq(const unsigned char *s, uint32_t *cp)

@@ -1,5 +1,5 @@
 /* String packages, IFR opcodes and package lists (reference/ifr.md 1-2). */
-#include "hii.h"
+#include "encode-hii.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* PE32+ and TE images for the sample modules, encoded with the layouts of parsers/pe.h. The code
  * bytes are filler; the headers, section table, relocation block and the HII resource are what a
  * real GenFw image carries (reference/ifr.md 1.2). */
-#include "firmware.h"
+#include "encoders.h"
 
 #include <string.h>
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "build.h"
-#include "firmware.h"
+#include "encoders.h"
 #include "parsers/ffs.h"
 #include "parsers/hash.h"
 #include "parsers/nvar.h"

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "node.h"
+#include "parsers/node.h"
 
 #define FW_JSON_CRC32 0x01 /* add "crc32" of each node's bytes (header + body as stored) */
 
