@@ -6,6 +6,7 @@
 
 #include "acpi-write.h"
 #include "cli.h"
+#include "emit.h"
 #include "acpi/topo.h"
 #include "tools/query/source.h"
 
@@ -46,6 +47,34 @@ static bool parse_filter(struct fw_cli *cli, const char *arg, struct fw_acpi_fil
 	return f->n > 0 || (fw_cli_usage_error(cli, "--table needs at least one signature"), false);
 }
 
+static json_t *topo_document(const void *topo)
+{
+	return fw_acpi_json_topo(topo);
+}
+
+static void topo_text(struct fw_cli *cli, const void *topo)
+{
+	fw_acpi_text_topo(cli, topo);
+}
+
+/* The tables shown: the set and the --table filter. */
+struct tables {
+	const struct fw_acpi_set *set;
+	const struct fw_acpi_filter *filter;
+};
+
+static json_t *tables_document(const void *ctx)
+{
+	const struct tables *t = ctx;
+	return fw_acpi_json_set(t->set, t->filter);
+}
+
+static void tables_text(struct fw_cli *cli, const void *ctx)
+{
+	const struct tables *t = ctx;
+	fw_acpi_text_set(cli, t->set, t->filter);
+}
+
 static int run_topo(struct fw_cli *cli, const struct fw_acpi_set *set, const struct fw_topo_host *host)
 {
 	struct fw_topo_options o = {0};
@@ -64,12 +93,7 @@ static int run_topo(struct fw_cli *cli, const struct fw_acpi_set *set, const str
 	fw_error_clear(&err);
 	if (!fw_acpi_topo_build(set, &o, &topo, &err))
 		return fw_cli_fail(cli, &err);
-	if (fw_cli_format_is(cli, "json"))
-		fw_cli_print_json(cli, fw_acpi_json_topo(topo));
-	else if (fw_cli_format_is(cli, "xml"))
-		fw_cli_print_json_as_xml(cli, fw_acpi_json_topo(topo), "acpi-topo");
-	else
-		fw_acpi_text_topo(cli, topo);
+	fw_cli_emit(cli, &(struct fw_emit){"acpi-topo", topo_document, topo_text, NULL, NULL, topo});
 	fw_acpi_topo_free(topo);
 	return 0;
 }
@@ -121,12 +145,8 @@ static int run_acpi(struct fw_cli *cli)
 			goto out;
 		}
 	}
-	if (fw_cli_format_is(cli, "json"))
-		fw_cli_print_json(cli, fw_acpi_json_set(set, &filter));
-	else if (fw_cli_format_is(cli, "xml"))
-		fw_cli_print_json_as_xml(cli, fw_acpi_json_set(set, &filter), "acpi");
-	else
-		fw_acpi_text_set(cli, set, &filter);
+	struct tables shown = {set, &filter};
+	fw_cli_emit(cli, &(struct fw_emit){"acpi", tables_document, tables_text, NULL, NULL, &shown});
 out:
 	if (snapshot)
 		fw_source_close(&machine); /* owns the set */

@@ -2,22 +2,66 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit.h"
 #include "query-writers.h"
 #include "record-key.h"
 #include "parsers/nearest.h"
 
-static void write_markdown(struct fw_cli *cli, struct fw_setlist *l, const struct fw_hits *hits)
+/* What the writers describe: the source, the pattern, the settings and the matches. */
+struct found {
+	const char *source, *pattern;
+	struct fw_setlist *l; /* the query writers take it non-const */
+	const struct fw_hits *hits;
+	const struct fw_record_key *key;
+};
+
+static json_t *found_document(const void *ctx)
 {
+	const struct found *x = ctx;
+	json_t *doc = json_object(), *arr = json_array();
+	json_object_set_new(doc, "source", json_string(x->source));
+	json_object_set_new(doc, "pattern", json_string(x->pattern));
+	for (size_t i = 0; i < x->hits->n; i++)
+		json_array_append_new(arr, fw_query_json_hit(x->l, &x->hits->items[i]));
+	json_object_set_new(doc, "matches", arr);
+	return doc;
+}
+
+static void found_jsonl(struct fw_cli *cli, const void *ctx)
+{
+	const struct found *x = ctx;
+	for (size_t i = 0; i < x->hits->n; i++)
+		fw_cli_print_jsonl(cli, fw_record_key_wrap(x->key, fw_query_json_hit(x->l, &x->hits->items[i])));
+}
+
+static void found_markdown(struct fw_cli *cli, const void *ctx)
+{
+	const struct found *x = ctx;
 	FILE *f = fw_cli_out(cli);
 	fprintf(f, FW_QUERY_MD_HEADER, "Matched");
-	for (size_t i = 0; i < hits->n; i++) {
+	for (size_t i = 0; i < x->hits->n; i++) {
 		char matched[256] = "";
-		for (size_t k = 0; k < hits->items[i].nreasons; k++) {
+		for (size_t k = 0; k < x->hits->items[i].nreasons; k++) {
 			size_t used = strlen(matched);
-			snprintf(matched + used, sizeof(matched) - used, "%s%s", k ? ", " : "", hits->items[i].reasons[k].rule);
+			snprintf(matched + used, sizeof(matched) - used, "%s%s", k ? ", " : "", x->hits->items[i].reasons[k].rule);
 		}
-		fw_query_md_row(f, l, hits->items[i].it, matched);
+		fw_query_md_row(f, x->l, x->hits->items[i].it, matched);
 	}
+}
+
+static void found_text(struct fw_cli *cli, const void *ctx)
+{
+	const struct found *x = ctx;
+	for (size_t i = 0; i < x->hits->n; i++) {
+		char why[512] = "";
+		for (size_t k = 0; k < x->hits->items[i].nreasons; k++) {
+			size_t used = strlen(why);
+			snprintf(why + used, sizeof(why) - used, "%s%s", k ? ", " : "", x->hits->items[i].reasons[k].why);
+		}
+		fw_query_text_setting(cli, x->l, x->hits->items[i].it, NULL);
+		fprintf(fw_cli_out(cli), "      %smatched: %s%s\n", fw_cli_color(cli, "dim"), why, fw_cli_color(cli, "reset"));
+	}
+	fprintf(fw_cli_out(cli), "%s%zu of %zu settings match /%s/\n", x->hits->n ? "\n" : "", x->hits->n, x->l->n, x->pattern);
 }
 
 static int run_find(struct fw_cli *cli)
@@ -45,35 +89,8 @@ static int run_find(struct fw_cli *cli)
 	fw_query_cli_warnings(cli, &src, NULL);
 	struct fw_record_key key;
 	fw_record_key_init(&key, cli->argv[0], src.kind == FW_SOURCE_MACHINE ? src.machine : NULL);
-	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
-		json_t *doc = json_object(), *arr = json_array();
-		json_object_set_new(doc, "source", json_string(cli->argv[0]));
-		json_object_set_new(doc, "pattern", json_string(cli->argv[1]));
-		for (size_t i = 0; i < hits.n; i++)
-			json_array_append_new(arr, fw_query_json_hit(l, &hits.items[i]));
-		json_object_set_new(doc, "matches", arr);
-		if (fw_cli_format_is(cli, "json"))
-			fw_cli_print_json(cli, doc);
-		else
-			fw_cli_print_json_as_xml(cli, doc, "find");
-	} else if (fw_cli_format_is(cli, "jsonl")) {
-		for (size_t i = 0; i < hits.n; i++)
-			fw_cli_print_jsonl(cli, fw_record_key_wrap(&key, fw_query_json_hit(l, &hits.items[i])));
-	} else if (fw_cli_format_is(cli, "markdown")) {
-		write_markdown(cli, l, &hits);
-	} else {
-		for (size_t i = 0; i < hits.n; i++) {
-			char why[512] = "";
-			for (size_t k = 0; k < hits.items[i].nreasons; k++) {
-				size_t used = strlen(why);
-				snprintf(why + used, sizeof(why) - used, "%s%s", k ? ", " : "", hits.items[i].reasons[k].why);
-			}
-			fw_query_text_setting(cli, l, hits.items[i].it, NULL);
-			fprintf(fw_cli_out(cli), "      %smatched: %s%s\n", fw_cli_color(cli, "dim"), why,
-				fw_cli_color(cli, "reset"));
-		}
-		fprintf(fw_cli_out(cli), "%s%zu of %zu settings match /%s/\n", hits.n ? "\n" : "", hits.n, l->n, cli->argv[1]);
-	}
+	struct found shown = {cli->argv[0], cli->argv[1], l, &hits, &key};
+	fw_cli_emit(cli, &(struct fw_emit){"find", found_document, found_text, found_markdown, found_jsonl, &shown});
 	rc = hits.n ? 0 : FW_EXIT_DIFFERENT;
 	fw_record_key_free(&key);
 	fw_hits_free(&hits);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "emit.h"
 #include "parsers/hash.h"
 #include "tools/cli/tree-json.h"
 #include "tree-writers.h"
@@ -173,6 +174,25 @@ static void info_text(struct fw_cli *cli, const struct fw_firmware *fw, const st
 		in->diags[FW_DIAG_ERROR] == 1 ? "" : "s", in->diags[FW_DIAG_WARN], in->diags[FW_DIAG_WARN] == 1 ? "" : "s");
 }
 
+/* What the writers describe: the input, what the walk found, its hash. */
+struct shown {
+	const struct fw_firmware *fw;
+	const struct info *in;
+	const char *sha;
+};
+
+static json_t *shown_document(const void *ctx)
+{
+	const struct shown *s = ctx;
+	return info_json(s->fw, s->in, s->sha);
+}
+
+static void shown_text(struct fw_cli *cli, const void *ctx)
+{
+	const struct shown *s = ctx;
+	info_text(cli, s->fw, s->in, s->sha);
+}
+
 static int run_info(struct fw_cli *cli)
 {
 	struct fw_firmware fw;
@@ -184,12 +204,8 @@ static int run_info(struct fw_cli *cli)
 		fw_node_walk(fw.tree->root, info_visit, in);
 	char sha[FW_SHA256_HEX_LEN];
 	fw_sha256_hex(fw.tree->input, fw.tree->input_len, sha);
-	if (fw_cli_format_is(cli, "json"))
-		fw_cli_print_json(cli, info_json(&fw, in, sha));
-	else if (fw_cli_format_is(cli, "xml"))
-		fw_cli_print_json_as_xml(cli, info_json(&fw, in, sha), "info");
-	else
-		info_text(cli, &fw, in, sha);
+	struct shown shown = {&fw, in, sha};
+	fw_cli_emit(cli, &(struct fw_emit){"info", shown_document, shown_text, NULL, NULL, &shown});
 	free(in);
 	fw_firmware_close(&fw);
 	return 0;

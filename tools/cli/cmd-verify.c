@@ -8,6 +8,7 @@
 #include "capsule/signature.h"
 #include "capsule/detect.h"
 #include "cli.h"
+#include "emit.h"
 #include "parsers/file.h"
 
 static json_t *area_json(const struct fw_verify_area *a)
@@ -171,6 +172,26 @@ static const struct fw_node *embedded_header(const struct fw_firmware *fw, struc
 	return NULL;
 }
 
+/* What the writers describe: the input, its capsule and the verdict. */
+struct verdict {
+	const char *path;
+	const struct fw_capsule *capsule;
+	const struct fw_verify_report *report;
+};
+
+static json_t *verdict_document(const void *ctx)
+{
+	const struct verdict *v = ctx;
+	return report_json(v->path, v->capsule, v->report);
+}
+
+static void verdict_text(struct fw_cli *cli, const void *ctx)
+{
+	const struct verdict *v = ctx;
+	if (!cli->quiet)
+		report_text(cli, v->capsule, v->report);
+}
+
 static int run_verify(struct fw_cli *cli)
 {
 	const char *path = cli->argv[0], *key_path = fw_cli_opt(cli, "key");
@@ -224,15 +245,8 @@ static int run_verify(struct fw_cli *cli)
 		rc = fw_cli_fail(cli, &err);
 		goto out;
 	}
-	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
-		json_t *doc = report_json(path, c, &r);
-		if (fw_cli_format_is(cli, "json"))
-			fw_cli_print_json(cli, doc);
-		else
-			fw_cli_print_json_as_xml(cli, doc, "verify");
-	} else if (!cli->quiet) {
-		report_text(cli, c, &r);
-	}
+	struct verdict shown = {path, c, &r};
+	fw_cli_emit(cli, &(struct fw_emit){"verify", verdict_document, verdict_text, NULL, NULL, &shown});
 	rc = r.valid ? FW_EXIT_OK : FW_EXIT_DIFFERENT;
 out:
 	fw_verify_report_free(&r);

@@ -8,29 +8,29 @@
 #include <zlib.h>
 
 #include "cli.h"
+#include "emit.h"
 
-static int run_version(struct fw_cli *cli)
+static json_t *version_document(const void *ctx)
 {
 	uint32_t b = BrotliDecoderVersion();
-	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
-		json_t *doc = json_object();
-		json_object_set_new(doc, "fwlens", json_string(FWLENS_VERSION));
-		json_t *deps = json_object();
-		json_object_set_new(deps, "liblzma", json_string(lzma_version_string()));
-		json_object_set_new(deps, "zlib", json_string(zlibVersion()));
-		char bro[32];
-		snprintf(bro, sizeof(bro), "%u.%u.%u", b >> 24, (b >> 12) & 0xFFF, b & 0xFFF);
-		json_object_set_new(deps, "brotli", json_string(bro));
-		json_object_set_new(deps, "openssl", json_string(OpenSSL_version(OPENSSL_VERSION)));
-		json_object_set_new(deps, "libxml2", json_string(LIBXML_DOTTED_VERSION));
-		json_object_set_new(deps, "jansson", json_string(JANSSON_VERSION));
-		json_object_set_new(doc, "dependencies", deps);
-		if (fw_cli_format_is(cli, "json"))
-			fw_cli_print_json(cli, doc);
-		else
-			fw_cli_print_json_as_xml(cli, doc, "version");
-		return 0;
-	}
+	json_t *doc = json_object();
+	json_object_set_new(doc, "fwlens", json_string(FWLENS_VERSION));
+	json_t *deps = json_object();
+	json_object_set_new(deps, "liblzma", json_string(lzma_version_string()));
+	json_object_set_new(deps, "zlib", json_string(zlibVersion()));
+	char bro[32];
+	snprintf(bro, sizeof(bro), "%u.%u.%u", b >> 24, (b >> 12) & 0xFFF, b & 0xFFF);
+	json_object_set_new(deps, "brotli", json_string(bro));
+	json_object_set_new(deps, "openssl", json_string(OpenSSL_version(OPENSSL_VERSION)));
+	json_object_set_new(deps, "libxml2", json_string(LIBXML_DOTTED_VERSION));
+	json_object_set_new(deps, "jansson", json_string(JANSSON_VERSION));
+	json_object_set_new(doc, "dependencies", deps);
+	return doc;
+}
+
+static void version_text(struct fw_cli *cli, const void *ctx)
+{
+	uint32_t b = BrotliDecoderVersion();
 	FILE *f = fw_cli_out(cli);
 	fprintf(f, "fwlens %s\n", FWLENS_VERSION);
 	fprintf(f, "  liblzma  %s\n", lzma_version_string());
@@ -39,6 +39,11 @@ static int run_version(struct fw_cli *cli)
 	fprintf(f, "  openssl  %s\n", OpenSSL_version(OPENSSL_VERSION));
 	fprintf(f, "  libxml2  %s\n", LIBXML_DOTTED_VERSION);
 	fprintf(f, "  jansson  %s\n", JANSSON_VERSION);
+}
+
+static int run_version(struct fw_cli *cli)
+{
+	fw_cli_emit(cli, &(struct fw_emit){"version", version_document, version_text, NULL, NULL, NULL});
 	return 0;
 }
 
