@@ -15,6 +15,8 @@
 /* Larger than any variable a firmware accepts (they cap a variable at tens of KiB). */
 #define EFIVAR_FILE_CAP ((size_t)16 << 20)
 #define EFIVAR_TAR_CAP ((size_t)256 << 20)
+/* A machine has a few thousand variables at most. */
+#define EFIVAR_TAR_MEMBERS 65536
 
 static const char *base_name(const char *path)
 {
@@ -95,25 +97,31 @@ bool fw_efivarfs_parse_file(struct fw_tree *t, struct fw_node *parent, const cha
 	return true;
 }
 
-/* Every Name-guid file of the archive; other members are skipped. */
+/* Every Name-guid file of the archive; other members are skipped. A variable keeps views into its
+ * member's bytes, so the tree owns them. */
 static bool load_tar(struct fw_tree *t, struct fw_node *store, const struct fw_view *v, struct fw_error *err)
 {
+	const struct fw_tar_limits lim = {EFIVAR_TAR_MEMBERS, EFIVAR_FILE_CAP, EFIVAR_TAR_CAP};
 	struct fw_tar_reader r;
 	struct fw_tar_entry e;
-	fw_tar_reader_init(&r, v);
+	fw_tar_reader_init(&r, v, &lim);
 	fw_error_clear(err);
-	while (fw_tar_next(&r, &e, err)) {
+	bool ok = true;
+	while (ok && fw_tar_next(&r, &e, err)) {
 		if (e.type != '0' || !fw_efivarfs_name_ok(e.name))
 			continue;
+		fw_tree_own(t, fw_tar_take_data(&r), e.data.len);
 		struct fw_error sub;
 		fw_error_clear(&sub);
 		if (fw_efivarfs_parse_file(t, store, e.name, &e.data, &sub))
 			continue;
 		if (sub.code == FW_E_LIMIT)
-			return fw_error_set(err, sub.code, "%s", sub.msg);
-		fw_node_diag(t, store, FW_DIAG_WARN, e.header_offset, "%s: %s", e.name, sub.msg);
+			ok = fw_error_set(err, sub.code, "%s", sub.msg);
+		else
+			fw_node_diag(t, store, FW_DIAG_WARN, e.header_offset, "%s: %s", e.name, sub.msg);
 	}
-	return err->code == FW_OK;
+	fw_tar_reader_free(&r);
+	return ok && err->code == FW_OK;
 }
 
 static int cmp_str(const void *a, const void *b)

@@ -13,10 +13,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fw_tar_probe(&v)) {
 		struct fw_tar_reader r;
 		struct fw_tar_entry e;
-		fw_tar_reader_init(&r, &v);
+		fw_tar_reader_init(&r, &v, NULL);
 		while (fw_tar_next(&r, &e, &err))
-			if (fw_efivarfs_name_ok(e.name))
+			if (e.type == '0' && fw_efivarfs_name_ok(e.name)) {
+				fw_tree_own(t, fw_tar_take_data(&r), e.data.len);
 				fw_efivarfs_parse_file(t, t->root, e.name, &e.data, &err);
+			}
+		fw_tar_reader_free(&r);
 	}
 	fuzz_nvram_touch(t);
 	fw_tree_free(t);

@@ -376,10 +376,11 @@ TEST(prefetch_gives_the_same_tree)
 /* ---- user regular expressions (topic rules, find) ------------------------------------------------ */
 
 /* Stacked repetition operators after one atom made regcomp take 11 s ("B" + 28 "?" + "++++", found
- * by fuzz-topics as a timeout): they count as the expansion they are, and are refused at once. */
+ * by fuzz-topics as a timeout). PCRE2 refuses a quantifier on a quantifier at once, and compiles
+ * nested repetitions without expanding them. */
 TEST(user_regex_stacked_repetitions_refused)
 {
-	regex_t re;
+	struct fw_regex re;
 	struct fw_error err;
 	char pat[64] = "B";
 	memset(pat + 1, '?', 28);
@@ -387,22 +388,21 @@ TEST(user_regex_stacked_repetitions_refused)
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	CHECK(!fw_regex_compile(&re, pat, &err));
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	CHECK_MSG(strstr(err.msg, "stacks more than 2 repetition operators on one atom"), "%s", err.msg);
-	CHECK((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000 < 100);
-	/* an anchor before the stack is what made glibc slow: 8 operators took 1.7 s natively, 11 s
-	 * under the sanitizers (fuzz-topics, a timeout) */
 	CHECK(!fw_regex_compile(&re, " BBBBBB\\\\\\BB?????+++BBB", &err));
 	CHECK(!fw_regex_compile(&re, "\\bB???", &err));
 	CHECK(!fw_regex_compile(&re, "x{2}{3}?", &err));
-	CHECK(!fw_regex_compile(&re, "((((((((((a?)?)?)?)?)?)?)?)?)?)", &err));
-	CHECK(strstr(err.msg, "repeats too much"));
+	CHECK_MSG(strstr(err.msg, "quantifier does not follow a repeatable item"), "%s", err.msg);
+	CHECK(fw_regex_compile(&re, "((((((((((a?)?)?)?)?)?)?)?)?)?)", &err));
+	CHECK(fw_regex_match(&re, "b") && !re.limit_hit);
+	fw_regex_free(&re);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	CHECK((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000 < 100);
 	/* ordinary expressions still compile */
 	static const char *const fine[] = {"SEV-?SNP", "a*b+c?d{2,3}", "(IOMMU|SMMU)( Mode)?", "^ACS Enable$",
 					   "x{1,200}", "[[:alpha:]]+ [0-9]*", "\\bSMEE.*?", "a+?b??"};
 	for (size_t i = 0; i < sizeof(fine) / sizeof(fine[0]); i++) {
 		CHECK_MSG(fw_regex_compile(&re, fine[i], &err), "%s: %s", fine[i], err.msg);
-		regfree(&re);
+		fw_regex_free(&re);
 	}
 	struct fw_topics t;
 	CHECK_MSG(fw_topics_load(NULL, &t, &err), "the built-in rules: %s", err.msg);

@@ -153,6 +153,12 @@ static int run_query(struct fw_cli *cli)
 	}
 	struct fw_fact_answers facts;
 	fw_facts_answer(&src, sel, nsel, &facts);
+	if (!fw_topics_limits_ok(sel, nsel, &err)) {
+		fw_hits_free(&hits);
+		fw_fact_answers_free(&facts);
+		rc = fw_cli_fail(cli, &err);
+		goto out;
+	}
 	fw_query_cli_warnings(cli, &src, NULL);
 	struct fw_record_key key;
 	fw_record_key_init(&key, cli->argv[0], src.kind == FW_SOURCE_MACHINE ? src.machine : NULL);

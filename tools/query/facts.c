@@ -58,7 +58,7 @@ static void summary(struct ctx *c, enum fw_fact_state st, const char *fmt, ...)
 
 static bool matches(const struct fw_topic_fact_rule *r, const char *s)
 {
-	return !r->re || (s && regexec(r->re, s, 0, NULL, 0) == 0);
+	return !r->re || (s && fw_regex_match(r->re, s));
 }
 
 static void kernel_option(struct ctx *c, const struct fw_topic_fact_rule *r)
@@ -95,7 +95,7 @@ static void kernel_log(struct ctx *c, const struct fw_topic_fact_rule *r)
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
 		char line[512];
 		snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) - 1 ? len : sizeof(line) - 1), p);
-		bool hit = r->re ? regexec(r->re, line, 0, NULL, 0) == 0 : strstr(line, r->name) != NULL;
+		bool hit = r->re ? fw_regex_match(r->re, line) : strstr(line, r->name) != NULL;
 		if (hit)
 			evidence(c, "%s", line);
 		p = nl ? nl + 1 : p + len;

@@ -420,6 +420,9 @@ bool fw_machine_read(struct fw_machine *m, const char *rel, struct fw_blob *out,
 		f = folder_read(m, rel);
 	} else {
 		f = fw_strmap_get(&m->files, rel);
+		const char *alias = f ? NULL : fw_strmap_get(&m->links, rel);
+		if (alias) /* a file captured once under another path (the same device and inode) */
+			f = fw_strmap_get(&m->files, alias);
 		if (!f) {
 			/* a member stored under a linked directory: resolve links in the snapshot */
 			const char *target = NULL;
@@ -472,6 +475,19 @@ bool fw_machine_exists(struct fw_machine *m, const char *rel)
 		return false;
 	struct stat st;
 	return fstatat(m->root_fd, resolved, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+bool fw_machine_identity(struct fw_machine *m, const char *rel, uint64_t *dev, uint64_t *ino)
+{
+	char resolved[4096];
+	int e = 0;
+	struct stat st;
+	if (m->kind != FW_MACHINE_FOLDER || !resolve(m, rel, true, resolved, sizeof(resolved), &e) ||
+	    fstatat(m->root_fd, resolved, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return false;
+	*dev = (uint64_t)st.st_dev;
+	*ino = (uint64_t)st.st_ino;
+	return true;
 }
 
 /* Lexically join a link's text to the folder it sits in, confined to the root. */

@@ -55,6 +55,10 @@ bool fw_machine_list(struct fw_machine *m, const char *rel_dir, struct fw_strlis
 /* Target of a symbolic link as a machine-relative path ("sys/devices/pci0000:00/0000:00:01.1"),
  * or NULL when rel is not a link. Owned by the machine. */
 const char *fw_machine_link(struct fw_machine *m, const char *rel);
+/* Device and inode of what rel names in a folder, links followed inside the root (so capture
+ * takes a file or folder reached through several links once); false for a snapshot or when
+ * rel cannot be reached. */
+bool fw_machine_identity(struct fw_machine *m, const char *rel, uint64_t *dev, uint64_t *ino);
 /* Whether a path exists (file, directory or device node such as dev/sev). */
 bool fw_machine_exists(struct fw_machine *m, const char *rel);
 

@@ -1,7 +1,6 @@
 /* find and query over a settings list. */
 #include "search.h"
 
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -57,23 +56,23 @@ static void add_reason(struct fw_hits *h, struct fw_hit *hit, const char *topic,
 	hit->nreasons++;
 }
 
-static bool field_matches(const regex_t *re, const char *s)
+static bool field_matches(struct fw_regex *re, const char *s)
 {
-	return s && *s && regexec(re, s, 0, NULL, 0) == 0;
+	return s && *s && fw_regex_match(re, s);
 }
 
 bool fw_find(struct fw_setlist *l, const char *regex, unsigned fields, struct fw_hits *out, struct fw_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	fw_arena_init(&out->arena);
-	regex_t re;
+	struct fw_regex re;
 	if (!fw_regex_compile(&re, regex, err)) {
 		fw_hits_free(out);
 		if (err)
 			err->code = FW_E_USAGE; /* the expression is the user's argument */
 		return false;
 	}
-	for (size_t i = 0; i < l->n; i++) {
+	for (size_t i = 0; i < l->n && !re.limit_hit; i++) {
 		struct fw_setlist_item *it = &l->items[i];
 		struct fw_hit *hit = NULL;
 #define HIT(rule, why)                                                                                             \
@@ -96,8 +95,13 @@ bool fw_find(struct fw_setlist *l, const char *regex, unsigned fields, struct fw
 			HIT("varstore", fw_arena_printf(&out->arena, "varstore %s", it->varstore));
 #undef HIT
 	}
-	regfree(&re);
-	return true;
+	bool limit_hit = re.limit_hit;
+	if (limit_hit) { /* some answers are not known: no partial list */
+		fw_regex_limit_error(&re, FW_E_USAGE, err);
+		fw_hits_free(out);
+	}
+	fw_regex_free(&re);
+	return !limit_hit;
 }
 
 void fw_query(struct fw_setlist *l, const struct fw_topic *const *topics, size_t ntopics, struct fw_hits *out)

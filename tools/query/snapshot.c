@@ -20,6 +20,7 @@
 #include "parsers/hash.h"
 #include "parsers/tar.h"
 #include "sev-probe.h"
+#include "strmap.h"
 
 /* --- what a capture reads -------------------------------------------------------------------- */
 
@@ -75,7 +76,15 @@ struct capture {
 	struct fw_capture_stats *stats;
 	struct fw_strlist varstores; /* names of the varstores the image's forms declare */
 	struct fw_file dmesg;        /* --dmesg, read before anything else */
+	struct fw_strmap seen;       /* "device:inode" of every file and folder taken -> its first path */
+	unsigned long over_budget;   /* files left out for the budget past the ones named */
 };
+
+/* The loader's budgets, less the manifest: what capture takes is always what load accepts. */
+#define CAPTURE_MAX_MEMBERS (FW_SNAPSHOT_MAX_MEMBERS - 1)
+#define CAPTURE_MAX_BYTES (FW_SNAPSHOT_MAX_TOTAL - FW_MACHINE_FILE_CAP)
+/* Files named in the unreadable list once the budget is reached; the rest are counted. */
+#define CAPTURE_BUDGET_NOTES 100
 
 static struct member *add_member(struct capture *c)
 {
@@ -88,6 +97,57 @@ static struct member *add_member(struct capture *c)
 	return m;
 }
 
+/* Manifest paths: JSON strings are UTF-8, file names are bytes. A name that is not UTF-8 is
+ * written escaped (each byte outside UTF-8 as \xHH) under `key`, and its raw bytes in hex under
+ * `key`_hex, so the entry is kept and the name recoverable. */
+static void set_path(json_t *obj, const char *key, const char *raw)
+{
+	json_t *str = json_string(raw);
+	if (str) {
+		json_object_set_new(obj, key, str);
+		return;
+	}
+	size_t n = strlen(raw);
+	char *esc = fw_xmalloc(n * 4 + 1), *hex = fw_xmalloc(n * 2 + 1), *o = esc;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)raw[i];
+		/* ASCII as it is, other bytes escaped: valid multi-byte sequences too, to stay simple */
+		o += ch < 0x80 ? sprintf(o, "%c", ch) : sprintf(o, "\\x%02x", ch);
+		sprintf(hex + 2 * i, "%02x", ch);
+	}
+	*o = '\0';
+	hex[2 * n] = '\0';
+	json_object_set_new(obj, key, json_string(esc));
+	char *hkey = fw_xasprintf("%s_hex", key);
+	json_object_set_new(obj, hkey, json_string(hex));
+	free(hkey);
+	free(esc);
+	free(hex);
+}
+
+char *fw_snapshot_json_path(const json_t *obj, const char *key)
+{
+	char *hkey = fw_xasprintf("%s_hex", key);
+	const char *hex = json_string_value(json_object_get(obj, hkey));
+	free(hkey);
+	if (!hex) {
+		const char *v = json_string_value(json_object_get(obj, key));
+		return v ? fw_xstrdup(v) : NULL;
+	}
+	size_t n = strlen(hex) / 2;
+	char *raw = fw_xmalloc(n + 1);
+	for (size_t i = 0; i < n; i++) {
+		unsigned v;
+		if (sscanf(hex + 2 * i, "%2x", &v) != 1 || v == 0) {
+			free(raw);
+			return NULL;
+		}
+		raw[i] = (char)v;
+	}
+	raw[n] = '\0';
+	return raw;
+}
+
 static char *source_path(const struct capture *c, const char *rel)
 {
 	const char *root = c->o->root ? c->o->root : "/";
@@ -98,10 +158,50 @@ static char *source_path(const struct capture *c, const char *rel)
 static void note_unreadable(struct capture *c, const char *rel, const char *why)
 {
 	json_t *e = json_object();
-	json_object_set_new(e, "path", json_string(rel));
+	set_path(e, "path", rel);
 	json_object_set_new(e, "reason", json_string(why));
 	json_array_append_new(c->unreadable, e);
 	c->stats->unreadable++;
+}
+
+/* Whether a member of len bytes still fits the loader's budgets; a file that does not is noted. */
+static bool within_budget(struct capture *c, const char *rel, size_t len)
+{
+	if (c->stats->members + 1 <= CAPTURE_MAX_MEMBERS && c->stats->bytes + len <= CAPTURE_MAX_BYTES)
+		return true;
+	if (c->over_budget++ < CAPTURE_BUDGET_NOTES) {
+		char why[160];
+		snprintf(why, sizeof(why), "not captured: the snapshot's budget (%d members, %llu bytes) is reached",
+			 CAPTURE_MAX_MEMBERS, (unsigned long long)CAPTURE_MAX_BYTES);
+		note_unreadable(c, rel, why);
+	}
+	return false;
+}
+
+/* The first path a file or folder was taken under, or NULL (and rel is remembered) when it is new. */
+static const char *seen_before(struct capture *c, const char *rel)
+{
+	uint64_t dev, ino;
+	if (!fw_machine_identity(c->m, rel, &dev, &ino))
+		return NULL;
+	char key[48];
+	snprintf(key, sizeof(key), "%llx:%llx", (unsigned long long)dev, (unsigned long long)ino);
+	const char *first = fw_strmap_get(&c->seen, key);
+	if (!first)
+		fw_strmap_put(&c->seen, key, fw_xstrdup(rel));
+	return first;
+}
+
+/* rel stands for what was taken under `first`: recorded as a link, so loading reads the same bytes. */
+static void take_alias(struct capture *c, const char *rel, const char *first, const char *kind)
+{
+	struct member *m = add_member(c);
+	m->path = fw_xstrdup(rel);
+	m->from = source_path(c, rel);
+	m->kind = kind;
+	m->is_link = true;
+	m->target = fw_xstrdup(first);
+	c->stats->links++;
 }
 
 static void take_file(struct capture *c, const char *rel, const char *kind, bool quiet_if_missing)
@@ -109,11 +209,18 @@ static void take_file(struct capture *c, const char *rel, const char *kind, bool
 	struct fw_blob b;
 	struct fw_error err;
 	fw_error_clear(&err);
+	const char *first = seen_before(c, rel);
+	if (first) {
+		take_alias(c, rel, first, kind);
+		return;
+	}
 	if (!fw_machine_read(c->m, rel, &b, &err)) {
 		if (!(quiet_if_missing && (err.code == FW_E_NOT_FOUND || strstr(err.msg, "No such file"))))
 			note_unreadable(c, rel, strchr(err.msg, ':') ? strrchr(err.msg, ':') + 2 : err.msg);
 		return;
 	}
+	if (!within_budget(c, rel, b.len))
+		return;
 	struct member *m = add_member(c);
 	m->path = fw_xstrdup(rel);
 	m->from = source_path(c, rel);
@@ -163,21 +270,35 @@ static void take_sev_probe(struct capture *c, const char *root)
 	c->stats->bytes += m->len;
 }
 
+
+/* A folder tree, each folder once whatever links lead to it (a folder of links to itself is
+ * read once, its links recorded as links), at most CAPTURE_MAX_DEPTH folders deep. */
+#define CAPTURE_MAX_DEPTH 4
 static void take_tree(struct capture *c, const char *dir, const char *kind, unsigned depth)
 {
 	struct fw_strlist names;
-	if (depth > 4 || !fw_machine_list(c->m, dir, &names))
+	if (depth == 0 && seen_before(c, dir))
+		return;
+	if (!fw_machine_list(c->m, dir, &names))
 		return;
 	for (size_t i = 0; i < names.count; i++) {
-		char rel[4096];
-		snprintf(rel, sizeof(rel), "%s/%s", dir, names.items[i]);
+		char *rel = fw_xasprintf("%s/%s", dir, names.items[i]);
 		struct fw_strlist sub;
 		if (fw_machine_list(c->m, rel, &sub)) {
 			fw_strlist_free(&sub);
-			take_tree(c, rel, kind, depth + 1);
+			const char *first = seen_before(c, rel);
+			if (first) {
+				const char *target = fw_machine_link(c->m, rel);
+				take_alias(c, rel, target ? target : first, kind);
+			} else if (depth + 1 > CAPTURE_MAX_DEPTH) {
+				note_unreadable(c, rel, "not captured: a folder deeper than 4 levels");
+			} else {
+				take_tree(c, rel, kind, depth + 1);
+			}
 		} else {
 			take_file(c, rel, kind, false);
 		}
+		free(rel);
 	}
 	fw_strlist_free(&names);
 }
@@ -302,6 +423,8 @@ static void take_iommus(struct capture *c)
 
 static void add_external(struct capture *c, const char *file, const char *rel, const char *kind, const struct fw_file *f)
 {
+	if (!within_budget(c, rel, f->len))
+		return;
 	struct member *m = add_member(c);
 	m->path = fw_xstrdup(rel);
 	m->from = fw_xstrdup(file);
@@ -401,6 +524,8 @@ static void take_kernel_log(struct capture *c)
 		note_unreadable(c, "var/log/dmesg", why);
 		return;
 	}
+	if (!within_budget(c, "var/log/dmesg", b.len))
+		return;
 	struct member *m = add_member(c);
 	m->path = fw_xstrdup("var/log/dmesg");
 	m->from = fw_machine_exists(c->m, "var/log/dmesg") ? source_path(c, "var/log/dmesg") : fw_xstrdup("dmesg");
@@ -471,6 +596,7 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 	}
 	c.unreadable = json_array();
 	c.nodes = json_array();
+	fw_strmap_init(&c.seen);
 	if (o->image)
 		image_varstores(o->image, &c.varstores);
 
@@ -527,6 +653,17 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 	if (o->image_ref)
 		take_image_ref(&c, o->image_ref);
 
+	if (c.over_budget > CAPTURE_BUDGET_NOTES) {
+		char why[96];
+		snprintf(why, sizeof(why), "not captured: %lu more files past the snapshot's budget",
+			 c.over_budget - CAPTURE_BUDGET_NOTES);
+		note_unreadable(&c, "*", why);
+	}
+	const char *key;
+	void *first;
+	for (size_t it = 0; fw_strmap_next(&c.seen, &it, &key, &first);)
+		free(first);
+	fw_strmap_free(&c.seen);
 	qsort(c.members, c.count, sizeof(*c.members), cmp_member);
 	uint64_t created = capture_time(o);
 	json_t *manifest = json_object();
@@ -540,38 +677,47 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	json_object_set_new(manifest, "created", json_string(when));
 	json_t *src = json_object();
-	json_object_set_new(src, "root", json_string(root));
+	set_path(src, "root", root);
 	json_object_set_new(src, "all_vars", json_boolean(o->all_vars));
 	if (o->image)
-		json_object_set_new(src, "image", json_string(o->image));
+		set_path(src, "image", o->image);
 	if (o->image_ref)
 		json_object_set_new(src, "image_ref", json_string(o->image_ref));
 	json_object_set_new(manifest, "source", src);
 
 	/* Compress large members first so the manifest can name what is stored. */
 	json_t *members = json_array(), *links = json_array();
+	uint64_t inflated = 0; /* bytes the compressed members inflate to */
 	uint8_t **stored = fw_xcalloc(c.count ? c.count : 1, sizeof(uint8_t *));
 	size_t *stored_len = fw_xcalloc(c.count ? c.count : 1, sizeof(size_t));
 	for (size_t i = 0; i < c.count; i++) {
 		struct member *m = &c.members[i];
 		if (m->is_link) {
 			json_t *l = json_object();
-			json_object_set_new(l, "path", json_string(m->path));
-			json_object_set_new(l, "target", json_string(m->target));
+			set_path(l, "path", m->path);
+			set_path(l, "target", m->target);
 			json_array_append_new(links, l);
 			continue;
 		}
 		json_t *e = json_object();
 		char sha[FW_SHA256_HEX_LEN];
-		json_object_set_new(e, "path", json_string(m->path));
+		set_path(e, "path", m->path);
 		json_object_set_new(e, "kind", json_string(m->kind));
-		json_object_set_new(e, "from", json_string(m->from));
+		set_path(e, "from", m->from);
 		json_object_set_new(e, "size", json_integer((json_int_t)m->len));
 		json_object_set_new(e, "sha256", json_string(fw_sha256_hex(m->data, m->len, sha)));
 		bool gz = m->len > FW_SNAPSHOT_GZIP_THRESHOLD && gzip_buffer(m->data, m->len, &stored[i], &stored_len[i]);
+		if (gz && m->len > FW_SNAPSHOT_MAX_INFLATED - inflated) {
+			/* the loader refuses compressed members past their budget: stored plain instead */
+			free(stored[i]);
+			stored[i] = NULL;
+			gz = false;
+		}
+		if (gz)
+			inflated += m->len;
 		json_object_set_new(e, "compression", gz ? json_string("gzip") : json_null());
 		char *name = fw_xasprintf("files/%s%s", m->path, gz ? ".gz" : "");
-		json_object_set_new(e, "stored", json_string(name));
+		set_path(e, "stored", name);
 		free(name);
 		json_array_append_new(members, e);
 	}
@@ -620,40 +766,51 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 
 /* --- loading --------------------------------------------------------------------------------- */
 
-static bool gunzip_capped(const uint8_t *in, size_t len, size_t cap, uint8_t **out, size_t *outlen)
+/* A gzip member's size as its trailer states it (ISIZE, the size modulo 2^32: members are
+ * below 4 GiB), so the budget is checked before anything is allocated; inflating must then give
+ * exactly that many bytes. */
+static bool gunzip_member(const uint8_t *in, size_t len, uint64_t budget, uint8_t **out, size_t *outlen,
+			  char *why, size_t whylen)
 {
+	if (len < 18 || in[0] != 0x1F || in[1] != 0x8B) {
+		snprintf(why, whylen, "not gzip data");
+		return false;
+	}
+	uint64_t want = fw_le32(in + len - 4);
+	/* deflate cannot do better than 1032:1: a larger stated size is a lie */
+	uint64_t ratio_cap = (uint64_t)len * 1032;
+	if (want > FW_MACHINE_FILE_CAP || want > ratio_cap || want > budget) {
+		snprintf(why, whylen, "inflates to %llu bytes, more than %s (%llu)", (unsigned long long)want,
+			 want > FW_MACHINE_FILE_CAP ? "one member may hold"
+			 : want > ratio_cap	   ? "deflate can give from its size"
+						   : "is left of the budget for compressed members",
+			 (unsigned long long)(want > FW_MACHINE_FILE_CAP ? FW_MACHINE_FILE_CAP
+					      : want > ratio_cap	 ? ratio_cap
+								 : budget));
+		return false;
+	}
 	z_stream z;
 	memset(&z, 0, sizeof(z));
-	if (inflateInit2(&z, 31) != Z_OK)
+	if (inflateInit2(&z, 31) != Z_OK) {
+		snprintf(why, whylen, "out of memory");
 		return false;
-	size_t alloc = len * 4 + 4096, size = 0;
-	if (alloc > cap)
-		alloc = cap;
-	uint8_t *buf = fw_xmalloc(alloc ? alloc : 1);
+	}
+	/* one byte more than stated, so a trailer that lies about the size is caught */
+	uint8_t *buf = fw_xmalloc((size_t)want + 1);
 	z.next_in = (Bytef *)in;
 	z.avail_in = (uInt)len;
-	int rc = Z_OK;
-	while (rc != Z_STREAM_END) {
-		if (size == alloc) {
-			if (alloc >= cap)
-				break;
-			alloc = alloc * 2 > cap ? cap : alloc * 2;
-			buf = fw_xrealloc(buf, alloc);
-		}
-		z.next_out = buf + size;
-		z.avail_out = (uInt)(alloc - size);
-		rc = inflate(&z, Z_NO_FLUSH);
-		size = alloc - z.avail_out;
-		if (rc != Z_OK && rc != Z_STREAM_END)
-			break;
-	}
+	z.next_out = buf;
+	z.avail_out = (uInt)want + 1;
+	int rc = inflate(&z, Z_FINISH);
+	size_t got = (size_t)want + 1 - z.avail_out;
 	inflateEnd(&z);
-	if (rc != Z_STREAM_END) {
+	if (rc != Z_STREAM_END || got != want) {
 		free(buf);
+		snprintf(why, whylen, rc == Z_STREAM_END ? "gives another size than its trailer states" : "corrupt gzip data");
 		return false;
 	}
 	*out = buf;
-	*outlen = size;
+	*outlen = got;
 	return true;
 }
 
@@ -700,20 +857,17 @@ bool fw_snapshot_load_buffer_capped(const uint8_t *bytes, size_t n, const char *
 	struct fw_view v = fw_view_make(bytes, n, 0);
 	if (!fw_tar_probe(&v))
 		return fw_error_set(err, FW_E_INVALID, "%s: not a fwlens snapshot (no tar header at 0x0)", path);
+	/* the members' total is checked below, past the manifest (which counts against the reader's) */
+	const struct fw_tar_limits lim = {FW_SNAPSHOT_MAX_MEMBERS, FW_MACHINE_FILE_CAP, max_total + FW_MACHINE_FILE_CAP};
 	struct fw_tar_reader r;
-	fw_tar_reader_init(&r, &v);
+	fw_tar_reader_init(&r, &v, &lim);
 	struct fw_tar_entry e;
 	struct fw_machine *m = fw_machine_new_snapshot(path);
 	json_t *manifest = NULL;
-	unsigned long count = 0;
-	uint64_t total = 0;
+	uint64_t total = 0, inflated = 0;
 	bool ok = true;
 	fw_error_clear(err);
-	while (fw_tar_next(&r, &e, err)) {
-		if (++count > FW_SNAPSHOT_MAX_MEMBERS) {
-			ok = fw_error_set(err, FW_E_LIMIT, "%s: more than %d members", path, FW_SNAPSHOT_MAX_MEMBERS);
-			break;
-		}
+	while (ok && fw_tar_next(&r, &e, err)) {
 		if (strcmp(e.name, "manifest.json") == 0 && e.type == '0') {
 			if (manifest) { /* one manifest: a second would replace what the first says */
 				ok = fw_error_set(err, FW_E_INVALID, "%s: a second manifest.json at 0x%llx", path,
@@ -730,31 +884,30 @@ bool fw_snapshot_load_buffer_capped(const uint8_t *bytes, size_t n, const char *
 			}
 			continue;
 		}
-		if (strncmp(e.name, "files/", 6) != 0)
-			continue;
+		if (strncmp(e.name, "files/", 6) != 0 || e.type != '0' || !e.name[6])
+			continue; /* the reader refused absolute names and ".." already */
 		const char *rel = e.name + 6;
-		if (!rel[0] || strstr(rel, "../") || rel[0] == '/')
-			continue; /* never trust member names to build paths */
-		if (e.type != '0')
-			continue;
 		size_t rlen = strlen(rel);
-		uint8_t *data;
-		size_t len;
 		if (rlen > 3 && strcmp(rel + rlen - 3, ".gz") == 0) {
-			if (!gunzip_capped(e.data.p, e.data.len, FW_MACHINE_FILE_CAP, &data, &len)) {
-				ok = fw_error_set(err, FW_E_INVALID, "%s: member %s at 0x%llx: corrupt or too large gzip data", path,
-						  e.name, (unsigned long long)e.header_offset);
+			uint8_t *data;
+			size_t len;
+			char why[160];
+			if (!gunzip_member(e.data.p, e.data.len, FW_SNAPSHOT_MAX_INFLATED - inflated, &data, &len, why,
+					   sizeof(why))) {
+				ok = fw_error_set(err, FW_E_LIMIT, "%s: member %s at 0x%llx: %s", path, e.name,
+						  (unsigned long long)e.header_offset, why);
+				if (strstr(why, "gzip") || strstr(why, "trailer"))
+					err->code = FW_E_INVALID;
 				break;
 			}
 			char *plain = fw_xstrndup(rel, rlen - 3);
 			total += len;
+			inflated += len;
 			fw_machine_add_file(m, plain, data, len);
 			free(plain);
 		} else {
-			data = fw_xmalloc(e.data.len ? e.data.len : 1);
-			memcpy(data, e.data.p, e.data.len);
 			total += e.data.len;
-			fw_machine_add_file(m, rel, data, e.data.len);
+			fw_machine_add_file(m, rel, fw_tar_take_data(&r), e.data.len);
 		}
 		if (total > max_total) {
 			ok = fw_error_set(err, FW_E_LIMIT, "%s: member %s at 0x%llx: members add up to more than %llu bytes",
@@ -762,6 +915,7 @@ bool fw_snapshot_load_buffer_capped(const uint8_t *bytes, size_t n, const char *
 			break;
 		}
 	}
+	fw_tar_reader_free(&r);
 	if (ok && err->code != FW_OK) {
 		fw_error_prefix(err, "%s: ", path);
 		ok = false;
@@ -774,10 +928,11 @@ bool fw_snapshot_load_buffer_capped(const uint8_t *bytes, size_t n, const char *
 		size_t i;
 		json_array_foreach(links, i, l)
 		{
-			const char *p = json_string_value(json_object_get(l, "path"));
-			const char *t = json_string_value(json_object_get(l, "target"));
+			char *p = fw_snapshot_json_path(l, "path"), *t = fw_snapshot_json_path(l, "target");
 			if (p && t && !strstr(p, "..") && !strstr(t, ".."))
 				fw_machine_add_link(m, p, t);
+			free(p);
+			free(t);
 		}
 		json_t *nodes = json_object_get(manifest, "nodes");
 		json_array_foreach(nodes, i, l)

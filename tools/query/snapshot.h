@@ -25,6 +25,12 @@
 /* Hard caps when loading a snapshot (a corrupt or hostile archive cannot exhaust memory). */
 #define FW_SNAPSHOT_MAX_MEMBERS 200000
 #define FW_SNAPSHOT_MAX_TOTAL ((uint64_t)1 << 31)
+/* The gzip members together inflate to at most this: what a machine snapshot holds (one file of
+ * FW_MACHINE_FILE_CAP, a firmware image, and as much again for tables, variables and logs), so a
+ * 2 MB archive cannot stand for gigabytes. Each member's stated size is checked against it before
+ * anything is allocated. Capture stores a member plain once the compressed ones reach it, so it
+ * never writes a snapshot the loader refuses. */
+#define FW_SNAPSHOT_MAX_INFLATED ((uint64_t)256 << 20)
 
 struct fw_capture_options {
 	const char *root;      /* "/" by default */
@@ -47,5 +53,10 @@ struct fw_capture_stats {
  * manifest and counted in stats; only a failure to write the archive is an error. */
 bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct fw_capture_stats *stats,
 			 struct fw_error *err);
+
+/* A path of a manifest entry (member, link, unreadable file) as raw bytes: the `key`_hex form of
+ * a name that is not UTF-8, else the string; malloc'd, NULL when absent. */
+struct json_t;
+char *fw_snapshot_json_path(const struct json_t *obj, const char *key);
 
 #endif

@@ -61,9 +61,9 @@ static char *attr(xmlNodePtr n, const char *name)
 	return s;
 }
 
-static regex_t *compile(const char *src, const char *where, struct fw_error *err)
+static struct fw_regex *compile(const char *src, const char *where, struct fw_error *err)
 {
-	regex_t *re = fw_xcalloc(1, sizeof(*re));
+	struct fw_regex *re = fw_xcalloc(1, sizeof(*re));
 	if (!fw_regex_compile(re, src, err)) {
 		free(re);
 		fw_error_prefix(err, "%s: ", where);
@@ -72,10 +72,10 @@ static regex_t *compile(const char *src, const char *where, struct fw_error *err
 	return re;
 }
 
-static void free_re(regex_t *re)
+static void free_re(struct fw_regex *re)
 {
 	if (re) {
-		regfree(re);
+		fw_regex_free(re);
 		free(re);
 	}
 }
@@ -95,7 +95,7 @@ static bool load_setting(xmlNodePtr n, struct fw_topic_setting_rule *r, const ch
 		char *text = node_text(c);
 		char ctx[256];
 		snprintf(ctx, sizeof(ctx), "%s: rule %s (line %ld)", where, r->id, xmlGetLineNo(c));
-		regex_t **slot = is(c, "prompt-regex")           ? &r->prompt_re
+		struct fw_regex **slot = is(c, "prompt-regex")           ? &r->prompt_re
 				 : is(c, "help-regex")           ? &r->help_re
 				 : is(c, "option-regex")         ? &r->option_re
 				 : is(c, "varstore-regex")       ? &r->varstore_re
@@ -299,9 +299,9 @@ const struct fw_topic *fw_topics_find(const struct fw_topics *t, const char *nam
 	return NULL;
 }
 
-static bool re_ok(const regex_t *re, const char *s)
+static bool re_ok(struct fw_regex *re, const char *s)
 {
-	return !re || (s && regexec(re, s, 0, NULL, 0) == 0);
+	return !re || (s && fw_regex_match(re, s));
 }
 
 const struct fw_topic_setting_rule *fw_topic_match(const struct fw_topic *t, const struct fw_topic_subject *s)
@@ -320,18 +320,46 @@ const struct fw_topic_setting_rule *fw_topic_match(const struct fw_topic *t, con
 		if (!re_ok(r->prompt_re, s->prompt) || !re_ok(r->help_re, s->help) || !re_ok(r->varstore_re, s->varstore) ||
 		    !re_ok(r->path_re, s->path))
 			continue;
-		if (r->exclude_re && s->prompt && regexec(r->exclude_re, s->prompt, 0, NULL, 0) == 0)
+		if (r->exclude_re && s->prompt && fw_regex_match(r->exclude_re, s->prompt))
 			continue;
 		if (r->option_re) {
 			bool any = false;
 			for (size_t o = 0; o < s->noptions && !any; o++)
-				any = regexec(r->option_re, s->options[o], 0, NULL, 0) == 0;
+				any = fw_regex_match(r->option_re, s->options[o]);
 			if (!any)
 				continue;
 		}
 		return r;
 	}
 	return NULL;
+}
+
+static bool limit_ok(const struct fw_regex *re, const char *topic, const char *rule, struct fw_error *err)
+{
+	if (!re || !re->limit_hit)
+		return true;
+	fw_regex_limit_error(re, FW_E_INVALID, err);
+	fw_error_prefix(err, "topic %s, rule %s: ", topic, rule ? rule : "(no id)");
+	return false;
+}
+
+bool fw_topics_limits_ok(const struct fw_topic *const *topics, size_t n, struct fw_error *err)
+{
+	for (size_t t = 0; t < n; t++) {
+		const struct fw_topic *tp = topics[t];
+		for (size_t i = 0; i < tp->nsettings; i++) {
+			const struct fw_topic_setting_rule *r = &tp->settings[i];
+			const struct fw_regex *all[] = {r->prompt_re, r->help_re, r->option_re, r->varstore_re, r->path_re,
+							r->exclude_re};
+			for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++)
+				if (!limit_ok(all[k], tp->name, r->id, err))
+					return false;
+		}
+		for (size_t i = 0; i < tp->nfacts; i++)
+			if (!limit_ok(tp->facts[i].re, tp->name, tp->facts[i].id, err))
+				return false;
+	}
+	return true;
 }
 
 bool fw_topics_select(const struct fw_topics *t, const char *csv, const struct fw_topic ***out, size_t *n,

@@ -7,26 +7,26 @@
 #ifndef FW_TOPICS_H
 #define FW_TOPICS_H
 
-#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "parsers/error.h"
+#include "user-regex.h"
 
 struct fw_topic_setting_rule {
 	char *id;
 	char *why;
 	char **prompts;    /* normalised exact prompts (any matches) */
 	size_t nprompts;
-	regex_t *prompt_re, *help_re, *option_re, *varstore_re, *path_re, *exclude_re;
+	struct fw_regex *prompt_re, *help_re, *option_re, *varstore_re, *path_re, *exclude_re;
 };
 
 struct fw_topic_fact_rule {
 	char *id;
 	char *kind;    /* kernel-option, kernel-log, module-param, acpi-table, pci-capability, iommu-group, cpu-flag, device-node */
 	char *name;
-	char *pattern; /* optional POSIX regex source */
-	regex_t *re;
+	char *pattern; /* optional regular expression (user-regex.h) */
+	struct fw_regex *re;
 	char *why;
 };
 
@@ -59,6 +59,9 @@ void fw_topics_free(struct fw_topics *t);
 const struct fw_topic *fw_topics_find(const struct fw_topics *t, const char *name);
 /* The first setting rule of the topic that matches, or NULL. */
 const struct fw_topic_setting_rule *fw_topic_match(const struct fw_topic *t, const struct fw_topic_subject *s);
+/* After matching: false (FW_E_INVALID, exit 3) when a pattern of the selected topics ran into the
+ * matching limits, naming the pattern and its rule; the answers that depended on it are not known. */
+bool fw_topics_limits_ok(const struct fw_topic *const *topics, size_t n, struct fw_error *err);
 /* Lower-case, single-spaced, trimmed copy of a prompt into buf. */
 char *fw_topic_normalise(const char *s, char *buf, size_t len);
 /* Comma-separated topic names into a list; unknown names fail naming the known ones. */
