@@ -2,7 +2,8 @@
  * SSDT1..n, ...), dynamically loaded tables in dynamic/, and data/ (BERT regions and the like,
  * not tables) skipped. Any other file that does not start like a table is skipped with a note,
  * so a folder of acpixtract .dat files works too. Files are read in natural order (SSDT2 before
- * SSDT10), top level first, then dynamic/. */
+ * SSDT10), top level first, then dynamic/. A link is followed only while it stays inside the folder
+ * given (a link out of it is skipped with a warning), as snapshot capture confines links to its root. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,16 +87,41 @@ static bool disk_list(void *ctx, const char *dir, char ***names, size_t *n, stru
 	return true;
 }
 
+/* path with every link resolved, when it stays inside the folder read; NULL (and *outside set)
+ * when a link leads out of it, as snapshot capture confines links to its root. */
+static char *confined(const struct fw_acpi_disk *dk, const char *path, bool *outside)
+{
+	*outside = false;
+	char *real = realpath(path, NULL);
+	if (!real || !dk->root)
+		return real;
+	size_t n = strlen(dk->root);
+	if (strncmp(real, dk->root, n) == 0 && (real[n] == '/' || real[n] == '\0' || strcmp(dk->root, "/") == 0))
+		return real;
+	free(real);
+	*outside = true;
+	return NULL;
+}
+
 static bool disk_read(void *ctx, const char *path, const uint8_t **data, size_t *len, struct fw_error *err)
 {
 	struct fw_acpi_disk *dk = ctx;
 	if (dk->open)
 		fw_file_close(&dk->file);
 	dk->open = false;
+	bool outside;
+	char *real = confined(dk, path, &outside);
+	if (outside)
+		return fw_error_set(err, FW_E_UNSUPPORTED, "a link out of the folder, not followed");
 	struct stat st;
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+	/* the resolved name is read: no link is met between the check and the read */
+	if (!real || stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
+		free(real);
 		return fw_error_set(err, FW_E_NOT_FOUND, "%s: not a regular file", path);
-	if (!fw_file_read(path, FOLDER_FILE_CAP, &dk->file, err))
+	}
+	bool ok = fw_file_read(real, FOLDER_FILE_CAP, &dk->file, err);
+	free(real);
+	if (!ok)
 		return false;
 	dk->open = true;
 	*data = dk->file.data;
@@ -105,8 +131,11 @@ static bool disk_read(void *ctx, const char *path, const uint8_t **data, size_t 
 
 static bool disk_is_dir(void *ctx, const char *dir)
 {
-	(void)ctx;
-	return fw_is_directory(dir);
+	bool outside;
+	char *real = confined(ctx, dir, &outside);
+	bool is = real && fw_is_directory(real);
+	free(real);
+	return is;
 }
 
 void fw_acpi_files_disk(struct fw_acpi_disk *state, struct fw_acpi_files *out)
@@ -120,6 +149,8 @@ void fw_acpi_disk_close(struct fw_acpi_disk *state)
 	if (state->open)
 		fw_file_close(&state->file);
 	state->open = false;
+	free(state->root);
+	state->root = NULL;
 }
 
 /* ---- one folder of tables ---- */
@@ -146,6 +177,10 @@ static bool add_dir(struct fw_acpi_set *s, const struct fw_acpi_files *fs, const
 		if (!fs->read(fs->ctx, path, &data, &len, &rerr)) {
 			if (rerr.code == FW_E_NOT_FOUND)
 				continue; /* not a regular file */
+			if (rerr.code == FW_E_UNSUPPORTED) {
+				fw_acpi_set_diag(s, FW_DIAG_WARN, "%s: skipped: %s", origin, rerr.msg);
+				continue;
+			}
 			if (err)
 				*err = rerr;
 			ok = false;
@@ -200,6 +235,7 @@ bool fw_acpi_set_add_folder(struct fw_acpi_set *s, const char *dir, struct fw_er
 	struct fw_acpi_disk dk;
 	struct fw_acpi_files fs;
 	fw_acpi_files_disk(&dk, &fs);
+	dk.root = realpath(dir, NULL);
 	bool ok = fw_acpi_set_add_files(s, &fs, dir, err);
 	fw_acpi_disk_close(&dk);
 	return ok;

@@ -95,6 +95,7 @@ bool fw_acpi_set_add_files(struct fw_acpi_set *s, const struct fw_acpi_files *fs
 struct fw_acpi_disk {
 	struct fw_file file;
 	bool open;
+	char *root; /* the folder read, links resolved: no file outside it is read (NULL: no bound) */
 };
 void fw_acpi_files_disk(struct fw_acpi_disk *state, struct fw_acpi_files *out);
 void fw_acpi_disk_close(struct fw_acpi_disk *state);

@@ -14,6 +14,7 @@
 #include "amd-flash.h"
 #include "amd-microcode.h"
 #include "capsule.h"
+#include "parsers/archive.h"
 #include "parsers/ffs.h"
 #include "parsers/firmware.h"
 #include "parsers/fv.h"
@@ -274,11 +275,29 @@ bool fw_firmware_parse_buffer(const uint8_t *p, size_t n, const struct fw_open_o
 	return parse_into(fw, p, n, NULL, o, err);
 }
 
+/* The member of a vendor archive a flash tool would write: a capsule, a flash image with an Intel
+ * descriptor, or anything holding a firmware volume (not the flashing tools and texts beside it). */
+static bool archive_member_is_firmware(const uint8_t *p, size_t n)
+{
+	struct fw_view v = fw_view_make(p, n, 0);
+	if (fw_capsule_probe(&v) || fw_ifd_probe(&v))
+		return true;
+	uint64_t len;
+	for (const uint8_t *q = p; (q = memmem(q, n - (size_t)(q - p), "_FVH", 4)); q++)
+		if (q - p >= 40 && fw_volume_probe(&v, (size_t)(q - p) - 40, true, &len))
+			return true;
+	return false;
+}
+
 bool fw_firmware_open(const char *path, const struct fw_open_options *o, struct fw_firmware *fw, struct fw_error *err)
 {
 	memset(fw, 0, sizeof(*fw));
 	if (!fw_file_open(path, &fw->file, err))
 		return false;
+	if (!fw_archive_unwrap(&fw->file, archive_member_is_firmware, err)) {
+		fw_file_close(&fw->file);
+		return false;
+	}
 	if (!parse_into(fw, fw->file.data, fw->file.len, fw->file.path ? fw->file.path : path, o, err)) {
 		fw_file_close(&fw->file);
 		return false;

@@ -220,7 +220,10 @@ bool fw_tar_write_file(struct fw_tar_writer *w, const char *name, const uint8_t 
 	archive_entry_set_gid(ae, 0);
 	archive_entry_set_size(ae, (la_int64_t)len);
 	archive_entry_set_mtime(ae, (time_t)w->mtime, 0);
-	bool ok = archive_write_header(w->archive, ae) == ARCHIVE_OK &&
+	/* ARCHIVE_WARN: a name that does not convert to UTF-8 is written as its bytes, with the pax
+	 * record hdrcharset=BINARY, which the reader takes back as bytes */
+	int rc = archive_write_header(w->archive, ae);
+	bool ok = (rc == ARCHIVE_OK || rc == ARCHIVE_WARN) &&
 		  (!len || archive_write_data(w->archive, data, len) == (la_ssize_t)len);
 	archive_entry_free(ae);
 	if (!ok)

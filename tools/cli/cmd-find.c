@@ -113,9 +113,11 @@ FW_COMMAND(find,
 	.description =
 		"SRC is a BIOS image, capsule or module, a machine (snapshot or root folder, with --image or an image "
 		"stored in the snapshot), or - for a settings list in JSON on standard input. REGEX is a POSIX extended "
-		"regular expression matched without regard to case. Each match shows the menu path, module, varstore "
-		"name and GUID, offset and width, options, default, current value when known, the condition that hides "
-		"or grays it out, and which fields matched.\n\n"
+		"regular expression matched without regard to case (through PCRE2: back-references and \\d are "
+		"accepted; a pattern that needs more than a million backtracking steps on one text is an error, "
+		"exit 2). Each match shows the menu path, module, varstore name and GUID, offset and width, options, "
+		"default, current value when known, the condition that hides or grays it out, and which fields "
+		"matched.\n\n"
 		"Exit status 1 when nothing matched, as grep does.",
 	.formats = "text,json,jsonl,xml,markdown",
 	.options = find_options,

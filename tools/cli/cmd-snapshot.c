@@ -103,12 +103,14 @@ static int run_show(struct fw_cli *cli)
 	size_t i;
 	json_array_foreach(members, i, e)
 	{
-		const char *p = json_string_value(json_object_get(e, "path"));
+		char *p = fw_snapshot_json_path(e, "path"); /* the raw bytes of a name that is not UTF-8 */
 		const char *want = json_string_value(json_object_get(e, "sha256"));
 		struct fw_blob b;
 		char sha[FW_SHA256_HEX_LEN];
-		if (!p || !want)
+		if (!p || !want) {
+			free(p);
 			continue;
+		}
 		checked++;
 		bool present = fw_machine_read(m, p, &b, NULL);
 		if (!present || strcmp(fw_sha256_hex(b.data, b.len, sha), want) != 0) {
@@ -116,8 +118,9 @@ static int run_show(struct fw_cli *cli)
 			if (++mismatched <= MAX_MEMBER_WARNINGS)
 				fw_log_warn(cli, present ? "member %s does not match its SHA-256 in the manifest"
 							 : "member %s of the manifest is missing from the archive",
-					    p);
+					    json_string_value(json_object_get(e, "path")));
 		}
+		free(p);
 	}
 	if (mismatched > MAX_MEMBER_WARNINGS)
 		fw_log_warn(cli, "%zu more members are missing or do not match their SHA-256", mismatched - MAX_MEMBER_WARNINGS);

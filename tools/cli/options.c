@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "parsers/archive.h"
 #include "parsers/nearest.h"
 
 const struct fw_option fw_cli_common_options[] = {
@@ -16,9 +17,10 @@ const struct fw_option fw_cli_common_options[] = {
 	{"quiet", 'q', NULL, "print no warnings", NULL},
 	{"verbose", 'v', NULL, "log more to stderr (-vv: debug)", NULL},
 	{"color", 0, "WHEN", "colour on stdout: auto (a terminal without NO_COLOR), always, never", "auto,always,never"},
+	{"member", 0, "NAME", "the image to take from an archive (zip, 7z, tar, gz) that holds several", NULL},
 	{0},
 };
-enum { COMMON_HELP, COMMON_OUTPUT, COMMON_FORMAT, COMMON_QUIET, COMMON_VERBOSE, COMMON_COLOR, COMMON_COUNT };
+enum { COMMON_HELP, COMMON_OUTPUT, COMMON_FORMAT, COMMON_QUIET, COMMON_VERBOSE, COMMON_COLOR, COMMON_MEMBER, COMMON_COUNT };
 
 static size_t option_count(const struct fw_option *o)
 {
@@ -232,6 +234,7 @@ int fw_cli_parse_args(struct fw_cli *cli, int argc, char **argv)
 	cli->output_path = cli->values[base + COMMON_OUTPUT];
 	cli->quiet = cli->counts[base + COMMON_QUIET] > 0;
 	cli->verbose = cli->counts[base + COMMON_VERBOSE];
+	fw_archive_choose_member(cli->values[base + COMMON_MEMBER]);
 	char hint[160];
 	const char *when = cli->values[base + COMMON_COLOR];
 	if (when && strcmp(when, "auto") && strcmp(when, "always") && strcmp(when, "never"))

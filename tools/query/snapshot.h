@@ -1,11 +1,13 @@
 /* Machine snapshots: a read-only capture of what a machine says about its firmware setup, in one
  * file that every command accepts wherever it takes a machine.
  *
- * The file is a ustar archive: `manifest.json` first (what was read, from where, size, SHA-256,
- * what could not be read and why, and the sysfs symbolic links), then the members under
- * `files/<machine path>` (gzip-compressed as `files/<path>.gz` when large), so `tar x` of a
- * snapshot gives a plain tree of files. Capture never
- * writes to the source and follows no link out of --root.
+ * The file is a tar archive (ustar headers, a pax record for a long name or one that is not
+ * UTF-8; parsers/tar.h): `manifest.json` first (what was read, from where, size, SHA-256, what
+ * could not be read or was left out and why, and the sysfs symbolic links), then the members
+ * under `files/<machine path>` (gzip-compressed as `files/<path>.gz` when large), so `tar x` of a
+ * snapshot gives a plain tree of files. Capture never writes to the source, follows no link out
+ * of --root, takes each file and folder once (by device and inode) and stays within the budgets
+ * the loader applies.
  */
 #ifndef FW_SNAPSHOT_H
 #define FW_SNAPSHOT_H
