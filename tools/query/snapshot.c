@@ -728,9 +728,13 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 
 	char *text = json_dumps(manifest, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(manifest);
+	/* the loader reads no member larger than a machine file: a manifest past it (hundreds of
+	 * thousands of unreadable files) would make a snapshot it refuses */
+	size_t manifest_len = strlen(text);
+	bool manifest_fits = manifest_len <= FW_MACHINE_FILE_CAP;
 	struct fw_tar_writer w;
 	fw_tar_writer_init(&w, out, created);
-	bool ok = fw_tar_write_file(&w, "manifest.json", (const uint8_t *)text, strlen(text));
+	bool ok = manifest_fits && fw_tar_write_file(&w, "manifest.json", (const uint8_t *)text, manifest_len);
 	free(text);
 	for (size_t i = 0; ok && i < c.count; i++) {
 		struct member *m = &c.members[i];
@@ -746,7 +750,8 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 		}
 		free(name);
 	}
-	ok = ok && fw_tar_finish(&w);
+	bool finished = fw_tar_finish(&w); /* also frees the writer after a failure */
+	ok = ok && finished;
 	for (size_t i = 0; i < c.count; i++) {
 		free(c.members[i].path);
 		free(c.members[i].from);
@@ -759,6 +764,9 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 	free(c.members);
 	fw_strlist_free(&c.varstores);
 	fw_machine_close(c.m);
+	if (!manifest_fits)
+		return fw_error_set(err, FW_E_LIMIT, "the manifest would take %zu bytes, more than a snapshot member may hold (%zu)",
+				    manifest_len, (size_t)FW_MACHINE_FILE_CAP);
 	if (!ok)
 		return fw_error_errno(err, "writing the snapshot failed");
 	return true;
