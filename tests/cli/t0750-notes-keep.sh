@@ -29,3 +29,5 @@ cp "$T_DIR/v2.md" "$T_OUT"
 t_contains notes-kept "Kept translated domains and NCCL_P2P_DISABLE=1 (identity broke the FSP)."
 t_run notes-stdout 0 fwlens notes "$M" --image "$IMG"
 grep -q "Kept translated" "$T_OUT" && fail notes-stdout-fresh "standard output took a block from elsewhere" || pass notes-stdout-fresh
+t_run notes-identity 0 fwlens notes "$SAMPLES/sysroot-1104-identity" --image "$IMG"
+t_contains notes-identity-mode "- IOMMU mode: translated (the default: no iommu=pt on the command line); groups 13, 15, 21, 23 identity now (switched after boot), not translated"

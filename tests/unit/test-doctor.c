@@ -368,3 +368,43 @@ TEST(doctor_sev_probe_records_why_not)
 	}
 	json_decref(p);
 }
+
+/* Owners from Proxmox configurations: hostpci in its three forms, container device nodes matched
+ * by the driver's device minor, snapshot sections ignored, a GPU claimed twice. */
+TEST(doctor_gpu_owners_from_proxmox)
+{
+	char dir[] = "/tmp/fwlens-doctor.XXXXXX";
+	CHECK(fw_sysroot_new(dir));
+	build_host(dir, false);
+	fw_sysroot_text(dir, "proc/driver/nvidia/gpus/0000:43:00.0/information",
+			"Model: \t\t NVIDIA RTX PRO 6000 Blackwell Workstation Edition\nVideo BIOS: \t 98.02.6a.00.01\n"
+			"Device Minor: \t 0\n");
+	fw_sysroot_text(dir, "etc/pve/qemu-server/101.conf",
+			"amd-sev: type=snp\nhostpci0: 61:00,pcie=1\n[snap1]\nhostpci1: 0000:44:00.0\n");
+	fw_sysroot_text(dir, "etc/pve/lxc/300.conf", "lxc.mount.entry: /dev/nvidia0 dev/nvidia0 none bind,optional,create=file\n");
+	struct fw_doctor_report rep;
+	struct fw_host h;
+	struct fw_machine *m;
+	CHECK(run(dir, FW_PROFILE_ALL, &rep, &h, &m));
+	const struct fw_pci_device *vm = fw_host_pci(&h, "0000:61:00.0"), *ct = fw_host_pci(&h, "0000:43:00.0"),
+				   *host = fw_host_pci(&h, "0000:44:00.0");
+	CHECK(vm && ct && host);
+	CHECK_STR(vm->owner, "VM 101");
+	CHECK(vm->owner_snp);
+	CHECK_STR(vm->owner_from, "etc/pve/qemu-server/101.conf: hostpci0: 61:00,pcie=1");
+	CHECK_STR(ct->owner, "container 300");
+	CHECK_STR(ct->vbios, "98.02.6a.00.01");
+	CHECK_STR(host->owner, "host"); /* the snapshot section's hostpci1 is an old state */
+	CHECK_EQ(find(&rep, "gpu-assignment")->status, FW_CHECK_PASS);
+	fw_doctor_report_free(&rep);
+	fw_host_free(&h);
+	fw_machine_close(m);
+	/* the same GPU given to the VM as well: a conflict */
+	fw_sysroot_text(dir, "etc/pve/qemu-server/101.conf", "hostpci0: 61:00;0000:43:00.0,pcie=1\n");
+	CHECK(run(dir, FW_PROFILE_ALL, &rep, &h, &m));
+	CHECK_EQ(find(&rep, "gpu-assignment")->status, FW_CHECK_FAIL);
+	fw_doctor_report_free(&rep);
+	fw_host_free(&h);
+	fw_machine_close(m);
+	fw_sysroot_remove(dir);
+}

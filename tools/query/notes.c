@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "acpi/topo.h"
-#include "doctor.h"
+#include "doctor-checks.h"
 #include "parsers/hash.h"
 
 /* The settings the notes tabulate, per area, with what each use needs (domain.md section 1).
@@ -243,6 +243,13 @@ static const char *iommu_mode(const struct fw_host *h, char *buf, size_t len)
 		snprintf(buf, len, "passthrough (%s): devices are not translated; SNP cannot be enabled", why);
 	else
 		snprintf(buf, len, "translated (the default: no iommu=pt on the command line)");
+	struct fw_group_counts c;
+	if (fw_doctor_group_types(h, &c) && c.identity) {
+		/* an identity domain does not translate: say which groups were switched since boot */
+		size_t used = strlen(buf);
+		snprintf(buf + used, len - used, "; group%s %s identity now (switched after boot), not translated",
+			 c.identity == 1 ? "" : "s", c.identity_ids);
+	}
 	return buf;
 }
 
@@ -253,7 +260,7 @@ static void kernel_side(FILE *f, struct fw_source *src, struct fw_doctor_report 
 	const struct fw_host *h = &src->host;
 	fputs("## Kernel and OS side\n\n", f);
 	fprintf(f, "- Command line: `%s`\n", h->cmdline ? h->cmdline : "(not captured)");
-	char buf[256];
+	char buf[512];
 	fprintf(f, "- IOMMU mode: %s\n", iommu_mode(h, buf, sizeof(buf)));
 	bool present;
 	const char *amd = fw_host_option(h, "amd_iommu", &present);
