@@ -500,6 +500,21 @@ uint32_t fw_hii_languages(const struct fw_hii_form_pkg *fp, const char **out, ui
 	return n;
 }
 
+const char *fw_hii_keyword(const struct fw_hii_form_pkg *fp, uint16_t id)
+{
+	if (fp->group < 0 || !id)
+		return NULL;
+	const struct fw_hii_group *g = &fp->module->groups[fp->group];
+	/* the first configuration language with text for the id: no fallback to display text */
+	for (uint32_t i = 0; i < g->count; i++) {
+		const struct fw_hii_strings *s = &fp->module->strings[g->first + i];
+		const char *t = s->config_language ? fw_hii_strings_get(s, id) : NULL;
+		if (t && *t)
+			return t;
+	}
+	return NULL;
+}
+
 bool fw_hii_module_matches(const struct fw_hii_module *m, const char *want)
 {
 	if (m->name && strcasecmp(m->name, want) == 0)

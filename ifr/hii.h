@@ -151,6 +151,10 @@ const char *fw_hii_string(const struct fw_hii_form_pkg *fp, uint16_t id);
 /* The same, never NULL: "" for id 0, "InvalidId" when no package has it (IFRExtractor-RS word). */
 const char *fw_hii_string_or(const struct fw_hii_form_pkg *fp, uint16_t id, const char *missing);
 
+/* The keyword of a string id in the configuration language of the form package's strings
+ * (x-UEFI-AMI "PCIS007": the name AMI BMCs publish as a Redfish BIOS attribute), or NULL. */
+const char *fw_hii_keyword(const struct fw_hii_form_pkg *fp, uint16_t id);
+
 /* Languages of the chosen group, in package order (display and configuration). */
 uint32_t fw_hii_languages(const struct fw_hii_form_pkg *fp, const char **out, uint32_t max);
 

@@ -48,6 +48,13 @@ static const struct fw_setting *setting_for_qid(const struct fw_settings_env *e,
 	return NULL;
 }
 
+const struct fw_setting *fw_settings_question(const struct fw_settings *s, const struct fw_hii_form_pkg *fp,
+					     uint16_t qid)
+{
+	struct fw_settings_env e = {.fp = fp, .s = s};
+	return setting_for_qid(&e, qid);
+}
+
 static const char *env_question_name(void *ctx, uint16_t qid)
 {
 	const struct fw_settings_env *e = ctx;
@@ -298,6 +305,7 @@ static void fill(struct fw_settings *s, struct fw_setting *st, const struct fw_h
 	st->q = q;
 	st->hidden = st->grayed = -1;
 	st->prompt = trimmed(a, fw_hii_string_or(fp, q->prompt, ""), &st->prompt_raw);
+	st->keyword = fw_hii_keyword(fp, q->prompt);
 	st->help = fw_hii_string_or(fp, q->help, "");
 	st->vs = fw_ifr_find_varstore(&fp->fs, q->varstore_id);
 	if (st->vs)
@@ -442,6 +450,22 @@ bool fw_settings_build(struct fw_hii_db *db, const char *module, struct fw_setti
 
 /* ---- values ---- */
 
+/* Text and validity of a number just bound to a one-of, checkbox or numeric question. */
+static void number_text(struct fw_setting *st)
+{
+	const struct fw_ifr_question *q = st->q;
+	if (q->kind == FW_IFR_K_ONE_OF) {
+		const struct fw_ifr_option *o = fw_ifr_option_for(q, st->current);
+		st->current_valid = o != NULL;
+		st->current_text = o ? fw_hii_string(st->fp, o->text) : NULL;
+	} else if (q->kind == FW_IFR_K_CHECKBOX) {
+		st->current_valid = st->current <= 1;
+		st->current_text = st->current == 1 ? "Enabled" : st->current == 0 ? "Disabled" : NULL;
+	} else {
+		st->current_valid = !q->has_limits || q->min > q->max || (st->current >= q->min && st->current <= q->max);
+	}
+}
+
 static void bind_one(struct fw_settings *s, struct fw_setting *st, const struct fw_varlist *vars)
 {
 	const struct fw_ifr_question *q = st->q;
@@ -473,17 +497,7 @@ static void bind_one(struct fw_settings *s, struct fw_setting *st, const struct 
 		} else {
 			st->current = fw_ifr_read_le(st->current_raw, q->width);
 		}
-		if (q->kind == FW_IFR_K_ONE_OF) {
-			const struct fw_ifr_option *o = fw_ifr_option_for(q, st->current);
-			st->current_valid = o != NULL;
-			st->current_text = o ? fw_hii_string(st->fp, o->text) : NULL;
-		} else if (q->kind == FW_IFR_K_CHECKBOX) {
-			st->current_valid = st->current <= 1;
-			st->current_text = st->current == 1 ? "Enabled" : st->current == 0 ? "Disabled" : NULL;
-		} else {
-			st->current_valid = !q->has_limits || q->min > q->max ||
-					    (st->current >= q->min && st->current <= q->max);
-		}
+		number_text(st);
 		break;
 	case FW_IFR_K_STRING:
 	case FW_IFR_K_PASSWORD: {
@@ -500,6 +514,17 @@ static void bind_one(struct fw_settings *s, struct fw_setting *st, const struct 
 	}
 }
 
+/* Conditions of every setting, with the values just bound. */
+static void evaluate_all(struct fw_settings *s)
+{
+	for (uint32_t i = 0; i < s->n; i++) {
+		struct fw_setting *st = &s->items[i];
+		struct fw_settings_env env;
+		fw_settings_env_init(&env, st->fp, s);
+		evaluate(st, &env);
+	}
+}
+
 void fw_settings_bind(struct fw_settings *s, const struct fw_varlist *vars)
 {
 	s->bound = true;
@@ -509,12 +534,37 @@ void fw_settings_bind(struct fw_settings *s, const struct fw_varlist *vars)
 		if (s->items[i].var)
 			s->bound_vars++;
 	}
+	evaluate_all(s);
+}
+
+void fw_settings_bind_values(struct fw_settings *s, bool (*value)(void *ctx, const struct fw_setting *st, uint64_t *v),
+			     void *ctx)
+{
+	s->bound = true;
+	s->bound_vars = 0;
 	for (uint32_t i = 0; i < s->n; i++) {
 		struct fw_setting *st = &s->items[i];
-		struct fw_settings_env env;
-		fw_settings_env_init(&env, st->fp, s);
-		evaluate(st, &env);
+		const struct fw_ifr_question *q = st->q;
+		uint64_t v;
+		if ((q->kind != FW_IFR_K_ONE_OF && q->kind != FW_IFR_K_NUMERIC && q->kind != FW_IFR_K_CHECKBOX) ||
+		    !value(ctx, st, &v))
+			continue;
+		st->has_current = true;
+		st->current = v;
+		st->var = NULL;
+		st->current_raw = NULL;
+		st->current_len = 0;
+		if (!q->bit_field && q->width && q->width <= 8) {
+			uint8_t *raw = fw_arena_alloc(arena(s), q->width);
+			for (uint32_t k = 0; k < q->width; k++)
+				raw[k] = (uint8_t)(v >> (8 * k));
+			st->current_raw = raw;
+			st->current_len = q->width;
+		}
+		number_text(st);
+		s->bound_vars++;
 	}
+	evaluate_all(s);
 }
 
 const struct fw_setting *fw_settings_find(const struct fw_settings *s, const char *prompt, uint32_t *from)
@@ -535,48 +585,4 @@ void fw_settings_free(struct fw_settings *s)
 {
 	/* everything lives in the db arena */
 	memset(s, 0, sizeof(*s));
-}
-
-/* ---- variable sources ---- */
-
-static bool efivarfs_name(const char *path)
-{
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	size_t n = strlen(base);
-	struct fw_guid g;
-	return n > 37 && base[n - 37] == '-' && fw_guid_parse(base + n - 36, &g);
-}
-
-bool fw_settings_load_vars(const char *path, struct fw_tree **tree, struct fw_file *file, struct fw_varlist *out,
-			   struct fw_error *err)
-{
-	memset(out, 0, sizeof(*out));
-	memset(file, 0, sizeof(*file));
-	*tree = fw_tree_new(NULL);
-	struct fw_tree *t = *tree;
-	size_t n = strlen(path);
-	bool ok;
-	if (fw_is_directory(path) || (n > 4 && strcmp(path + n - 4, ".tar") == 0)) {
-		ok = fw_efivarfs_load(path, t, err);
-	} else {
-		if (!fw_file_open(path, file, err))
-			return false;
-		struct fw_view v = fw_view_make(file->data, file->len, 0);
-		struct fw_node *root = fw_node_add(t, NULL, FW_NODE_NVRAM_STORE, "variables", &v, err);
-		if (!root)
-			return false;
-		if (efivarfs_name(path)) {
-			const char *base = strrchr(path, '/');
-			ok = fw_efivarfs_parse_file(t, root, base ? base + 1 : path, &v, err);
-		} else {
-			struct fw_error e2;
-			ok = fw_nvar_parse_store(t, root, &v, err) || fw_vss_parse_store(t, root, &v, &e2);
-		}
-	}
-	if (!ok)
-		return false;
-	if (t->root)
-		fw_nvram_collect(t->root, false, out);
-	return true;
 }

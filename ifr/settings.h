@@ -59,6 +59,7 @@ struct fw_setting {
 	const struct fw_ifr_varstore *vs; /* NULL when the varstore id is not declared */
 	const char *prompt, *help;        /* without leading and trailing blanks */
 	const char *prompt_raw;           /* the prompt as the form has it, when blanks were trimmed; else NULL */
+	const char *keyword;              /* x-UEFI keyword of the prompt, or NULL */
 	const char *varstore_name;        /* name, or the name/value variable name */
 	const char **paths;               /* "AMD CBS > CPU Common Options" */
 	uint32_t npaths;
@@ -94,7 +95,7 @@ struct fw_settings {
 	struct fw_setting *items;
 	uint32_t n;
 	bool bound;
-	uint32_t bound_vars;              /* varstores found among the variables */
+	uint32_t bound_vars;              /* settings whose variable was found (or that got a value without one) */
 };
 
 /* Build the list for every module, or for the modules matching `module` (name or GUID). */
@@ -102,11 +103,11 @@ bool fw_settings_build(struct fw_hii_db *db, const char *module, struct fw_setti
 /* Bind current values from variables (an NVRAM store, efivarfs, a snapshot). Live variables
  * only, matched by varstore name and GUID; conditions are then evaluated. */
 void fw_settings_bind(struct fw_settings *s, const struct fw_varlist *vars);
-/* Variables for binding from `path`: an efivarfs folder (or a tar of one), one efivarfs file
- * (Name-GUID), or an NVRAM store (AMI NVAR, EDK2 VSS). The tree owns the data; free it with
- * fw_tree_free after the settings are no longer used. */
-bool fw_settings_load_vars(const char *path, struct fw_tree **tree, struct fw_file *file, struct fw_varlist *out,
-			   struct fw_error *err);
+
+/* Bind values that come without variable bytes (an AMISCE export, a Redfish Bios resource):
+ * `value` says a setting's number, or false; conditions are then evaluated. */
+void fw_settings_bind_values(struct fw_settings *s, bool (*value)(void *ctx, const struct fw_setting *st, uint64_t *v),
+			     void *ctx);
 
 /* First setting at or after *from (NULL: from 0) whose prompt matches (case-insensitive);
  * *from is left after it for the next call. */
@@ -126,6 +127,10 @@ struct fw_settings_env {
 	struct fw_ifr_expr_env env;
 };
 void fw_settings_env_init(struct fw_settings_env *e, const struct fw_hii_form_pkg *fp, const struct fw_settings *s);
+
+/* The setting of a question of a formset, or NULL when the question is not in the list. */
+const struct fw_setting *fw_settings_question(const struct fw_settings *s, const struct fw_hii_form_pkg *fp,
+					     uint16_t qid);
 
 /* The formsets in the list, in module and package order. */
 const struct fw_hii_form_pkg *fw_settings_formset_at(const struct fw_settings *s, uint32_t i);

@@ -30,6 +30,7 @@ fwlens doctor s1104.fwsnap --format jsonl | jq -r 'select(.status != "pass") | "
 fwlens doctor s1104.fwsnap > /dev/null; echo "exit status $?"
 fwlens notes s1104.fwsnap -o v2-uefi-settings.md && sed -n '/^## Summary/,/^- Doctor/p' v2-uefi-settings.md
 fwlens diff ESC8000A-E13-ASUS-1104.CAP ESC8000A-E13-ASUS-1201.CAP | sed -n '/^Values/,/^Modules/p'
+fwlens plan ESC8000A-E13-ASUS-1104.CAP --profile snp-host --format redfish
 EOF
 }
 

@@ -48,7 +48,7 @@ for c in doc["commands"]:
         if not e["command"].startswith("fwlens "):
             bad.append(f"{n}: example does not start with fwlens: {e['command']}")
     # the synopsis names the arguments first, and ends with the --format values when there is a choice
-    m = re.search(r"\[--format ([a-z|]+)\]$", c["synopsis"])
+    m = re.search(r"\[--format ([a-z|-]+)\]$", c["synopsis"])
     if len(c["formats"]) > 1 and not m:
         bad.append(f"{n}: synopsis does not end with [--format {'|'.join(c['formats'])}]")
     if m and m.group(1).split("|") != c["formats"]:
@@ -57,7 +57,8 @@ for c in doc["commands"]:
         bad.append(f"{n}: synopsis starts with an option, not the arguments")
     # one name per format everywhere
     for f in c["formats"]:
-        if f not in ("text", "json", "jsonl", "xml", "markdown", "sce", "ifrextractor", "prometheus", "openmetrics"):
+        if f not in ("text", "json", "jsonl", "xml", "markdown", "sce", "ifrextractor", "prometheus", "openmetrics",
+                     "redfish", "redfish-registry", "efivarfs"):
             bad.append(f"{n}: unknown format name {f}")
     if c["formats"] and c["formats"][0] not in ("text", "markdown"):
         bad.append(f"{n}: the default format is {c['formats'][0]}, not text")

@@ -7,11 +7,14 @@
 t_need_file roundtrip "$SAMPLES/sysroot-1201" "the samples (make samples)" || exit 0
 
 # JSON without the fields that name the input itself (and, for snapshot show, what only a
-# snapshot has: its manifest, and the EFI variables a capture leaves out by default)
+# snapshot has: its manifest, and the EFI variables a capture leaves out by default); where the
+# current values came from names the input too (asserted apart below)
 norm() {
 	python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
+import json, os, sys
+sys.path.insert(0, os.path.join(os.environ["FWLENS_SRCDIR"], "tests", "cli"))
+from jsonutil import drop
+d = drop(json.load(open(sys.argv[1])), "current_source")
 for k in ("source", "sources", "input", "path", "kind", "created", "tool", "members", "links",
           "members_checked", "members_mismatched", "unreadable"):
     d.pop(k, None)
@@ -63,9 +66,14 @@ for v in 1104 1201; do
 	norm "$T_DIR/f.raw" "$T_DIR/f.json" && norm "$T_DIR/s.raw" "$T_DIR/s.json" && cmp -s "$T_DIR/f.json" "$T_DIR/s.json" &&
 		pass find-$v || fail find-$v "the snapshot's matches differ from the folder's"
 	# notes name their input in the header; the rest must be equal
-	"$FWLENS" notes "$root" --image "$image" | sed '/^- Read from:/d; /^- Captured:/d; s/^- Image: [^,]*,/- Image:/' >"$T_DIR/f.md"
-	"$FWLENS" notes "$snap" | sed '/^- Read from:/d; /^- Captured:/d; s/^- Image: [^,]*,/- Image:/' >"$T_DIR/s.md"
+	"$FWLENS" notes "$root" --image "$image" | sed '/^- Read from:/d; /^- Captured:/d; s/^- Image: [^,]*,/- Image:/; /^Current values from/d' >"$T_DIR/f.md"
+	"$FWLENS" notes "$snap" | sed '/^- Read from:/d; /^- Captured:/d; s/^- Image: [^,]*,/- Image:/; /^Current values from/d' >"$T_DIR/s.md"
 	cmp -s "$T_DIR/f.md" "$T_DIR/s.md" && pass notes-$v || fail notes-$v "$(diff "$T_DIR/f.md" "$T_DIR/s.md" | head -n 4 | tr '\n' ' ')"
+	# the same values, each saying where it came from
+	"$FWLENS" settings "$root" --image "$image" --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["current_source"]["kind"])' >"$T_DIR/f.kind"
+	"$FWLENS" settings "$snap" --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["current_source"]["kind"])' >"$T_DIR/s.kind"
+	[ "$(cat "$T_DIR/f.kind") $(cat "$T_DIR/s.kind")" = "efivarfs snapshot" ] && pass current-source-$v ||
+		fail current-source-$v "kinds: $(cat "$T_DIR/f.kind") $(cat "$T_DIR/s.kind"), expected efivarfs snapshot"
 done
 "$FWLENS" diff "$T_DIR/sysroot-1104" "$T_DIR/sysroot-1201" --image-a "$SAMPLES/ESC8000A-E13-ASUS-1104.CAP" \
 	--image-b "$SAMPLES/ESC8000A-E13-ASUS-1201.CAP" --format json >"$T_DIR/f.raw" 2>/dev/null

@@ -106,8 +106,11 @@ if t_need_file machines "$SAMPLES/sysroot-1201" "the samples (make samples)"; th
 import json, os, sys
 a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
 samples, tmp = sys.argv[3], sys.argv[4]
+sys.path.insert(0, os.path.join(os.environ["FWLENS_SRCDIR"], "tests", "cli"))
+from jsonutil import drop
 for d in (a, b):
     d.pop("sources")
+    drop(d, "current_source")  # where values came from names each input (a folder, a snapshot)
 bad = []
 if a != b:
     bad.append("the snapshots do not give the folders' diff")

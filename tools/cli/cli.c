@@ -280,6 +280,7 @@ int fw_cli_main(int argc, char **argv)
 	fw_log_info(&cli, "done in %.2f s, exit status %d", fw_cli_seconds_since(&t0), rc);
 out:
 	free(cli.values);
+	free(cli.given);
 	free(cli.counts);
 	free(cli.argv);
 	(void)print_version;

@@ -59,6 +59,11 @@ struct fw_cli {
 	bool color;       /* stdout is a terminal and colour is allowed */
 	bool err_color;
 	const char **values; /* per option of cmd->options */
+	struct {
+		size_t index;
+		const char *value;
+	} *given;            /* every option value in command-line order */
+	size_t ngiven;
 	int *counts;
 	FILE *out;        /* stdout or the temporary output file */
 	FILE *text;       /* text formats: a filter in front of out that keeps control characters out */
@@ -78,6 +83,8 @@ extern const struct fw_option fw_cli_common_options[];
 /* Options of the running command */
 const char *fw_cli_opt(const struct fw_cli *cli, const char *name);
 bool fw_cli_flag(const struct fw_cli *cli, const char *name);
+/* Every value of a repeated option, in order; returns how many (at most max). */
+size_t fw_cli_opt_all(const struct fw_cli *cli, const char *name, const char **out, size_t max);
 int fw_cli_count(const struct fw_cli *cli, const char *name);
 bool fw_cli_format_is(const struct fw_cli *cli, const char *fmt);
 

@@ -17,9 +17,9 @@ static int run_diff(struct fw_cli *cli)
 	if (strcmp(cli->argv[0], "-") == 0 && strcmp(cli->argv[1], "-") == 0)
 		return fw_cli_usage_error(cli, "only one side can be read from standard input");
 	struct fw_source_options oa = {.image = fw_cli_opt(cli, "image-a") ? fw_cli_opt(cli, "image-a") : image,
-				       .lang = fw_cli_opt(cli, "lang")};
+				       .lang = fw_cli_opt(cli, "lang"), .vars = fw_cli_opt(cli, "vars-a")};
 	struct fw_source_options ob = {.image = fw_cli_opt(cli, "image-b") ? fw_cli_opt(cli, "image-b") : image,
-				       .lang = fw_cli_opt(cli, "lang")};
+				       .lang = fw_cli_opt(cli, "lang"), .vars = fw_cli_opt(cli, "vars-b")};
 	const char *paths[2] = {cli->argv[0], cli->argv[1]};
 	const struct fw_source_options *opts[2] = {&oa, &ob};
 	struct fw_source srcs[2];
@@ -61,6 +61,9 @@ static int run_diff(struct fw_cli *cli)
 			json_object_set_new(s, "path", json_string(cli->argv[i]));
 			json_object_set_new(s, "kind", json_string(fw_source_kind_name(src[i]->kind)));
 			json_object_set_new(s, "image", src[i]->image_name ? json_string(src[i]->image_name) : json_null());
+			if (src[i]->kind != FW_SOURCE_LIST)
+				json_object_set_new(s, "current_source", fw_cli_json_current_source(fw_source_current(src[i]),
+												     fw_source_current_text(src[i])));
 			json_object_set_new(sides, i ? "new" : "old", s);
 		}
 		json_object_set_new(doc, "sources", sides);
@@ -93,6 +96,8 @@ static const struct fw_option diff_options[] = {
 	{"image", 0, "FILE", "BIOS image whose forms decode both machines' settings", NULL},
 	{"image-a", 0, "FILE", "BIOS image for the old machine (default: its stored image, or --image)", NULL},
 	{"image-b", 0, "FILE", "BIOS image for the new machine", NULL},
+	{"vars-a", 0, "VARS", "current values of the old side from here (anything `fwlens nvram` reads)", NULL},
+	{"vars-b", 0, "VARS", "current values of the new side from here", NULL},
 	{"no-values", 0, NULL, "leave current values out", NULL},
 	{"lang", 'l', "LANG", "display language of setup strings (default en-US)", NULL},
 	{0},

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "doctor-metrics.h"
 #include "output-text.h"
+#include "query-writers.h"
 #include "record-key.h"
 #include "tools/query/doctor.h"
 #include "tools/query/source.h"
@@ -77,7 +78,7 @@ static int run_doctor(struct fw_cli *cli)
 	struct fw_source src;
 	struct fw_error err;
 	fw_error_clear(&err);
-	struct fw_source_options so = {.image = fw_cli_opt(cli, "image")};
+	struct fw_source_options so = {.image = fw_cli_opt(cli, "image"), .vars = fw_cli_opt(cli, "vars")};
 	fw_cli_cache_setup(cli, &so);
 	if (!fw_source_open(cli->argv[0], &so, &src, &err))
 		return fw_cli_fail(cli, &err);
@@ -93,6 +94,8 @@ static int run_doctor(struct fw_cli *cli)
 		json_t *doc = fw_doctor_report_json(&rep);
 		json_object_set_new(doc, "source", json_string(cli->argv[0]));
 		json_object_set_new(doc, "profile", json_string(profile));
+		json_object_set_new(doc, "current_source",
+				    fw_cli_json_current_source(fw_source_current(&src), fw_source_current_text(&src)));
 		if (fw_cli_format_is(cli, "json"))
 			fw_cli_print_json(cli, doc);
 		else
@@ -117,6 +120,8 @@ static int run_doctor(struct fw_cli *cli)
 		fw_doctor_write_metrics(fw_cli_out(cli), &m);
 	} else {
 		print_text(cli, cli->argv[0], profile, &rep);
+		if (ctx.src.setting)
+			fprintf(fw_cli_out(cli), "BIOS settings' current values: %s\n", fw_source_current_text(&src));
 	}
 	int rc = rep.fail ? FW_EXIT_DIFFERENT : 0;
 	fw_record_key_free(&key);
@@ -129,6 +134,7 @@ static const struct fw_option doctor_options[] = {
 	{"profile", 0, "NAME", "which checks: sev-snp-host, vfio, p2p or all (default)", "sev-snp-host,vfio,p2p,all"},
 	{"image", 0, "FILE", "BIOS image whose forms decode the machine's stored settings", NULL},
 	FW_CACHE_OPTIONS,
+	{"vars", 'V', "VARS", "current values from here: anything `fwlens nvram` reads (efivarfs folder or tar, NVRAM store or volume, whole image)", NULL},
 	{0},
 };
 

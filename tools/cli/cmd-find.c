@@ -13,6 +13,7 @@ struct found {
 	struct fw_setlist *l; /* the query writers take it non-const */
 	const struct fw_hits *hits;
 	const struct fw_record_key *key;
+	struct fw_source *src; /* where current values came from */
 };
 
 static json_t *found_document(const void *ctx)
@@ -21,6 +22,8 @@ static json_t *found_document(const void *ctx)
 	json_t *doc = json_object(), *arr = json_array();
 	json_object_set_new(doc, "source", json_string(x->source));
 	json_object_set_new(doc, "pattern", json_string(x->pattern));
+	json_object_set_new(doc, "current_source",
+			    fw_cli_json_current_source(fw_source_current(x->src), fw_source_current_text(x->src)));
 	for (size_t i = 0; i < x->hits->n; i++)
 		json_array_append_new(arr, fw_query_json_hit(x->l, &x->hits->items[i]));
 	json_object_set_new(doc, "matches", arr);
@@ -62,6 +65,7 @@ static void found_text(struct fw_cli *cli, const void *ctx)
 		fprintf(fw_cli_out(cli), "      %smatched: %s%s\n", fw_cli_color(cli, "dim"), why, fw_cli_color(cli, "reset"));
 	}
 	fprintf(fw_cli_out(cli), "%s%zu of %zu settings match /%s/\n", x->hits->n ? "\n" : "", x->hits->n, x->l->n, x->pattern);
+	fprintf(fw_cli_out(cli), "current values: %s\n", fw_source_current_text(x->src));
 }
 
 static int run_find(struct fw_cli *cli)
@@ -70,8 +74,8 @@ static int run_find(struct fw_cli *cli)
 	const char *in = fw_cli_opt(cli, "in");
 	if (in && !fw_find_fields_parse(in, &fields)) {
 		char hint[160];
-		return fw_cli_usage_error(cli, "--in takes prompt, help, option, varstore (comma-separated), not '%s'%s", in,
-					  fw_nearest_hint(in, "prompt,help,option,varstore", hint, sizeof(hint)));
+		return fw_cli_usage_error(cli, "--in takes prompt, help, option, varstore, keyword (comma-separated), not '%s'%s",
+					  in, fw_nearest_hint(in, "prompt,help,option,varstore,keyword", hint, sizeof(hint)));
 	}
 	struct fw_source src;
 	int rc = fw_query_cli_open(cli, cli->argv[0], fw_cli_opt(cli, "image"), &src);
@@ -89,7 +93,7 @@ static int run_find(struct fw_cli *cli)
 	fw_query_cli_warnings(cli, &src, NULL);
 	struct fw_record_key key;
 	fw_record_key_init(&key, cli->argv[0], src.kind == FW_SOURCE_MACHINE ? src.machine : NULL);
-	struct found shown = {cli->argv[0], cli->argv[1], l, &hits, &key};
+	struct found shown = {cli->argv[0], cli->argv[1], l, &hits, &key, &src};
 	fw_cli_emit(cli, &(struct fw_emit){"find", found_document, found_text, found_markdown, found_jsonl, &shown});
 	rc = hits.n ? 0 : FW_EXIT_DIFFERENT;
 	fw_record_key_free(&key);
@@ -99,25 +103,28 @@ static int run_find(struct fw_cli *cli)
 }
 
 static const struct fw_option find_options[] = {
-	{"in", 0, "FIELD[,FIELD]", "where to look: prompt, help, option, varstore (comma-separated; default all)",
-	 "prompt,help,option,varstore"},
+	{"in", 0, "FIELD[,FIELD]", "where to look: prompt, help, option, varstore, keyword (comma-separated; default all)",
+	 "prompt,help,option,varstore,keyword"},
 	{"image", 0, "FILE", "BIOS image whose forms decode a machine's stored settings", NULL},
 	{"module", 'm', "NAME|GUID", "only settings of this module", NULL},
+	{"vars", 'V', "VARS", "current values from here: anything `fwlens nvram` reads (efivarfs folder or tar, NVRAM store or volume, whole image)", NULL},
 	{"lang", 'l', "LANG", "display language of setup strings (default en-US)", NULL},
 	{0},
 };
 
 FW_COMMAND(find,
-	.synopsis = "SRC REGEX [--in prompt,help,option,varstore] [--image FILE] [--module NAME] [--format text|json|jsonl|xml|markdown]",
-	.summary = "Find setup options by a regular expression over prompts, help texts, option texts and varstores",
+	.synopsis = "SRC REGEX [--in prompt,help,option,varstore,keyword] [--image FILE] [--vars VARS] [--module NAME] [--format text|json|jsonl|xml|markdown]",
+	.summary = "Find setup options by a regular expression over prompts, keywords, help texts, option texts and varstores",
 	.description =
 		"SRC is a BIOS image, capsule or module, a machine (snapshot or root folder, with --image or an image "
 		"stored in the snapshot), or - for a settings list in JSON on standard input. REGEX is a POSIX extended "
 		"regular expression matched without regard to case (through PCRE2: back-references and \\d are "
 		"accepted; a pattern that needs more than a million backtracking steps on one text is an error, "
 		"exit 2). Each match shows the menu path, module, varstore name and GUID, offset and width, options, "
-		"default, current value when known, the condition that hides or grays it out, and which fields "
-		"matched.\n\n"
+		"default, current value when known, the condition that hides or grays it out, its x-UEFI keyword, and "
+		"which fields matched.\n\n"
+		"Current values come from the source's own variables (the image's NVRAM store, the machine's efivars) "
+		"or from --vars; the output names which (current_source).\n\n"
 		"Exit status 1 when nothing matched, as grep does.",
 	.formats = "text,json,jsonl,xml,markdown",
 	.options = find_options,

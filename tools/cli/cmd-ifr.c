@@ -20,13 +20,11 @@ void fw_ifr_put_line(FILE *f, const char *s)
 	}
 }
 
-int fw_ifr_cli_open(struct fw_cli *cli, struct fw_hii_input *in)
+/* Forms of --module in `in`, or the exit code of the error saying there are none. */
+static int check_forms(struct fw_cli *cli, const char *path, struct fw_hii_input *in)
 {
-	struct fw_hii_options o = {.lang = fw_cli_opt(cli, "lang")};
 	struct fw_error err;
 	fw_error_clear(&err);
-	if (!fw_hii_open(cli->argv[0], &o, in, &err))
-		return fw_cli_fail(cli, &err);
 	const char *mod = fw_cli_opt(cli, "module");
 	uint32_t forms = 0;
 	for (uint32_t m = 0; m < in->db.nmodules; m++)
@@ -34,23 +32,36 @@ int fw_ifr_cli_open(struct fw_cli *cli, struct fw_hii_input *in)
 			forms += in->db.modules[m]->nforms;
 	if (!forms) {
 		if (mod)
-			fw_error_set(&err, FW_E_NOT_FOUND, "%s: no module matching \"%s\" has HII forms", cli->argv[0], mod);
+			fw_error_set(&err, FW_E_NOT_FOUND, "%s: no module matching \"%s\" has HII forms", path, mod);
 		else
 			fw_error_set(&err, FW_E_NOT_FOUND, "%s: no HII form package found (%u module(s) with strings only)",
-				     cli->argv[0], in->db.string_only);
-		fw_hii_close(in);
+				     path, in->db.string_only);
 		return fw_cli_fail(cli, &err);
 	}
 	fw_log_info(cli, "%u module(s) with forms, %u formset(s), from %s", in->db.nmodules, forms, in->how);
 	return 0;
 }
 
-int fw_ifr_cli_forms_open(struct fw_cli *cli, struct fw_ifr_cli_forms *f)
+int fw_ifr_cli_open(struct fw_cli *cli, struct fw_hii_input *in)
+{
+	struct fw_hii_options o = {.lang = fw_cli_opt(cli, "lang")};
+	struct fw_error err;
+	fw_error_clear(&err);
+	if (!fw_hii_open(cli->argv[0], &o, in, &err))
+		return fw_cli_fail(cli, &err);
+	int rc = check_forms(cli, cli->argv[0], in);
+	if (rc)
+		fw_hii_close(in);
+	return rc;
+}
+
+int fw_ifr_cli_forms_open(struct fw_cli *cli, struct fw_ifr_cli_forms *f, bool values)
 {
 	memset(f, 0, sizeof(*f));
 	const char *path = cli->argv[0];
 	const char *module = fw_cli_opt(cli, "module");
-	if (!fw_machine_looks_like_root(path)) {
+	bool machine = fw_machine_looks_like_root(path);
+	if (!machine && !values) {
 		int rc = fw_ifr_cli_open(cli, &f->own);
 		if (rc)
 			return rc;
@@ -61,23 +72,40 @@ int fw_ifr_cli_forms_open(struct fw_cli *cli, struct fw_ifr_cli_forms *f)
 		f->settings = &f->settings_own;
 		return 0;
 	}
-	struct fw_source_options so = {.image = fw_cli_opt(cli, "image"), .lang = fw_cli_opt(cli, "lang"), .module = module};
+	struct fw_source_options so = {.image = fw_cli_opt(cli, "image"), .lang = fw_cli_opt(cli, "lang"), .module = module,
+				       .vars = fw_cli_opt(cli, "vars")};
 	struct fw_error err;
 	fw_error_clear(&err);
 	if (!fw_source_open(path, &so, &f->src, &err))
 		return fw_cli_fail(cli, &err);
 	f->machine = true;
-	f->settings = fw_source_settings(&f->src);
+	if (f->src.kind == FW_SOURCE_FIRMWARE) {
+		int rc = check_forms(cli, path, &f->src.hii);
+		if (rc) {
+			fw_source_close(&f->src);
+			return rc;
+		}
+	}
+	if (f->src.kind == FW_SOURCE_LIST && values) {
+		/* a settings list (JSON, an AMISCE export): records, not forms */
+		f->list = fw_source_setlist(&f->src);
+		return 0;
+	}
+	f->settings = f->src.kind == FW_SOURCE_LIST ? NULL : fw_source_settings(&f->src);
 	for (size_t i = 0; i < f->src.nwarnings; i++)
 		fw_log_warn(cli, "%s", f->src.warnings[i]);
 	if (!f->settings) {
-		fw_error_set(&err, FW_E_NOT_FOUND, "%s: no BIOS forms%s%s for this machine (give --image FILE, or capture the "
-			     "snapshot with --image)", path, module ? " for module " : "", module ? module : "");
+		if (f->src.kind == FW_SOURCE_MACHINE)
+			fw_error_set(&err, FW_E_NOT_FOUND, "%s: no BIOS forms%s%s for this machine (give --image FILE, or capture the "
+				     "snapshot with --image)", path, module ? " for module " : "", module ? module : "");
+		else
+			fw_error_set(&err, FW_E_INVALID, "%s: a settings list has no forms to show", path);
 		fw_source_close(&f->src);
 		return fw_cli_fail(cli, &err);
 	}
 	f->in = &f->src.hii;
-	fw_log_info(cli, "forms from %s; %u settings found their variable", f->src.image_name, f->settings->bound_vars);
+	fw_log_info(cli, "forms from %s; %u settings found their variable; current values: %s",
+		    f->src.image_name ? f->src.image_name : path, f->settings->bound_vars, fw_source_current_text(&f->src));
 	return 0;
 }
 
@@ -252,7 +280,7 @@ static void formset_text(FILE *f, struct fw_cli *cli, struct fw_settings *s, con
 static int run_ifr(struct fw_cli *cli)
 {
 	struct fw_ifr_cli_forms forms;
-	int rc = fw_ifr_cli_forms_open(cli, &forms);
+	int rc = fw_ifr_cli_forms_open(cli, &forms, false);
 	if (rc)
 		return rc;
 	struct fw_settings *sp = forms.settings;

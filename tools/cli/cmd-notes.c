@@ -54,7 +54,8 @@ static char *read_previous_output(struct fw_cli *cli, size_t *len)
 
 static int run_notes(struct fw_cli *cli)
 {
-	struct fw_source_options so = {.image = fw_cli_opt(cli, "image"), .lang = fw_cli_opt(cli, "lang")};
+	struct fw_source_options so = {.image = fw_cli_opt(cli, "image"), .lang = fw_cli_opt(cli, "lang"),
+				       .vars = fw_cli_opt(cli, "vars")};
 	struct fw_source src, prev;
 	struct fw_error err;
 	fw_error_clear(&err);
@@ -105,6 +106,7 @@ static int run_notes(struct fw_cli *cli)
 }
 
 static const struct fw_option notes_options[] = {
+	{"vars", 'V', "VARS", "current values from here: anything `fwlens nvram` reads (efivarfs folder or tar, NVRAM store or volume, whole image)", NULL},
 	{"previous", 0, "OLD", "a previous snapshot or image: adds a \"Changes since\" section", NULL},
 	{"image", 0, "FILE", "BIOS image whose forms decode the machine's stored settings", NULL},
 	{"previous-image", 0, "FILE", "BIOS image for the previous machine (default: its stored image)", NULL},

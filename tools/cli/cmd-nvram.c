@@ -14,77 +14,10 @@
 #include "parsers/sigdb.h"
 #include "parsers/tar.h"
 #include "parsers/vss.h"
+#include "tools/query/vars-input.h"
 
 /* Variables larger than this are listed with their SHA-256 instead of their data. */
 #define DATA_HEX_MAX (64 * 1024)
-
-struct nvram_input {
-	struct fw_file file;
-	struct fw_tree *tree;      /* own tree (folders, archives, bare stores) */
-	struct fw_firmware fw;     /* everything else: the firmware tree */
-	bool have_fw;
-};
-
-static bool is_vss_region(const struct fw_view *v)
-{
-	if (v->len >= 16 && (memcmp(v->p, fw_guid_vss_store.b, 16) == 0 || memcmp(v->p, fw_guid_vss_auth_store.b, 16) == 0 ||
-			     memcmp(v->p, fw_guid_ftw_working_block.b, 16) == 0))
-		return true;
-	if (v->len >= 4) {
-		uint32_t sig = fw_le32(v->p);
-		return sig == FW_VSS_SIGNATURE_DOLLAR || sig == FW_VSS_SIGNATURE_APPLE_SVS || sig == FW_VSS_SIGNATURE_APPLE_NSS;
-	}
-	return false;
-}
-
-/* Folders and tar archives of efivarfs, bare VSS regions and efivarfs dumps of defaults
- * variables under another name are read here; capsules, images, volumes, NVAR stores and
- * efivarfs files go through the firmware tree. */
-static bool load_input(const char *path, struct nvram_input *in, struct fw_error *err)
-{
-	memset(in, 0, sizeof(*in));
-	if (fw_is_directory(path)) {
-		in->tree = fw_tree_new(NULL);
-		in->tree->input_path = path;
-		return fw_efivarfs_load(path, in->tree, err);
-	}
-	if (!fw_file_open(path, &in->file, err))
-		return false;
-	struct fw_view v = fw_view_make(in->file.data, in->file.len, 0);
-	bool tar = fw_tar_probe(&v), vss = is_vss_region(&v);
-	/* an efivarfs dump of a defaults variable saved under another name: attributes, then NVAR */
-	bool attr_nvar = v.len >= 8 && fw_le32(v.p) <= 0x7F && fw_le32(v.p + 4) == FW_NVAR_SIGNATURE &&
-			 !fw_efivarfs_name_ok(path);
-	if (tar || vss || attr_nvar) {
-		in->tree = fw_tree_new(NULL);
-		in->tree->input_path = path;
-		in->tree->input = in->file.data;
-		in->tree->input_len = in->file.len;
-		if (tar)
-			return fw_efivarfs_load(path, in->tree, err);
-		if (vss)
-			return fw_vss_parse_store(in->tree, NULL, &v, err);
-		struct fw_view store;
-		fw_rd_tail(&v, 4, &store, NULL);
-		return fw_nvar_parse_store(in->tree, NULL, &store, err);
-	}
-	fw_file_close(&in->file);
-	if (!fw_firmware_open(path, NULL, &in->fw, err))
-		return false;
-	in->have_fw = true;
-	in->tree = in->fw.tree;
-	return true;
-}
-
-static void close_input(struct nvram_input *in)
-{
-	if (in->have_fw) {
-		fw_firmware_close(&in->fw);
-	} else {
-		fw_tree_free(in->tree);
-		fw_file_close(&in->file);
-	}
-}
 
 /* ---- the model: stores and their variables in tree order ------------------------------------ */
 
@@ -390,11 +323,11 @@ static bool warn_visit(struct fw_node *n, void *ctx)
 static int run_nvram(struct fw_cli *cli)
 {
 	const char *path = cli->argv[0];
-	struct nvram_input in;
+	struct fw_vars_input in;
 	struct fw_error err;
 	fw_error_clear(&err);
-	if (!load_input(path, &in, &err)) {
-		close_input(&in);
+	if (!fw_vars_input_open(path, &in, &err)) {
+		fw_vars_input_close(&in);
 		return fw_cli_fail(cli, &err);
 	}
 	struct listing l = {.all = fw_cli_flag(cli, "all-versions"), .name = fw_cli_opt(cli, "name"),
@@ -403,7 +336,7 @@ static int run_nvram(struct fw_cli *cli)
 		fw_node_walk(in.tree->root, collect_visit, &l);
 	if (!l.count) {
 		listing_free(&l);
-		close_input(&in);
+		fw_vars_input_close(&in);
 		fw_error_set(&err, FW_E_NOT_FOUND, "%s: no NVRAM store found", path);
 		return fw_cli_fail(cli, &err);
 	}
@@ -418,7 +351,7 @@ static int run_nvram(struct fw_cli *cli)
 	}
 	fw_node_walk(in.tree->root, warn_visit, cli);
 	listing_free(&l);
-	close_input(&in);
+	fw_vars_input_close(&in);
 	return 0;
 }
 

@@ -168,6 +168,8 @@ static int run_query(struct fw_cli *cli)
 		for (size_t t = 0; t < nsel; t++)
 			json_array_append_new(tops, json_string(sel[t]->name));
 		json_object_set_new(doc, "topics", tops);
+		json_object_set_new(doc, "current_source",
+				    fw_cli_json_current_source(fw_source_current(&src), fw_source_current_text(&src)));
 		for (size_t i = 0; i < hits.n; i++)
 			json_array_append_new(arr, fw_query_json_hit(l, &hits.items[i]));
 		json_object_set_new(doc, "matches", arr);
@@ -210,6 +212,7 @@ static const struct fw_option query_options[] = {
 	{"rules", 0, "FILE", "topic rules file instead of the built-in one (validated against topics.xsd)", NULL},
 	{"list-topics", 0, NULL, "list the topics of the rules and exit", NULL},
 	{"image", 0, "FILE", "BIOS image whose forms decode a machine's stored settings", NULL},
+	{"vars", 'V', "VARS", "current values from here: anything `fwlens nvram` reads (efivarfs folder or tar, NVRAM store or volume, whole image)", NULL},
 	{"module", 'm', "NAME|GUID", "only settings of this module", NULL},
 	{"lang", 'l', "LANG", "display language of setup strings (default en-US)", NULL},
 	FW_CACHE_OPTIONS,

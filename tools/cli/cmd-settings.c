@@ -5,6 +5,8 @@
 
 #include "ifr-writers.h"
 #include "output-text.h"
+#include "plan-writers.h"
+#include "query-writers.h"
 #include "record-key.h"
 
 static const char *default_text(const struct fw_setting *st, char *buf, size_t len)
@@ -56,7 +58,15 @@ static void where(FILE *f, const struct fw_setting *st)
 
 /* ---- text ---- */
 
-static void write_text(struct fw_cli *cli, const struct fw_settings *s)
+/* Where a bound value came from, on each setting that has one. */
+static json_t *with_source(json_t *o, const struct fw_setting *st, const char *cs_text)
+{
+	if (st->has_current)
+		json_object_set_new(o, "current_source", json_string(cs_text));
+	return o;
+}
+
+static void write_text(struct fw_cli *cli, const struct fw_settings *s, const char *cs_text)
 {
 	FILE *f = fw_cli_out(cli);
 	const char *last = NULL;
@@ -93,7 +103,12 @@ static void write_text(struct fw_cli *cli, const struct fw_settings *s)
 		}
 		fprintf(f, "  %s[", dim);
 		where(f, st);
-		fprintf(f, ", qid 0x%X]%s", st->q->question_id, r);
+		fprintf(f, ", qid 0x%X", st->q->question_id);
+		if (st->keyword) {
+			fputs(", ", f);
+			fw_ifr_put_line(f, st->keyword);
+		}
+		fprintf(f, "]%s", r);
 		if (st->hidden == 1)
 			fprintf(f, "  %shidden%s", yel, r);
 		else if (st->grayed == 1)
@@ -108,14 +123,10 @@ static void write_text(struct fw_cli *cli, const struct fw_settings *s)
 		fprintf(f, "\n%u settings; values bound from %u of them\n", s->n, s->bound_vars);
 	else
 		fprintf(f, "\n%u settings\n", s->n);
+	fprintf(f, "current values: %s\n", cs_text);
 }
 
 /* ---- AMI SCE export layout ---- */
-
-static void sce_value(FILE *f, const struct fw_setting *st, uint64_t v)
-{
-	fprintf(f, "[%0*" PRIX64 "]", (int)(st->q->width ? st->q->width * 2 : 2), v);
-}
 
 static void write_sce(struct fw_cli *cli, const struct fw_settings *s)
 {
@@ -127,65 +138,21 @@ static void write_sce(struct fw_cli *cli, const struct fw_settings *s)
 	fprintf(f, "// Each Offset line names its variable: // Name GUID\n\n");
 	for (uint32_t i = 0; i < s->n; i++) {
 		const struct fw_setting *st = &s->items[i];
-		const struct fw_ifr_question *q = st->q;
-		char g[FW_GUID_STR_LEN];
-		fputs("Setup Question\t= ", f);
-		fw_ifr_put_line(f, st->prompt);
-		fputs("\nHelp String\t= ", f);
-		fw_ifr_put_line(f, st->help);
-		fprintf(f, "\nToken\t=%X\t// Do NOT change this line\n", q->question_id);
-		fprintf(f, "Offset\t=%X\t// %s %s", q->bit_field ? q->bit_offset / 8 : q->var_info,
-			st->varstore_name ? st->varstore_name : "?", st->vs ? fw_guid_format(&st->vs->guid, g) : "");
-		if (q->bit_field)
-			fprintf(f, " bits %u:%u", q->bit_offset, q->bit_width);
-		fprintf(f, "\nWidth\t=%02X\n", q->width);
-		const struct fw_setting_default *d0 = NULL;
-		for (uint32_t k = 0; k < st->ndefaults; k++)
-			if (st->defaults[k].store_id == 0 && st->defaults[k].has_value)
-				d0 = &st->defaults[k];
-		if (q->kind == FW_IFR_K_ONE_OF || q->kind == FW_IFR_K_CHECKBOX) {
-			bool checkbox = q->kind == FW_IFR_K_CHECKBOX;
-			if (d0) {
-				fputs("BIOS Default\t=", f);
-				sce_value(f, st, d0->value);
-				fprintf(f, "%s \n", d0->text ? d0->text : "");
-			}
-			uint64_t mark = st->has_current ? st->current : d0 ? d0->value : UINT64_MAX;
-			uint32_t n = checkbox ? 2 : st->noptions;
-			for (uint32_t k = 0; k < n; k++) {
-				uint64_t v = checkbox ? k : st->options[k].opt->value.u;
-				const char *t = checkbox ? (k ? "Enabled" : "Disabled") : st->options[k].text;
-				fputs(k ? "         " : "Options\t=", f);
-				if (v == mark)
-					fputc('*', f);
-				sce_value(f, st, v);
-				fw_ifr_put_line(f, t);
-				fputs(k ? "\n" : "\t// Move \"*\" to the desired Option\n", f);
-			}
-		} else if (q->kind == FW_IFR_K_NUMERIC) {
-			if (d0)
-				fprintf(f, "BIOS Default\t=<%" PRIu64 "> \n", d0->value);
-			uint64_t v = st->has_current ? st->current : d0 ? d0->value : q->min;
-			fprintf(f, "Value\t=<%" PRIu64 ">\n", v);
-		} else if (q->kind == FW_IFR_K_STRING || q->kind == FW_IFR_K_PASSWORD) {
-			fprintf(f, "Value\t=\"%s\"\n", st->has_current && st->current_text ? st->current_text : "");
-		} else {
-			char cb[80];
-			const char *cur = current_text(st, cb, sizeof(cb));
-			fprintf(f, "Value\t=<%s>\n", cur ? cur : "");
-		}
-		fputc('\n', f);
+		char cb[80];
+		fw_sce_write_question(f, st, st->has_current, st->current, current_text(st, cb, sizeof(cb)));
 	}
 }
 
 /* ---- markdown ---- */
 
-static void write_markdown(struct fw_cli *cli, const struct fw_settings *s)
+static void write_markdown(struct fw_cli *cli, const struct fw_settings *s, const char *cs_text)
 {
 	FILE *f = fw_cli_out(cli);
 	const char *last = NULL;
 	const char *base = strrchr(cli->argv[0], '/');
-	fprintf(f, "# Settings of %s\n", base ? base + 1 : cli->argv[0]);
+	fprintf(f, "# Settings of %s\n\nCurrent values: ", base ? base + 1 : cli->argv[0]);
+	fw_md_cell(f, cs_text);
+	fputc('\n', f);
 	for (uint32_t i = 0; i < s->n; i++) {
 		const struct fw_setting *st = &s->items[i];
 		const char *path = st->npaths ? st->paths[0] : "(not reachable from a menu)";
@@ -229,34 +196,90 @@ static void write_markdown(struct fw_cli *cli, const struct fw_settings *s)
 	}
 }
 
+/* ---- a settings list (an AMISCE export, JSON saved earlier) ---- */
+
+static int write_list(struct fw_cli *cli, struct fw_ifr_cli_forms *forms)
+{
+	struct fw_setlist *l = forms->list;
+	const char *module = fw_cli_opt(cli, "module");
+	if (module && !fw_setlist_keep_module(l, module)) {
+		struct fw_error err;
+		fw_error_set(&err, FW_E_NOT_FOUND, "%s: no settings of module \"%s\"", cli->argv[0], module);
+		return fw_cli_fail(cli, &err);
+	}
+	const char *cs_text = fw_source_current_text(&forms->src);
+	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
+		json_t *doc = json_object(), *arr = json_array();
+		json_object_set_new(doc, "current_source", fw_cli_json_current_source(fw_source_current(&forms->src), cs_text));
+		if (forms->src.hii_crc)
+			json_object_set_new(doc, "hii_crc32", json_string(forms->src.hii_crc));
+		for (size_t i = 0; i < l->n; i++)
+			json_array_append_new(arr, fw_query_json_setting(l, &l->items[i]));
+		json_object_set_new(doc, "settings", arr);
+		if (fw_cli_format_is(cli, "json"))
+			fw_cli_print_json(cli, doc);
+		else
+			fw_cli_print_json_as_xml(cli, doc, "settings");
+		return 0;
+	}
+	if (fw_cli_format_is(cli, "jsonl")) {
+		struct fw_record_key key;
+		fw_record_key_init(&key, cli->argv[0], NULL);
+		for (size_t i = 0; i < l->n; i++)
+			fw_cli_print_jsonl(cli, fw_record_key_wrap(&key, fw_query_json_setting(l, &l->items[i])));
+		fw_record_key_free(&key);
+		return 0;
+	}
+	if (!fw_cli_format_is(cli, "text"))
+		return fw_cli_usage_error(cli, "a settings list prints as text, json, jsonl or xml");
+	FILE *f = fw_cli_out(cli);
+	const char *dim = fw_cli_color(cli, "dim"), *r = fw_cli_color(cli, "reset");
+	for (size_t i = 0; i < l->n; i++) {
+		const struct fw_setlist_item *it = &l->items[i];
+		char cb[64], db[64], wb[128];
+		const char *cur = fw_setlist_current_text(it, cb, sizeof(cb)), *def = fw_setlist_default_text(it, db, sizeof(db));
+		fputs("  ", f);
+		fw_ifr_put_line(f, it->prompt);
+		fputs(" = ", f);
+		fw_ifr_put_line(f, cur ? cur : "(no value)");
+		if (def && (!cur || strcmp(def, cur) != 0)) {
+			fprintf(f, "  %s(default ", dim);
+			fw_ifr_put_line(f, def);
+			fprintf(f, ")%s", r);
+		}
+		fprintf(f, "  %s[%s, qid 0x%X", dim, fw_query_where(it, wb, sizeof(wb)), it->question_id);
+		if (it->keyword) {
+			fputs(", ", f);
+			fw_ifr_put_line(f, it->keyword);
+		}
+		fprintf(f, "]%s\n", r);
+	}
+	fprintf(f, "\n%zu settings\n", l->n);
+	if (forms->src.hii_crc)
+		fprintf(f, "HIICrc32 %s\n", forms->src.hii_crc);
+	fprintf(f, "current values: %s\n", cs_text);
+	return 0;
+}
+
 static int run_settings(struct fw_cli *cli)
 {
 	struct fw_ifr_cli_forms forms;
-	int rc = fw_ifr_cli_forms_open(cli, &forms);
+	int rc = fw_ifr_cli_forms_open(cli, &forms, true);
 	if (rc)
 		return rc;
-	struct fw_settings *s = forms.settings;
-	struct fw_tree *vtree = NULL;
-	struct fw_file vfile = {0};
-	struct fw_varlist vars = {0};
-	const char *src = fw_cli_opt(cli, "vars");
-	if (src) {
-		struct fw_error err;
-		fw_error_clear(&err);
-		if (!fw_settings_load_vars(src, &vtree, &vfile, &vars, &err)) {
-			if (vtree)
-				fw_tree_free(vtree);
-			fw_file_close(&vfile);
-			fw_ifr_cli_forms_close(&forms);
-			return fw_cli_fail(cli, &err);
-		}
-		fw_settings_bind(s, &vars);
-		fw_log_info(cli, "%zu variables from %s; %u settings found their variable", vars.count, src, s->bound_vars);
+	if (forms.list) {
+		rc = write_list(cli, &forms);
+		fw_ifr_cli_forms_close(&forms);
+		return rc;
 	}
+	struct fw_settings *s = forms.settings;
+	const struct fw_current_source *cs = fw_source_current(&forms.src);
+	const char *cs_text = fw_source_current_text(&forms.src);
 	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
 		json_t *doc = json_object(), *arr = json_array();
 		for (uint32_t i = 0; i < s->n; i++)
-			json_array_append_new(arr, fw_ifr_json_question(&s->items[i], s->bound));
+			json_array_append_new(arr, with_source(fw_ifr_json_question(&s->items[i], s->bound), &s->items[i], cs_text));
+		json_object_set_new(doc, "current_source", fw_cli_json_current_source(cs, cs_text));
 		json_object_set_new(doc, "settings", arr);
 		if (fw_cli_format_is(cli, "json"))
 			fw_cli_print_json(cli, doc);
@@ -264,28 +287,27 @@ static int run_settings(struct fw_cli *cli)
 			fw_cli_print_json_as_xml(cli, doc, "settings");
 	} else if (fw_cli_format_is(cli, "jsonl")) {
 		struct fw_record_key key;
-		fw_record_key_init(&key, cli->argv[0], forms.machine ? forms.src.machine : NULL);
+		fw_record_key_init(&key, cli->argv[0], forms.src.kind == FW_SOURCE_MACHINE ? forms.src.machine : NULL);
 		for (uint32_t i = 0; i < s->n; i++)
-			fw_cli_print_jsonl(cli, fw_record_key_wrap(&key, fw_ifr_json_question(&s->items[i], s->bound)));
+			fw_cli_print_jsonl(cli, fw_record_key_wrap(&key, with_source(fw_ifr_json_question(&s->items[i], s->bound),
+										      &s->items[i], cs_text)));
 		fw_record_key_free(&key);
 	} else if (fw_cli_format_is(cli, "sce")) {
 		write_sce(cli, s);
+	} else if (fw_cli_format_is(cli, "redfish-registry")) {
+		const char *base = strrchr(cli->argv[0], '/');
+		fw_cli_print_json(cli, fw_redfish_registry_json(s, base ? base + 1 : cli->argv[0]));
 	} else if (fw_cli_format_is(cli, "markdown")) {
-		write_markdown(cli, s);
+		write_markdown(cli, s, cs_text);
 	} else {
-		write_text(cli, s);
+		write_text(cli, s, cs_text);
 	}
-	fw_varlist_free(&vars);
-	if (vtree)
-		fw_tree_free(vtree);
-	if (vfile.data || vfile.path)
-		fw_file_close(&vfile);
 	fw_ifr_cli_forms_close(&forms);
 	return 0;
 }
 
 static const struct fw_option settings_options[] = {
-	{"vars", 'V', "VARS", "bind current values from an efivarfs folder (or its tar), an efivarfs file or an NVRAM store", NULL},
+	{"vars", 'V', "VARS", "current values from here: anything `fwlens nvram` reads (an efivarfs folder or tar, an efivarfs file, an NVRAM store or volume, a whole image)", NULL},
 	{"module", 'm', "NAME|GUID", "only the module with this name or FFS file GUID", NULL},
 	{"lang", 'l', "LANG", "display language, default en-US (per-id fallback to en-US)", NULL},
 	{"image", 0, "FILE", "for a machine: the BIOS image whose forms decode its variables (default: the one stored in the snapshot)", NULL},
@@ -293,24 +315,31 @@ static const struct fw_option settings_options[] = {
 };
 
 FW_COMMAND(settings,
-	.synopsis = "SRC [--vars VARS] [--image FILE] [--module NAME|GUID] [--lang LANG] [--format text|json|jsonl|xml|sce|markdown]",
+	.synopsis = "SRC [--vars VARS] [--image FILE] [--module NAME|GUID] [--lang LANG] [--format text|json|jsonl|xml|sce|markdown|redfish-registry]",
 	.summary = "List every setup option of a BIOS in menu order, with defaults and current values",
 	.description = "Flattens the HII forms of FILE into one list in menu order: the menu path, the prompt, "
 		       "the varstore (name and GUID), offset and width a setup_var-style tool needs, the options "
 		       "with their values, the default per default store and the conditions that hide or gray "
 		       "out the option. A question reachable from several menus is listed once with every path.\n\n"
-		       "With --vars the current value of each option is read from the variables, shown next to "
-		       "the default, and values that are not one of the options are flagged; conditions are "
-		       "evaluated, so an option hidden in the setup UI is told apart from one that is set.\n\n"
+		       "Current values come from the image's own NVRAM store, or from --vars: anything `fwlens nvram` "
+		       "reads (an efivarfs folder or its tar, an efivarfs file, an NVRAM store, volume or whole image). "
+		       "Each is shown next to the default, and values that are not one of the options are flagged; "
+		       "conditions are evaluated, so an option hidden in the setup UI is told apart from one that is set. "
+		       "The output says where the values came from (current_source). Each option also shows its x-UEFI "
+		       "keyword (the x-UEFI-AMI string, the name an AMI BMC gives it as a Redfish attribute) when the "
+		       "forms carry one.\n\n"
 		       "SRC may also be a machine (a snapshot or a root folder): its EFI variables give the current values, "
 		       "decoded with the forms of --image or of the image stored in the snapshot.\n\n"
 		       "--format sce writes the layout of an AMISCE export (Setup Question, Help String, Token, "
-		       "Offset, Width, BIOS Default, Options with * on the current value).",
-	.formats = "text,json,jsonl,xml,sce,markdown",
+		       "Offset, Width, BIOS Default, Options with * on the current value); --format redfish-registry the "
+		       "BIOS AttributeRegistry a BMC would publish for these forms (attributes named by the x-UEFI keywords), "
+		       "for checking `fwlens plan --format redfish` bodies offline.",
+	.formats = "text,json,jsonl,xml,sce,markdown,redfish-registry",
 	.options = settings_options,
 	.examples = "fwlens settings Setup.sct  # every option with its default\n"
 		    "fwlens settings BIOS.CAP --vars /sys/firmware/efi/efivars  # current values of this machine\n"
 		    "fwlens settings BIOS.CAP --format sce > nvram.txt  # AMISCE-style export\n"
+		    "fwlens settings BIOS.CAP --format redfish-registry > registry.json  # what a BMC would publish\n"
 		    "fwlens settings host.fwsnap --format markdown  # a captured machine's settings (image in the snapshot)\n"
 		    "fwlens settings BIOS.CAP --format jsonl | grep SMEE  # one JSON object per option",
 	.min_args = 1, .max_args = 1, .run = run_settings, .order = 31);

@@ -130,6 +130,7 @@ json_t *fw_ifr_json_question(const struct fw_setting *st, bool with_current)
 	if (st->prompt_raw)
 		json_object_set_new(o, "prompt_raw", json_string(st->prompt_raw));
 	json_object_set_new(o, "help", json_string(st->help));
+	json_object_set_new(o, "keyword", str_or_null(st->keyword));
 	json_object_set_new(o, "question_id", json_integer(q->question_id));
 	json_object_set_new(o, "varstore_id", json_integer(q->varstore_id));
 	json_object_set_new(o, "varstore", str_or_null(st->varstore_name));

@@ -27,13 +27,19 @@ int fw_ifr_cli_open(struct fw_cli *cli, struct fw_hii_input *in);
 struct fw_ifr_cli_forms {
 	struct fw_hii_input own;  /* FILE */
 	struct fw_source src;     /* a machine */
-	bool machine;
+	bool machine;             /* src is open (a machine, or a firmware file with values) */
 	struct fw_hii_input *in;  /* the forms */
 	struct fw_settings settings_own;
 	struct fw_settings *settings; /* built for --module; bound to the machine's variables */
+	struct fw_setlist *list;      /* instead, with values: a settings list (JSON, AMISCE export) */
 };
-int fw_ifr_cli_forms_open(struct fw_cli *cli, struct fw_ifr_cli_forms *f);
+/* With `values` a firmware file is opened as a source too, so its own NVRAM store (or --vars)
+ * gives current values, as every other command reads them. */
+int fw_ifr_cli_forms_open(struct fw_cli *cli, struct fw_ifr_cli_forms *f, bool values);
 void fw_ifr_cli_forms_close(struct fw_ifr_cli_forms *f);
+/* One question in the AMISCE export layout (sce-write.c), "*" or Value on `value` (else on the
+ * default); value_text for strings and other kinds. */
+void fw_sce_write_question(FILE *f, const struct fw_setting *st, bool has_value, uint64_t value, const char *value_text);
 /* One line of text with CR/LF folded to spaces (help texts carry line breaks). */
 void fw_ifr_put_line(FILE *f, const char *s);
 

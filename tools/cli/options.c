@@ -163,6 +163,26 @@ bool fw_cli_color_wanted(const char *when, int fd)
 	return isatty(fd);
 }
 
+/* Every value of an option given more than once (--set A=1 --set B=2), in order. */
+static void note_value(struct fw_cli *cli, size_t index, const char *val)
+{
+	cli->given = fw_xrealloc(cli->given, (cli->ngiven + 1) * sizeof(*cli->given));
+	cli->given[cli->ngiven].index = index;
+	cli->given[cli->ngiven++].value = val;
+}
+
+size_t fw_cli_opt_all(const struct fw_cli *cli, const char *name, const char **out, size_t max)
+{
+	struct opt_ref r;
+	size_t n = 0;
+	if (!lookup_long(cli->cmd, name, strlen(name), &r))
+		return 0;
+	for (size_t i = 0; i < cli->ngiven; i++)
+		if (cli->given[i].index == r.index && n < max)
+			out[n++] = cli->given[i].value;
+	return n;
+}
+
 int fw_cli_parse_args(struct fw_cli *cli, int argc, char **argv)
 {
 	const struct fw_command *cmd = cli->cmd;
@@ -204,6 +224,7 @@ int fw_cli_parse_args(struct fw_cli *cli, int argc, char **argv)
 					val = argv[++i];
 				}
 				cli->values[r.index] = val;
+				note_value(cli, r.index, val);
 			} else if (eq) {
 				return fw_cli_usage_error(cli, "option '--%s' takes no value", r.opt->name);
 			}
@@ -222,6 +243,7 @@ int fw_cli_parse_args(struct fw_cli *cli, int argc, char **argv)
 						return fw_cli_usage_error(cli, "option '-%c' needs a value (%s)", *p, r.opt->arg);
 					cli->values[r.index] = argv[++i];
 				}
+				note_value(cli, r.index, cli->values[r.index]);
 				break;
 			}
 		}

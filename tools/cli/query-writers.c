@@ -22,7 +22,7 @@ void fw_query_cli_warnings(struct fw_cli *cli, struct fw_source *src, const char
 
 int fw_query_cli_open(struct fw_cli *cli, const char *path, const char *image, struct fw_source *src)
 {
-	struct fw_source_options so = {.image = image, .lang = fw_cli_opt(cli, "lang")};
+	struct fw_source_options so = {.image = image, .lang = fw_cli_opt(cli, "lang"), .vars = fw_cli_opt(cli, "vars")};
 	fw_cli_cache_setup(cli, &so); /* query: find does not take the cache options */
 	struct fw_error err;
 	fw_error_clear(&err);
@@ -62,11 +62,25 @@ static json_t *hex(uint64_t v)
 	return json_string(b);
 }
 
+json_t *fw_cli_json_current_source(const struct fw_current_source *c, const char *text)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "kind", json_string(fw_current_kind_name(c->kind)));
+	json_object_set_new(o, "path", str_or_null(c->kind == FW_CURRENT_NONE ? NULL : c->path));
+	bool off = c->kind != FW_CURRENT_NONE && c->offset != FW_OFFSET_UNKNOWN;
+	json_object_set_new(o, "offset", off ? json_integer((json_int_t)c->offset) : json_null());
+	json_object_set_new(o, "offset_hex", off ? hex(c->offset) : json_null());
+	json_object_set_new(o, "store", str_or_null(c->kind == FW_CURRENT_NONE ? NULL : c->store));
+	json_object_set_new(o, "text", json_string(text));
+	return o;
+}
+
 json_t *fw_query_json_setting(struct fw_setlist *l, const struct fw_setlist_item *it)
 {
 	char buf[64];
 	json_t *o = json_object();
 	json_object_set_new(o, "prompt", json_string(it->prompt));
+	json_object_set_new(o, "keyword", str_or_null(it->keyword));
 	if (it->setting && it->setting->prompt_raw)
 		json_object_set_new(o, "prompt_raw", json_string(it->setting->prompt_raw));
 	json_object_set_new(o, "path", str_or_null(it->path));
@@ -102,6 +116,8 @@ json_t *fw_query_json_setting(struct fw_setlist *l, const struct fw_setlist_item
 					  strcmp(it->kind, "ordered-list") == 0);
 	json_object_set_new(o, "current", str_or_null(fw_setlist_current_text(it, buf, sizeof(buf))));
 	json_object_set_new(o, "current_value", number ? json_integer((json_int_t)it->current) : json_null());
+	if (it->has_current && l->current_source)
+		json_object_set_new(o, "current_source", json_string(l->current_source));
 	json_object_set_new(o, "condition", str_or_null(fw_setlist_condition(l, it)));
 	json_object_set_new(o, "hidden", it->hidden < 0 ? json_null() : json_boolean(it->hidden));
 	return o;
@@ -214,8 +230,13 @@ void fw_query_text_setting(struct fw_cli *cli, struct fw_setlist *l, const struc
 	fputc('\n', f);
 	fprintf(f, "      %s", dim);
 	fw_ifr_put_line(f, it->path ? it->path : "(not reachable from a menu)");
-	fprintf(f, "  |  %s  |  %s%s\n", it->module_name ? it->module_name : it->module ? it->module : "?",
-		fw_query_where(it, wb, sizeof(wb)), r);
+	fprintf(f, "  |  %s  |  %s", it->module_name ? it->module_name : it->module ? it->module : "?",
+		fw_query_where(it, wb, sizeof(wb)));
+	if (it->keyword) {
+		fputs("  |  keyword ", f);
+		fw_ifr_put_line(f, it->keyword);
+	}
+	fprintf(f, "%s\n", r);
 	if (it->noptions) {
 		fputs("      options: ", f);
 		for (uint32_t k = 0; k < it->noptions && k < 24; k++) {

@@ -19,6 +19,9 @@ struct fw_setlist *fw_query_cli_settings(struct fw_cli *cli, struct fw_source *s
 					 struct fw_error *err);
 void fw_query_cli_warnings(struct fw_cli *cli, struct fw_source *src, const char *label);
 
+/* Where current values came from: {"kind", "path", "offset", "offset_hex", "text"}. */
+json_t *fw_cli_json_current_source(const struct fw_current_source *c, const char *text);
+
 /* A setting as JSON: prompt, path, module, varstore, offset, width, options, default, current,
  * condition (the match contract of find/query, also used by diff). */
 json_t *fw_query_json_setting(struct fw_setlist *l, const struct fw_setlist_item *it);

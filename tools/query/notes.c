@@ -207,6 +207,8 @@ static void settings_tables(FILE *f, struct fw_source *src)
 	}
 	if (!s->bound)
 		fputs("No current values: the source holds no setup variables; the tables show defaults only.\n\n", f);
+	else
+		fprintf(f, "Current values from %s.\n\n", fw_source_current_text(src));
 	const char *area = NULL;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct fw_setting *st = fw_source_setting(src, rows[i].prompt);

@@ -13,7 +13,7 @@ bool fw_find_fields_parse(const char *csv, unsigned *mask)
 		const char *name;
 		unsigned bit;
 	} names[] = {{"prompt", FW_FIND_PROMPT}, {"help", FW_FIND_HELP}, {"option", FW_FIND_OPTION},
-		     {"options", FW_FIND_OPTION}, {"varstore", FW_FIND_VARSTORE}, {"all", FW_FIND_ALL}};
+		     {"options", FW_FIND_OPTION}, {"varstore", FW_FIND_VARSTORE}, {"keyword", FW_FIND_KEYWORD}, {"all", FW_FIND_ALL}};
 	*mask = 0;
 	const char *p = csv;
 	while (*p) {
@@ -83,6 +83,8 @@ bool fw_find(struct fw_setlist *l, const char *regex, unsigned fields, struct fw
 	} while (0)
 		if ((fields & FW_FIND_PROMPT) && field_matches(&re, it->prompt))
 			HIT("prompt", fw_arena_printf(&out->arena, "prompt \"%s\"", it->prompt));
+		if ((fields & FW_FIND_KEYWORD) && it->keyword && field_matches(&re, it->keyword))
+			HIT("keyword", fw_arena_printf(&out->arena, "keyword %s", it->keyword));
 		if ((fields & FW_FIND_HELP) && field_matches(&re, it->help))
 			HIT("help", "help text");
 		if (fields & FW_FIND_OPTION)

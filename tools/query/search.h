@@ -35,7 +35,8 @@ struct fw_hits {
 #define FW_FIND_HELP 0x02
 #define FW_FIND_OPTION 0x04
 #define FW_FIND_VARSTORE 0x08
-#define FW_FIND_ALL 0x0F
+#define FW_FIND_KEYWORD 0x10
+#define FW_FIND_ALL 0x1F
 /* "prompt,help" into a mask; false on an unknown name. */
 bool fw_find_fields_parse(const char *csv, unsigned *mask);
 

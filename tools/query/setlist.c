@@ -35,6 +35,7 @@ static void from_setting(struct fw_setlist *l, const struct fw_setting *st, stru
 	it->kind = fw_ifr_kind_name(q->kind);
 	it->prompt = st->prompt ? st->prompt : "";
 	it->help = st->help ? st->help : "";
+	it->keyword = st->keyword;
 	it->paths = st->paths;
 	it->npaths = st->npaths;
 	it->path = st->npaths ? st->paths[0] : NULL;
@@ -222,6 +223,7 @@ static bool read_record(struct reader *r, json_t *o, struct fw_setlist_item *it)
 	it->help = jstr(r, o, "help");
 	if (!it->help)
 		it->help = "";
+	it->keyword = jstr(r, o, "keyword");
 	it->path = jstr(r, o, "path");
 	json_t *paths = json_object_get(o, "paths");
 	size_t np = json_is_array(paths) ? json_array_size(paths) : 0;

@@ -41,6 +41,7 @@ struct fw_setlist_cond {
 struct fw_setlist_item {
 	const char *kind;          /* "one-of", "checkbox", "numeric", ... */
 	const char *prompt, *help;
+	const char *keyword;       /* x-UEFI keyword ("PCIS007"), or NULL */
 	const char *path;          /* first menu path, or NULL when no menu reaches it */
 	const char **paths;
 	uint32_t npaths;
@@ -77,6 +78,7 @@ struct fw_setlist {
 	size_t n;
 	bool bound;                /* current values are known (some may still be missing) */
 	const char *origin;        /* what the list was read from, for messages */
+	const char *current_source; /* where current values came from ("NVAR store of X.CAP @0x1BE1090"), or NULL */
 };
 
 /* Largest JSON settings list read (bytes) and most records kept. */

@@ -14,6 +14,7 @@
 #include "acpi/srat.h"
 #include "acpi/topo.h"
 #include "parsers/file.h"
+#include "topics.h"
 
 const char *fw_source_kind_name(enum fw_source_kind k)
 {
@@ -230,9 +231,75 @@ static bool open_list(struct fw_source *src, const char *path, struct fw_error *
 	bool ok = fw_setlist_from_json((const char *)f.data, f.len, path, &src->list, err);
 	fw_file_close(&f);
 	src->list_built = src->have_list = ok;
+	if (ok && src->opt.vars)
+		fw_source_warn(src, "--vars is for images and machines; %s is a settings list", path);
 	if (ok && src->opt.image)
 		fw_source_warn(src, "--image is for machines; %s is a settings list", path);
 	return ok;
+}
+
+/* A text file that reads as an AMISCE export, parsed into src->amisce; false when it is not one
+ * (err clear) or when it is a broken one (err set). */
+static bool try_amisce(struct fw_source *src, const char *path, struct fw_error *err)
+{
+	struct fw_file f;
+	struct fw_error e;
+	fw_error_clear(&e);
+	if (fw_is_directory(path) || !fw_file_open(path, &f, &e))
+		return false;
+	bool ok = false;
+	if (fw_amisce_probe((const char *)f.data, f.len)) {
+		ok = fw_amisce_parse((const char *)f.data, f.len, path, &src->amisce, err);
+		if (ok) {
+			src->have_amisce = true;
+			src->hii_crc = src->amisce.hii_crc;
+		} else {
+			fw_amisce_free(&src->amisce);
+		}
+	}
+	fw_file_close(&f);
+	return ok;
+}
+
+/* A saved Redfish Bios resource: a JSON object with an "Attributes" object. */
+static bool try_redfish(struct fw_source *src, const char *path)
+{
+	struct fw_file f;
+	struct fw_error e;
+	fw_error_clear(&e);
+	if (fw_is_directory(path) || !fw_file_open(path, &f, &e))
+		return false;
+	json_t *doc = NULL;
+	if (f.len && f.len < (64u << 20) && (f.data[0] == '{' || f.data[0] == ' ' || f.data[0] == '\n'))
+		doc = json_loadb((const char *)f.data, f.len, 0, NULL);
+	fw_file_close(&f);
+	if (doc && json_is_object(json_object_get(doc, "Attributes"))) {
+		src->redfish = doc;
+		return true;
+	}
+	json_decref(doc);
+	return false;
+}
+
+/* --vars is read when the source opens, so a bad file is an error of the command, not a warning. */
+static bool vars_given(struct fw_source *src, struct fw_error *err)
+{
+	fw_error_clear(err);
+	if (try_amisce(src, src->opt.vars, err))
+		return true;
+	if (err->code != FW_OK) {
+		fw_error_prefix(err, "--vars: ");
+		return false;
+	}
+	if (try_redfish(src, src->opt.vars))
+		return true;
+	if (!fw_vars_input_open(src->opt.vars, &src->vars_in, err)) {
+		fw_vars_input_close(&src->vars_in);
+		fw_error_prefix(err, "--vars: ");
+		return false;
+	}
+	src->have_vars_in = true;
+	return true;
 }
 
 bool fw_source_open(const char *path, const struct fw_source_options *o, struct fw_source *src, struct fw_error *err)
@@ -256,10 +323,24 @@ bool fw_source_open(const char *path, const struct fw_source_options *o, struct 
 		fw_source_close(src);
 		return false;
 	}
+	fw_error_clear(err);
+	if (S_ISREG(st.st_mode) && (try_amisce(src, path, err) || err->code != FW_OK)) {
+		if (!src->have_amisce) {
+			fw_source_close(src);
+			return false;
+		}
+		src->kind = FW_SOURCE_LIST;
+		fw_amisce_to_setlist(&src->amisce, &src->list);
+		src->list_built = src->have_list = true;
+		src->vars_loaded = true;
+		src->current = (struct fw_current_source){FW_CURRENT_AMISCE, src->path, FW_OFFSET_UNKNOWN, "AMISCE"};
+		src->list.current_source = fw_arena_strdup(&src->list.arena, fw_source_current_text(src));
+		return true;
+	}
 	if (fw_machine_looks_like_root(path)) {
 		src->kind = FW_SOURCE_MACHINE;
 		if (!fw_machine_open(path, &src->machine, err) || !(src->have_host = fw_host_load(src->machine, &src->host, err)) ||
-		    !open_forms(src, err)) {
+		    !open_forms(src, err) || (src->opt.vars && !vars_given(src, err))) {
 			fw_source_close(src);
 			return false;
 		}
@@ -290,6 +371,10 @@ bool fw_source_open(const char *path, const struct fw_source_options *o, struct 
 	image_bytes_of_hii(src);
 	if (src->opt.image)
 		fw_source_warn(src, "--image is for machines; %s is firmware already", path);
+	if (src->opt.vars && !vars_given(src, err)) {
+		fw_source_close(src);
+		return false;
+	}
 	return true;
 }
 
@@ -327,11 +412,152 @@ const struct fw_varlist *fw_source_vars(struct fw_source *src)
 	if (src->vars_loaded)
 		return &src->vars;
 	src->vars_loaded = true;
-	if (src->kind == FW_SOURCE_MACHINE)
+	src->current = (struct fw_current_source){FW_CURRENT_NONE, NULL, FW_OFFSET_UNKNOWN, NULL};
+	if (src->kind == FW_SOURCE_LIST)
+		return &src->vars;
+	if (src->have_amisce || src->redfish) {
+		src->current = (struct fw_current_source){src->have_amisce ? FW_CURRENT_AMISCE : FW_CURRENT_REDFISH, src->opt.vars,
+							  FW_OFFSET_UNKNOWN, src->have_amisce ? "AMISCE" : "Redfish"};
+	} else if (src->have_vars_in) {
+		if (src->vars_in.tree && src->vars_in.tree->root)
+			fw_nvram_collect(src->vars_in.tree->root, false, &src->vars);
+		fw_current_source_of_vars(&src->vars, FW_CURRENT_VARS, src->opt.vars, &src->current);
+		if (src->current.kind == FW_CURRENT_NONE)
+			fw_source_warn(src, "--vars %s: no live variables", src->opt.vars);
+	} else if (src->kind == FW_SOURCE_MACHINE) {
 		machine_vars(src);
-	else if (src->have_hii && src->hii.have_fw && src->hii.fw.tree)
+		bool snap = fw_machine_kind(src->machine) == FW_MACHINE_SNAPSHOT;
+		fw_current_source_of_vars(&src->vars, snap ? FW_CURRENT_SNAPSHOT : FW_CURRENT_EFIVARFS, src->path,
+					  &src->current);
+	} else if (src->have_hii && src->hii.have_fw && src->hii.fw.tree) {
 		fw_nvram_collect(src->hii.fw.tree->root, false, &src->vars);
+		fw_current_source_of_vars(&src->vars, FW_CURRENT_IMAGE_NVRAM, src->path, &src->current);
+	}
 	return &src->vars;
+}
+
+const struct fw_current_source *fw_source_current(struct fw_source *src)
+{
+	/* binding names the store the values really came from */
+	if (src->have_hii)
+		fw_source_settings(src);
+	fw_source_vars(src);
+	return &src->current;
+}
+
+const char *fw_source_current_text(struct fw_source *src)
+{
+	return fw_current_source_text(fw_source_current(src), src->current_text, sizeof(src->current_text));
+}
+
+/* ---- values without variable bytes: AMISCE exports, Redfish Bios resources ---- */
+
+struct value_map {
+	struct fw_settings *s;
+	bool *has;
+	uint64_t *v;
+};
+
+static bool mapped_value(void *ctx, const struct fw_setting *st, uint64_t *v)
+{
+	const struct value_map *m = ctx;
+	size_t i = (size_t)(st - m->s->items);
+	if (!m->has[i])
+		return false;
+	*v = m->v[i];
+	return true;
+}
+
+static bool same_prompt(const char *a, const char *b)
+{
+	char x[512], y[512];
+	return strcmp(fw_topic_normalise(a, x, sizeof(x)), fw_topic_normalise(b, y, sizeof(y))) == 0;
+}
+
+/* Each AMISCE question to the setting at its offset and width with its prompt (the question id
+ * breaks ties between varstores). */
+static void bind_amisce(struct fw_source *src)
+{
+	struct fw_settings *s = &src->settings;
+	struct value_map m = {s, fw_xcalloc(s->n + 1, sizeof(bool)), fw_xcalloc(s->n + 1, sizeof(uint64_t))};
+	size_t matched = 0, prompt_differs = 0, absent = 0, nvalue = 0;
+	for (size_t r = 0; r < src->amisce.n; r++) {
+		const struct fw_amisce_question *q = &src->amisce.q[r];
+		uint64_t val;
+		if (!q->has_offset || !q->has_width || !fw_amisce_current(q, &val))
+			continue;
+		nvalue++;
+		long best = -1;
+		bool offset_hit = false;
+		for (uint32_t i = 0; i < s->n; i++) {
+			const struct fw_setting *st = &s->items[i];
+			if (!st->vs || !st->q->width || st->q->width != q->width ||
+			    (st->q->bit_field ? st->q->bit_offset / 8 : st->q->var_info) != q->offset)
+				continue;
+			offset_hit = true;
+			if (!same_prompt(st->prompt, q->prompt))
+				continue;
+			if (best < 0 || (q->has_token && st->q->question_id == q->token))
+				best = (long)i;
+		}
+		if (best >= 0) {
+			m.has[best] = true;
+			m.v[best] = val;
+			matched++;
+		} else if (offset_hit) {
+			prompt_differs++;
+		} else {
+			absent++;
+		}
+	}
+	fw_settings_bind_values(s, mapped_value, &m);
+	free(m.has);
+	free(m.v);
+	if (prompt_differs || absent)
+		fw_source_warn(src, "--vars %s: %zu of %zu AMISCE values bound; %zu at an offset whose question has another "
+				    "prompt, %zu at no question's offset and width (another BIOS?)",
+			       src->opt.vars, matched, nvalue, prompt_differs, absent);
+}
+
+/* Redfish attributes by keyword: option text (or display name) for enumerations, numbers. */
+static void bind_redfish(struct fw_source *src)
+{
+	struct fw_settings *s = &src->settings;
+	struct value_map m = {s, fw_xcalloc(s->n + 1, sizeof(bool)), fw_xcalloc(s->n + 1, sizeof(uint64_t))};
+	json_t *attrs = json_object_get(src->redfish, "Attributes");
+	size_t unknown = 0;
+	for (uint32_t i = 0; i < s->n; i++) {
+		const struct fw_setting *st = &s->items[i];
+		json_t *a = st->keyword ? json_object_get(attrs, st->keyword) : NULL;
+		if (!a)
+			continue;
+		if (json_is_integer(a) && json_integer_value(a) >= 0) {
+			m.v[i] = (uint64_t)json_integer_value(a);
+			m.has[i] = true;
+		} else if (json_is_boolean(a)) {
+			m.v[i] = json_is_true(a);
+			m.has[i] = true;
+		} else if (json_is_string(a)) {
+			const char *t = json_string_value(a);
+			if (st->q->kind == FW_IFR_K_CHECKBOX && (same_prompt(t, "Enabled") || same_prompt(t, "Disabled"))) {
+				m.v[i] = same_prompt(t, "Enabled");
+				m.has[i] = true;
+			}
+			for (uint32_t k = 0; k < st->noptions && !m.has[i]; k++)
+				if (same_prompt(st->options[k].text, t)) {
+					m.v[i] = st->options[k].opt->value.u;
+					m.has[i] = true;
+				}
+			if (!m.has[i])
+				unknown++;
+		}
+	}
+	fw_settings_bind_values(s, mapped_value, &m);
+	free(m.has);
+	free(m.v);
+	if (unknown)
+		fw_source_warn(src, "--vars %s: %zu Redfish attribute value%s match no option of the question", src->opt.vars,
+			       unknown, unknown == 1 ? "" : "s");
 }
 
 struct fw_settings *fw_source_settings(struct fw_source *src)
@@ -352,8 +578,17 @@ struct fw_settings *fw_source_settings(struct fw_source *src)
 	}
 	src->settings_built = true;
 	const struct fw_varlist *vars = fw_source_vars(src);
-	if (vars->count)
+	if (src->have_amisce)
+		bind_amisce(src);
+	else if (src->redfish)
+		bind_redfish(src);
+	else if (vars->count)
 		fw_settings_bind(&src->settings, vars);
+	for (uint32_t i = 0; i < src->settings.n; i++)
+		if (src->settings.items[i].var) {
+			fw_current_source_bound(&src->current, src->settings.items[i].var);
+			break;
+		}
 	return &src->settings;
 }
 
@@ -382,6 +617,7 @@ struct fw_setlist *fw_source_setlist(struct fw_source *src)
 	if (!s)
 		return NULL;
 	fw_setlist_from_settings(s, src->image_name ? src->image_name : src->path, &src->list);
+	src->list.current_source = fw_arena_strdup(&src->list.arena, fw_source_current_text(src));
 	src->have_list = true;
 	return &src->list;
 }
@@ -704,6 +940,11 @@ void fw_source_close(struct fw_source *src)
 		fw_settings_free(&src->settings);
 	fw_varlist_free(&src->vars);
 	fw_tree_free(src->vars_tree);
+	if (src->have_vars_in)
+		fw_vars_input_close(&src->vars_in);
+	if (src->have_amisce)
+		fw_amisce_free(&src->amisce);
+	json_decref(src->redfish);
 	if (src->have_hii)
 		fw_hii_close(&src->hii);
 	if (src->have_host)

@@ -13,6 +13,7 @@
 #ifndef FW_SOURCE_H
 #define FW_SOURCE_H
 
+#include <jansson.h>
 #include <stdbool.h>
 
 #include "acpi/set.h"
@@ -24,7 +25,9 @@
 #include "inventory.h"
 #include "machine.h"
 #include "parsers/nvram.h"
+#include "amisce.h"
 #include "setlist.h"
+#include "vars-input.h"
 
 struct fw_source_options {
 	const char *image;  /* BIOS image whose forms decode the machine's variables */
@@ -35,6 +38,8 @@ struct fw_source_options {
 	 * that (doctor, query). */
 	const struct fw_cache *cache;
 	const char *image_dir; /* where snapshots captured with --image-ref find their image */
+	const char *vars;   /* current values from here instead of the source's own variables: anything
+			     * `fwlens nvram` reads (vars-input.h) */
 };
 
 enum fw_source_kind { FW_SOURCE_MACHINE, FW_SOURCE_FIRMWARE, FW_SOURCE_LIST };
@@ -61,6 +66,14 @@ struct fw_source {
 	bool vars_loaded;
 	struct fw_tree *vars_tree;
 	struct fw_varlist vars;
+	bool have_vars_in;
+	struct fw_vars_input vars_in;       /* --vars */
+	struct fw_current_source current;   /* where current values come from */
+	const char *hii_crc;                /* HIICrc32 of an AMISCE export (SRC or --vars), or NULL */
+	bool have_amisce;
+	struct fw_amisce amisce;            /* an AMISCE export: SRC, or --vars */
+	json_t *redfish;                    /* a saved Redfish Bios resource given with --vars */
+	char current_text[1200];
 	/* settings built from the forms and bound to the variables */
 	bool settings_built;
 	struct fw_settings settings;
@@ -89,6 +102,11 @@ void fw_source_warn(struct fw_source *src, const char *fmt, ...) __attribute__((
 
 /* The variables of the source (possibly empty, never NULL). */
 const struct fw_varlist *fw_source_vars(struct fw_source *src);
+/* Where the current values of the settings come from (loads the variables); never NULL. */
+const struct fw_current_source *fw_source_current(struct fw_source *src);
+/* The same as one line of text ("the image's own NVAR store, X.CAP @0x1BE1090"). */
+const char *fw_source_current_text(struct fw_source *src);
+
 /* The settings, bound to the source's variables; NULL when the source has no forms (a machine
  * without an image), with a warning saying so. */
 struct fw_settings *fw_source_settings(struct fw_source *src);

@@ -180,6 +180,43 @@ static bool validate(xmlDocPtr doc, const char *name, struct fw_error *err)
 	return ok;
 }
 
+/* A profile (the schema checked its shape). */
+static void load_profile(xmlNodePtr t, struct fw_topics *out)
+{
+	out->profiles = fw_xrealloc(out->profiles, (out->nprofiles + 1) * sizeof(*out->profiles));
+	struct fw_profile *p = &out->profiles[out->nprofiles++];
+	memset(p, 0, sizeof(*p));
+	p->name = attr(t, "name");
+	p->title = attr(t, "title");
+	for (xmlNodePtr c = t->children; c; c = c->next) {
+		if (!is(c, "goal"))
+			continue;
+		p->goals = fw_xrealloc(p->goals, (p->ngoals + 1) * sizeof(*p->goals));
+		struct fw_profile_goal *g = &p->goals[p->ngoals++];
+		memset(g, 0, sizeof(*g));
+		g->prompt = attr(c, "prompt");
+		g->value = attr(c, "value");
+		g->check = attr(c, "check");
+		char *min = attr(c, "min");
+		if (min) {
+			g->has_min = true;
+			g->min = strtoull(min, NULL, 10);
+			free(min);
+		}
+		for (xmlNodePtr w = c->children; w; w = w->next)
+			if (is(w, "why"))
+				g->why = node_text(w);
+	}
+}
+
+const struct fw_profile *fw_topics_profile(const struct fw_topics *t, const char *name)
+{
+	for (size_t i = 0; i < t->nprofiles; i++)
+		if (strcmp(t->profiles[i].name, name) == 0)
+			return &t->profiles[i];
+	return NULL;
+}
+
 bool fw_topics_load_buffer(const char *xml, size_t len, const char *name, struct fw_topics *out,
 			   struct fw_error *err)
 {
@@ -202,6 +239,10 @@ bool fw_topics_load_buffer(const char *xml, size_t len, const char *name, struct
 	size_t cap = 0;
 	bool ok = true;
 	for (xmlNodePtr t = root->children; t && ok; t = t->next) {
+		if (is(t, "profile")) {
+			load_profile(t, out);
+			continue;
+		}
 		if (!is(t, "topic"))
 			continue;
 		if (out->count == cap) {
@@ -286,6 +327,19 @@ void fw_topics_free(struct fw_topics *t)
 		free(tp->title);
 		free(tp->description);
 	}
+	for (size_t i = 0; i < t->nprofiles; i++) {
+		struct fw_profile *p = &t->profiles[i];
+		for (size_t k = 0; k < p->ngoals; k++) {
+			free(p->goals[k].prompt);
+			free(p->goals[k].value);
+			free(p->goals[k].check);
+			free(p->goals[k].why);
+		}
+		free(p->goals);
+		free(p->name);
+		free(p->title);
+	}
+	free(t->profiles);
 	free(t->topics);
 	free(t->source);
 	memset(t, 0, sizeof(*t));

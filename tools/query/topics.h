@@ -38,9 +38,24 @@ struct fw_topic {
 	size_t nfacts;
 };
 
+/* A goal of a profile: the setting (by prompt), the value wanted ("Enable|Enabled": the first
+ * option text the forms have), for numbers the least value that already satisfies it, and the
+ * doctor check it satisfies. */
+struct fw_profile_goal {
+	char *prompt, *value, *check, *why;
+	bool has_min;
+	unsigned long long min;
+};
+struct fw_profile {
+	char *name, *title;
+	struct fw_profile_goal *goals;
+	size_t ngoals;
+};
 struct fw_topics {
 	struct fw_topic *topics;
 	size_t count;
+	struct fw_profile *profiles;
+	size_t nprofiles;
 	char *source; /* file path, or "built-in" */
 };
 
@@ -56,6 +71,7 @@ bool fw_topics_load(const char *path, struct fw_topics *out, struct fw_error *er
 /* Load from memory (tests, fuzzing); `name` names it in messages. */
 bool fw_topics_load_buffer(const char *xml, size_t len, const char *name, struct fw_topics *out, struct fw_error *err);
 void fw_topics_free(struct fw_topics *t);
+const struct fw_profile *fw_topics_profile(const struct fw_topics *t, const char *name);
 const struct fw_topic *fw_topics_find(const struct fw_topics *t, const char *name);
 /* The first setting rule of the topic that matches, or NULL. */
 const struct fw_topic_setting_rule *fw_topic_match(const struct fw_topic *t, const struct fw_topic_subject *s);

@@ -1,0 +1,307 @@
+/* fwlens plan: the change set that puts settings where a diagnosis says they must be, in the
+ * forms the admin's tools take, and its verification after the reboot. */
+#include <string.h>
+
+#include "parsers/file.h"
+#include "plan-writers.h"
+#include "query-writers.h"
+#include "tools/query/doctor.h"
+#include "tools/query/topics.h"
+
+#define MAX_SETS 256
+
+/* Log the candidates of an ambiguous SETTING, one per line. */
+static void log_candidates(struct fw_cli *cli, const struct fw_plan *p)
+{
+	for (size_t i = 0; i < p->ncandidates; i++) {
+		const struct fw_setting *st = p->candidates[i];
+		plan_say(cli, "candidate: %s  |  module %s  |  %s  |  %s+0x%X/%u%s%s", st->prompt,
+			     st->fp->module->name ? st->fp->module->name : "?", st->npaths ? st->paths[0] : "(no menu)",
+			     st->varstore_name, st->q->bit_field ? st->q->bit_offset / 8 : st->q->var_info, st->q->width,
+			     st->keyword ? "  |  keyword " : "", st->keyword ? st->keyword : "");
+	}
+}
+
+static int plan_error(struct fw_cli *cli, struct fw_plan *p, struct fw_error *err)
+{
+	int rc = fw_cli_fail(cli, err);
+	log_candidates(cli, p);
+	return rc;
+}
+
+/* The goals of failing BIOS checks: every profile goal naming the check. */
+static bool from_doctor(struct fw_cli *cli, struct fw_plan *p, const struct fw_topics *t, const char *module,
+			struct fw_error *err)
+{
+	struct fw_doctor_ctx ctx;
+	fw_source_doctor_ctx(p->src, FW_PROFILE_ALL, &ctx);
+	struct fw_doctor_report rep;
+	fw_doctor_run(&ctx, &rep);
+	bool ok = true;
+	size_t taken = 0;
+	for (size_t i = 0; i < rep.count && ok; i++) {
+		const struct fw_check_result *r = &rep.results[i];
+		if (r->status != FW_CHECK_FAIL)
+			continue;
+		bool known = false;
+		for (size_t k = 0; k < t->nprofiles && ok; k++)
+			for (size_t g = 0; g < t->profiles[k].ngoals && ok; g++) {
+				const struct fw_profile_goal *goal = &t->profiles[k].goals[g];
+				if (!goal->check || strcmp(goal->check, r->id) != 0)
+					continue;
+				known = true;
+				char *why = fw_xasprintf("doctor check %s fails: %s", r->id, r->explanation ? r->explanation : r->title);
+				ok = fw_plan_add_goal(p, goal->prompt, goal->value, goal->has_min, goal->min, module, why, r->id, err);
+				free(why);
+				taken++;
+			}
+		if (!known && strncmp(r->id, "bios-", 5) == 0)
+			fw_log_warn(cli, "doctor check %s fails, and no profile goal says which setting fixes it", r->id);
+	}
+	if (ok && !taken)
+		fw_log_info(cli, "doctor: no failing BIOS check on %s", p->src->path);
+	fw_doctor_report_free(&rep);
+	return ok;
+}
+
+static int run_verify(struct fw_cli *cli, struct fw_source *src, const char *path)
+{
+	struct fw_error err;
+	fw_error_clear(&err);
+	struct fw_file file;
+	if (!fw_file_read(path, 64u << 20, &file, &err))
+		return fw_cli_fail(cli, &err);
+	json_error_t je;
+	json_t *plan = json_loadb((const char *)file.data, file.len, 0, &je);
+	fw_file_close(&file);
+	if (!plan) {
+		fw_error_set(&err, FW_E_INVALID, "%s: not JSON (%s at line %d)", path, je.text, je.line);
+		return fw_cli_fail(cli, &err);
+	}
+	struct fw_verify v;
+	bool ok = fw_plan_verify(src, plan, &v, &err);
+	/* doctor reruns on the same SRC: the checks the plan said it satisfies */
+	const char *checks[FW_PLAN_MAX_ENTRIES];
+	size_t nchecks = 0;
+	size_t k;
+	json_t *e;
+	json_array_foreach(json_object_get(plan, "entries"), k, e)
+	{
+		const char *c = json_string_value(json_object_get(e, "check"));
+		bool seen = !c;
+		for (size_t i = 0; i < nchecks && !seen; i++)
+			seen = strcmp(checks[i], c) == 0;
+		if (!seen && nchecks < FW_PLAN_MAX_ENTRIES)
+			checks[nchecks++] = c;
+	}
+	struct fw_doctor_report rep = {0};
+	if (ok && nchecks) {
+		struct fw_doctor_ctx ctx;
+		fw_source_doctor_ctx(src, FW_PROFILE_ALL, &ctx);
+		fw_doctor_run(&ctx, &rep);
+	}
+	if (!ok) {
+		json_decref(plan);
+		return fw_cli_fail(cli, &err);
+	}
+	if (v.warning)
+		fw_log_warn(cli, "%s", v.warning);
+	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "jsonl")) {
+		json_t *doc = json_object(), *arr = json_array();
+		json_object_set_new(doc, "source", json_string(src->path));
+		json_object_set_new(doc, "plan", json_string(path));
+		json_object_set_new(doc, "current_source",
+				    fw_cli_json_current_source(fw_source_current(src), fw_source_current_text(src)));
+		for (size_t i = 0; i < v.n; i++) {
+			const struct fw_verify_item *it = &v.items[i];
+			json_t *o = json_object();
+			json_object_set_new(o, "prompt", json_string(it->prompt));
+			json_object_set_new(o, "varstore", json_string(it->varstore));
+			json_object_set_new(o, "offset", json_integer(it->offset));
+			json_object_set_new(o, "width", json_integer(it->width));
+			json_object_set_new(o, "want", json_string(it->want_text));
+			json_object_set_new(o, "now", it->has_now ? json_string(it->now_text) : json_null());
+			json_object_set_new(o, "state", json_string(fw_verify_state_name(it->state)));
+			json_object_set_new(o, "why", it->why ? json_string(it->why) : json_null());
+			json_array_append_new(arr, o);
+		}
+		json_object_set_new(doc, "entries", arr);
+		json_object_set_new(doc, "failed", json_integer((json_int_t)v.failed));
+		json_t *doc_checks = json_array();
+		for (size_t i = 0; i < nchecks; i++)
+			for (size_t r = 0; r < rep.count; r++)
+				if (strcmp(rep.results[r].id, checks[i]) == 0) {
+					json_t *o = json_object();
+					json_object_set_new(o, "id", json_string(checks[i]));
+					json_object_set_new(o, "status", json_string(fw_check_status_name(rep.results[r].status)));
+					json_array_append_new(doc_checks, o);
+				}
+		json_object_set_new(doc, "doctor", doc_checks);
+		fw_cli_print_json(cli, doc);
+	} else {
+		FILE *f = fw_cli_out(cli);
+		fprintf(f, "Verify %s against %s (values from %s)\n", path, src->path, v.current_source);
+		for (size_t i = 0; i < v.n; i++) {
+			const struct fw_verify_item *it = &v.items[i];
+			fprintf(f, "  %-10s %s = %s (planned %s)%s%s\n", fw_verify_state_name(it->state), it->prompt,
+				it->has_now ? it->now_text : "?", it->want_text, it->why ? ": " : "", it->why ? it->why : "");
+		}
+		fprintf(f, "%zu of %zu planned values in effect\n", v.n - v.failed, v.n);
+		for (size_t i = 0; i < nchecks; i++)
+			for (size_t r = 0; r < rep.count; r++)
+				if (strcmp(rep.results[r].id, checks[i]) == 0)
+					fprintf(f, "doctor %s: %s\n", checks[i], fw_check_status_name(rep.results[r].status));
+	}
+	int rc = v.failed ? FW_EXIT_DIFFERENT : 0;
+	fw_verify_free(&v);
+	if (rep.results)
+		fw_doctor_report_free(&rep);
+	json_decref(plan);
+	return rc;
+}
+
+static int run_plan(struct fw_cli *cli)
+{
+	const char *sets[MAX_SETS];
+	size_t nsets = fw_cli_opt_all(cli, "set", sets, MAX_SETS);
+	const char *profile = fw_cli_opt(cli, "profile"), *verify = fw_cli_opt(cli, "verify");
+	const char *module = fw_cli_opt(cli, "module"), *registry = fw_cli_opt(cli, "registry");
+	bool doctor = fw_cli_flag(cli, "from-doctor");
+	if (!verify && !nsets && !profile && !doctor)
+		return fw_cli_usage_error(cli, "say what to plan: --set SETTING=VALUE, --profile NAME or --from-doctor "
+					       "(or --verify PLAN.json)");
+	if (registry && !fw_cli_format_is(cli, "redfish"))
+		return fw_cli_usage_error(cli, "--registry is for --format redfish");
+	for (size_t i = 0; i < nsets; i++)
+		if (!strchr(sets[i], '=') || sets[i][0] == '=')
+			return fw_cli_usage_error(cli, "--set takes SETTING=VALUE, not '%s'", sets[i]);
+	struct fw_topics topics = {0};
+	struct fw_error err;
+	fw_error_clear(&err);
+	const struct fw_profile *prof = NULL;
+	if (profile || doctor) {
+		if (!fw_topics_load(NULL, &topics, &err))
+			return fw_cli_fail(cli, &err);
+		if (profile && !(prof = fw_topics_profile(&topics, profile))) {
+			char names[256] = "";
+			for (size_t i = 0; i < topics.nprofiles; i++)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
+					 topics.profiles[i].name);
+			fw_topics_free(&topics);
+			return fw_cli_usage_error(cli, "--profile takes %s, not '%s'", names, profile);
+		}
+	}
+	struct fw_source src;
+	struct fw_source_options so = {.image = fw_cli_opt(cli, "image"), .lang = fw_cli_opt(cli, "lang"),
+				       .vars = fw_cli_opt(cli, "vars")};
+	if (!fw_source_open(cli->argv[0], &so, &src, &err)) {
+		fw_topics_free(&topics);
+		return fw_cli_fail(cli, &err);
+	}
+	int rc = 0;
+	if (verify) {
+		rc = run_verify(cli, &src, verify);
+		goto out;
+	}
+	struct fw_plan p;
+	if (!fw_plan_init(&p, &src, &err)) {
+		rc = fw_cli_fail(cli, &err);
+		goto out;
+	}
+	bool ok = true;
+	for (size_t i = 0; i < nsets && ok; i++) {
+		char *setting = fw_xstrdup(sets[i]);
+		char *eq = strchr(setting, '=');
+		*eq = '\0';
+		char *why = fw_xasprintf("requested: --set %s", sets[i]);
+		ok = fw_plan_add(&p, setting, eq + 1, module, why, NULL, &err);
+		free(why);
+		free(setting);
+	}
+	for (size_t g = 0; ok && prof && g < prof->ngoals; g++) {
+		const struct fw_profile_goal *goal = &prof->goals[g];
+		char *why = fw_xasprintf("profile %s: %s", prof->name, goal->why ? goal->why : goal->prompt);
+		ok = fw_plan_add_goal(&p, goal->prompt, goal->value, goal->has_min, goal->min, module, why, goal->check, &err);
+		free(why);
+	}
+	if (ok && doctor)
+		ok = from_doctor(cli, &p, &topics, module, &err);
+	if (ok)
+		ok = fw_plan_resolve(&p, &err);
+	for (size_t i = 0; i < src.nwarnings; i++)
+		fw_log_warn(cli, "%s", src.warnings[i]);
+	if (!ok) {
+		rc = plan_error(cli, &p, &err);
+		fw_plan_free(&p);
+		goto out;
+	}
+	if (fw_cli_format_is(cli, "json")) {
+		fw_cli_print_json(cli, fw_plan_json(&p, profile));
+	} else if (fw_cli_format_is(cli, "jsonl")) {
+		for (size_t i = 0; i < p.n; i++)
+			fw_cli_print_jsonl(cli, fw_plan_entry_json(&p, i));
+	} else if (fw_cli_format_is(cli, "sce")) {
+		fw_plan_write_sce(cli, &p, src.hii_crc);
+	} else if (fw_cli_format_is(cli, "redfish")) {
+		rc = fw_plan_write_redfish(cli, &p, registry);
+	} else if (fw_cli_format_is(cli, "efivarfs")) {
+		rc = fw_plan_write_efivarfs(cli, &p);
+	} else {
+		fw_plan_write_text(cli, &p);
+	}
+	fw_plan_free(&p);
+out:
+	fw_source_close(&src);
+	fw_topics_free(&topics);
+	return rc;
+}
+
+static const struct fw_option plan_options[] = {
+	{"set", 's', "SETTING=VALUE", "a setting (prompt, x-UEFI keyword or VARSTORE+0xOFFSET) and its value (option text or "
+				      "value, or a number within the limits); repeat for more", NULL},
+	{"profile", 'p', "NAME", "plan toward the goal states of a profile of the rules file", "snp-host,vfio-host,p2p-host"},
+	{"from-doctor", 0, NULL, "plan the fixes of the BIOS checks doctor finds failing on SRC", NULL},
+	{"module", 'm', "NAME|GUID", "look settings up in this module only (two CBS modules, one prompt in two places)", NULL},
+	{"image", 0, "FILE", "for a machine: the BIOS image whose forms decode its variables (default: stored in the snapshot)", NULL},
+	{"vars", 'V', "VARS", "current values from here: efivarfs folder or tar, NVRAM store, volume or image, AMISCE export, "
+			      "saved Redfish Bios resource", NULL},
+	{"registry", 0, "FILE", "redfish: check names and values against the BMC's BIOS AttributeRegistry (JSON)", NULL},
+	{"verify", 0, "PLAN.json", "compare the values a plan (--format json) wanted with SRC's: exit 0 when all are in effect", NULL},
+	{"lang", 'l', "LANG", "display language of setup strings (default en-US)", NULL},
+	{0},
+};
+
+FW_COMMAND(plan,
+	.synopsis = "SRC [--set SETTING=VALUE]... [--profile NAME] [--from-doctor] [--verify PLAN.json] [--module NAME] "
+		    "[--vars VARS] [--format text|json|jsonl|sce|redfish|efivarfs]",
+	.summary = "Plan setting changes (with what hides or locks them) as an AMISCE script, Redfish body or efivarfs script",
+	.description =
+		"SRC is a BIOS image, a machine (snapshot or root folder, with --image or the image stored in the snapshot), "
+		"or an image with current values from --vars. SETTING is a prompt (case and surrounding blanks ignored), an "
+		"x-UEFI keyword (AMI's x-UEFI-AMI strings, the names AMI BMCs publish as Redfish BIOS attributes) or "
+		"VARSTORE+0xOFFSET; when several settings match, exit status 2 lists each with its module, menu path and "
+		"offset, and --module picks one. VALUE is an option's text or value, or a number within min/max/step.\n\n"
+		"--profile snp-host, vfio-host or p2p-host plans toward the goal states in the rules file; --from-doctor takes "
+		"the fixes of the BIOS checks doctor finds failing on SRC.\n\n"
+		"The conditions around each planned setting (suppress-if, gray-out-if, disable-if) are evaluated with the "
+		"planned values: a question that hides or locks it is brought in first with the reason (SMEE Auto -> Enable "
+		"before SEV Control and the ASID limit become settable); a contradiction is an error (exit 2). Each entry "
+		"names the question, module, varstore name and GUID, offset, width, old and new value (text and bytes), where "
+		"the old value came from, why it is in the plan and the doctor check it satisfies.\n\n"
+		"Forms: sce is an AMISCE script for SCEWIN_64 /i /s FILE or SCELNX_64 /i /s FILE (only the planned questions); "
+		"redfish is the body of a PATCH to the BMC's Bios/Settings resource, names being the keywords, checked "
+		"against --registry; efivarfs is a POSIX shell script that, per variable, checks the current bytes equal "
+		"the plan's old bytes, saves a backup, lifts the immutable flag, writes attributes and data in one write "
+		"and reads back (a dry run unless given --apply; variables without runtime access are refused). fwlens "
+		"itself writes nothing.\n\n"
+		"--verify PLAN.json compares a saved JSON plan with SRC after the reboot: exit 0 when every planned value "
+		"is in effect, 1 listing each that is not (hidden, locked or different).",
+	.formats = "text,json,jsonl,sce,redfish,efivarfs",
+	.options = plan_options,
+	.examples = "fwlens plan host.fwsnap --profile snp-host  # what to change for SEV-SNP, in order\n"
+		    "fwlens plan BIOS.CAP --set 'SEV-ES ASID Space Limit=100' --format json > plan.json\n"
+		    "fwlens plan host.fwsnap --from-doctor --format sce -o plan.txt  # then SCELNX_64 /i /s plan.txt\n"
+		    "fwlens plan host.fwsnap --profile snp-host --format redfish --registry registry.json\n"
+		    "fwlens plan / --image BIOS.CAP --profile snp-host --format efivarfs -o apply.sh  # sh apply.sh --apply\n"
+		    "fwlens plan host.fwsnap --verify plan.json  # after the reboot",
+	.min_args = 1, .max_args = 1, .run = run_plan, .order = 72);

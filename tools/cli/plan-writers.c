@@ -1,0 +1,487 @@
+/* Writers of `fwlens plan`: one function per form the admin's tools take. */
+#include "plan-writers.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ifr-writers.h"
+#include "output-text.h"
+#include "parsers/file.h"
+#include "query-writers.h"
+
+void plan_say(const struct fw_cli *cli, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "fwlens %s: error: ", cli->cmd->name);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *hex_string(uint64_t v)
+{
+	char b[24];
+	snprintf(b, sizeof(b), "0x%" PRIX64, v);
+	return json_string(b);
+}
+
+static json_t *raw_json(const uint8_t *p, uint32_t n)
+{
+	char b[2 * FW_PLAN_MAX_RAW + 1];
+	for (uint32_t i = 0; i < n; i++)
+		snprintf(b + 2 * i, 3, "%02X", p[i]);
+	b[2 * n] = '\0';
+	return json_string(b);
+}
+
+static const char *module_name(const struct fw_setting *st)
+{
+	return st->fp->module->name;
+}
+
+json_t *fw_plan_entry_json(struct fw_plan *p, size_t i)
+{
+	const struct fw_plan_entry *e = &p->entries[i];
+	const struct fw_setting *st = e->st;
+	const struct fw_ifr_question *q = st->q;
+	char g[FW_GUID_STR_LEN];
+	json_t *o = json_object();
+	json_object_set_new(o, "order", json_integer((json_int_t)i + 1));
+	json_object_set_new(o, "prompt", json_string(st->prompt));
+	json_object_set_new(o, "keyword", str_or_null(st->keyword));
+	json_object_set_new(o, "module", st->fp->module->has_guid ? json_string(fw_guid_format(&st->fp->module->guid, g))
+								 : json_null());
+	json_object_set_new(o, "module_name", str_or_null(module_name(st)));
+	json_object_set_new(o, "path", str_or_null(st->npaths ? st->paths[0] : NULL));
+	json_object_set_new(o, "question_id", json_integer(q->question_id));
+	json_object_set_new(o, "varstore", json_string(st->varstore_name));
+	json_object_set_new(o, "varstore_guid", json_string(fw_guid_format(&st->vs->guid, g)));
+	uint32_t off = q->bit_field ? q->bit_offset / 8 : q->var_info;
+	json_object_set_new(o, "offset", json_integer(off));
+	json_object_set_new(o, "offset_hex", hex_string(off));
+	json_object_set_new(o, "width", json_integer(q->width));
+	if (q->bit_field) {
+		json_object_set_new(o, "bit_offset", json_integer(q->bit_offset));
+		json_object_set_new(o, "bit_width", json_integer(q->bit_width));
+	}
+	json_t *old = json_null();
+	if (e->has_old) {
+		old = json_object();
+		json_object_set_new(old, "text", json_string(e->old_text));
+		json_object_set_new(old, "value", json_integer((json_int_t)e->old));
+		json_object_set_new(old, "raw", e->has_raw ? raw_json(e->old_raw, e->raw_len) : json_null());
+	}
+	json_object_set_new(o, "old", old);
+	json_t *nv = json_object();
+	json_object_set_new(nv, "text", json_string(e->value_text));
+	json_object_set_new(nv, "value", json_integer((json_int_t)e->value));
+	json_object_set_new(nv, "raw", e->has_raw || !q->bit_field ? raw_json(e->new_raw, e->raw_len) : json_null());
+	json_object_set_new(o, "new", nv);
+	json_object_set_new(o, "old_source", json_string(e->has_old ? p->current_source : "none: no current value"));
+	json_object_set_new(o, "change", json_boolean(e->change));
+	json_object_set_new(o, "reason", json_string(e->reason));
+	json_object_set_new(o, "dependency", json_boolean(e->dependency));
+	json_object_set_new(o, "unlocks", str_or_null(e->unlocks));
+	json_object_set_new(o, "check", str_or_null(e->check));
+	json_object_set_new(o, "efivarfs_refused", str_or_null(e->efivarfs_refused));
+	return o;
+}
+
+json_t *fw_plan_json(struct fw_plan *p, const char *profile)
+{
+	json_t *doc = json_object(), *arr = json_array(), *notes = json_array();
+	json_object_set_new(doc, "source", json_string(p->src->path));
+	json_object_set_new(doc, "image", str_or_null(p->src->image_name ? p->src->image_name : p->src->kind == FW_SOURCE_FIRMWARE
+													     ? p->src->path
+													     : NULL));
+	json_object_set_new(doc, "image_sha256", p->image_sha256[0] ? json_string(p->image_sha256) : json_null());
+	json_object_set_new(doc, "current_source",
+			    fw_cli_json_current_source(fw_source_current(p->src), fw_source_current_text(p->src)));
+	json_object_set_new(doc, "profile", str_or_null(profile));
+	json_object_set_new(doc, "hii_crc32", str_or_null(p->src->hii_crc));
+	for (size_t i = 0; i < p->n; i++)
+		json_array_append_new(arr, fw_plan_entry_json(p, i));
+	json_object_set_new(doc, "entries", arr);
+	for (size_t i = 0; i < p->nnotes; i++)
+		json_array_append_new(notes, json_string(p->notes[i]));
+	json_object_set_new(doc, "notes", notes);
+	return doc;
+}
+
+/* ---- text ---- */
+
+void fw_plan_write_text(struct fw_cli *cli, struct fw_plan *p)
+{
+	FILE *f = fw_cli_out(cli);
+	const char *b = fw_cli_color(cli, "bold"), *r = fw_cli_color(cli, "reset"), *dim = fw_cli_color(cli, "dim");
+	fprintf(f, "Plan for %s%s%s\n", p->src->path, p->src->image_name ? ", forms from " : "",
+		p->src->image_name ? p->src->image_name : "");
+	fprintf(f, "old values from %s\n\n", p->current_source);
+	size_t changes = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct fw_plan_entry *e = &p->entries[i];
+		const struct fw_setting *st = e->st;
+		changes += e->change;
+		fprintf(f, "%2zu. %s", i + 1, b);
+		fw_ifr_put_line(f, st->prompt);
+		fprintf(f, "%s  %s -> %s%s\n", r, e->has_old ? e->old_text : "(unknown)", e->value_text,
+			e->change ? "" : "  (already in effect)");
+		fprintf(f, "      %s", dim);
+		fw_ifr_put_line(f, st->npaths ? st->paths[0] : "(not reachable from a menu)");
+		fprintf(f, "  |  %s  |  %s+0x%X/%u", module_name(st) ? module_name(st) : "?", st->varstore_name,
+			st->q->bit_field ? st->q->bit_offset / 8 : st->q->var_info, st->q->width);
+		if (st->keyword) {
+			fputs("  |  keyword ", f);
+			fw_ifr_put_line(f, st->keyword);
+		}
+		fprintf(f, "%s\n", r);
+		char *line = fw_xasprintf("why: %s%s%s%s", e->reason, e->check ? " (satisfies doctor check " : "",
+					  e->check ? e->check : "", e->check ? ")" : "");
+		fw_text_wrap_hanging(f, line, "      ", "           ", 100);
+		free(line);
+	}
+	fprintf(f, "\n%zu setting%s, %zu to change\n", p->n, p->n == 1 ? "" : "s", changes);
+	for (size_t i = 0; i < p->nnotes; i++)
+		fprintf(f, "note: %s\n", p->notes[i]);
+}
+
+/* ---- AMISCE import script ---- */
+
+void fw_plan_write_sce(struct fw_cli *cli, struct fw_plan *p, const char *hii_crc)
+{
+	FILE *f = fw_cli_out(cli);
+	fprintf(f, "// Script File Name : %s\n", cli->output_path ? cli->output_path : "plan.txt");
+	fprintf(f, "// Written by fwlens %s: a change set for %s in the layout of an AMISCE export\n", FWLENS_VERSION,
+		p->src->path);
+	fprintf(f, "// Import: SCEWIN_64 /i /s FILE (Windows) or SCELNX_64 /i /s FILE (Linux); only these questions change\n");
+	if (hii_crc)
+		fprintf(f, "HIICrc32= %s\n\n", hii_crc);
+	else
+		fprintf(f, "// No HIICrc32 line: not known from %s (an AMISCE export given with --vars carries it)\n\n",
+			p->src->path);
+	for (size_t i = 0; i < p->n; i++)
+		fw_sce_write_question(f, p->entries[i].st, true, p->entries[i].value, p->entries[i].value_text);
+}
+
+/* ---- Redfish ---- */
+
+/* The attribute value a BMC takes: an option's text for enumerations, a number for integers. */
+static json_t *redfish_value(const struct fw_plan_entry *e)
+{
+	if (e->st->q->kind == FW_IFR_K_NUMERIC)
+		return json_integer((json_int_t)e->value);
+	return json_string(e->value_text);
+}
+
+static const json_t *registry_attribute(const json_t *reg, const char *name)
+{
+	const json_t *attrs = json_object_get(json_object_get(reg, "RegistryEntries"), "Attributes");
+	size_t i;
+	const json_t *a;
+	json_array_foreach(attrs, i, a)
+	{
+		const json_t *n = json_object_get(a, "AttributeName");
+		if (json_is_string(n) && strcmp(json_string_value(n), name) == 0)
+			return a;
+	}
+	return NULL;
+}
+
+/* Check a value against the registry entry; an enumeration's display name maps to its ValueName. */
+static bool registry_check(struct fw_cli *cli, const json_t *a, const char *name, json_t **value)
+{
+	const char *type = json_string_value(json_object_get(a, "Type"));
+	if (json_is_true(json_object_get(a, "ReadOnly"))) {
+		plan_say(cli, "Redfish attribute %s is read-only in the registry", name);
+		return false;
+	}
+	if (type && strcmp(type, "Enumeration") == 0 && json_is_string(*value)) {
+		const char *want = json_string_value(*value);
+		size_t i;
+		const json_t *v;
+		json_array_foreach(json_object_get(a, "Value"), i, v)
+		{
+			const char *vn = json_string_value(json_object_get(v, "ValueName"));
+			const char *dn = json_string_value(json_object_get(v, "ValueDisplayName"));
+			if ((vn && strcasecmp(vn, want) == 0) || (dn && strcasecmp(dn, want) == 0)) {
+				json_decref(*value);
+				*value = json_string(vn ? vn : dn);
+				return true;
+			}
+		}
+		plan_say(cli, "Redfish attribute %s: the registry has no value \"%s\"", name, want);
+		return false;
+	}
+	if (type && strcmp(type, "Integer") == 0 && json_is_integer(*value)) {
+		json_int_t v = json_integer_value(*value);
+		const json_t *lo = json_object_get(a, "LowerBound"), *hi = json_object_get(a, "UpperBound");
+		if ((json_is_integer(lo) && v < json_integer_value(lo)) || (json_is_integer(hi) && v > json_integer_value(hi))) {
+			plan_say(cli, "Redfish attribute %s: %lld is outside the registry's bounds", name, (long long)v);
+			return false;
+		}
+		return true;
+	}
+	plan_say(cli, "Redfish attribute %s: the registry's type %s does not take this value", name, type ? type : "(none)");
+	return false;
+}
+
+int fw_plan_write_redfish(struct fw_cli *cli, struct fw_plan *p, const char *registry_path)
+{
+	json_t *reg = NULL;
+	if (registry_path) {
+		json_error_t je;
+		struct fw_file file;
+		struct fw_error err;
+		fw_error_clear(&err);
+		if (!fw_file_read(registry_path, 64u << 20, &file, &err))
+			return fw_cli_fail(cli, &err);
+		reg = json_loadb((const char *)file.data, file.len, 0, &je);
+		fw_file_close(&file);
+		if (!reg || !json_is_array(json_object_get(json_object_get(reg, "RegistryEntries"), "Attributes"))) {
+			fw_error_set(&err, FW_E_INVALID, "%s: not a BIOS AttributeRegistry (%s at line %d)", registry_path,
+				     reg ? "no RegistryEntries.Attributes" : je.text, je.line);
+			json_decref(reg);
+			return fw_cli_fail(cli, &err);
+		}
+	}
+	json_t *attrs = json_object();
+	int bad = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct fw_plan_entry *e = &p->entries[i];
+		const char *name = e->st->keyword;
+		if (!name) {
+			plan_say(cli, "%s has no x-UEFI keyword: a BMC cannot name it as a Redfish attribute", e->st->prompt);
+			bad++;
+			continue;
+		}
+		json_t *v = redfish_value(e);
+		if (reg) {
+			const json_t *a = registry_attribute(reg, name);
+			if (!a) {
+				plan_say(cli, "%s (%s): the registry %s has no such attribute", name, e->st->prompt, registry_path);
+				bad++;
+				json_decref(v);
+				continue;
+			}
+			if (!registry_check(cli, a, name, &v)) {
+				bad++;
+				json_decref(v);
+				continue;
+			}
+		}
+		json_object_set_new(attrs, name, v);
+	}
+	json_decref(reg);
+	if (bad) {
+		json_decref(attrs);
+		return FW_EXIT_BAD_INPUT;
+	}
+	json_t *doc = json_object();
+	json_object_set_new(doc, "Attributes", attrs);
+	fw_cli_print_json(cli, doc);
+	return 0;
+}
+
+json_t *fw_redfish_registry_json(const struct fw_settings *s, const char *name)
+{
+	json_t *doc = json_object(), *entries = json_object(), *attrs = json_array();
+	json_object_set_new(doc, "@odata.type", json_string("#AttributeRegistry.v1_3_0.AttributeRegistry"));
+	json_object_set_new(doc, "Id", json_string(name));
+	json_object_set_new(doc, "Name", json_string("BIOS Attribute Registry"));
+	json_object_set_new(doc, "Language", json_string("en"));
+	json_object_set_new(doc, "OwningEntity", json_string("fwlens"));
+	json_object_set_new(doc, "RegistryVersion", json_string("1.0.0"));
+	for (uint32_t i = 0; i < s->n; i++) {
+		const struct fw_setting *st = &s->items[i];
+		const struct fw_ifr_question *q = st->q;
+		if (!st->keyword || (q->kind != FW_IFR_K_ONE_OF && q->kind != FW_IFR_K_NUMERIC && q->kind != FW_IFR_K_CHECKBOX))
+			continue;
+		json_t *a = json_object();
+		json_object_set_new(a, "AttributeName", json_string(st->keyword));
+		json_object_set_new(a, "DisplayName", json_string(st->prompt));
+		json_object_set_new(a, "HelpText", json_string(st->help));
+		json_object_set_new(a, "MenuPath", json_string(st->npaths ? st->paths[0] : ""));
+		json_object_set_new(a, "ReadOnly", json_false());
+		if (q->kind == FW_IFR_K_NUMERIC) {
+			json_object_set_new(a, "Type", json_string("Integer"));
+			if (q->has_limits && q->min <= q->max) {
+				json_object_set_new(a, "LowerBound", json_integer((json_int_t)q->min));
+				json_object_set_new(a, "UpperBound", json_integer((json_int_t)q->max));
+				json_object_set_new(a, "ScalarIncrement", json_integer((json_int_t)(q->step ? q->step : 1)));
+			}
+		} else {
+			json_object_set_new(a, "Type", json_string("Enumeration"));
+			json_t *vals = json_array();
+			uint32_t n = q->kind == FW_IFR_K_CHECKBOX ? 2 : st->noptions;
+			for (uint32_t k = 0; k < n; k++) {
+				const char *t = q->kind == FW_IFR_K_CHECKBOX ? (k ? "Enabled" : "Disabled") : st->options[k].text;
+				json_t *v = json_object();
+				json_object_set_new(v, "ValueName", json_string(t));
+				json_object_set_new(v, "ValueDisplayName", json_string(t));
+				json_array_append_new(vals, v);
+			}
+			json_object_set_new(a, "Value", vals);
+		}
+		json_array_append_new(attrs, a);
+	}
+	json_object_set_new(entries, "Attributes", attrs);
+	json_object_set_new(doc, "RegistryEntries", entries);
+	return doc;
+}
+
+/* ---- efivarfs ---- */
+
+struct var_change {
+	const struct fw_variable *v;
+	uint8_t *now;  /* attributes + data, with the planned bytes */
+	size_t len;
+};
+
+static void put_hex(FILE *f, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%02x", p[i]);
+}
+
+static void put_octal(FILE *f, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "\\%03o", p[i]);
+}
+
+static void guid_lower(const struct fw_guid *g, char *out)
+{
+	fw_guid_format(g, out);
+	for (char *c = out; *c; c++)
+		if (*c >= 'A' && *c <= 'F')
+			*c = (char)(*c - 'A' + 'a');
+}
+
+static const char efivarfs_prologue[] =
+	"set -u\n"
+	"EFIVARS=${EFIVARS:-/sys/firmware/efi/efivars}\n"
+	"BACKUP=${BACKUP:-./fwlens-efivars-backup}\n"
+	"apply=0\n"
+	"case \"${1:-}\" in\n"
+	"--apply) apply=1 ;;\n"
+	"'') ;;\n"
+	"*) echo \"usage: $0 [--apply]\" >&2; exit 2 ;;\n"
+	"esac\n"
+	"tmp=$(mktemp) || exit 4\n"
+	"trap 'rm -f \"$tmp\"' EXIT\n"
+	"fail=0\n"
+	"\n"
+	"hexof() { od -An -v -tx1 \"$1\" | tr -d ' \\n'; }\n"
+	"\n"
+	"# change_var NAME-GUID OLD-HEX NEW-HEX NEW-BYTES-AS-PRINTF-OCTAL SIZE\n"
+	"change_var() {\n"
+	"\tf=\"$EFIVARS/$1\"\n"
+	"\tif [ ! -f \"$f\" ]; then\n"
+	"\t\techo \"$1: not in $EFIVARS\" >&2; fail=1; return\n"
+	"\tfi\n"
+	"\tif [ \"$(hexof \"$f\")\" != \"$2\" ]; then\n"
+	"\t\techo \"$1: current bytes differ from the plan's old bytes: not written (make a new plan)\" >&2; fail=1; return\n"
+	"\tfi\n"
+	"\tif [ \"$apply\" = 0 ]; then\n"
+	"\t\techo \"$1: old bytes match; would write $5 bytes (dry run: give --apply)\"; return\n"
+	"\tfi\n"
+	"\tif ! { mkdir -p \"$BACKUP\" && cp -p \"$f\" \"$BACKUP/$1\"; }; then\n"
+	"\t\techo \"$1: cannot save a backup in $BACKUP: not written\" >&2; fail=1; return\n"
+	"\tfi\n"
+	"\tprintf \"$4\" >\"$tmp\"\n"
+	"\tif [ \"$(hexof \"$tmp\")\" != \"$3\" ]; then\n"
+	"\t\techo \"$1: the new bytes did not come out as planned: not written\" >&2; fail=1; return\n"
+	"\tfi\n"
+	"\t# efivarfs files are immutable by default; attributes and data go in one write\n"
+	"\tchattr -i \"$f\" 2>/dev/null || true\n"
+	"\tif ! dd if=\"$tmp\" of=\"$f\" bs=\"$5\" count=1 conv=notrunc 2>/dev/null; then\n"
+	"\t\techo \"$1: write failed; backup in $BACKUP/$1\" >&2; fail=1; return\n"
+	"\tfi\n"
+	"\tif [ \"$(hexof \"$f\")\" != \"$3\" ]; then\n"
+	"\t\techo \"$1: read back differs from what was written; backup in $BACKUP/$1\" >&2; fail=1; return\n"
+	"\tfi\n"
+	"\techo \"$1: written and read back; backup in $BACKUP/$1\"\n"
+	"}\n\n";
+
+int fw_plan_write_efivarfs(struct fw_cli *cli, struct fw_plan *p)
+{
+	FILE *f = fw_cli_out(cli);
+	struct var_change *vc = fw_xcalloc(p->n + 1, sizeof(*vc));
+	size_t nv = 0, refused = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct fw_plan_entry *e = &p->entries[i];
+		if (e->efivarfs_refused) {
+			fw_log_warn(cli, "%s: refused for efivarfs: %s", e->st->prompt, e->efivarfs_refused);
+			refused++;
+			continue;
+		}
+		const struct fw_variable *v = e->st->var;
+		size_t k = 0;
+		while (k < nv && vc[k].v != v)
+			k++;
+		if (k == nv) {
+			vc[nv].v = v;
+			vc[nv].len = 4 + v->size;
+			vc[nv].now = fw_xmalloc(vc[nv].len);
+			for (int b = 0; b < 4; b++)
+				vc[nv].now[b] = (uint8_t)(v->attributes >> (8 * b));
+			memcpy(vc[nv].now + 4, v->data, v->size);
+			nv++;
+		}
+		uint32_t off = e->st->q->bit_field ? e->st->q->bit_offset / 8 : e->st->q->var_info;
+		if (e->has_raw && off + e->raw_len <= v->size)
+			memcpy(vc[k].now + 4 + off, e->new_raw, e->raw_len);
+	}
+	fprintf(f, "#!/bin/sh\n");
+	fprintf(f, "# Written by fwlens %s: the change set for %s as efivarfs writes.\n", FWLENS_VERSION, p->src->path);
+	fprintf(f, "# Old values from %s.\n", p->current_source);
+	fprintf(f, "#   sh THIS-FILE           dry run: checks each variable's current bytes, writes nothing\n");
+	fprintf(f, "#   sh THIS-FILE --apply   per variable: old bytes checked, backup saved, immutable flag lifted,\n");
+	fprintf(f, "#                          attributes and data written in one write, read back and compared\n");
+	fprintf(f, "# EFIVARS (default /sys/firmware/efi/efivars) and BACKUP (default ./fwlens-efivars-backup) may be set.\n");
+	fprintf(f, "# The new values take effect at the next boot.\n");
+	for (size_t i = 0; i < p->n; i++) {
+		const struct fw_plan_entry *e = &p->entries[i];
+		fprintf(f, "#   %zu. ", i + 1);
+		fw_ifr_put_line(f, e->st->prompt);
+		fprintf(f, ": %s -> %s%s%s\n", e->has_old ? e->old_text : "?", e->value_text, e->efivarfs_refused ? "  REFUSED: " : "",
+			e->efivarfs_refused ? e->efivarfs_refused : "");
+	}
+	fprintf(f, "\n%s", efivarfs_prologue);
+	for (size_t k = 0; k < nv; k++) {
+		const struct fw_variable *v = vc[k].v;
+		char g[FW_GUID_STR_LEN];
+		guid_lower(&v->guid, g);
+		uint8_t *old = fw_xmalloc(vc[k].len);
+		memcpy(old, vc[k].now, 4);
+		memcpy(old + 4, v->data, v->size);
+		if (memcmp(old, vc[k].now, vc[k].len) == 0) {
+			fprintf(f, "# %s-%s: every planned value is in effect already; not written\n\n", v->name, g);
+			free(old);
+			free(vc[k].now);
+			continue;
+		}
+		fprintf(f, "change_var '%s-%s' \\\n\t'", v->name, g);
+		put_hex(f, old, vc[k].len);
+		fputs("' \\\n\t'", f);
+		put_hex(f, vc[k].now, vc[k].len);
+		fputs("' \\\n\t'", f);
+		put_octal(f, vc[k].now, vc[k].len);
+		fprintf(f, "' %zu\n\n", vc[k].len);
+		free(old);
+		free(vc[k].now);
+	}
+	free(vc);
+	fprintf(f, "exit $fail\n");
+	(void)refused;
+	return 0;
+}

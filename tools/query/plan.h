@@ -1,0 +1,121 @@
+/* Change sets: from "SMEE must be Enable" to the exact questions, bytes and order that make it so.
+ *
+ * A plan is built over a source's settings (forms plus current values): each requested setting
+ * is resolved (prompt, x-UEFI keyword, or VARSTORE+0xOFFSET; --module narrows), its value checked
+ * against the question (an option's text or value, a number within min/max/step), and the
+ * conditions around it (suppress-if, gray-out-if, disable-if) evaluated with the planned values.
+ * A question hidden or locked by another question's value brings that question into the plan,
+ * ordered first, with the reason; a condition no single other question can clear, or one that a
+ * planned value keeps true, is a contradiction. fwlens writes no variable: writers turn a plan
+ * into the forms other tools take (tools/cli/plan-writers.c).
+ *
+ *     struct fw_plan p;
+ *     fw_plan_init(&p, src);                          // src: fw_source with settings
+ *     fw_plan_add(&p, "SEV Control", "Enable", "requested", NULL, NULL, &err);
+ *     fw_plan_resolve(&p, &err);                      // dependencies, contradictions
+ *     ... p.entries[i] in the order to apply ...
+ *     fw_plan_free(&p);
+ */
+#ifndef FW_PLAN_H
+#define FW_PLAN_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "parsers/arena.h"
+#include "source.h"
+
+#define FW_PLAN_MAX_RAW 16   /* widest question planned (bytes): numbers are at most 8 */
+#define FW_PLAN_MAX_DEPTH 8  /* dependency chains followed */
+#define FW_PLAN_MAX_ENTRIES 512
+
+struct fw_plan_entry {
+	const struct fw_setting *st;
+	const char *given;       /* the SETTING as given, or NULL for a dependency */
+	uint64_t value;          /* the new value */
+	const char *value_text;  /* option text, or the number */
+	bool has_old;
+	uint64_t old;
+	const char *old_text;
+	uint8_t old_raw[FW_PLAN_MAX_RAW], new_raw[FW_PLAN_MAX_RAW];
+	uint32_t raw_len;        /* the question's bytes (width) */
+	bool has_raw;            /* old bytes known (new bytes follow from them) */
+	const char *reason;      /* why it is in the plan */
+	const char *check;       /* the doctor check it satisfies, or NULL */
+	const char *unlocks;     /* the prompt it makes settable (dependencies), or NULL */
+	bool dependency;
+	bool change;             /* the new value differs from the old */
+	const char *efivarfs_refused; /* why efivarfs cannot write it, or NULL */
+};
+
+/* A resolution failure lists what matched. */
+struct fw_plan_candidate {
+	const struct fw_setting *st;
+};
+
+struct fw_plan {
+	struct fw_arena arena;
+	struct fw_source *src;
+	struct fw_settings *s;
+	struct fw_plan_entry *entries;
+	size_t n, cap;
+	const char **notes;        /* warnings (unknown conditions, profile goals skipped) */
+	size_t nnotes, notes_cap;
+	const struct fw_setting **candidates; /* the last ambiguous SETTING's matches */
+	size_t ncandidates;
+	const char *current_source; /* where old values came from */
+	char image_sha256[65];      /* the bytes the forms came from, "" when not known */
+};
+
+/* Errors: FW_E_USAGE (exit 2) for an unknown or ambiguous setting, a bad value, conflicting
+ * requests and contradictions; FW_E_NOT_FOUND when the source has no forms. */
+bool fw_plan_init(struct fw_plan *p, struct fw_source *src, struct fw_error *err);
+/* Resolve SETTING (prompt, keyword, VARSTORE+0xOFF) within `module` (NULL: all). NULL on error;
+ * an ambiguity leaves the matches in p->candidates. */
+const struct fw_setting *fw_plan_lookup(struct fw_plan *p, const char *setting, const char *module,
+					struct fw_error *err);
+/* Parse a value for a setting: option text or value, checkbox words, a number within limits. */
+bool fw_plan_parse_value(const struct fw_setting *st, const char *text, uint64_t *out, struct fw_error *err);
+/* Add a target. A second request for the same setting with another value is a conflict. */
+bool fw_plan_add(struct fw_plan *p, const char *setting, const char *value, const char *module, const char *reason,
+		 const char *check, struct fw_error *err);
+/* Add the goal of a profile (skipped with a note when the forms lack the setting or it is met). */
+bool fw_plan_add_goal(struct fw_plan *p, const char *prompt, const char *values, bool has_min,
+		      unsigned long long min, const char *module, const char *reason, const char *check,
+		      struct fw_error *err);
+/* Bring in what hides or locks the targets, order them first, find contradictions, fill bytes. */
+bool fw_plan_resolve(struct fw_plan *p, struct fw_error *err);
+void fw_plan_free(struct fw_plan *p);
+
+/* Text of a value of a setting ("Enable", "100"), in the plan's arena. */
+const char *fw_plan_value_text(struct fw_plan *p, const struct fw_setting *st, uint64_t v);
+
+/* ---- verify ---- */
+enum fw_verify_state { FW_VERIFY_OK, FW_VERIFY_DIFFERENT, FW_VERIFY_HIDDEN, FW_VERIFY_LOCKED, FW_VERIFY_UNKNOWN,
+		       FW_VERIFY_MISSING };
+const char *fw_verify_state_name(enum fw_verify_state s);
+struct fw_verify_item {
+	const char *prompt, *varstore;
+	uint32_t offset, width;
+	uint64_t want;
+	const char *want_text;
+	bool has_now;
+	uint64_t now;
+	const char *now_text;
+	enum fw_verify_state state;
+	const char *why;
+};
+struct fw_verify {
+	struct fw_arena arena;
+	struct fw_verify_item *items;
+	size_t n;
+	size_t failed;
+	const char *current_source;
+	const char *warning; /* HIICrc32 of the plan's export and of SRC's differ, or NULL */
+};
+/* Compare a plan (the JSON `fwlens plan --format json` writes) with the source's values. */
+bool fw_plan_verify(struct fw_source *src, const json_t *plan, struct fw_verify *out, struct fw_error *err);
+void fw_verify_free(struct fw_verify *v);
+
+#endif

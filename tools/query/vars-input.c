@@ -1,0 +1,154 @@
+/* Opening any input that holds EFI variables; naming where current values came from. */
+#include "vars-input.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "parsers/nvar.h"
+#include "parsers/tar.h"
+#include "parsers/vss.h"
+
+static bool is_vss_region(const struct fw_view *v)
+{
+	if (v->len >= 16 && (memcmp(v->p, fw_guid_vss_store.b, 16) == 0 || memcmp(v->p, fw_guid_vss_auth_store.b, 16) == 0 ||
+			     memcmp(v->p, fw_guid_ftw_working_block.b, 16) == 0))
+		return true;
+	if (v->len >= 4) {
+		uint32_t sig = fw_le32(v->p);
+		return sig == FW_VSS_SIGNATURE_DOLLAR || sig == FW_VSS_SIGNATURE_APPLE_SVS || sig == FW_VSS_SIGNATURE_APPLE_NSS;
+	}
+	return false;
+}
+
+/* Folders and tar archives of efivarfs, bare VSS regions and efivarfs dumps of defaults
+ * variables under another name are read here; capsules, images, volumes, NVAR stores and
+ * efivarfs files go through the firmware tree. */
+bool fw_vars_input_open(const char *path, struct fw_vars_input *in, struct fw_error *err)
+{
+	memset(in, 0, sizeof(*in));
+	if (fw_is_directory(path)) {
+		in->folder = true;
+		in->tree = fw_tree_new(NULL);
+		in->tree->input_path = path;
+		return fw_efivarfs_load(path, in->tree, err);
+	}
+	if (!fw_file_open(path, &in->file, err))
+		return false;
+	struct fw_view v = fw_view_make(in->file.data, in->file.len, 0);
+	bool tar = fw_tar_probe(&v), vss = is_vss_region(&v);
+	/* an efivarfs dump of a defaults variable saved under another name: attributes, then NVAR */
+	bool attr_nvar = v.len >= 8 && fw_le32(v.p) <= 0x7F && fw_le32(v.p + 4) == FW_NVAR_SIGNATURE &&
+			 !fw_efivarfs_name_ok(path);
+	if (tar || vss || attr_nvar) {
+		in->archive = tar;
+		in->tree = fw_tree_new(NULL);
+		in->tree->input_path = path;
+		in->tree->input = in->file.data;
+		in->tree->input_len = in->file.len;
+		if (tar)
+			return fw_efivarfs_load(path, in->tree, err);
+		if (vss)
+			return fw_vss_parse_store(in->tree, NULL, &v, err);
+		struct fw_view store;
+		fw_rd_tail(&v, 4, &store, NULL);
+		return fw_nvar_parse_store(in->tree, NULL, &store, err);
+	}
+	fw_file_close(&in->file);
+	if (!fw_firmware_open(path, NULL, &in->fw, err))
+		return false;
+	in->have_fw = true;
+	in->tree = in->fw.tree;
+	return true;
+}
+
+void fw_vars_input_close(struct fw_vars_input *in)
+{
+	if (in->have_fw) {
+		fw_firmware_close(&in->fw);
+	} else {
+		fw_tree_free(in->tree);
+		fw_file_close(&in->file);
+	}
+	memset(in, 0, sizeof(*in));
+}
+
+const char *fw_current_kind_name(enum fw_current_kind k)
+{
+	switch (k) {
+	case FW_CURRENT_NONE: return "none";
+	case FW_CURRENT_IMAGE_NVRAM: return "image-nvram";
+	case FW_CURRENT_EFIVARFS: return "efivarfs";
+	case FW_CURRENT_SNAPSHOT: return "snapshot";
+	case FW_CURRENT_VARS: return "vars";
+	case FW_CURRENT_AMISCE: return "amisce";
+	case FW_CURRENT_REDFISH: return "redfish";
+	}
+	return "?";
+}
+
+void fw_current_source_of_vars(const struct fw_varlist *vars, enum fw_current_kind kind, const char *path,
+			       struct fw_current_source *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->offset = FW_OFFSET_UNKNOWN;
+	out->path = path;
+	out->kind = vars && vars->count ? kind : FW_CURRENT_NONE;
+	if (out->kind == FW_CURRENT_NONE)
+		return;
+	/* the store of the first live variable outside the defaults stores, until a bound one says */
+	for (size_t i = 0; i < vars->count; i++) {
+		const struct fw_variable *v = vars->items[i];
+		if (v->state != FW_VAR_STATE_VALID || (v->store && strstr(v->store, "Defaults")))
+			continue;
+		fw_current_source_bound(out, v);
+		return;
+	}
+	out->kind = FW_CURRENT_NONE;
+}
+
+void fw_current_source_bound(struct fw_current_source *c, const struct fw_variable *v)
+{
+	c->store = v->store;
+	c->offset = FW_OFFSET_UNKNOWN;
+	for (const struct fw_node *n = v->node ? v->node->parent : NULL; n; n = n->parent)
+		if (n->kind == FW_NODE_NVRAM_STORE) {
+			c->offset = n->offset;
+			break;
+		}
+}
+
+const char *fw_current_source_text(const struct fw_current_source *c, char *buf, size_t len)
+{
+	const char *p = c->path ? c->path : "?";
+	switch (c->kind) {
+	case FW_CURRENT_NONE:
+		snprintf(buf, len, "none: defaults only");
+		break;
+	case FW_CURRENT_IMAGE_NVRAM:
+		if (c->offset != FW_OFFSET_UNKNOWN)
+			snprintf(buf, len, "the image's own %s store, %s @0x%" PRIX64, c->store ? c->store : "NVRAM", p, c->offset);
+		else
+			snprintf(buf, len, "the image's own %s store, %s", c->store ? c->store : "NVRAM", p);
+		break;
+	case FW_CURRENT_EFIVARFS:
+		snprintf(buf, len, "efivarfs folder %s/sys/firmware/efi/efivars", p);
+		break;
+	case FW_CURRENT_SNAPSHOT:
+		snprintf(buf, len, "efivars captured in snapshot %s", p);
+		break;
+	case FW_CURRENT_VARS:
+		if (c->offset != FW_OFFSET_UNKNOWN)
+			snprintf(buf, len, "--vars %s (%s store @0x%" PRIX64 ")", p, c->store ? c->store : "NVRAM", c->offset);
+		else
+			snprintf(buf, len, "--vars %s (%s)", p, c->store ? c->store : "variables");
+		break;
+	case FW_CURRENT_AMISCE:
+		snprintf(buf, len, "AMISCE export %s", p);
+		break;
+	case FW_CURRENT_REDFISH:
+		snprintf(buf, len, "Redfish Bios resource %s", p);
+		break;
+	}
+	return buf;
+}
