@@ -51,7 +51,8 @@ for n, m in (("find", f["matches"][0]), ("query", q)):
     if m.get("current_source") != text:
         bad.append("%s: the match's current_source %r" % (n, m.get("current_source")))
 ev = [c for c in load("doctor")["checks"] if c["id"] == "bios-smee"][0]["evidence"]
-got["doctor"] = ev[0].split(" = ")[1].split(" (")[0] if ev and " = " in ev[0] else None
+t = ev[0]["text"] if ev and isinstance(ev[0], dict) else (ev[0] if ev else "")
+got["doctor"] = t.split(" = ")[1].split(" (")[0] if " = " in t else None
 notes = open(d + "/notes.md").read()
 row = [l for l in notes.splitlines() if l.startswith("| SMEE |")]
 got["notes"] = row[0].split(" | ")[2].split(" (")[0] if row else None
