@@ -275,9 +275,7 @@ bool fw_firmware_parse_buffer(const uint8_t *p, size_t n, const struct fw_open_o
 	return parse_into(fw, p, n, NULL, o, err);
 }
 
-/* The member of a vendor archive a flash tool would write: a capsule, a flash image with an Intel
- * descriptor, or anything holding a firmware volume (not the flashing tools and texts beside it). */
-static bool archive_member_is_firmware(const uint8_t *p, size_t n)
+bool fw_firmware_recognise(const uint8_t *p, size_t n)
 {
 	struct fw_view v = fw_view_make(p, n, 0);
 	if (fw_capsule_probe(&v) || fw_ifd_probe(&v))
@@ -294,7 +292,7 @@ bool fw_firmware_open(const char *path, const struct fw_open_options *o, struct 
 	memset(fw, 0, sizeof(*fw));
 	if (!fw_file_open(path, &fw->file, err))
 		return false;
-	if (!fw_archive_unwrap(&fw->file, archive_member_is_firmware, err)) {
+	if (!fw_archive_unwrap(&fw->file, fw_firmware_recognise, err)) {
 		fw_file_close(&fw->file);
 		return false;
 	}

@@ -49,5 +49,9 @@ bool fw_firmware_open(const char *path, const struct fw_open_options *o, struct 
 bool fw_firmware_parse_buffer(const uint8_t *p, size_t n, const struct fw_open_options *o, struct fw_firmware *fw,
 			      struct fw_error *err);
 void fw_firmware_close(struct fw_firmware *fw);
+/* Whether bytes are what a flash tool writes: a capsule, a flash image with an Intel descriptor,
+ * or anything holding a firmware volume (the member of a vendor archive taken as the image; not
+ * the flashing tools and texts beside it). fw_firmware_open unwraps archives with it. */
+bool fw_firmware_recognise(const uint8_t *p, size_t n);
 
 #endif

@@ -67,3 +67,9 @@ grep -q 'bomb.zip: member BIOS.CAP states 209715200 bytes, more than the archive
 head -c 100000 bios.zip >cut.zip
 t_run cut-archive 3 fwlens info cut.zip
 [ "$(wc -l <"$T_ERR")" -eq 1 ] && grep -q 'cut.zip' "$T_ERR" && pass cut-archive-one-line || fail cut-archive-one-line "$(cat "$T_ERR")"
+# verify reads the capsule itself: the same verdict from the zip as from the capsule
+fwlens verify BIOS.CAP >verify-plain.txt 2>/dev/null
+want=$?
+t_run verify-through-zip "$want" fwlens verify bios.zip
+sed 's/bios.zip:ESC8000A\/BIOS.CAP/BIOS.CAP/g' "$T_OUT" | cmp -s - verify-plain.txt && pass verify-through-zip-same ||
+	fail verify-through-zip-same "$(head -n 3 "$T_OUT")"

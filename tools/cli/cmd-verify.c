@@ -9,6 +9,7 @@
 #include "capsule/detect.h"
 #include "cli.h"
 #include "emit.h"
+#include "parsers/archive.h"
 #include "parsers/file.h"
 
 static json_t *area_json(const struct fw_verify_area *a)
@@ -205,6 +206,10 @@ static int run_verify(struct fw_cli *cli)
 	struct fw_file file;
 	if (!fw_file_open(path, &file, &err))
 		return fw_cli_fail(cli, &err);
+	if (!fw_archive_unwrap(&file, fw_firmware_recognise, &err)) { /* the capsule of a vendor download */
+		fw_file_close(&file);
+		return fw_cli_fail(cli, &err);
+	}
 	struct fw_view v = fw_view_make(file.data, file.len, 0);
 	struct fw_tree *t = fw_tree_new(NULL);
 	int rc = FW_EXIT_OK;
