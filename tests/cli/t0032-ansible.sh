@@ -1,5 +1,6 @@
 #!/bin/sh
-# The Ansible playbooks of tools/ansible, run once each: capture.yml over an inventory of three
+# The Ansible playbooks of tools/ansible, run once each: capture.yml (--image-ref: the snapshots name
+# the sample image, report.yml finds it in fwlens_image_dir) over an inventory of three
 # hosts on the local connection, each reading a different sample machine as its root (two BIOS
 # 1104 machines, one with the 1201 machine's state), plus a fourth whose root is missing and must
 # fail with fwlens's message; then report.yml over the fetched snapshots (its rows and its gate);
@@ -35,7 +36,7 @@ cd "$T_DIR/work" || exit 1
 # capture: three snapshots fetched, the fourth host failed with fwlens's own message
 status=0
 ansible-playbook -i "$T_DIR/hosts.ini" "$PLAYBOOKS/capture.yml" -e fwlens_bin="$FWLENS" -e fwlens_become=false \
-	-e "{\"fwlens_capture_options\": [\"--image\", \"$CAP\"]}" >"$T_DIR/capture.log" 2>&1 || status=$?
+	-e "{\"fwlens_capture_options\": [\"--image-ref\", \"$CAP\"]}" >"$T_DIR/capture.log" 2>&1 || status=$?
 for h in gpu01 gpu02 gpu03; do
 	fwlens snapshot show "snaps/$h.fwsnap" --format json >"$T_DIR/show.json" 2>/dev/null
 	[ "$(jq -r .facts.host "$T_DIR/show.json")" = "$h" ] && [ "$(jq -r .source.root "$T_DIR/show.json")" = "$T_DIR/$h" ] &&
@@ -49,7 +50,7 @@ done
 
 # report: both files written; the gate fails the play because the sample machines fail a check
 status=0
-ansible-playbook "$PLAYBOOKS/report.yml" -e fwlens_bin="$FWLENS" >"$T_DIR/report.log" 2>&1 || status=$?
+ansible-playbook "$PLAYBOOKS/report.yml" -e fwlens_bin="$FWLENS" -e fwlens_image_dir="$SAMPLES" >"$T_DIR/report.log" 2>&1 || status=$?
 [ "$status" -eq 2 ] && grep -q "doctor failed on gpu01, gpu02, gpu03" "$T_DIR/report.log" && pass report-gate ||
 	fail report-gate "exit $status: $(grep -E 'fatal|msg' "$T_DIR/report.log" | head -c 400)"
 J=report/fleet.jsonl
@@ -57,21 +58,22 @@ if [ -s "$J" ] && jq -e . "$J" >/dev/null 2>&1; then pass report-jsonl-valid; el
 # every line keyed by its snapshot and command; as many doctor lines per host as doctor prints
 bad=""
 for h in gpu01 gpu02 gpu03; do
-	want=$(fwlens doctor "snaps/$h.fwsnap" --format jsonl -q | wc -l)
+	want=$(fwlens doctor "snaps/$h.fwsnap" --image "$CAP" --format jsonl -q | wc -l)
 	have=$(jq -r --arg h $h 'select(.command == "doctor" and .snapshot == $h and .host == $h) | .id' "$J" | wc -l)
 	[ "$want" -eq "$have" ] && [ "$have" -gt 20 ] || bad="$bad $h:$have/$want"
 done
 [ -z "$bad" ] && pass report-doctor-lines || fail report-doctor-lines "$bad"
 [ "$(jq -r 'select(.command == "query" and .host == "gpu02" and .prompt == "SEV-ES ASID Space Limit") | .current' "$J")" = 100 ] &&
 	pass report-query-lines || fail report-query-lines "no ASID limit of gpu02"
-want=$(fwlens diff snaps/gpu01.fwsnap snaps/gpu03.fwsnap --format jsonl -q | wc -l)
+want=$(fwlens diff snaps/gpu01.fwsnap snaps/gpu03.fwsnap --image "$CAP" --format jsonl -q | wc -l)
 have=$(jq -r 'select(.command == "diff" and .host == "gpu03" and .baseline_host == "gpu01") | .section' "$J" | wc -l)
 none=$(jq -r 'select(.command == "diff" and .host != "gpu03") | .host' "$J" | wc -l)
 [ "$want" -eq "$have" ] && [ "$have" -gt 0 ] && [ "$none" -eq 0 ] && pass report-diff-lines ||
 	fail report-diff-lines "gpu03: $have of $want lines; $none lines for other hosts"
 # the markdown: a row per host under the failing check, and the settings gpu03 changed, per host
 M=report/fleet.md
-grep -qxF '| host | doctor | p2p-io-page-faults |' "$M" && grep -qxF '| gpu01 | fail | fail |' "$M" &&
+grep -qxF "3 hosts; reference host gpu01; settings decoded with the images the snapshots name, from $SAMPLES." "$M" &&
+	grep -qxF '| host | doctor | p2p-io-page-faults |' "$M" && grep -qxF '| gpu01 | fail | fail |' "$M" &&
 	grep -qxF '| gpu03 | fail | fail |' "$M" && pass report-md-failing-checks ||
 	fail report-md-failing-checks "$(sed -n '/Failing/,/Settings/p' "$M" | head -c 400)"
 grep -qxF '| setting | gpu01 (reference) | gpu02 | gpu03 |' "$M" &&

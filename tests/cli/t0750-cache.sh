@@ -75,3 +75,15 @@ fwlens doctor "$T_DIR/ref.fwsnap" --cache-dir "$T_DIR/c2" --no-cache --format js
 # $HOME/.cache when XDG_CACHE_HOME is not set
 XDG_CACHE_HOME= fwlens doctor "$T_DIR/full.fwsnap" -q >/dev/null
 [ -s "$T_DIR/home/.cache/fwlens/forms-$SHA.bin" ] && pass home-cache || fail home-cache "$(ls -R "$T_DIR/home" | head -c 200)"
+
+# find, notes and diff take --image-dir too (they read the image itself, never the cache)
+rm -rf "$T_DIR/xdg"
+fwlens find "$T_DIR/full.fwsnap" 'ASID' --format json -q | jq -S 'del(.source)' >"$T_DIR/f1.json"
+fwlens find "$T_DIR/ref.fwsnap" 'ASID' --image-dir "$T_DIR/images" --format json -q | jq -S 'del(.source)' >"$T_DIR/f2.json"
+cmp -s "$T_DIR/f1.json" "$T_DIR/f2.json" && [ "$(jq '.matches | length' "$T_DIR/f2.json")" -gt 0 ] && pass find-image-dir ||
+	fail find-image-dir "$(diff "$T_DIR/f1.json" "$T_DIR/f2.json" | head -n 4 | tr '\n' ' ')"
+t_run diff-image-dir 0 fwlens diff "$T_DIR/full.fwsnap" "$T_DIR/ref.fwsnap" --image-dir "$T_DIR/images" --format json -q
+[ "$(jq .summary.differences "$T_OUT")" = 0 ] && pass diff-image-dir-same || fail diff-image-dir-same "$(jq -c .summary "$T_OUT")"
+fwlens notes "$T_DIR/ref.fwsnap" --image-dir "$T_DIR/images" -q >"$T_DIR/notes.md"
+grep -q "sha256 $SHA" "$T_DIR/notes.md" && pass notes-image-dir || fail notes-image-dir "$(grep -i image "$T_DIR/notes.md" | head -n 3)"
+[ ! -e "$T_DIR/xdg/fwlens" ] && pass image-dir-commands-write-no-cache || fail image-dir-commands-write-no-cache "$(ls "$T_DIR/xdg/fwlens")"

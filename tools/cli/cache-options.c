@@ -16,6 +16,7 @@ void fw_cli_cache_setup(struct fw_cli *cli, struct fw_source_options *so)
 {
 	static struct fw_cache cache; /* one command per run: read the environment once */
 	static bool done;
+	so->image_dir = fw_cli_opt(cli, "image-dir");
 	if (!command_takes(cli->cmd, "cache-dir"))
 		return;
 	if (!done) {
@@ -25,5 +26,4 @@ void fw_cli_cache_setup(struct fw_cli *cli, struct fw_source_options *so)
 							 getenv("HOME"));
 	}
 	so->cache = cache.dir ? &cache : NULL;
-	so->image_dir = fw_cli_opt(cli, "image-dir");
 }

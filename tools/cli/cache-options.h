@@ -8,14 +8,17 @@
 #include "tools/query/cache.h"
 #include "tools/query/source.h"
 
+/* Commands that need no more of an image than its forms and version facts (doctor, query). */
 #define FW_CACHE_OPTIONS                                                                                             \
 	{"cache-dir", 0, "DIR", "cache of decoded firmware (default $XDG_CACHE_HOME/fwlens, else ~/.cache/fwlens)",    \
 	 NULL},                                                                                                        \
-	{"no-cache", 0, NULL, "neither read nor write the cache of decoded firmware", NULL},                          \
+	{"no-cache", 0, NULL, "neither read nor write the cache of decoded firmware", NULL}, FW_IMAGE_DIR_OPTION
+/* Every command that reads machines. */
+#define FW_IMAGE_DIR_OPTION                                                                                          \
 	{"image-dir", 0, "DIR", "where to find the images snapshots name by SHA-256 (capture --image-ref)", NULL}
 
-/* Fill the cache and image-dir fields of `so` for the running command: nothing when the command
- * does not take the options above, no cache with --no-cache. The cache lives until exit. */
+/* Fill the cache and image-dir fields of `so` for the running command, as far as it takes the
+ * options above; no cache with --no-cache. The cache lives until exit. */
 void fw_cli_cache_setup(struct fw_cli *cli, struct fw_source_options *so);
 
 #endif

@@ -1,6 +1,7 @@
 /* fwlens diff: what changed between two BIOS images, modules, settings lists or machines. */
 #include <string.h>
 
+#include "cache-options.h"
 #include "diff-jsonl.h"
 #include "diff-writers.h"
 #include "query-writers.h"
@@ -20,6 +21,8 @@ static int run_diff(struct fw_cli *cli)
 				       .lang = fw_cli_opt(cli, "lang"), .vars = fw_cli_opt(cli, "vars-a")};
 	struct fw_source_options ob = {.image = fw_cli_opt(cli, "image-b") ? fw_cli_opt(cli, "image-b") : image,
 				       .lang = fw_cli_opt(cli, "lang"), .vars = fw_cli_opt(cli, "vars-b")};
+	fw_cli_cache_setup(cli, &oa); /* --image-dir; diff compares whole images, so no cache */
+	fw_cli_cache_setup(cli, &ob);
 	const char *paths[2] = {cli->argv[0], cli->argv[1]};
 	const struct fw_source_options *opts[2] = {&oa, &ob};
 	struct fw_source srcs[2];
@@ -98,6 +101,7 @@ static const struct fw_option diff_options[] = {
 	{"image-b", 0, "FILE", "BIOS image for the new machine", NULL},
 	{"vars-a", 0, "VARS", "current values of the old side from here (anything `fwlens nvram` reads)", NULL},
 	{"vars-b", 0, "VARS", "current values of the new side from here", NULL},
+	FW_IMAGE_DIR_OPTION,
 	{"no-values", 0, NULL, "leave current values out", NULL},
 	{"lang", 'l', "LANG", "display language of setup strings (default en-US)", NULL},
 	{0},

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache-options.h"
 #include "cli.h"
 #include "diff-writers.h"
 #include "tools/query/notes.h"
@@ -56,6 +57,7 @@ static int run_notes(struct fw_cli *cli)
 {
 	struct fw_source_options so = {.image = fw_cli_opt(cli, "image"), .lang = fw_cli_opt(cli, "lang"),
 				       .vars = fw_cli_opt(cli, "vars")};
+	fw_cli_cache_setup(cli, &so); /* --image-dir; notes hash the image, so no cache */
 	struct fw_source src, prev;
 	struct fw_error err;
 	fw_error_clear(&err);
@@ -64,7 +66,8 @@ static int run_notes(struct fw_cli *cli)
 	struct fw_notes_options no = {.title = fw_cli_opt(cli, "title")};
 	const char *previous = fw_cli_opt(cli, "previous");
 	if (previous) {
-		struct fw_source_options po = {.image = fw_cli_opt(cli, "previous-image"), .lang = so.lang};
+		struct fw_source_options po = {.image = fw_cli_opt(cli, "previous-image"), .lang = so.lang,
+					       .image_dir = so.image_dir};
 		if (!fw_source_open(previous, &po, &prev, &err)) {
 			fw_error_prefix(&err, "--previous: ");
 			fw_source_close(&src);
@@ -110,6 +113,7 @@ static const struct fw_option notes_options[] = {
 	{"previous", 0, "OLD", "a previous snapshot or image: adds a \"Changes since\" section", NULL},
 	{"image", 0, "FILE", "BIOS image whose forms decode the machine's stored settings", NULL},
 	{"previous-image", 0, "FILE", "BIOS image for the previous machine (default: its stored image)", NULL},
+	FW_IMAGE_DIR_OPTION,
 	{"title", 0, "TEXT", "title of the notes (default: product, BIOS version and date)", NULL},
 	{"lang", 'l', "LANG", "display language of setup strings (default en-US)", NULL},
 	{0},

@@ -236,9 +236,9 @@ FW_COMMAND(snapshot,
 		"read and why; large members are gzip-compressed. Unprivileged runs work and record what root would have "
 		"added. Symbolic links are followed only inside --root.\n\n"
 		"--image-ref stores only the image's SHA-256, size and file name, so a fleet on one BIOS keeps one copy of "
-		"the image: doctor and query find it in --image-dir DIR (a file named by its SHA-256, or any file there "
-		"whose hash matches, hashed once and remembered in the cache), or decode nothing from it at all when the "
-		"cache already holds its forms.\n\n"
+		"the image: find, query, doctor, notes and diff find it in --image-dir DIR (a file named by its SHA-256, or "
+		"any file there whose hash matches, hashed once and remembered in the cache); doctor and query decode "
+		"nothing from it at all when the cache already holds its forms.\n\n"
 		"Every command that takes a machine accepts a snapshot file or the folder itself.",
 	.formats = "text,json,xml",
 	.options = snapshot_options,
