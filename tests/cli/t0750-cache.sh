@@ -79,7 +79,7 @@ XDG_CACHE_HOME= fwlens doctor "$T_DIR/full.fwsnap" -q >/dev/null
 # find, notes and diff take --image-dir too (they read the image itself, never the cache)
 rm -rf "$T_DIR/xdg"
 fwlens find "$T_DIR/full.fwsnap" 'ASID' --format json -q | jq -S 'del(.source)' >"$T_DIR/f1.json"
-fwlens find "$T_DIR/ref.fwsnap" 'ASID' --image-dir "$T_DIR/images" --format json -q | jq -S 'del(.source)' >"$T_DIR/f2.json"
+fwlens find "$T_DIR/ref.fwsnap" 'ASID' --image-dir "$T_DIR/images" --format json -q | sed 's/ref\.fwsnap/full.fwsnap/g' | jq -S 'del(.source)' >"$T_DIR/f2.json"
 cmp -s "$T_DIR/f1.json" "$T_DIR/f2.json" && [ "$(jq '.matches | length' "$T_DIR/f2.json")" -gt 0 ] && pass find-image-dir ||
 	fail find-image-dir "$(diff "$T_DIR/f1.json" "$T_DIR/f2.json" | head -n 4 | tr '\n' ' ')"
 t_run diff-image-dir 0 fwlens diff "$T_DIR/full.fwsnap" "$T_DIR/ref.fwsnap" --image-dir "$T_DIR/images" --format json -q
