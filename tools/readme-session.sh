@@ -29,7 +29,7 @@ fwlens settings s1104.fwsnap --format jsonl | jq -c 'select(.prompt == "SMEE" or
 fwlens doctor s1104.fwsnap --format jsonl | jq -r 'select(.status != "pass") | "\(.status)\t\(.id)\t\(.title)"'
 fwlens doctor s1104.fwsnap > /dev/null; echo "exit status $?"
 fwlens notes s1104.fwsnap -o v2-uefi-settings.md && sed -n '/^## Summary/,/^- Doctor/p' v2-uefi-settings.md
-fwlens diff ESC8000A-E13-ASUS-1104.CAP ESC8000A-E13-ASUS-1201.CAP | sed -n '/^Values/,/^Modules/p'
+fwlens diff ESC8000A-E13-ASUS-1104.CAP ESC8000A-E13-ASUS-1201.CAP --topic sev-snp,iommu,p2p --format markdown | sed '/^## Versions/,$d'
 fwlens plan ESC8000A-E13-ASUS-1104.CAP --profile snp-host --format redfish
 EOF
 }

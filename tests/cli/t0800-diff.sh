@@ -114,14 +114,29 @@ for d in (a, b):
 bad = []
 if a != b:
     bad.append("the snapshots do not give the folders' diff")
-# every setting whose current value differs between the two machines, as `settings` reads them
+# every setting whose current value differs between the two machines, as `settings` reads them,
+# except those where each machine holds its own BIOS's default and the default changed: that is
+# a default change (settings section), not a value change
 def values(path):
-    return {(x["prompt"], x["path"]): x.get("current_text", x.get("current")) for x in json.load(open(path))["settings"]}
+    out = {}
+    for x in json.load(open(path))["settings"]:
+        std = [d["value"] for d in x.get("defaults", []) if d.get("store") == "standard" and "value" in d]
+        out[(x["prompt"], x["path"])] = (x.get("current_text", x.get("current")), x.get("current"), std[0] if std else None)
+    return out
 va, vb = values(tmp + "/set1104.json"), values(tmp + "/set1201.json")
-want = {k for k in va.keys() & vb.keys() if va[k] != vb[k]}
+changed = {k for k in va.keys() & vb.keys() if va[k][0] != vb[k][0]}
+follows = {k for k in changed if va[k][1] == va[k][2] and vb[k][1] == vb[k][2] and va[k][2] != vb[k][2]}
+want = changed - follows
 got = {(v["prompt"], v["path"]) for v in b["values"]}
 if not want or want - got:
     bad.append("value changes missing: %s" % sorted(want - got))
+if got & follows:
+    bad.append("default changes repeated as value changes: %s" % sorted(got & follows))
+if not follows:
+    bad.append("the samples plant a default change the machines follow (Above 4GB MMIO Limit)")
+defaults = {(s["prompt"], s["path"]) for s in b["settings"]["changed"] for c in s["changes"] if c["field"] == "default"}
+if follows - defaults:
+    bad.append("default changes not in the settings section: %s" % sorted(follows - defaults))
 # every ACPI table whose bytes differ between the two sysroots
 def tables(v):
     d = "%s/sysroot-%s/sys/firmware/acpi/tables" % (samples, v)

@@ -8,6 +8,8 @@
 #include "cli.h"
 #include "emit.h"
 #include "acpi/topo.h"
+#include "topo-dot.h"
+#include "parsers/file.h"
 #include "tools/query/source.h"
 
 static const struct fw_option acpi_options[] = {
@@ -75,7 +77,8 @@ static void tables_text(struct fw_cli *cli, const void *ctx)
 	fw_acpi_text_set(cli, t->set, t->filter);
 }
 
-static int run_topo(struct fw_cli *cli, const struct fw_acpi_set *set, const struct fw_topo_host *host)
+static int run_topo(struct fw_cli *cli, const struct fw_acpi_set *set, const struct fw_topo_host *host,
+		    const struct fw_host *machine)
 {
 	struct fw_topo_options o = {0};
 	o.host = host; /* a snapshot's devices and root buses; NULL: the set's sysroot folder */
@@ -93,7 +96,10 @@ static int run_topo(struct fw_cli *cli, const struct fw_acpi_set *set, const str
 	fw_error_clear(&err);
 	if (!fw_acpi_topo_build(set, &o, &topo, &err))
 		return fw_cli_fail(cli, &err);
-	fw_cli_emit(cli, &(struct fw_emit){"acpi-topo", topo_document, topo_text, NULL, NULL, topo});
+	if (fw_cli_format_is(cli, "dot"))
+		fw_topo_dot(fw_cli_out(cli), topo, machine); /* a picture, not a document */
+	else
+		fw_cli_emit(cli, &(struct fw_emit){"acpi-topo", topo_document, topo_text, NULL, NULL, topo});
 	fw_acpi_topo_free(topo);
 	return 0;
 }
@@ -103,6 +109,8 @@ static int run_acpi(struct fw_cli *cli)
 	bool topo = cli->argc == 2 && strcmp(cli->argv[0], "topo") == 0;
 	if (cli->argc == 2 && !topo)
 		return fw_cli_usage_error(cli, "unknown subcommand '%s' (did you mean 'topo'?)", cli->argv[0]);
+	if (fw_cli_format_is(cli, "dot"))
+		topo = true; /* a picture is of the topology: `acpi SRC --format dot` is `acpi topo SRC --format dot` */
 	const char *src = cli->argv[cli->argc - 1];
 	struct fw_acpi_filter filter = {0};
 	char sigs[64][5];
@@ -132,7 +140,18 @@ static int run_acpi(struct fw_cli *cli)
 	int rc = 0;
 	if (topo) {
 		struct fw_topo_host host;
-		rc = run_topo(cli, set, snapshot && fw_source_topo_host(&machine, &host) ? &host : NULL);
+		/* the picture also shows the PCI path to each GPU: from the snapshot, or the machine folder */
+		struct fw_source folder;
+		const struct fw_host *pci = snapshot && machine.have_host ? &machine.host : NULL;
+		bool have_folder = false;
+		if (!snapshot && fw_cli_format_is(cli, "dot") && fw_is_directory(src)) {
+			struct fw_error ferr;
+			have_folder = fw_source_open(src, NULL, &folder, &ferr);
+			pci = have_folder && folder.have_host ? &folder.host : NULL;
+		}
+		rc = run_topo(cli, set, snapshot && fw_source_topo_host(&machine, &host) ? &host : NULL, pci);
+		if (have_folder)
+			fw_source_close(&folder);
 		goto out;
 	}
 	if (filter.sigs) {
@@ -156,7 +175,7 @@ out:
 }
 
 FW_COMMAND(acpi,
-	.synopsis = "[topo] SRC [--table SIG[,SIG]] [--format text|json|xml]",
+	.synopsis = "[topo] SRC [--table SIG[,SIG]] [--format text|json|xml|dot]",
 	.summary = "Decode ACPI tables (IVRS, SRAT, SLIT, MCFG, DMAR, MADT, FADT, HMAT, CEDT) and the PCI root-bridge topology",
 	.description =
 		"SRC is a binary table, several concatenated tables, acpidump text (any number of tables, with or without "
@@ -168,12 +187,18 @@ FW_COMMAND(acpi,
 		"\n"
 		"'fwlens acpi topo SRC' disassembles the DSDT and SSDTs with iasl (acpica-tools) and lists the PCI root "
 		"bridges with their bus ranges, proximity domains (_PXM, SRAT), the IOMMU covering each, the SRAT Generic "
-		"Initiators, and on a live root the PCI devices under each bridge.",
-	.formats = "text,json,xml",
+		"Initiators, and on a live root the PCI devices under each bridge.\n"
+		"\n"
+		"'fwlens acpi topo SRC --format dot' draws the same as a Graphviz graph: NUMA domains holding their root "
+		"bridges, the IOMMUs, and on a machine (folder or snapshot) the path down to every GPU with the ACS "
+		"redirect state of each port, the GPU's owner, IOMMU group and type, and the peer pairs of IO_PAGE_FAULTs "
+		"('dot -Tsvg' renders it; 'fwlens notes --svg DIR' does both).",
+	.formats = "text,json,xml,dot",
 	.options = acpi_options,
 	.examples = "fwlens acpi /sys/firmware/acpi/tables        # every table of this machine\n"
 		    "fwlens acpi acpidump.txt --table IVRS          # the IOMMUs and their devices\n"
 		    "fwlens acpi ivrs.dat --format json             # one binary table as JSON\n"
-		    "fwlens acpi topo /                             # root bridges, NUMA and IOMMUs of this machine",
+		    "fwlens acpi topo /                             # root bridges, NUMA and IOMMUs of this machine\n"
+		    "fwlens acpi topo s1201.fwsnap --format dot > topology.dot   # dot -Tsvg topology.dot > topology.svg",
 	.subcommands = "topo",
 	.min_args = 1, .max_args = 2, .run = run_acpi, .order = 40);

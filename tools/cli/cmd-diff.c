@@ -1,4 +1,5 @@
 /* fwlens diff: what changed between two BIOS images, modules, settings lists or machines. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cache-options.h"
@@ -14,6 +15,17 @@ static int run_diff(struct fw_cli *cli)
 		.module_b = fw_cli_opt(cli, "module-b") ? fw_cli_opt(cli, "module-b") : module,
 		.no_values = fw_cli_flag(cli, "no-values"),
 	};
+	struct fw_topics topics = {0};
+	const struct fw_topic **sel = NULL;
+	if (fw_cli_opt(cli, "topic")) {
+		struct fw_error err;
+		if (!fw_topics_load(fw_cli_opt(cli, "rules"), &topics, &err) ||
+		    !fw_topics_select(&topics, fw_cli_opt(cli, "topic"), &sel, &o.ntopics, &err)) {
+			fw_topics_free(&topics);
+			return fw_cli_fail(cli, &err);
+		}
+		o.topics = sel;
+	}
 	const char *image = fw_cli_opt(cli, "image");
 	if (strcmp(cli->argv[0], "-") == 0 && strcmp(cli->argv[1], "-") == 0)
 		return fw_cli_usage_error(cli, "only one side can be read from standard input");
@@ -30,6 +42,8 @@ static int run_diff(struct fw_cli *cli)
 	fw_cli_progress(cli, "diff: reading both sides", 0, 0);
 	if (!fw_source_open_pair(paths, opts, srcs, errs)) {
 		fw_cli_progress_done(cli);
+		free(sel);
+		fw_topics_free(&topics);
 		return fw_cli_fail(cli, errs[0].code != FW_OK ? &errs[0] : &errs[1]);
 	}
 	struct fw_source *a = &srcs[0], *b = &srcs[1];
@@ -89,6 +103,8 @@ static int run_diff(struct fw_cli *cli)
 	fw_diff_free(&d);
 	fw_source_close(a);
 	fw_source_close(b);
+	free(sel);
+	fw_topics_free(&topics);
 	return rc;
 }
 
@@ -103,12 +119,14 @@ static const struct fw_option diff_options[] = {
 	{"vars-b", 0, "VARS", "current values of the new side from here", NULL},
 	FW_IMAGE_DIR_OPTION,
 	{"no-values", 0, NULL, "leave current values out", NULL},
+	{"topic", 't', "T[,T]", "only the settings of these topics, each marked with its topics; see query --list-topics", "@topics"},
+	{"rules", 0, "FILE", "topic rules file instead of the built-in rules (with --topic)", NULL},
 	{"lang", 'l', "LANG", "display language of setup strings (default en-US)", NULL},
 	{0},
 };
 
 FW_COMMAND(diff,
-	.synopsis = "OLD NEW [--module NAME | --module-a NAME --module-b NAME] [--image FILE] [--format text|json|jsonl|xml|markdown]",
+	.synopsis = "OLD NEW [--module NAME | --module-a NAME --module-b NAME] [--image FILE] [--topic T[,T]] [--format text|json|jsonl|xml|markdown]",
 	.summary = "Show what changed between two BIOS images, modules, settings lists or machine snapshots",
 	.description =
 		"OLD and NEW are each a BIOS image, capsule or module, a settings list (.json, or - for standard input), "
@@ -124,11 +142,14 @@ FW_COMMAND(diff,
 		"group types.\n\n"
 		"--format jsonl prints one line per difference, keyed by NEW (\"source\", and for a machine \"host\" and "
 		"\"captured\") with OLD as \"baseline\", for auditing many machines against one reference.\n\n"
+		"--topic limits settings and values to those of the named topics (as `query` answers them) and marks "
+		"each with its topics, in every format; the other sections are unchanged.\n\n"
 		"Exit status 0 when equal, 1 when they differ.",
 	.formats = "text,json,jsonl,xml,markdown",
 	.options = diff_options,
 	.examples = "fwlens diff ESC8000A-E13-ASUS-1104.CAP ESC8000A-E13-ASUS-1201.CAP\n"
 		    "fwlens diff BIOS.CAP BIOS.CAP --module-a CbsSetupDxeSTP --module-b CbsSetupDxeSHP  # Zen 4 vs Zen 5 forms\n"
 		    "fwlens diff before.fwsnap after.fwsnap --format json\n"
+		    "fwlens diff ESC8000A-E13-ASUS-1104.CAP ESC8000A-E13-ASUS-1201.CAP --topic sev-snp,iommu --format markdown\n"
 		    "fwlens settings old.CAP --format json > old.json; fwlens diff old.json new.CAP --format markdown",
 	.min_args = 2, .max_args = 2, .run = run_diff, .order = 50);

@@ -1,11 +1,14 @@
 /* fwlens notes: the uefi-settings markdown of a host (and what changed since a previous one). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cache-options.h"
 #include "cli.h"
 #include "diff-writers.h"
+#include "topo-dot.h"
 #include "tools/query/notes.h"
 
 /* "Changes since": the diff engine's markdown, one heading level below the section. */
@@ -53,6 +56,45 @@ static char *read_previous_output(struct fw_cli *cli, size_t *len)
 	return buf;
 }
 
+/* --svg DIR: the topology as DIR/topology.dot and, drawn by Graphviz, DIR/topology.svg. Without
+ * Graphviz (or a machine) the notes keep their table, and say why on standard error. */
+static bool draw_topology(struct fw_cli *cli, struct fw_source *src, const char *dir, char *svg, size_t len)
+{
+	struct fw_acpi_set *set = fw_source_acpi(src);
+	struct fw_topo_host th;
+	if (!src->have_host || !set || !fw_source_topo_host(src, &th)) {
+		fw_log_warn(cli, "--svg: %s is not a machine with ACPI tables; no topology to draw", cli->argv[0]);
+		return false;
+	}
+	struct fw_topo_options to = {.host = &th};
+	struct fw_acpi_topo *topo;
+	struct fw_error err;
+	fw_error_clear(&err);
+	if (!fw_acpi_topo_build(set, &to, &topo, &err)) {
+		fw_log_warn(cli, "--svg: %s", err.msg);
+		return false;
+	}
+	char dot[4096];
+	snprintf(dot, sizeof(dot), "%s/topology.dot", dir);
+	snprintf(svg, len, "%s/topology.svg", dir);
+	FILE *f = NULL;
+	if ((mkdir(dir, 0755) == 0 || errno == EEXIST) && (f = fopen(dot, "w"))) {
+		fw_topo_dot(f, topo, &src->host);
+		if (fclose(f) != 0)
+			f = NULL;
+	}
+	fw_acpi_topo_free(topo);
+	if (!f) {
+		fw_log_warn(cli, "--svg: cannot write %s: %s", dot, strerror(errno));
+		return false;
+	}
+	if (!fw_topo_render_svg(getenv("FWLENS_DOT"), dot, svg, &err)) {
+		fw_log_warn(cli, "--svg: %s; the topology stays a table (%s holds the graph)", err.msg, dot);
+		return false;
+	}
+	return true;
+}
+
 static int run_notes(struct fw_cli *cli)
 {
 	struct fw_source_options so = {.image = fw_cli_opt(cli, "image"), .lang = fw_cli_opt(cli, "lang"),
@@ -77,6 +119,10 @@ static int run_notes(struct fw_cli *cli)
 		no.render_changes = render_changes;
 		no.render_ctx = cli;
 	}
+	const char *svg_dir = fw_cli_opt(cli, "svg");
+	char svg_path[4096];
+	if (svg_dir && draw_topology(cli, &src, svg_dir, svg_path, sizeof(svg_path)))
+		no.topology_picture = svg_path;
 	/* written to memory first: the blocks the user wrote in the file being replaced are kept */
 	char *fresh = NULL;
 	size_t freshlen = 0;
@@ -116,6 +162,7 @@ static const struct fw_option notes_options[] = {
 	FW_IMAGE_DIR_OPTION,
 	{"title", 0, "TEXT", "title of the notes (default: product, BIOS version and date)", NULL},
 	{"lang", 'l', "LANG", "display language of setup strings (default en-US)", NULL},
+	{"svg", 0, "DIR", "draw the topology into DIR/topology.svg with Graphviz and link it from the notes", NULL},
 	{0},
 };
 

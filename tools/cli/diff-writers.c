@@ -2,6 +2,7 @@
 #include "diff-writers.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "query-writers.h"
@@ -42,6 +43,17 @@ static json_t *where_json(const struct fw_setlist_item *it)
 	json_object_set_new(o, "width", json_integer(it->width));
 	json_object_set_new(o, "question_id", json_integer(it->question_id));
 	return o;
+}
+
+/* "iommu, p2p" as ["iommu", "p2p"]. */
+static json_t *topics_json(const char *topics)
+{
+	json_t *arr = json_array();
+	char buf[512];
+	snprintf(buf, sizeof(buf), "%s", topics ? topics : "");
+	for (char *save = NULL, *p = strtok_r(buf, ", ", &save); p; p = strtok_r(NULL, ", ", &save))
+		json_array_append_new(arr, json_string(p));
+	return arr;
 }
 
 static json_t *pair_json(const struct fw_diff_setting *s)
@@ -118,12 +130,16 @@ json_t *fw_diff_json(const struct fw_diff *d, struct fw_setlist *la, struct fw_s
 	json_t *settings = json_object(), *lists[4] = {json_array(), json_array(), json_array(), json_array()};
 	for (size_t i = 0; i < d->nsettings; i++) {
 		const struct fw_diff_setting *s = &d->settings[i];
+		json_t *o;
 		if (s->kind == FW_DIFF_ADDED)
-			json_array_append_new(lists[s->kind], fw_query_json_setting(lb, s->b));
+			o = fw_query_json_setting(lb, s->b);
 		else if (s->kind == FW_DIFF_REMOVED)
-			json_array_append_new(lists[s->kind], fw_query_json_setting(la, s->a));
+			o = fw_query_json_setting(la, s->a);
 		else
-			json_array_append_new(lists[s->kind], pair_json(s));
+			o = pair_json(s);
+		if (d->topic_filter)
+			json_object_set_new(o, "topics", topics_json(s->topics));
+		json_array_append_new(lists[s->kind], o);
 	}
 	json_object_set_new(settings, "added", lists[FW_DIFF_ADDED]);
 	json_object_set_new(settings, "removed", lists[FW_DIFF_REMOVED]);
@@ -141,6 +157,8 @@ json_t *fw_diff_json(const struct fw_diff *d, struct fw_setlist *la, struct fw_s
 		json_object_set_new(o, "new", str_or_null(v->new_value));
 		json_object_set_new(o, "old_value", v->a->has_current ? json_integer((json_int_t)v->a->current) : json_null());
 		json_object_set_new(o, "new_value", v->b->has_current ? json_integer((json_int_t)v->b->current) : json_null());
+		if (d->topic_filter)
+			json_object_set_new(o, "topics", topics_json(v->topics));
 		json_array_append_new(values, o);
 	}
 	json_object_set_new(doc, "values", values);
@@ -166,6 +184,8 @@ json_t *fw_diff_json(const struct fw_diff *d, struct fw_setlist *la, struct fw_s
 	json_object_set_new(sum, "settings_new", json_integer((json_int_t)d->b_settings));
 	json_object_set_new(sum, "settings_matched", json_integer((json_int_t)d->matched));
 	json_object_set_new(sum, "layout_only", json_integer((json_int_t)d->layout_only));
+	if (d->topic_filter)
+		json_object_set_new(sum, "topics", topics_json(d->topic_filter));
 	json_object_set_new(doc, "summary", sum);
 	return doc;
 }
@@ -232,8 +252,11 @@ static void text_setting(struct fw_cli *cli, const struct fw_diff_setting *s)
 		fprintf(f, "%s  ->  %s", s->a->path ? s->a->path : "(no menu)", s->b->path ? s->b->path : "(no menu)");
 	else
 		fprintf(f, "%s", it->path ? it->path : "(no menu)");
-	fprintf(f, "  [%s %s]%s\n", it->module_name ? it->module_name : it->module ? it->module : "?",
-		fw_query_where(it, wb, sizeof(wb)), r);
+	fprintf(f, "  [%s %s]", it->module_name ? it->module_name : it->module ? it->module : "?",
+		fw_query_where(it, wb, sizeof(wb)));
+	if (s->topics)
+		fprintf(f, "  topics: %s", s->topics);
+	fprintf(f, "%s\n", r);
 	text_fields(f, s->fields, s->nfields, s->kind == FW_DIFF_MOVED);
 }
 
@@ -280,8 +303,8 @@ void fw_diff_text(struct fw_cli *cli, const struct fw_diff *d, const char *a_nam
 	const char *b = fw_cli_color(cli, "bold"), *r = fw_cli_color(cli, "reset");
 	fprintf(f, "%sfwlens diff%s %s -> %s\n", b, r, a_name, b_name);
 	if (d->have_settings) {
-		fprintf(f, "\n%sSettings%s (%zu old, %zu new, %zu matched): %zu added, %zu removed, %zu moved, %zu changed",
-			b, r, d->a_settings, d->b_settings, d->matched, d->counts[FW_DIFF_ADDED], d->counts[FW_DIFF_REMOVED],
+		fprintf(f, "\n%sSettings%s%s%s (%zu old, %zu new, %zu matched): %zu added, %zu removed, %zu moved, %zu changed",
+			b, r, d->topic_filter ? " of topics " : "", d->topic_filter ? d->topic_filter : "", d->a_settings, d->b_settings, d->matched, d->counts[FW_DIFF_ADDED], d->counts[FW_DIFF_REMOVED],
 			d->counts[FW_DIFF_MOVED], d->counts[FW_DIFF_CHANGED]);
 		if (d->layout_only)
 			fprintf(f, " (%zu of them only in their varstore layout%s)", d->layout_only,
@@ -297,9 +320,12 @@ void fw_diff_text(struct fw_cli *cli, const struct fw_diff *d, const char *a_nam
 		fprintf(f, "\n%sValues%s (%zu)\n", b, r, d->nvalues);
 		for (size_t i = 0; i < d->nvalues; i++) {
 			const struct fw_diff_value *v = &d->values[i];
-			fprintf(f, "  %s~ %s%s  %s%s%s: %s -> %s\n", kind_color(cli, FW_DIFF_CHANGED), v->b->prompt, r,
+			fprintf(f, "  %s~ %s%s  %s%s%s: %s -> %s", kind_color(cli, FW_DIFF_CHANGED), v->b->prompt, r,
 				fw_cli_color(cli, "dim"), v->b->path ? v->b->path : "(no menu)", r,
 				v->old_value ? v->old_value : "(no value)", v->new_value ? v->new_value : "(no value)");
+			if (v->topics)
+				fprintf(f, "  %stopics: %s%s", fw_cli_color(cli, "dim"), v->topics, r);
+			fputc('\n', f);
 		}
 	}
 	text_entries(cli, d, "varstores", "Varstores");
@@ -347,7 +373,10 @@ void fw_diff_markdown(FILE *f, const struct fw_diff *d, int level)
 {
 	if (d->have_settings && d->nsettings) {
 		md_heading(f, level, "Settings");
-		fprintf(f, "| Change | Prompt | Path | Old | New |\n|---|---|---|---|---|\n");
+		if (d->topic_filter)
+			fprintf(f, "Settings of the topics %s.\n\n", d->topic_filter);
+		fprintf(f, "| Change | Prompt | Path | Moved from | Old | New |%s\n|---|---|---|---|---|---|%s\n",
+			d->topic_filter ? " Topics |" : "", d->topic_filter ? "---|" : "");
 		const enum fw_diff_kind order[] = {FW_DIFF_ADDED, FW_DIFF_REMOVED, FW_DIFF_MOVED, FW_DIFF_CHANGED};
 		char db[64];
 		for (size_t k = 0; k < 4; k++)
@@ -361,8 +390,11 @@ void fw_diff_markdown(FILE *f, const struct fw_diff *d, int level)
 				fputs(" | ", f);
 				fw_md_cell(f, s->kind == FW_DIFF_MOVED ? s->b->path : it->path);
 				fputs(" | ", f);
-				if (s->kind == FW_DIFF_MOVED) {
+				if (s->kind == FW_DIFF_MOVED)
 					fw_md_cell(f, s->a->path);
+				fputs(" | ", f);
+				if (s->kind == FW_DIFF_MOVED) {
+					md_fields(f, s->fields, s->nfields, true);
 					fputs(" | ", f);
 					md_fields(f, s->fields, s->nfields, false);
 				} else if (s->kind == FW_DIFF_CHANGED) {
@@ -384,6 +416,10 @@ void fw_diff_markdown(FILE *f, const struct fw_diff *d, int level)
 					}
 					fputs(" | ", f);
 				}
+				if (d->topic_filter) {
+					fputs(" | ", f);
+					fw_md_cell(f, s->topics);
+				}
 				fputs(" |\n", f);
 			}
 		if (d->layout_only)
@@ -392,7 +428,8 @@ void fw_diff_markdown(FILE *f, const struct fw_diff *d, int level)
 	}
 	if (d->nvalues) {
 		md_heading(f, level, "Values");
-		fprintf(f, "| Prompt | Path | Old | New |\n|---|---|---|---|\n");
+		fprintf(f, "| Prompt | Path | Old | New |%s\n|---|---|---|---|%s\n", d->topic_filter ? " Topics |" : "",
+			d->topic_filter ? "---|" : "");
 		for (size_t i = 0; i < d->nvalues; i++) {
 			const struct fw_diff_value *v = &d->values[i];
 			fputs("| ", f);
@@ -403,6 +440,10 @@ void fw_diff_markdown(FILE *f, const struct fw_diff *d, int level)
 			fw_md_cell(f, v->old_value ? v->old_value : "(no value)");
 			fputs(" | ", f);
 			fw_md_cell(f, v->new_value ? v->new_value : "(no value)");
+			if (d->topic_filter) {
+				fputs(" | ", f);
+				fw_md_cell(f, v->topics);
+			}
 			fputs(" |\n", f);
 		}
 		fputc('\n', f);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "search.h"
 #include "strmap.h"
 #include "topics.h"
 
@@ -398,6 +399,15 @@ static const char *value_text(struct fw_arena *ar, const struct fw_setlist_item 
 	return t ? fw_arena_strdup(ar, t) : NULL;
 }
 
+/* Both sides hold their own default and the default changed: the settings section reports the
+ * default change, so the value change is not listed again. */
+static bool follows_default(const struct fw_setlist_item *a, const struct fw_setlist_item *b)
+{
+	const struct fw_setlist_default *da = fw_setlist_default(a), *db = fw_setlist_default(b);
+	return a->has_current && b->has_current && da && db && da->has_value && db->has_value &&
+	       a->current == da->value && b->current == db->value && da->value != db->value;
+}
+
 static void compare_values(struct fw_diff *d, const struct fw_setlist_item *a, const struct fw_setlist_item *b)
 {
 	if (!a->has_current && !b->has_current)
@@ -408,10 +418,10 @@ static void compare_values(struct fw_diff *d, const struct fw_setlist_item *a, c
 							  : a->current == b->current;
 	else
 		same = false;
-	if (same)
+	if (same || follows_default(a, b))
 		return;
 	d->values = fw_diff_grow(d->values, &d->values_cap, d->nvalues, sizeof(*d->values));
-	d->values[d->nvalues++] = (struct fw_diff_value){a, b, value_text(&d->arena, a), value_text(&d->arena, b)};
+	d->values[d->nvalues++] = (struct fw_diff_value){a, b, value_text(&d->arena, a), value_text(&d->arena, b), NULL};
 }
 
 static void pair_found(struct matcher *m, size_t ia, size_t ib, bool moved)
@@ -493,6 +503,46 @@ void fw_diff_settings(struct fw_setlist *la, struct fw_setlist *lb, struct fw_di
 		if (!m.b.matched[i])
 			add_setting(d, FW_DIFF_ADDED, NULL, &lb->items[i], NULL);
 	fw_arena_free(&m.tmp);
+}
+
+/* ---- limiting to topics ---- */
+
+/* A pair belongs to a topic when either side does (a setting renamed into or out of it). */
+static const char *pair_topics(struct fw_diff *d, const struct fw_setlist_item *a, const struct fw_setlist_item *b,
+			       const struct fw_topic *const *topics, size_t ntopics)
+{
+	const char *tb = b ? fw_query_item_topics(&d->arena, b, topics, ntopics) : NULL;
+	return tb ? tb : a ? fw_query_item_topics(&d->arena, a, topics, ntopics) : NULL;
+}
+
+void fw_diff_keep_topics(struct fw_diff *d, const struct fw_topic *const *topics, size_t ntopics)
+{
+	char names[512] = "";
+	size_t used = 0;
+	for (size_t t = 0; t < ntopics && used < sizeof(names); t++)
+		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", t ? ", " : "", topics[t]->name);
+	d->topic_filter = fw_arena_strdup(&d->arena, names);
+	size_t kept = 0;
+	memset(d->counts, 0, sizeof(d->counts));
+	d->layout_only = 0;
+	for (size_t i = 0; i < d->nsettings; i++) {
+		struct fw_diff_setting s = d->settings[i];
+		s.topics = pair_topics(d, s.a, s.b, topics, ntopics);
+		if (!s.topics)
+			continue;
+		d->counts[s.kind]++;
+		d->layout_only += s.layout_only;
+		d->settings[kept++] = s;
+	}
+	d->nsettings = kept;
+	kept = 0;
+	for (size_t i = 0; i < d->nvalues; i++) {
+		struct fw_diff_value v = d->values[i];
+		v.topics = pair_topics(d, v.a, v.b, topics, ntopics);
+		if (v.topics)
+			d->values[kept++] = v;
+	}
+	d->nvalues = kept;
 }
 
 /* ---- varstores (from the settings that use them) ---- */

@@ -94,6 +94,8 @@ void fw_diff_run(struct fw_source *a, struct fw_source *b, const struct fw_diff_
 			fw_diff_settings(la, lb, d);
 			if (o && o->no_values)
 				d->nvalues = 0;
+			if (o && o->topics)
+				fw_diff_keep_topics(d, o->topics, o->ntopics);
 			fw_diff_varstores(d, la, lb);
 		}
 	}

@@ -29,6 +29,7 @@
 
 #include "parsers/arena.h"
 #include "source.h"
+#include "topics.h"
 
 /* One difference of a matched pair ("default", "Auto", "Enabled"). */
 struct fw_diff_field {
@@ -47,11 +48,13 @@ struct fw_diff_setting {
 	struct fw_diff_field *fields;
 	size_t nfields;
 	bool layout_only;   /* changed: only the varstore offset/width/name moved (a layout shift) */
+	const char *topics; /* with a topic filter: the topics it belongs to ("iommu, p2p") */
 };
 
 struct fw_diff_value {
 	const struct fw_setlist_item *a, *b;
 	const char *old_value, *new_value; /* readable (option text or number), NULL when unknown */
+	const char *topics;                /* with a topic filter: the topics it belongs to */
 };
 
 /* A keyed change (versions, varstores, modules, variables, ACPI, kernel): old NULL when added,
@@ -70,6 +73,8 @@ struct fw_diff_entry {
 struct fw_diff_options {
 	const char *module_a, *module_b; /* compare only these modules (--module, --module-a/-b) */
 	bool no_values;                  /* skip current values */
+	const struct fw_topic *const *topics; /* keep only settings of these topics (--topic), or NULL */
+	size_t ntopics;
 };
 
 struct fw_diff {
@@ -86,6 +91,7 @@ struct fw_diff {
 	const char **notes;              /* what could not be compared, for the command to log */
 	size_t nnotes, notes_cap;
 	size_t matched;                  /* settings paired (same, moved or changed) */
+	const char *topic_filter;        /* "sev-snp, iommu" when limited to topics, else NULL */
 	size_t a_settings, b_settings;
 };
 
@@ -93,6 +99,8 @@ struct fw_diff {
 void fw_diff_run(struct fw_source *a, struct fw_source *b, const struct fw_diff_options *o, struct fw_diff *out);
 /* Compare two settings lists only (the settings and values sections). */
 void fw_diff_settings(struct fw_setlist *a, struct fw_setlist *b, struct fw_diff *out);
+/* Keep only the settings and values that belong to one of the topics, each marked with its topics. */
+void fw_diff_keep_topics(struct fw_diff *d, const struct fw_topic *const *topics, size_t ntopics);
 void fw_diff_free(struct fw_diff *d);
 /* Number of differences (settings, values, entries). */
 size_t fw_diff_count(const struct fw_diff *d);

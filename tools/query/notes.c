@@ -304,7 +304,7 @@ static const struct fw_topo_bridge *bridge_of(const struct fw_acpi_topo *t, cons
 	return NULL;
 }
 
-static void topology(FILE *f, struct fw_source *src)
+static void topology(FILE *f, struct fw_source *src, const char *picture)
 {
 	if (!src->have_host)
 		return;
@@ -314,6 +314,8 @@ static void topology(FILE *f, struct fw_source *src)
 	if (n > 64)
 		n = 64;
 	fputs("## Topology\n\n", f);
+	if (picture)
+		fprintf(f, "![Topology: NUMA domains, root bridges, IOMMUs, ports with ACS, GPUs](%s)\n\n", picture);
 	if (!n) {
 		fputs("No GPU was found among the PCI devices.\n\n", f);
 		return;
@@ -447,7 +449,7 @@ void fw_notes_write(FILE *f, struct fw_source *src, const struct fw_notes_option
 	summary(f, src, &all);
 	settings_tables(f, src);
 	kernel_side(f, src, &all);
-	topology(f, src);
+	topology(f, src, o ? o->topology_picture : NULL);
 	fw_notes_gpus(f, src);
 	fw_notes_numa(f, src);
 	verification(f, src);

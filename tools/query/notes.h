@@ -15,6 +15,7 @@ struct fw_notes_options {
 	/* Renders the changes between previous and src as markdown into f (the diff engine). */
 	void (*render_changes)(FILE *f, struct fw_source *previous, struct fw_source *src, void *ctx);
 	void *render_ctx;
+	const char *topology_picture; /* path of a drawing of the topology to link from its section, or NULL */
 };
 
 /* Write the notes as markdown to f. */

@@ -1,6 +1,7 @@
 /* find and query over a settings list. */
 #include "search.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -106,6 +107,28 @@ bool fw_find(struct fw_setlist *l, const char *regex, unsigned fields, struct fw
 	return !limit_hit;
 }
 
+/* What the topic rules look at in a setting; option texts go into optbuf (256 entries). */
+static struct fw_topic_subject subject_of(const struct fw_setlist_item *it, const char **optbuf)
+{
+	size_t no = it->noptions < 256 ? it->noptions : 256;
+	for (size_t k = 0; k < no; k++)
+		optbuf[k] = it->options[k].text;
+	return (struct fw_topic_subject){it->prompt, it->help, it->path, it->varstore, optbuf, no};
+}
+
+const char *fw_query_item_topics(struct fw_arena *a, const struct fw_setlist_item *it,
+				 const struct fw_topic *const *topics, size_t ntopics)
+{
+	const char *optbuf[256];
+	struct fw_topic_subject s = subject_of(it, optbuf);
+	char names[512] = "";
+	size_t used = 0;
+	for (size_t t = 0; t < ntopics; t++)
+		if (fw_topic_match(topics[t], &s) && used < sizeof(names))
+			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", used ? ", " : "", topics[t]->name);
+	return used ? fw_arena_strdup(a, names) : NULL;
+}
+
 void fw_query(struct fw_setlist *l, const struct fw_topic *const *topics, size_t ntopics, struct fw_hits *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -113,10 +136,7 @@ void fw_query(struct fw_setlist *l, const struct fw_topic *const *topics, size_t
 	const char *optbuf[256];
 	for (size_t i = 0; i < l->n; i++) {
 		struct fw_setlist_item *it = &l->items[i];
-		size_t no = it->noptions < 256 ? it->noptions : 256;
-		for (size_t k = 0; k < no; k++)
-			optbuf[k] = it->options[k].text;
-		struct fw_topic_subject s = {it->prompt, it->help, it->path, it->varstore, optbuf, no};
+		struct fw_topic_subject s = subject_of(it, optbuf);
 		struct fw_hit *hit = NULL;
 		for (size_t t = 0; t < ntopics; t++) {
 			const struct fw_topic_setting_rule *r = fw_topic_match(topics[t], &s);

@@ -44,6 +44,10 @@ bool fw_find_fields_parse(const char *csv, unsigned *mask);
 bool fw_find(struct fw_setlist *l, const char *regex, unsigned fields, struct fw_hits *out, struct fw_error *err);
 /* Settings matched by the topics' setting rules, in list order. */
 void fw_query(struct fw_setlist *l, const struct fw_topic *const *topics, size_t ntopics, struct fw_hits *out);
+/* The names of the topics whose rules match one setting, joined by ", " in the arena; NULL when
+ * none does. */
+const char *fw_query_item_topics(struct fw_arena *a, const struct fw_setlist_item *it,
+				 const struct fw_topic *const *topics, size_t ntopics);
 void fw_hits_free(struct fw_hits *h);
 
 #endif
