@@ -98,9 +98,14 @@ static void gpu_node(FILE *f, const struct fw_host *h, const struct fw_pci_devic
 	pci_id(id, sizeof(id), d->bdf);
 	const struct fw_iommu_group *g = fw_host_group(h, d->iommu_group);
 	bool guest = d->driver && strcmp(d->driver, "vfio-pci") == 0;
-	int n = snprintf(label, sizeof(label), "GPU %s\n%04x:%04x\nowner: %s%s%s", d->bdf, d->cfg.vendor, d->cfg.device,
-			 guest ? "guest (vfio-pci)" : d->driver ? "host (" : "no driver", guest || !d->driver ? "" : d->driver,
-			 guest || !d->driver ? "" : ")");
+	char owner[128];
+	if (d->owner) /* from the VM and container configurations */
+		snprintf(owner, sizeof(owner), "%s%s", d->owner, d->owner_snp ? " (SEV-SNP guest)" : "");
+	else if (d->driver) /* else the driver that holds it says who uses it */
+		snprintf(owner, sizeof(owner), "%s (%s)", guest ? "a guest" : "host", d->driver);
+	else
+		snprintf(owner, sizeof(owner), "not known (no driver)");
+	int n = snprintf(label, sizeof(label), "GPU %s\n%04x:%04x\nowner: %s", d->bdf, d->cfg.vendor, d->cfg.device, owner);
 	if (d->iommu_group >= 0)
 		snprintf(label + n, sizeof(label) - (size_t)n, "\nIOMMU group %d (%s)", d->iommu_group, g && g->type ? g->type : "type unknown");
 	else

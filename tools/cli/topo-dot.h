@@ -12,9 +12,9 @@
 
 /* NUMA domains as clusters holding their root bridges (with bus range and PXM), the IOMMU each
  * bridge's buses go through, and with a machine (h not NULL) the PCI path down to every GPU:
- * switch and root ports with their ACS redirect state, the GPU with its owner (the driver that
- * holds it: vfio-pci for a guest, else the host), IOMMU group and group type, and a red edge for
- * every requester/peer pair of IO_PAGE_FAULTs in the kernel log. */
+ * switch and root ports with their ACS redirect state, the GPU with its owner (VM, container or
+ * host from the machine's configurations, else the driver that holds it), IOMMU group and group
+ * type, and a red edge for every requester/peer pair of IO_PAGE_FAULTs in the kernel log. */
 void fw_topo_dot(FILE *f, const struct fw_acpi_topo *t, const struct fw_host *h);
 
 /* Render a DOT file to SVG with Graphviz's `dot` (the program `dot_program`, or "dot" on PATH),
