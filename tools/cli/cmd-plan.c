@@ -64,6 +64,33 @@ static bool from_doctor(struct fw_cli *cli, struct fw_plan *p, const struct fw_t
 	return ok;
 }
 
+/* An entry requested by --set or brought in as a dependency satisfies the doctor check of any
+ * profile goal for the same setting and value. */
+static void name_checks(struct fw_plan *p, const struct fw_topics *t)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		struct fw_plan_entry *e = &p->entries[i];
+		for (size_t k = 0; k < t->nprofiles && !e->check; k++)
+			for (size_t g = 0; g < t->profiles[k].ngoals && !e->check; g++) {
+				const struct fw_profile_goal *goal = &t->profiles[k].goals[g];
+				char a[256], b[256];
+				if (!goal->check || strcmp(fw_topic_normalise(goal->prompt, a, sizeof(a)),
+							   fw_topic_normalise(e->st->prompt, b, sizeof(b))) != 0)
+					continue;
+				bool met = goal->has_min && e->value >= goal->min;
+				char vals[256];
+				snprintf(vals, sizeof(vals), "%s", goal->value);
+				for (char *save = NULL, *tok = strtok_r(vals, "|", &save); tok && !met; tok = strtok_r(NULL, "|", &save)) {
+					uint64_t v;
+					struct fw_error err;
+					met = fw_plan_parse_value(e->st, tok, &v, &err) && v == e->value;
+				}
+				if (met)
+					e->check = goal->check;
+			}
+	}
+}
+
 static int run_verify(struct fw_cli *cli, struct fw_source *src, const char *path)
 {
 	struct fw_error err;
@@ -179,7 +206,7 @@ static int run_plan(struct fw_cli *cli)
 	struct fw_error err;
 	fw_error_clear(&err);
 	const struct fw_profile *prof = NULL;
-	if (profile || doctor) {
+	if (!verify) {
 		if (!fw_topics_load(NULL, &topics, &err))
 			return fw_cli_fail(cli, &err);
 		if (profile && !(prof = fw_topics_profile(&topics, profile))) {
@@ -228,6 +255,8 @@ static int run_plan(struct fw_cli *cli)
 		ok = from_doctor(cli, &p, &topics, module, &err);
 	if (ok)
 		ok = fw_plan_resolve(&p, &err);
+	if (ok)
+		name_checks(&p, &topics);
 	for (size_t i = 0; i < src.nwarnings; i++)
 		fw_log_warn(cli, "%s", src.warnings[i]);
 	if (!ok) {
