@@ -42,11 +42,12 @@ LDFLAGS += $(SAN_FLAGS)
 LDLIBS += $(PKG_LIBS) -lpthread
 
 # The layers, bottom up (tools/layers.sh checks their includes): one archive each.
-LAYERS := base capsule ifr acpi query
+LAYERS := base capsule ifr acpi host query
 LAYER_DIR_base := parsers
 LAYER_DIR_capsule := capsule
 LAYER_DIR_ifr := ifr
 LAYER_DIR_acpi := acpi
+LAYER_DIR_host := tools/host
 LAYER_DIR_query := tools/query
 LIB_SRCS := $(sort $(foreach l,$(LAYERS),$(wildcard $(LAYER_DIR_$(l))/*.c)))
 CLI_SRCS := $(sort $(wildcard tools/cli/*.c))
@@ -63,7 +64,7 @@ FUZZ_REPLAY_OBJ := $(BUILD)/obj/tests/fuzz/replay-main.o
 FUZZ_TARGETS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 
 # Linked top layer first: a lower layer that calls up (base into acpi, ifr into acpi) fails to link.
-LIB := $(foreach l,query acpi ifr capsule base,$(BUILD)/libfwlens-$(l).a)
+LIB := $(foreach l,query host acpi ifr capsule base,$(BUILD)/libfwlens-$(l).a)
 # The command line without main(), for fuzz targets that run writers and whole commands.
 CLI_LIB := $(BUILD)/libfwlens-cli.a
 BIN := $(BUILD)/fwlens

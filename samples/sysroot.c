@@ -699,7 +699,7 @@ static void write_gpu_stack(const struct variant *v, const struct topology *t, e
 	out_text("etc/modules-load.d/vfio.conf", "vfio\nvfio_iommu_type1\nvfio_pci\n");
 }
 
-/* What `snapshot capture` run as root records about the SEV platform (tools/query/sev-probe.c):
+/* What `snapshot capture` run as root records about the SEV platform (tools/host/sev-probe.c):
  * SYSCFG with MemEncryptionModEn, SNPEn and VMPLEn set, the RMP range the kernel log prints, the
  * PSP's SEV and SNP platform status; and /proc/iomem read as root, the RMP inside a reserved range. */
 static void write_sev_probe(const struct variant *v)

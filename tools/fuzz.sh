@@ -34,7 +34,7 @@ if [ "${FUZZ_REPORT_ONLY:-0}" != 1 ]; then
 	cp -p build/gen/*.inc "$OUT/gen/" 2>/dev/null
 	# An object is rebuilt when its source, or any header, is newer (a changed struct must not
 	# leave stale objects behind).
-	newest_h=$(ls -t parsers/*.h capsule/*.h ifr/*.h acpi/*.h tools/query/*.h tools/cli/*.h "$OUT"/gen/*.inc 2>/dev/null | head -n 1)
+	newest_h=$(ls -t parsers/*.h capsule/*.h ifr/*.h acpi/*.h tools/host/*.h tools/query/*.h tools/cli/*.h "$OUT"/gen/*.inc 2>/dev/null | head -n 1)
 	# archive LIB WHAT SRC...: compile each source that changed (main.c stays out) into LIB
 	archive() {
 		lib=$1 what=$2
@@ -54,7 +54,7 @@ if [ "${FUZZ_REPORT_ONLY:-0}" != 1 ]; then
 		# shellcheck disable=SC2086
 		ar rcs "$lib" $objs
 	}
-	archive "$OUT/libfwlens-fuzz.a" "the library" parsers/*.c capsule/*.c ifr/*.c acpi/*.c tools/query/*.c
+	archive "$OUT/libfwlens-fuzz.a" "the library" parsers/*.c capsule/*.c ifr/*.c acpi/*.c tools/host/*.c tools/query/*.c
 	# The command line without main(): targets that run writers and whole commands link it.
 	archive "$OUT/libfwlens-cli-fuzz.a" "the command line" tools/cli/*.c
 

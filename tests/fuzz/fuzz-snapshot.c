@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tools/query/host.h"
-#include "tools/query/machine.h"
+#include "tools/host/host.h"
+#include "tools/host/machine.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

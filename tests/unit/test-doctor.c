@@ -4,10 +4,10 @@
 #include <stdlib.h>
 
 #include "harness.h"
-#include "parsers/pci-config.h"
+#include "tools/host/pci-config.h"
 #include "sysroot.h"
 #include "tools/query/doctor.h"
-#include "tools/query/sev-probe.h"
+#include "tools/host/sev-probe.h"
 
 static const struct fw_check_result *find(const struct fw_doctor_report *r, const char *id)
 {

@@ -16,9 +16,9 @@
 #include "parsers/section.h"
 #include "tools/cli/tree-json.h"
 #include "parsers/vss.h"
-#include "tools/query/machine.h"
+#include "tools/host/machine.h"
 #include "tools/query/setlist.h"
-#include "tools/query/snapshot.h"
+#include "tools/host/snapshot.h"
 #include "tools/query/topics.h"
 #include "tools/query/user-regex.h"
 

@@ -5,9 +5,9 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "parsers/pci-config.h"
+#include "tools/host/pci-config.h"
 #include "parsers/view.h"
-#include "tools/query/host.h"
+#include "tools/host/host.h"
 #include "sysroot.h"
 
 /* A Turin-like root port: PCIe cap at 0x58 (root port, Gen5 x16), ACS at 0x2a0 as lspci shows. */

@@ -4,7 +4,7 @@
 #include <time.h>
 
 #include "harness.h"
-#include "parsers/pci-config.h"
+#include "tools/host/pci-config.h"
 #include "sysroot.h"
 #include "tools/query/facts.h"
 #include "tools/query/search.h"

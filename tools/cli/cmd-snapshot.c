@@ -6,8 +6,8 @@
 
 #include "cli.h"
 #include "parsers/hash.h"
-#include "tools/query/machine.h"
-#include "tools/query/snapshot.h"
+#include "tools/host/machine.h"
+#include "tools/host/snapshot.h"
 
 static void progress(void *ctx, unsigned long done)
 {

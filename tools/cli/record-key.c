@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tools/query/machine.h"
+#include "tools/host/machine.h"
 
 void fw_record_key_init(struct fw_record_key *k, const char *source, struct fw_machine *m)
 {

@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "acpi/table.h"
-#include "parsers/pci-config.h"
+#include "tools/host/pci-config.h"
 #include "tools/query/doctor.h"
 
 #define MAX_SHOWN 512

@@ -8,7 +8,7 @@
 #include "parsers/error.h"
 
 #include "acpi/topo.h"
-#include "tools/query/host.h"
+#include "tools/host/host.h"
 
 /* NUMA domains as clusters holding their root bridges (with bus range and PXM), the IOMMU each
  * bridge's buses go through, and with a machine (h not NULL) the PCI path down to every GPU:

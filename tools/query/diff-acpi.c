@@ -19,7 +19,7 @@
 #include "acpi/topo.h"
 #include "diff-internal.h"
 #include "parsers/hash.h"
-#include "strmap.h"
+#include "parsers/strmap.h"
 
 /* Text built piece by piece in a fixed buffer, truncated with "..." when too long. */
 struct text {

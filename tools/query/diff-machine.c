@@ -8,7 +8,7 @@
 #include <strings.h>
 
 #include "parsers/hash.h"
-#include "strmap.h"
+#include "parsers/strmap.h"
 
 /* ---- versions ---- */
 

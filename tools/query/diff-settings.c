@@ -9,8 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "parsers/strmap.h"
 #include "search.h"
-#include "strmap.h"
 #include "topics.h"
 
 const char *fw_varstore_family(const char *name, char *buf, size_t len)

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "doctor-checks.h"
-#include "sev-probe.h"
+#include "tools/host/sev-probe.h"
 
 static const char *bios_value(const struct fw_doctor_ctx *ctx, const char *prompt, char *buf, size_t len)
 {

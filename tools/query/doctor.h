@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "host.h"
+#include "tools/host/host.h"
 
 enum fw_check_status { FW_CHECK_PASS, FW_CHECK_WARN, FW_CHECK_FAIL, FW_CHECK_SKIP };
 const char *fw_check_status_name(enum fw_check_status s);

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "view.h"
+#include "parsers/view.h"
 
 static const struct fw_field header_fields[PCI_HDR__COUNT] = {
 	[PCI_VENDOR_ID] = {"VendorId", FW_FT_U16, 0x00, 0, FW_FF_HEX, NULL},

@@ -69,7 +69,7 @@ bool fw_machine_kernel_log(struct fw_machine *m, struct fw_blob *out, char *why,
 /* Snapshot-only facts recorded at capture time (NULL for folders). */
 const char *fw_machine_manifest_json(const struct fw_machine *m);
 
-/* Building a machine from a snapshot archive (tools/query/snapshot.c). Data and strings passed
+/* Building a machine from a snapshot archive (tools/host/snapshot.c). Data and strings passed
  * as "taken" are owned by the machine afterwards. */
 struct fw_machine *fw_machine_new_snapshot(const char *path);
 void fw_machine_add_file(struct fw_machine *m, const char *rel, uint8_t *data_taken, size_t len);

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "machine.h"
-#include "parsers/pci-config.h"
+#include "pci-config.h"
 
 struct fw_pci_bar {
 	uint64_t start, end, flags; /* from the sysfs resource file; end == 0 means unused */

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "strmap.h"
+#include "parsers/strmap.h"
 
 extern char **environ;
 

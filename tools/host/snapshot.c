@@ -20,7 +20,7 @@
 #include "parsers/hash.h"
 #include "parsers/tar.h"
 #include "sev-probe.h"
-#include "strmap.h"
+#include "parsers/strmap.h"
 
 /* --- what a capture reads -------------------------------------------------------------------- */
 

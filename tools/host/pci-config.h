@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "layout.h"
+#include "parsers/layout.h"
 
 enum {
 	PCI_VENDOR_ID,
