@@ -108,7 +108,8 @@ TEST(cache_entry_round_trip_and_damage)
 	bytes[len / 2] ^= 0x40;
 	CHECK(put_file(path, bytes, len - 100));
 	CHECK(!fw_cache_load(&c, SHA_A, &e, why, sizeof(why)));
-	CHECK(put_file(path, "PK\x03\x04 not an entry", 19));
+	static const char foreign[] = "PK\x03\x04 not an entry";
+	CHECK(put_file(path, foreign, sizeof(foreign) - 1));
 	CHECK(!fw_cache_load(&c, SHA_A, &e, why, sizeof(why)));
 	CHECK_MSG(strstr(why, "not a fwlens cache entry"), "%s", why);
 	CHECK(put_file(path, bytes, len));
