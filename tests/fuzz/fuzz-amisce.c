@@ -7,7 +7,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fw_amisce a;
+	struct fw_amisce a = {0}; /* freed even when the probe refuses the input before parsing */
 	if (!fw_amisce_probe((const char *)data, size) || !fw_amisce_parse((const char *)data, size, "fuzz.txt", &a, NULL)) {
 		fw_amisce_free(&a);
 		return 0;

@@ -2,6 +2,7 @@
 #include "amisce.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +84,26 @@ static bool hex_field(const char *p, const char *end, uint32_t *out)
 		v = v * 16 + (uint64_t)d;
 	}
 	*out = (uint32_t)v;
+	return true;
+}
+
+/* "<number>" into a value; p at '<'. The line is not NUL-terminated (the export is read from
+ * memory), so the digits are copied out before strtoull sees them. */
+static bool angle_number(const char *p, const char *end, int base, uint64_t *out)
+{
+	const char *close = memchr(p, '>', (size_t)(end - p));
+	size_t n = close ? (size_t)(close - p - 1) : 0;
+	char digits[32];
+	if (!close || n == 0 || n >= sizeof(digits))
+		return false;
+	memcpy(digits, p + 1, n);
+	digits[n] = '\0';
+	char *e;
+	errno = 0;
+	unsigned long long x = strtoull(digits, &e, base);
+	if (*e != '\0' || errno == ERANGE || digits[0] == '-')
+		return false;
+	*out = (uint64_t)x;
 	return true;
 }
 
@@ -202,19 +223,16 @@ bool fw_amisce_parse(const char *text, size_t len, const char *origin, struct fw
 			if (v < ve && *v == '[')
 				q->has_default = bracket_option(&out->arena, v, ve, &q->def, &q->def_text);
 			else if (v < ve && *v == '<')
-				q->has_default = sscanf(v + 1, "%" SCNu64, &q->def) == 1;
+				q->has_default = angle_number(v, ve, 10, &q->def);
 		} else if (KEY("Options")) {
 			in_options = true;
 			if (!add_option(out, q, v, ve, line, err))
 				return false;
 		} else if (KEY("Value")) {
 			if (v < ve && *v == '<') {
-				char *e;
-				unsigned long long x = strtoull(v + 1, &e, 0);
-				if (e == v + 1 || *e != '>')
+				if (!angle_number(v, ve, 0, &q->value))
 					return fw_error_set(err, FW_E_INVALID, "%s: line %zu: Value is not <number>", origin, line);
 				q->has_value = true;
-				q->value = x;
 			} else if (v < ve && *v == '"') {
 				const char *qe = ve > v + 1 && ve[-1] == '"' ? ve - 1 : ve;
 				q->string = text_dup(&out->arena, v + 1, (size_t)(qe - v - 1));
