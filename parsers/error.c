@@ -56,6 +56,7 @@ bool fw_error_errno(struct fw_error *err, const char *fmt, ...)
 	va_end(ap);
 	err->code = FW_E_IO;
 	snprintf(err->msg, sizeof(err->msg), "%s: %s", what, strerror(saved));
+	errno = saved; /* callers that keep an errno (machine files) see the failing call's */
 	return false;
 }
 

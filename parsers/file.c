@@ -35,7 +35,7 @@ static bool is_stream(const struct stat *st)
 	return S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode);
 }
 
-static bool read_fd(int fd, const char *path, size_t cap, uint8_t **out, size_t *out_len, bool *over_cap,
+bool fw_file_read_fd(int fd, const char *path, size_t cap, uint8_t **out, size_t *out_len, bool *over_cap,
 		    struct fw_error *err)
 {
 	size_t size = 0, alloc = cap < 65536 ? cap : 65536;
@@ -90,7 +90,7 @@ static bool read_stream(int fd, const struct stat *st, const char *path, size_t 
 		s->dev = st->st_dev;
 		s->ino = st->st_ino;
 		bool over = false;
-		ok = read_fd(fd, path, cap, &s->data, &s->len, &over, err);
+		ok = fw_file_read_fd(fd, path, cap, &s->data, &s->len, &over, err);
 		if (over)
 			s->over_cap = cap;
 		if (ok || over) {
@@ -160,13 +160,13 @@ static bool read_path(const char *path, size_t cap, bool whole_input, struct fw_
 		} else {
 			bool over;
 			uint8_t *data;
-			ok = read_fd(fd, path, cap, &data, &f->len, &over, err);
+			ok = fw_file_read_fd(fd, path, cap, &data, &f->len, &over, err);
 			f->data = data;
 		}
 	} else {
 		bool over;
 		uint8_t *data;
-		ok = read_fd(fd, path, cap, &data, &f->len, &over, err);
+		ok = fw_file_read_fd(fd, path, cap, &data, &f->len, &over, err);
 		f->data = data;
 	}
 	if (!is_stdin)

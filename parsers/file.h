@@ -30,6 +30,10 @@ bool fw_file_read(const char *path, size_t cap, struct fw_file *f, struct fw_err
  * data has not ended within `seconds`; a device is refused (FW_E_IO). For files the user names
  * beside the input (snapshot capture --dmesg), which nothing guarantees will ever end. */
 bool fw_file_read_within(const char *path, size_t cap, unsigned seconds, struct fw_file *f, struct fw_error *err);
+/* Read an open descriptor to its end, at most cap bytes (exactly cap is allowed; *over_cap says a
+ * byte past it came). On failure errno is left as the failing read set it. */
+bool fw_file_read_fd(int fd, const char *path, size_t cap, uint8_t **out, size_t *out_len, bool *over_cap,
+		     struct fw_error *err);
 void fw_file_close(struct fw_file *f);
 bool fw_is_directory(const char *path);
 

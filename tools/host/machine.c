@@ -1,6 +1,7 @@
 /* Machine roots: a folder (live "/" or a sysroot) read through root-confined path resolution, or
  * a snapshot whose members live in memory. */
 #include "machine.h"
+#include "parsers/file.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -345,45 +346,6 @@ static int open_confined(struct fw_machine *m, const char *resolved, int flags)
 	return dir;
 }
 
-static bool read_fd_all(int fd, size_t cap, uint8_t **data, size_t *len)
-{
-	size_t size = 0, alloc = 4096;
-	uint8_t *buf = fw_xmalloc(alloc);
-	for (;;) {
-		if (size == alloc) {
-			if (alloc >= cap) {
-				/* exactly `cap` bytes are allowed: only a byte past them is too much */
-				uint8_t more;
-				ssize_t r;
-				while ((r = read(fd, &more, 1)) < 0 && errno == EINTR)
-					;
-				if (r == 0)
-					break;
-				free(buf);
-				errno = r < 0 ? errno : EFBIG;
-				return false;
-			}
-			alloc = alloc * 2 > cap ? cap : alloc * 2;
-			buf = fw_xrealloc(buf, alloc);
-		}
-		ssize_t r = read(fd, buf + size, alloc - size);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = errno;
-			free(buf);
-			errno = e;
-			return false;
-		}
-		if (r == 0)
-			break;
-		size += (size_t)r;
-	}
-	*data = buf;
-	*len = size;
-	return true;
-}
-
 static struct machine_file *folder_read(struct fw_machine *m, const char *rel)
 {
 	struct machine_file *f = fw_strmap_get(&m->files, rel);
@@ -403,8 +365,10 @@ static struct machine_file *folder_read(struct fw_machine *m, const char *rel)
 			f->err_code = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
 		} else if ((uint64_t)st.st_size > FW_MACHINE_FILE_CAP) {
 			f->err_code = EFBIG; /* known too large: not 128 MiB read for nothing (sysfs sizes are 4096) */
-		} else if (!read_fd_all(fd, FW_MACHINE_FILE_CAP, &f->data, &f->len)) {
-			f->err_code = errno;
+		} else {
+			bool over = false;
+			if (!fw_file_read_fd(fd, rel, FW_MACHINE_FILE_CAP, &f->data, &f->len, &over, NULL))
+				f->err_code = over ? EFBIG : errno;
 		}
 		if (fd >= 0)
 			close(fd);
