@@ -1,8 +1,9 @@
 #!/bin/sh
 # Snapshots by reference (capture --image-ref, --image-dir) and the cache of decoded firmware:
-# the same doctor and query answers from the image, from the cache without the image, after the
-# cache entry was damaged (rebuilt), and with --no-cache; the cache folder comes from
-# $XDG_CACHE_HOME, else $HOME/.cache, else --cache-dir.
+# the same doctor and query answers from the image, from the cache without the image (query's
+# topic matches too), after the cache entry was damaged (rebuilt), and with --no-cache; other
+# topic rules miss the cache; the cache folder comes from $XDG_CACHE_HOME, else $HOME/.cache,
+# else --cache-dir; --cache-max and $FWLENS_CACHE_MAX bound it, the oldest entries going first.
 . "$(dirname "$0")/lib.sh"
 
 CAP="$SAMPLES/ESC8000A-E13-ASUS-1104.CAP"
@@ -14,7 +15,9 @@ cp "$CAP" "$T_DIR/images/BIOS-1104.CAP"
 SHA=$(sha256sum "$CAP" | cut -d' ' -f1)
 SIZE=$(wc -c <"$CAP")
 export XDG_CACHE_HOME="$T_DIR/xdg" HOME="$T_DIR/home"
-ENTRY="$T_DIR/xdg/fwlens/forms-$SHA.bin"
+# the key: the image's SHA-256 and the SHA-256 of the rules (the built-in ones are rules/topics.xml)
+RULES=$(sha256sum "$FWLENS_SRCDIR/tools/query/rules/topics.xml" | cut -d' ' -f1)
+ENTRY="$T_DIR/xdg/fwlens/forms-$SHA-$RULES.bin"
 
 fwlens snapshot capture -q --root "$SAMPLES/sysroot-1104" --image "$CAP" -o "$T_DIR/full.fwsnap"
 t_run capture-image-ref 0 fwlens snapshot capture -q --root "$SAMPLES/sysroot-1104" --image-ref "$T_DIR/images/BIOS-1104.CAP" \
@@ -46,7 +49,7 @@ grep -q "names its BIOS image BIOS-1104.CAP (sha256 $SHA) without its bytes: giv
 	fail image-ref-missing-said "$(head -c 300 "$T_DIR/err")"
 # cold: found in --image-dir by hashing its files, decoded, stored in $XDG_CACHE_HOME/fwlens
 same image-ref-cold "$T_DIR/ref.fwsnap" --image-dir "$T_DIR/images"
-[ -s "$ENTRY" ] && grep -q "^$SHA $SIZE [0-9]* $T_DIR/images/BIOS-1104.CAP$" "$T_DIR/xdg/fwlens/images.idx" &&
+[ -s "$ENTRY" ] && grep -q "^$SHA $SIZE [0-9]* $(stat -c %i "$T_DIR/images/BIOS-1104.CAP") $T_DIR/images/BIOS-1104.CAP$" "$T_DIR/xdg/fwlens/images.idx" &&
 	pass cache-written || fail cache-written "$(ls "$T_DIR/xdg/fwlens" 2>&1)"
 # warm: the same answers with no image at all
 same image-ref-warm "$T_DIR/ref.fwsnap"
@@ -55,6 +58,25 @@ fwlens query "$T_DIR/full.fwsnap" --no-cache --topic sev-snp --format json -q | 
 fwlens query "$T_DIR/ref.fwsnap" --topic sev-snp --format json -q | jq -S 'del(.source) | del(.. | .current_source?)' >"$T_DIR/q2.json"
 cmp -s "$T_DIR/q1.json" "$T_DIR/q2.json" && [ "$(jq '.matches[] | select(.prompt == "SEV-ES ASID Space Limit") | .current_value' "$T_DIR/q2.json")" = 100 ] &&
 	pass query-warm || fail query-warm "$(diff "$T_DIR/q1.json" "$T_DIR/q2.json" | head -n 5 | tr '\n' ' ')"
+# the topic matches come from the entry (every topic, each match with its rule), the same as matched now
+fwlens query "$T_DIR/ref.fwsnap" --format json -v 2>"$T_DIR/err" | jq -S 'del(.source) | del(.. | .current_source?)' >"$T_DIR/q3.json"
+fwlens query "$T_DIR/full.fwsnap" --no-cache --format json -q | jq -S 'del(.source) | del(.. | .current_source?)' >"$T_DIR/q4.json"
+grep -q "topic matches from the cache" "$T_DIR/err" && cmp -s "$T_DIR/q3.json" "$T_DIR/q4.json" &&
+	[ "$(jq '[.matches[].topics[]] | length' "$T_DIR/q3.json")" -gt "$(jq '.matches | length' "$T_DIR/q3.json")" ] &&
+	pass query-matches-from-cache || fail query-matches-from-cache "$(head -c 200 "$T_DIR/err") $(diff "$T_DIR/q3.json" "$T_DIR/q4.json" | head -n 5 | tr '\n' ' ')"
+
+# other rules (a --rules file, $FWLENS_RULES) are another key: a miss, never the entry of the built-in rules
+cp "$FWLENS_SRCDIR/tools/query/rules/topics.xml" "$T_DIR/rules.xml" && echo '<!-- site rules -->' >>"$T_DIR/rules.xml"
+RULES2=$(sha256sum "$T_DIR/rules.xml" | cut -d' ' -f1)
+FWLENS_RULES="$T_DIR/rules.xml" fwlens doctor "$T_DIR/ref.fwsnap" --format json >"$T_DIR/none.json" 2>"$T_DIR/err"
+grep -q "without its bytes: give --image-dir DIR" "$T_DIR/err" && [ "$(jq '[.checks[] | select(.status == "skip")] | length' "$T_DIR/none.json")" -gt 3 ] &&
+	pass other-rules-miss || fail other-rules-miss "$(head -c 300 "$T_DIR/err")"
+fwlens query "$T_DIR/ref.fwsnap" --rules "$T_DIR/rules.xml" --topic sev-snp --format json >/dev/null 2>"$T_DIR/err"
+grep -q "without its bytes: give --image-dir DIR" "$T_DIR/err" && pass query-rules-miss || fail query-rules-miss "$(head -c 300 "$T_DIR/err")"
+fwlens query "$T_DIR/ref.fwsnap" --rules "$T_DIR/rules.xml" --topic sev-snp --image-dir "$T_DIR/images" --format json -q |
+	jq -S 'del(.source) | del(.. | .current_source?)' >"$T_DIR/q5.json"
+cmp -s "$T_DIR/q1.json" "$T_DIR/q5.json" && [ -s "$T_DIR/xdg/fwlens/forms-$SHA-$RULES2.bin" ] && [ -s "$ENTRY" ] &&
+	pass other-rules-own-entry || fail other-rules-own-entry "$(ls "$T_DIR/xdg/fwlens")"
 
 # a damaged entry is not trusted: it is a miss, rebuilt from the image
 printf 'X' | dd of="$ENTRY" bs=1 seek=5000 conv=notrunc 2>/dev/null
@@ -68,13 +90,31 @@ fwlens doctor "$T_DIR/ref.fwsnap" --format json -q >"$T_DIR/none.json"
 # --cache-dir over the environment; an image named by its hash; --no-cache never reads an entry
 rm -rf "$T_DIR/images"/* && cp "$CAP" "$T_DIR/images/$SHA"
 same cache-dir-and-hash-name "$T_DIR/ref.fwsnap" --cache-dir "$T_DIR/c2" --image-dir "$T_DIR/images"
-[ -s "$T_DIR/c2/forms-$SHA.bin" ] && pass cache-dir-option || fail cache-dir-option "no entry in --cache-dir"
+[ -s "$T_DIR/c2/forms-$SHA-$RULES.bin" ] && pass cache-dir-option || fail cache-dir-option "no entry in --cache-dir"
 fwlens doctor "$T_DIR/ref.fwsnap" --cache-dir "$T_DIR/c2" --no-cache --format json -q >"$T_DIR/none.json"
 [ "$(jq '[.checks[] | select(.status == "skip")] | length' "$T_DIR/none.json")" -gt 3 ] && pass no-cache-reads-nothing ||
 	fail no-cache-reads-nothing "--no-cache used the cache"
 # $HOME/.cache when XDG_CACHE_HOME is not set
 XDG_CACHE_HOME= fwlens doctor "$T_DIR/full.fwsnap" -q >/dev/null
-[ -s "$T_DIR/home/.cache/fwlens/forms-$SHA.bin" ] && pass home-cache || fail home-cache "$(ls -R "$T_DIR/home" | head -c 200)"
+[ -s "$T_DIR/home/.cache/fwlens/forms-$SHA-$RULES.bin" ] && pass home-cache || fail home-cache "$(ls -R "$T_DIR/home" | head -c 200)"
+
+# the size bound: storing an entry removes the entries used longest ago until the folder fits
+bound() { # NAME ARGS...: two 600 KiB entries used in 2001 and 2002, then doctor stores its own
+	name=$1
+	shift
+	rm -rf "$T_DIR/c3" && mkdir -p "$T_DIR/c3"
+	head -c 614400 /dev/zero >"$T_DIR/c3/forms-old1.bin" && touch -d 2001-01-01 "$T_DIR/c3/forms-old1.bin"
+	head -c 614400 /dev/zero >"$T_DIR/c3/forms-old2.bin" && touch -d 2002-01-01 "$T_DIR/c3/forms-old2.bin"
+	fwlens doctor "$T_DIR/full.fwsnap" --cache-dir "$T_DIR/c3" -q "$@" >/dev/null
+	[ ! -e "$T_DIR/c3/forms-old1.bin" ] && [ -e "$T_DIR/c3/forms-old2.bin" ] && [ -s "$T_DIR/c3/forms-$SHA-$RULES.bin" ] &&
+		pass "$name" || fail "$name" "$(ls "$T_DIR/c3" | tr '\n' ' ')"
+}
+bound cache-max-evicts-oldest --cache-max 1M
+FWLENS_CACHE_MAX=1024K bound cache-max-environment
+fwlens doctor "$T_DIR/full.fwsnap" --cache-dir "$T_DIR/c3" -q >/dev/null
+[ -e "$T_DIR/c3/forms-old2.bin" ] && pass cache-max-default-512M || fail cache-max-default-512M "evicted under the default bound"
+t_run cache-max-not-a-size 2 fwlens doctor "$T_DIR/full.fwsnap" --cache-max 10X
+grep -q -- "--cache-max takes a size of at least 1M" "$T_ERR" && pass cache-max-said || fail cache-max-said "$(head -c 200 "$T_ERR")"
 
 # find, notes and diff take --image-dir too (they read the image itself, never the cache)
 rm -rf "$T_DIR/xdg"

@@ -8,9 +8,19 @@
 
 #include "harness.h"
 #include "sysroot.h"
+#include "ifr/settings.h"
 #include "tools/query/cache.h"
 
 static const char *SHA_A = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+static const char *RULES_1 = "1000000000000000000000000000000000000000000000000000000000000001";
+static const char *RULES_2 = "2000000000000000000000000000000000000000000000000000000000000002";
+
+static struct fw_cache cache_at(const char *dir, uint64_t max, const char *rules)
+{
+	struct fw_cache c = {dir, max, NULL, ""};
+	snprintf(c.rules_sha256, sizeof(c.rules_sha256), "%s", rules);
+	return c;
+}
 
 /* Write (replace) a file at an absolute path. */
 static bool put_file(const char *path, const void *p, size_t n)
@@ -44,6 +54,27 @@ TEST(cache_dir_from_options_and_environment)
 	CHECK(fw_cache_dir_default(NULL, NULL, NULL) == NULL);
 }
 
+TEST(cache_size_bound_parsed)
+{
+	uint64_t v = 0;
+	CHECK(fw_cache_parse_size("2G", &v));
+	CHECK_EQ(v, (uint64_t)2 << 30);
+	CHECK(fw_cache_parse_size("512M", &v));
+	CHECK_EQ(v, (uint64_t)512 << 20);
+	CHECK(fw_cache_parse_size("4096k", &v));
+	CHECK_EQ(v, (uint64_t)4 << 20);
+	CHECK(fw_cache_parse_size("1048576", &v));
+	CHECK_EQ(v, (uint64_t)1 << 20);
+	v = 7;
+	CHECK(!fw_cache_parse_size("1048575", &v)); /* under 1 MiB */
+	CHECK(!fw_cache_parse_size("10X", &v));
+	CHECK(!fw_cache_parse_size("-5M", &v));
+	CHECK(!fw_cache_parse_size("", &v));
+	CHECK(!fw_cache_parse_size("99999999999999999999G", &v));
+	CHECK(!fw_cache_parse_size("17179869184G", &v)); /* 2^64 bytes */
+	CHECK_EQ(v, 7);
+}
+
 TEST(cache_entry_round_trip_and_damage)
 {
 	const char *cap = fw_test_build("samples/ESC8000A-E13-ASUS-1104.CAP");
@@ -51,7 +82,7 @@ TEST(cache_entry_round_trip_and_damage)
 		SKIP("the sample capsule is built by make samples");
 	char dir[] = "/tmp/fwlens-test-cache.XXXXXX";
 	CHECK(fw_sysroot_new(dir));
-	struct fw_cache c = {dir, 0};
+	struct fw_cache c = cache_at(dir, 0, RULES_1);
 	struct fw_hii_input in;
 	struct fw_error err;
 	fw_error_clear(&err);
@@ -60,8 +91,24 @@ TEST(cache_entry_round_trip_and_damage)
 	fw_inventory_build(in.fw.tree, &inv);
 	const struct fw_version_fact *agesa = fw_inventory_version(&inv, "agesa");
 	CHECK(agesa);
-	bool stored = fw_cache_store(&c, SHA_A, &in.db, &inv, &err);
+	/* two topic matches of a list of 300 settings */
+	struct fw_cache_match mv[2] = {{4, "SMEE", "sev-snp", "smee"}, {250, "IOMMU", "iommu", "iommu-enable"}};
+	struct fw_cache_matches matches = {true, "", 300, mv, 2};
+	bool stored = fw_cache_store(&c, SHA_A, &in.db, &inv, &matches, &err);
 	uint32_t modules = in.db.nmodules, forms = total_forms(&in.db);
+	/* the settings the forms give, to compare with those the entry gives */
+	struct fw_settings s0;
+	CHECK(fw_settings_build(&in.db, NULL, &s0));
+	uint32_t nsettings = s0.n;
+	size_t blob_bytes = 0;
+	for (uint32_t i = 0; i < in.db.nmodules; i++)
+		for (uint32_t k = 0; k < in.db.modules[i]->nblobs; k++)
+			blob_bytes += in.db.modules[i]->blobs[k].view.len;
+	char **prompts = fw_xcalloc(nsettings + 1, sizeof(char *));
+	for (uint32_t i = 0; i < nsettings; i++)
+		prompts[i] = fw_xasprintf("%s|%s|%u|%u", s0.items[i].prompt ? s0.items[i].prompt : "",
+					  s0.items[i].npaths ? s0.items[i].paths[0] : "", (unsigned)s0.items[i].q->var_info,
+					  s0.items[i].noptions);
 	char want_agesa[128];
 	snprintf(want_agesa, sizeof(want_agesa), "%s", agesa->value);
 	fw_inventory_free(&inv);
@@ -77,6 +124,30 @@ TEST(cache_entry_round_trip_and_damage)
 	CHECK(fw_cache_entry_hii(&e, &db, &err));
 	CHECK_EQ(db.nmodules, modules);
 	CHECK_EQ(total_forms(&db), forms);
+	/* the modules' bytes that decoding reads, not whole blobs; the same settings from them */
+	CHECK_MSG(e.len < blob_bytes, "entry %zu bytes, blobs %zu", e.len, blob_bytes);
+	struct fw_settings s1;
+	CHECK(fw_settings_build(&db, NULL, &s1));
+	CHECK_EQ(s1.n, nsettings);
+	for (uint32_t i = 0; i < nsettings && i < s1.n; i++) {
+		char *got = fw_xasprintf("%s|%s|%u|%u", s1.items[i].prompt ? s1.items[i].prompt : "",
+					 s1.items[i].npaths ? s1.items[i].paths[0] : "", (unsigned)s1.items[i].q->var_info,
+					 s1.items[i].noptions);
+		CHECK_STR(got, prompts[i]);
+		free(got);
+	}
+	for (uint32_t i = 0; i < nsettings; i++)
+		free(prompts[i]);
+	free(prompts);
+	/* the topic matches as stored */
+	CHECK(e.matches.known);
+	CHECK_STR(e.matches.lang, "");
+	CHECK_EQ(e.matches.nitems, 300);
+	CHECK_EQ(e.matches.n, 2);
+	CHECK_EQ(e.matches.v[1].item, 250);
+	CHECK_STR(e.matches.v[1].prompt, "IOMMU");
+	CHECK_STR(e.matches.v[1].topic, "iommu");
+	CHECK_STR(e.matches.v[1].rule, "iommu-enable");
 	bool found = false;
 	for (size_t i = 0; i < e.nversions; i++)
 		if (strcmp(e.versions[i].key, "agesa") == 0) {
@@ -92,14 +163,24 @@ TEST(cache_entry_round_trip_and_damage)
 	fw_cache_entry_free(&e);
 
 	char path[256];
-	snprintf(path, sizeof(path), "%s/forms-%s.bin", dir, SHA_A);
+	snprintf(path, sizeof(path), "%s/forms-%s-%s.bin", dir, SHA_A, RULES_1);
 	/* another image's key: the same bytes under another name are not trusted */
 	const char *sha_b = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
 	char other[256];
-	snprintf(other, sizeof(other), "%s/forms-%s.bin", dir, sha_b);
+	snprintf(other, sizeof(other), "%s/forms-%s-%s.bin", dir, sha_b, RULES_1);
 	CHECK(put_file(other, bytes, len));
 	CHECK(!fw_cache_load(&c, sha_b, &e, why, sizeof(why)));
 	CHECK_MSG(strstr(why, "another image"), "%s", why);
+	/* other rules: a miss (no entry under their key), and these bytes under their key are not trusted */
+	struct fw_cache c2 = cache_at(dir, 0, RULES_2);
+	CHECK(!fw_cache_load(&c2, SHA_A, &e, why, sizeof(why)));
+	snprintf(other, sizeof(other), "%s/forms-%s-%s.bin", dir, SHA_A, RULES_2);
+	CHECK(put_file(other, bytes, len));
+	CHECK(!fw_cache_load(&c2, SHA_A, &e, why, sizeof(why)));
+	CHECK_MSG(strstr(why, "other rules"), "%s", why);
+	CHECK(!fw_cache_entry_parse(bytes, len, SHA_A, RULES_2, &e, why, sizeof(why)));
+	CHECK(fw_cache_entry_parse(bytes, len, SHA_A, RULES_1, &e, why, sizeof(why)));
+	fw_cache_entry_free(&e);
 	/* one flipped byte, a cut, foreign bytes: each a miss with its reason */
 	bytes[len / 2] ^= 0x40;
 	CHECK(put_file(path, bytes, len));
@@ -136,16 +217,16 @@ TEST(cache_evicts_least_recently_used)
 	db.nmodules = 1;
 	struct fw_inventory inv;
 	fw_inventory_build(NULL, &inv);
-	struct fw_cache c = {dir, 100000}; /* room for two entries of ~40 KB */
+	struct fw_cache c = cache_at(dir, 100000, RULES_1); /* room for two entries of ~40 KB */
 	const char *keys[3] = {"1111111111111111111111111111111111111111111111111111111111111111",
 			       "2222222222222222222222222222222222222222222222222222222222222222",
 			       "3333333333333333333333333333333333333333333333333333333333333333"};
 	struct fw_error err;
 	for (int i = 0; i < 3; i++) {
-		CHECK(fw_cache_store(&c, keys[i], &db, &inv, &err));
+		CHECK(fw_cache_store(&c, keys[i], &db, &inv, NULL, &err));
 		/* entries used at distinct times: 1 oldest */
 		char p[256];
-		snprintf(p, sizeof(p), "%s/forms-%s.bin", dir, keys[i]);
+		snprintf(p, sizeof(p), "%s/forms-%s-%s.bin", dir, keys[i], RULES_1);
 		struct timespec ts[2] = {{1000000 + i * 10, 0}, {1000000 + i * 10, 0}};
 		CHECK(utimensat(AT_FDCWD, p, ts, 0) == 0);
 	}
@@ -172,7 +253,7 @@ TEST(cache_finds_images_by_hash_and_remembers_them)
 	snprintf(cdir, sizeof(cdir), "%s/cache", dir);
 	snprintf(idir, sizeof(idir), "%s/images", dir);
 	CHECK(mkdir(idir, 0755) == 0);
-	struct fw_cache c = {cdir, 0};
+	struct fw_cache c = cache_at(cdir, 0, RULES_1);
 	/* SHA-256("abc") */
 	const char *abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
 	snprintf(path, sizeof(path), "%s/some-bios.cap", idir);

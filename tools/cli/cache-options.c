@@ -1,8 +1,10 @@
-/* --cache-dir, --no-cache and --image-dir (see cache-options.h). */
+/* --cache-dir, --cache-max, --no-cache and --image-dir (see cache-options.h). */
 #include "cache-options.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "tools/query/topics.h"
 
 static bool command_takes(const struct fw_command *cmd, const char *name)
 {
@@ -12,18 +14,35 @@ static bool command_takes(const struct fw_command *cmd, const char *name)
 	return false;
 }
 
-void fw_cli_cache_setup(struct fw_cli *cli, struct fw_source_options *so)
+int fw_cli_cache_setup(struct fw_cli *cli, struct fw_source_options *so)
 {
 	static struct fw_cache cache; /* one command per run: read the environment once */
 	static bool done;
 	so->image_dir = fw_cli_opt(cli, "image-dir");
 	if (!command_takes(cli->cmd, "cache-dir"))
-		return;
+		return 0;
 	if (!done) {
 		done = true;
-		if (!fw_cli_flag(cli, "no-cache"))
+		const char *max = fw_cli_opt(cli, "cache-max");
+		const char *from = "--cache-max";
+		if (!max) {
+			max = getenv("FWLENS_CACHE_MAX");
+			from = "FWLENS_CACHE_MAX";
+		}
+		if (max && *max && !fw_cache_parse_size(max, &cache.max_bytes))
+			return fw_cli_usage_error(cli, "%s takes a size of at least 1M (bytes, or a number with K, M or G), not '%s'",
+						  from, max);
+		/* the key names the rules in use: --rules, else $FWLENS_RULES, else the built-in ones */
+		cache.rules = command_takes(cli->cmd, "rules") ? fw_cli_opt(cli, "rules") : NULL;
+		struct fw_error err;
+		fw_error_clear(&err);
+		bool rules_known = fw_topics_rules_sha256(cache.rules, cache.rules_sha256, &err);
+		if (!rules_known)
+			fw_log_warn(cli, "no cache: the topic rules cannot be read: %s", err.msg);
+		if (rules_known && !fw_cli_flag(cli, "no-cache"))
 			cache.dir = fw_cache_dir_default(fw_cli_opt(cli, "cache-dir"), getenv("XDG_CACHE_HOME"),
 							 getenv("HOME"));
 	}
 	so->cache = cache.dir ? &cache : NULL;
+	return 0;
 }

@@ -79,7 +79,9 @@ static int run_doctor(struct fw_cli *cli)
 	struct fw_error err;
 	fw_error_clear(&err);
 	struct fw_source_options so = {.image = fw_cli_opt(cli, "image"), .vars = fw_cli_opt(cli, "vars")};
-	fw_cli_cache_setup(cli, &so);
+	int rc = fw_cli_cache_setup(cli, &so);
+	if (rc)
+		return rc;
 	if (!fw_source_open(cli->argv[0], &so, &src, &err))
 		return fw_cli_fail(cli, &err);
 	for (size_t i = 0; i < src.nwarnings; i++)
@@ -123,7 +125,7 @@ static int run_doctor(struct fw_cli *cli)
 		if (ctx.src.setting)
 			fprintf(fw_cli_out(cli), "BIOS settings' current values: %s\n", fw_source_current_text(&src));
 	}
-	int rc = rep.fail ? FW_EXIT_DIFFERENT : 0;
+	rc = rep.fail ? FW_EXIT_DIFFERENT : 0;
 	fw_record_key_free(&key);
 	fw_doctor_report_free(&rep);
 	fw_source_close(&src);

@@ -149,7 +149,13 @@ static int run_query(struct fw_cli *cli)
 	fw_arena_init(&hits.arena);
 	if (l) {
 		fw_arena_free(&hits.arena);
-		fw_query(l, sel, nsel, &hits);
+		/* the matches the cache remembered for the whole list and these rules, else matched now */
+		bool whole = !fw_cli_opt(cli, "module") && !src.opt.module &&
+			     strcmp(src.cached.matches.lang ? src.cached.matches.lang : "", src.opt.lang ? src.opt.lang : "") == 0;
+		if (src.from_cache && whole && fw_query_from_cache(l, sel, nsel, &src.cached.matches, &hits))
+			fw_log_info(cli, "topic matches from the cache");
+		else
+			fw_query(l, sel, nsel, &hits);
 	}
 	struct fw_fact_answers facts;
 	fw_facts_answer(&src, sel, nsel, &facts);

@@ -20,14 +20,9 @@ void fw_record_key_init(struct fw_record_key *k, const char *source, struct fw_m
 		free(k->host);
 		k->host = NULL;
 	}
-	const char *manifest = fw_machine_manifest_json(m);
-	if (manifest) {
-		json_t *doc = json_loads(manifest, 0, NULL);
-		const char *created = json_string_value(json_object_get(doc, "created"));
-		if (created)
-			k->captured = fw_xstrdup(created);
-		json_decref(doc);
-	}
+	const char *created = json_string_value(json_object_get(fw_machine_manifest(m), "created"));
+	if (created)
+		k->captured = fw_xstrdup(created);
 }
 
 void fw_record_key_free(struct fw_record_key *k)

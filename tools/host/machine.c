@@ -16,6 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "parsers/strmap.h"
 
 extern char **environ;
@@ -36,7 +38,8 @@ struct fw_machine {
 	struct fw_strmap files;  /* rel -> struct machine_file* (cache for folders, members for snapshots) */
 	struct fw_strmap links;  /* rel -> char* target (machine-relative) */
 	struct fw_strmap nodes;  /* snapshot: rel -> (void*)1 for every directory and special node */
-	char *manifest;
+	json_t *manifest_doc;
+	char *manifest; /* its text, made on demand */
 };
 
 void fw_strlist_push(struct fw_strlist *l, const char *s)
@@ -122,15 +125,25 @@ void fw_machine_add_node(struct fw_machine *m, const char *rel)
 	add_parents(m, rel);
 }
 
-void fw_machine_set_manifest(struct fw_machine *m, char *json_taken)
+void fw_machine_set_manifest(struct fw_machine *m, json_t *doc_taken)
 {
+	json_decref(m->manifest_doc);
 	free(m->manifest);
-	m->manifest = json_taken;
+	m->manifest_doc = doc_taken;
+	m->manifest = NULL;
 }
 
 const char *fw_machine_manifest_json(const struct fw_machine *m)
 {
-	return m->manifest;
+	struct fw_machine *w = (struct fw_machine *)m; /* the text is made once, on demand */
+	if (!w->manifest && w->manifest_doc)
+		w->manifest = json_dumps(w->manifest_doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	return w->manifest;
+}
+
+const json_t *fw_machine_manifest(const struct fw_machine *m)
+{
+	return m->manifest_doc;
 }
 
 enum fw_machine_kind fw_machine_kind(const struct fw_machine *m)
@@ -203,6 +216,7 @@ void fw_machine_close(struct fw_machine *m)
 	if (m->root_fd >= 0)
 		close(m->root_fd);
 	free(m->manifest);
+	json_decref(m->manifest_doc);
 	free(m->path);
 	free(m);
 }

@@ -949,7 +949,7 @@ bool fw_snapshot_load_buffer_capped(const uint8_t *bytes, size_t n, const char *
 			if (p && !strstr(p, ".."))
 				fw_machine_add_node(m, p);
 		}
-		fw_machine_set_manifest(m, json_dumps(manifest, JSON_INDENT(2) | JSON_PRESERVE_ORDER));
+		fw_machine_set_manifest(m, json_incref(manifest));
 	}
 	json_decref(manifest);
 	if (!ok) {

@@ -14,7 +14,9 @@
 #include "parsers/view.h"
 
 #define MAGIC "FWLCACHE"
-#define FORMAT 1u
+#define FORMAT 2u
+/* Most topic matches one entry may hold. */
+#define MAX_MATCHES (1u << 20)
 
 char *fw_cache_dir_default(const char *cache_dir_opt, const char *xdg_cache_home, const char *home)
 {
@@ -28,6 +30,28 @@ char *fw_cache_dir_default(const char *cache_dir_opt, const char *xdg_cache_home
 	return NULL;
 }
 
+bool fw_cache_parse_size(const char *text, uint64_t *out)
+{
+	if (!text || *text < '0' || *text > '9')
+		return false;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(text, &end, 10);
+	unsigned shift = 0;
+	if (*end == 'K' || *end == 'k')
+		shift = 10;
+	else if (*end == 'M' || *end == 'm')
+		shift = 20;
+	else if (*end == 'G' || *end == 'g')
+		shift = 30;
+	if (shift)
+		end++;
+	if (errno || *end || v > (UINT64_MAX >> shift) || (v << shift) < ((uint64_t)1 << 20))
+		return false;
+	*out = (uint64_t)v << shift;
+	return true;
+}
+
 static bool hex_ok(const char *h)
 {
 	size_t n = 0;
@@ -39,7 +63,12 @@ static bool hex_ok(const char *h)
 
 static char *entry_path(const struct fw_cache *c, const char *sha)
 {
-	return fw_xasprintf("%s/forms-%s.bin", c->dir, sha);
+	return fw_xasprintf("%s/forms-%s-%s.bin", c->dir, sha, c->rules_sha256);
+}
+
+static bool usable(const struct fw_cache *c, const char *sha)
+{
+	return c && c->dir && hex_ok(sha) && hex_ok(c->rules_sha256);
 }
 
 /* ---- writing ---- */
@@ -178,11 +207,149 @@ static bool make_dir(const char *dir, struct fw_error *err)
 	return ok;
 }
 
-bool fw_cache_store(const struct fw_cache *c, const char *sha, const struct fw_hii_db *db,
-		    const struct fw_inventory *inv, struct fw_error *err)
+/* ---- the bytes of a module that decoding reads ---- */
+
+struct range {
+	size_t a, b;
+};
+
+static int cmp_range(const void *x, const void *y)
 {
-	if (!c || !c->dir || !hex_ok(sha))
-		return fw_error_set(err, FW_E_INVALID, "no cache folder or no image hash");
+	const struct range *p = x, *q = y;
+	return p->a < q->a ? -1 : p->a > q->a;
+}
+
+static void add_range(struct range **v, size_t *n, size_t *cap, size_t a, size_t b, size_t len)
+{
+	a = a > 4 ? a - 4 : 0; /* the length prefix of a package array is read before it */
+	if (b > len)
+		b = len;
+	if (a >= b)
+		return;
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		*v = fw_xrealloc(*v, *cap * sizeof(**v));
+	}
+	(*v)[(*n)++] = (struct range){a, b};
+}
+
+/* The runs of blob `k` of a module that hold its form packages, string packages and package
+ * lists (sorted, merged). */
+static size_t kept_runs(const struct fw_hii_module *m, uint32_t k, struct range **out)
+{
+	size_t len = m->blobs[k].view.len, n = 0, cap = 0;
+	struct range *v = NULL;
+	for (uint32_t i = 0; i < m->nforms; i++)
+		if (m->forms[i].blob == k)
+			add_range(&v, &n, &cap, m->forms[i].offset, m->forms[i].offset + m->forms[i].fs.package.len, len);
+	for (uint32_t i = 0; i < m->ngroups; i++)
+		if (m->groups[i].blob == k)
+			add_range(&v, &n, &cap, m->groups[i].offset, m->groups[i].end, len);
+	for (uint32_t i = 0; i < m->nlists; i++)
+		if (m->lists[i].blob == k)
+			add_range(&v, &n, &cap, m->lists[i].offset, m->lists[i].offset + m->lists[i].length, len);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_range);
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (w && v[i].a <= v[w - 1].b) {
+			if (v[i].b > v[w - 1].b)
+				v[w - 1].b = v[i].b;
+		} else {
+			v[w++] = v[i];
+		}
+	}
+	*out = v;
+	return w;
+}
+
+/* A blob of `len` zero bytes with the runs copied in. */
+static uint8_t *fill_runs(struct fw_arena *a, const uint8_t *src, size_t len, const struct range *r, size_t n)
+{
+	uint8_t *p = fw_arena_alloc(a, len ? len : 1);
+	for (size_t i = 0; i < n; i++)
+		memcpy(p + r[i].a, src + r[i].a, r[i].b - r[i].a);
+	return p;
+}
+
+/* Whether the module decodes the same from its runs alone as from its whole blobs: the zeros
+ * between runs could, in principle, change what the scan accepts next to a run. */
+static bool runs_decode_same(const struct fw_hii_db *db, const struct fw_hii_module *m, struct range **runs,
+			     const size_t *nruns)
+{
+	struct fw_hii_db t;
+	fw_hii_db_init(&t, &db->opt);
+	struct fw_hii_blob *blobs = fw_arena_alloc(&t.arena, (m->nblobs ? m->nblobs : 1) * sizeof(*blobs));
+	for (uint32_t k = 0; k < m->nblobs; k++) {
+		const struct fw_view *v = &m->blobs[k].view;
+		blobs[k] = m->blobs[k];
+		blobs[k].view = fw_view_make(fill_runs(&t.arena, v->p, v->len, runs[k], nruns[k]), v->len, v->base);
+	}
+	struct fw_error err;
+	fw_error_clear(&err);
+	bool same = fw_hii_add_module(&t, blobs, m->nblobs, m->has_guid ? &m->guid : NULL, m->name, m->offset, &err) &&
+		    t.nmodules == 1;
+	const struct fw_hii_module *x = same ? t.modules[0] : NULL;
+	same = same && x->nforms == m->nforms && x->nstrings == m->nstrings && x->ngroups == m->ngroups &&
+	       x->nlists == m->nlists;
+	for (uint32_t i = 0; same && i < m->nforms; i++)
+		same = x->forms[i].blob == m->forms[i].blob && x->forms[i].offset == m->forms[i].offset &&
+		       x->forms[i].fs.package.len == m->forms[i].fs.package.len && x->forms[i].group == m->forms[i].group &&
+		       x->forms[i].pairing == m->forms[i].pairing && x->forms[i].array_prefix == m->forms[i].array_prefix;
+	for (uint32_t i = 0; same && i < m->nstrings; i++)
+		same = x->strings[i].offset == m->strings[i].offset && x->strings[i].length == m->strings[i].length;
+	for (uint32_t i = 0; same && i < m->ngroups; i++)
+		same = x->groups[i].blob == m->groups[i].blob && x->groups[i].offset == m->groups[i].offset &&
+		       x->groups[i].end == m->groups[i].end && strcmp(x->groups[i].kind, m->groups[i].kind) == 0;
+	for (uint32_t i = 0; same && i < m->nlists; i++)
+		same = x->lists[i].blob == m->lists[i].blob && x->lists[i].offset == m->lists[i].offset &&
+		       x->lists[i].length == m->lists[i].length;
+	fw_hii_db_free(&t);
+	return same;
+}
+
+static void put_module(struct buf *b, const struct fw_hii_db *db, const struct fw_hii_module *m)
+{
+	uint8_t g[16];
+	memcpy(g, &m->guid, 16);
+	put(b, g, 16);
+	put32(b, m->has_guid);
+	put_str(b, m->name);
+	put64(b, m->offset);
+	put32(b, m->nblobs);
+	struct range **runs = fw_xcalloc(m->nblobs ? m->nblobs : 1, sizeof(*runs));
+	size_t *nruns = fw_xcalloc(m->nblobs ? m->nblobs : 1, sizeof(*nruns));
+	for (uint32_t k = 0; k < m->nblobs; k++)
+		nruns[k] = kept_runs(m, k, &runs[k]);
+	bool whole = !runs_decode_same(db, m, runs, nruns);
+	for (uint32_t k = 0; k < m->nblobs; k++) {
+		const struct fw_view *v = &m->blobs[k].view;
+		if (whole) { /* one run: the whole blob */
+			free(runs[k]);
+			runs[k] = fw_xmalloc(sizeof(**runs));
+			runs[k][0] = (struct range){0, v->len};
+			nruns[k] = v->len ? 1 : 0;
+		}
+		put_str(b, m->blobs[k].kind);
+		put64(b, v->base);
+		put64(b, v->len);
+		put32(b, (uint32_t)nruns[k]);
+		for (size_t i = 0; i < nruns[k]; i++) {
+			put64(b, runs[k][i].a);
+			put64(b, runs[k][i].b - runs[k][i].a);
+			put(b, v->p + runs[k][i].a, runs[k][i].b - runs[k][i].a);
+		}
+		free(runs[k]);
+	}
+	free(runs);
+	free(nruns);
+}
+
+bool fw_cache_store(const struct fw_cache *c, const char *sha, const struct fw_hii_db *db,
+		    const struct fw_inventory *inv, const struct fw_cache_matches *matches, struct fw_error *err)
+{
+	if (!usable(c, sha))
+		return fw_error_set(err, FW_E_INVALID, "no cache folder, image hash or rules hash");
 	if (!make_dir(c->dir, err))
 		return false;
 	struct buf b = {0};
@@ -190,6 +357,7 @@ bool fw_cache_store(const struct fw_cache *c, const char *sha, const struct fw_h
 	put32(&b, FORMAT);
 	put_str(&b, FWLENS_VERSION);
 	put(&b, sha, 64);
+	put(&b, c->rules_sha256, 64);
 	put32(&b, (uint32_t)inv->nversions);
 	for (size_t i = 0; i < inv->nversions; i++) {
 		put_str(&b, inv->versions[i].key);
@@ -197,21 +365,18 @@ bool fw_cache_store(const struct fw_cache *c, const char *sha, const struct fw_h
 		put_str(&b, inv->versions[i].source);
 	}
 	put32(&b, db->nmodules);
-	for (uint32_t i = 0; i < db->nmodules; i++) {
-		const struct fw_hii_module *m = db->modules[i];
-		uint8_t g[16];
-		memcpy(g, &m->guid, 16);
-		put(&b, g, 16);
-		put32(&b, m->has_guid);
-		put_str(&b, m->name);
-		put64(&b, m->offset);
-		put32(&b, m->nblobs);
-		for (uint32_t k = 0; k < m->nblobs; k++) {
-			put_str(&b, m->blobs[k].kind);
-			put64(&b, m->blobs[k].view.base);
-			put64(&b, m->blobs[k].view.len);
-			put(&b, m->blobs[k].view.p, m->blobs[k].view.len);
-		}
+	for (uint32_t i = 0; i < db->nmodules; i++)
+		put_module(&b, db, db->modules[i]);
+	bool known = matches && matches->known && matches->n <= MAX_MATCHES;
+	put32(&b, known);
+	put_str(&b, known ? matches->lang : "");
+	put32(&b, known ? matches->nitems : 0);
+	put32(&b, known ? matches->n : 0);
+	for (uint32_t i = 0; known && i < matches->n; i++) {
+		put32(&b, matches->v[i].item);
+		put_str(&b, matches->v[i].prompt);
+		put_str(&b, matches->v[i].topic);
+		put_str(&b, matches->v[i].rule);
 	}
 	uint8_t digest[FW_SHA256_LEN];
 	fw_sha256(b.p, b.n, digest);
@@ -273,7 +438,7 @@ static const char *get_str(struct rd *r, struct fw_arena *a)
 	return p ? fw_arena_strndup(a, (const char *)p, n) : NULL;
 }
 
-static bool parse_entry(struct fw_cache_entry *e, const char *sha, char *why, size_t whylen)
+static bool parse_entry(struct fw_cache_entry *e, const char *sha, const char *rules, char *why, size_t whylen)
 {
 	struct rd r = {fw_view_make(e->data, e->len, 0), 0, true};
 	const uint8_t *magic = get_bytes(&r, 8);
@@ -293,10 +458,11 @@ static bool parse_entry(struct fw_cache_entry *e, const char *sha, char *why, si
 	}
 	r.v.len = e->len - FW_SHA256_LEN;
 	uint32_t format = get32(&r);
-	const char *version = get_str(&r, &e->arena);
-	const uint8_t *key = get_bytes(&r, 64);
-	if (!r.ok || format != FORMAT || !version || strcmp(version, FWLENS_VERSION) != 0 || memcmp(key, sha, 64) != 0) {
-		snprintf(why, whylen, "written by another fwlens version or for another image");
+	const char *version = r.ok && format == FORMAT ? get_str(&r, &e->arena) : NULL;
+	const uint8_t *key = get_bytes(&r, 64), *rkey = get_bytes(&r, 64);
+	if (!r.ok || !version || strcmp(version, FWLENS_VERSION) != 0 || memcmp(key, sha, 64) != 0 ||
+	    memcmp(rkey, rules, 64) != 0) {
+		snprintf(why, whylen, "written by another fwlens version, for another image or other rules");
 		return false;
 	}
 	uint32_t nv = get32(&r);
@@ -315,6 +481,7 @@ static bool parse_entry(struct fw_cache_entry *e, const char *sha, char *why, si
 		e->modules = fw_arena_alloc(&e->arena, (nm ? nm : 1) * sizeof(*e->modules));
 		e->nmodules = nm;
 	}
+	size_t expanded = 0; /* blob bytes, runs and the zeros between them: bounded like an entry */
 	for (uint32_t i = 0; r.ok && i < nm; i++) {
 		struct fw_cache_module *m = &e->modules[i];
 		const uint8_t *g = get_bytes(&r, 16);
@@ -334,12 +501,45 @@ static bool parse_entry(struct fw_cache_entry *e, const char *sha, char *why, si
 		for (uint32_t k = 0; r.ok && k < m->nblobs; k++) {
 			m->blobs[k].kind = get_str(&r, &e->arena);
 			uint64_t base = get64(&r), len = get64(&r);
-			const uint8_t *p = len <= e->len ? get_bytes(&r, (size_t)len) : NULL;
-			if (!p)
+			uint32_t nruns = get32(&r);
+			if (!r.ok || len > FW_CACHE_MAX_ENTRY - expanded || nruns > (r.v.len - r.off) / 16) {
 				r.ok = false;
-			else
-				m->blobs[k].view = fw_view_make(p, (size_t)len, base);
+				break;
+			}
+			expanded += (size_t)len;
+			uint8_t *p = fw_arena_alloc(&e->arena, len ? (size_t)len : 1);
+			uint64_t at = 0; /* runs are in order and apart */
+			for (uint32_t k2 = 0; r.ok && k2 < nruns; k2++) {
+				uint64_t off = get64(&r), n = get64(&r);
+				const uint8_t *src = r.ok && off >= at && off <= len && n <= len - off ? get_bytes(&r, (size_t)n) : NULL;
+				if (!src)
+					r.ok = false;
+				else
+					memcpy(p + off, src, (size_t)n);
+				at = off + n;
+			}
+			m->blobs[k].view = fw_view_make(p, (size_t)len, base);
 		}
+	}
+	struct fw_cache_matches *mt = &e->matches;
+	mt->known = get32(&r) != 0;
+	mt->lang = get_str(&r, &e->arena);
+	mt->nitems = get32(&r);
+	uint32_t nmatch = get32(&r);
+	if (nmatch > MAX_MATCHES || (r.ok && nmatch > (r.v.len - r.off) / 16))
+		r.ok = false;
+	if (r.ok && nmatch) {
+		mt->v = fw_arena_alloc(&e->arena, nmatch * sizeof(*mt->v));
+		mt->n = nmatch;
+	}
+	for (uint32_t i = 0; r.ok && i < nmatch; i++) {
+		struct fw_cache_match *x = &mt->v[i];
+		x->item = get32(&r);
+		x->prompt = get_str(&r, &e->arena);
+		x->topic = get_str(&r, &e->arena);
+		x->rule = get_str(&r, &e->arena);
+		if (r.ok && x->item >= mt->nitems)
+			r.ok = false;
 	}
 	if (!r.ok || r.off != r.v.len) {
 		snprintf(why, whylen, "malformed at offset 0x%zx", r.off);
@@ -348,19 +548,26 @@ static bool parse_entry(struct fw_cache_entry *e, const char *sha, char *why, si
 	return true;
 }
 
-bool fw_cache_entry_parse(const uint8_t *p, size_t n, const char *sha, struct fw_cache_entry *out, char *why,
-			  size_t whylen)
+/* Parse `data` (malloc'd, n bytes; taken over). */
+static bool parse_owned(uint8_t *data, size_t n, const char *sha, const char *rules, struct fw_cache_entry *out,
+			char *why, size_t whylen)
 {
 	memset(out, 0, sizeof(*out));
 	fw_arena_init(&out->arena);
-	/* a private copy: the file may be replaced while it is in use */
-	out->data = fw_xmalloc(n ? n : 1);
-	memcpy(out->data, p, n);
+	out->data = data;
 	out->len = n;
-	if (parse_entry(out, sha, why, whylen))
+	if (parse_entry(out, sha, rules, why, whylen))
 		return true;
 	fw_cache_entry_free(out);
 	return false;
+}
+
+bool fw_cache_entry_parse(const uint8_t *p, size_t n, const char *sha, const char *rules, struct fw_cache_entry *out,
+			  char *why, size_t whylen)
+{
+	uint8_t *copy = fw_xmalloc(n ? n : 1);
+	memcpy(copy, p, n);
+	return parse_owned(copy, n, sha, rules, out, why, whylen);
 }
 
 bool fw_cache_load(const struct fw_cache *c, const char *sha, struct fw_cache_entry *out, char *why, size_t whylen)
@@ -371,21 +578,29 @@ bool fw_cache_load(const struct fw_cache *c, const char *sha, struct fw_cache_en
 		whylen = sizeof(dummy);
 	}
 	memset(out, 0, sizeof(*out));
-	if (!c || !c->dir || !hex_ok(sha)) {
+	if (!usable(c, sha)) {
 		snprintf(why, whylen, "no cache");
 		return false;
 	}
 	char *path = entry_path(c, sha);
-	struct fw_file f;
+	/* read into memory of our own (a private copy: the entry may be replaced while in use) */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	struct stat st;
+	uint8_t *data = NULL;
+	size_t n = 0;
+	bool over = false, ok = false;
 	struct fw_error err;
 	fw_error_clear(&err);
-	if (!fw_file_read(path, FW_CACHE_MAX_ENTRY, &f, &err)) {
-		snprintf(why, whylen, "%s", err.msg);
-		free(path);
-		return false;
-	}
-	bool ok = fw_cache_entry_parse(f.data, f.len, sha, out, why, whylen);
-	fw_file_close(&f);
+	if (fd < 0)
+		snprintf(why, whylen, "%s: %s", path, strerror(errno));
+	else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		snprintf(why, whylen, "%s: not a regular file", path);
+	else if (!fw_file_read_fd(fd, path, FW_CACHE_MAX_ENTRY, &data, &n, &over, &err) || over)
+		snprintf(why, whylen, "%s: %s", path, over ? "larger than an entry may be" : err.msg);
+	else
+		ok = parse_owned(data, n, sha, c->rules_sha256, out, why, whylen);
+	if (fd >= 0)
+		close(fd);
 	if (ok)
 		utimensat(AT_FDCWD, path, NULL, 0); /* used now: evicted last */
 	free(path);
@@ -411,6 +626,12 @@ bool fw_cache_entry_hii(const struct fw_cache_entry *e, struct fw_hii_db *db, st
 
 /* ---- image files by hash ---- */
 
+/* The modification time in nanoseconds: a file rewritten within the same second is noticed. */
+static unsigned long long mtime_ns(const struct stat *st)
+{
+	return (unsigned long long)st->st_mtim.tv_sec * 1000000000ull + (unsigned long long)st->st_mtim.tv_nsec;
+}
+
 bool fw_cache_file_sha256(const struct fw_cache *c, const char *path, char out[FW_SHA256_HEX_LEN], struct fw_error *err)
 {
 	struct stat st;
@@ -430,13 +651,13 @@ bool fw_cache_file_sha256(const struct fw_cache *c, const char *path, char out[F
 			const char *nl = memchr(p, '\n', (size_t)(end - p));
 			size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 			char line[4200], sha[65], name[4097];
-			unsigned long long size, mtime;
+			unsigned long long size, mtime, ino;
 			if (n < sizeof(line)) {
 				memcpy(line, p, n);
 				line[n] = 0;
-				if (sscanf(line, "%64s %llu %llu %4096[^\n]", sha, &size, &mtime, name) == 4 && hex_ok(sha) &&
-				    strcmp(name, key) == 0 && size == (unsigned long long)st.st_size &&
-				    mtime == (unsigned long long)st.st_mtime) {
+				if (sscanf(line, "%64s %llu %llu %llu %4096[^\n]", sha, &size, &mtime, &ino, name) == 5 &&
+				    hex_ok(sha) && strcmp(name, key) == 0 && size == (unsigned long long)st.st_size &&
+				    mtime == mtime_ns(&st) && ino == (unsigned long long)st.st_ino) {
 					memcpy(out, sha, FW_SHA256_HEX_LEN);
 					found = true;
 				}
@@ -461,7 +682,8 @@ bool fw_cache_file_sha256(const struct fw_cache *c, const char *path, char out[F
 		/* appends of one short line are atomic enough: a torn line is skipped when read */
 		FILE *a = fopen(idx, "a");
 		if (a) {
-			fprintf(a, "%s %llu %llu %s\n", out, (unsigned long long)st.st_size, (unsigned long long)st.st_mtime, key);
+			fprintf(a, "%s %llu %llu %llu %s\n", out, (unsigned long long)st.st_size, mtime_ns(&st),
+				(unsigned long long)st.st_ino, key);
 			fclose(a);
 		}
 	}

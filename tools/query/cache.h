@@ -1,20 +1,27 @@
 /* The cache of decoded firmware, so the Nth machine that runs the same BIOS is cheap.
  *
  * An entry holds what the commands that read a machine draw from its BIOS image: the blobs of
- * every module that has setup forms (the bytes the forms and strings are decoded from, with their
- * offsets, so the settings model is rebuilt exactly as from the image) and the image's version
- * facts ($FID, AGESA, SEV firmware ... with where they were read). It is keyed by the image's
- * SHA-256 and the fwlens version, one file per key in the cache folder:
+ * every module that has setup forms (the bytes the forms and strings are decoded from, at their
+ * offsets, so the settings model is rebuilt exactly as from the image; bytes no package, package
+ * list or length prefix covers are left out and read back as zeros, which is checked to decode
+ * the same before it is stored), the image's version facts ($FID, AGESA, SEV firmware ... with
+ * where they were read; doctor and notes use them) and the topic matches of the settings (which
+ * rule of which topic matches which setting). It is keyed by the image's SHA-256, the fwlens
+ * version and the SHA-256 of the topic rules in use (the built-in topics.xml, $FWLENS_RULES or
+ * --rules), one file per key in the cache folder:
  *
- *   DIR/forms-SHA256.bin     "FWLCACHE", format, fwlens version, image SHA-256, the version facts,
- *                            the modules and their blobs, then the SHA-256 of all that
- *   DIR/images.idx           image files already hashed ("SHA256 SIZE MTIME PATH" lines), for
- *                            --image-dir folders whose files are not named by their hash
+ *   DIR/forms-IMAGE-RULES.bin  "FWLCACHE", format, fwlens version, image SHA-256, rules SHA-256,
+ *                              the version facts, the modules and their blobs (runs of bytes),
+ *                              the topic matches, then the SHA-256 of all that
+ *   DIR/images.idx             image files already hashed ("SHA256 SIZE MTIME-NS INODE PATH"
+ *                              lines): --image, and --image-dir files not named by their hash,
+ *                              are hashed once
  *
- * Entries are written to a temporary file and renamed; the folder is kept under a size bound by
- * removing the entries used longest ago (a hit refreshes its time). An entry is read with the
- * bounded reader like any input: a wrong magic, version, key, length or digest makes it a miss
- * (it is rebuilt), never an error and never trusted. */
+ * Entries are written to a temporary file and renamed; the folder is kept under a size bound
+ * (--cache-max, $FWLENS_CACHE_MAX, else 512 MiB) by removing the entries used longest ago (a hit
+ * refreshes its time). An entry is read with the bounded reader like any input: a wrong magic,
+ * version, key, length or digest makes it a miss (it is rebuilt), never an error and never
+ * trusted. */
 #ifndef FW_CACHE_H
 #define FW_CACHE_H
 
@@ -37,11 +44,30 @@
 struct fw_cache {
 	const char *dir;    /* NULL: no cache (--no-cache, or no folder known) */
 	uint64_t max_bytes; /* 0: FW_CACHE_MAX_BYTES */
+	const char *rules;  /* the topic rules file (--rules); NULL: $FWLENS_RULES, else the built-in rules */
+	char rules_sha256[FW_SHA256_HEX_LEN]; /* the SHA-256 of the rules' bytes: part of every key */
 };
 
 /* The cache folder from --cache-dir, else $XDG_CACHE_HOME/fwlens, else $HOME/.cache/fwlens (the
  * caller reads the environment); NULL when none applies. Returns a new string. */
 char *fw_cache_dir_default(const char *cache_dir_opt, const char *xdg_cache_home, const char *home);
+/* A size bound: bytes, or a number with K, M or G (binary units); at least 1 MiB. False when the
+ * text is not one. */
+bool fw_cache_parse_size(const char *text, uint64_t *out);
+
+/* A topic match of the settings list built from the forms (fw_setlist_from_settings, every
+ * module): the item's index and prompt (checked before use), the topic and the rule's id. */
+struct fw_cache_match {
+	uint32_t item;
+	const char *prompt, *topic, *rule;
+};
+struct fw_cache_matches {
+	bool known;       /* false: not stored (a rule ran into the matching limits) */
+	const char *lang; /* the --lang the list was built with ("" for the default) */
+	uint32_t nitems;  /* the list's length */
+	struct fw_cache_match *v;
+	uint32_t n;
+};
 
 /* A loaded entry: the module blobs (views into `data`) and the version facts. */
 struct fw_cache_module {
@@ -61,25 +87,27 @@ struct fw_cache_entry {
 	uint32_t nmodules;
 	struct fw_version_fact versions[FW_INVENTORY_MAX_VERSIONS];
 	size_t nversions;
+	struct fw_cache_matches matches;
 };
 
 /* The entry of an image, or false (no cache, absent, or not valid: why is in `why` when given). */
 bool fw_cache_load(const struct fw_cache *c, const char *sha256_hex, struct fw_cache_entry *out, char *why,
 		   size_t whylen);
 void fw_cache_entry_free(struct fw_cache_entry *e);
-/* The same from bytes already read (copied): what fw_cache_load checks after reading the file. */
-bool fw_cache_entry_parse(const uint8_t *p, size_t n, const char *sha256_hex, struct fw_cache_entry *out, char *why,
-			  size_t whylen);
+/* The same from bytes already read (copied), for the image and rules hashes given: what
+ * fw_cache_load checks after reading the file. */
+bool fw_cache_entry_parse(const uint8_t *p, size_t n, const char *sha256_hex, const char *rules_sha256_hex,
+			  struct fw_cache_entry *out, char *why, size_t whylen);
 /* Rebuild the HII database of an entry (the entry must outlive the db). */
 bool fw_cache_entry_hii(const struct fw_cache_entry *e, struct fw_hii_db *db, struct fw_error *err);
 
-/* Store the modules of a db and the image's version facts under the image's hash, then keep the
- * folder under its bound. False (with the reason in err) when the folder cannot be written; the
- * caller goes on without the cache. */
+/* Store the modules of a db, the image's version facts and the topic matches (NULL: none known)
+ * under the image's hash and the rules' hash, then keep the folder under its bound. False (with
+ * the reason in err) when the folder cannot be written; the caller goes on without the cache. */
 bool fw_cache_store(const struct fw_cache *c, const char *sha256_hex, const struct fw_hii_db *db,
-		    const struct fw_inventory *inv, struct fw_error *err);
+		    const struct fw_inventory *inv, const struct fw_cache_matches *matches, struct fw_error *err);
 
-/* The SHA-256 of an image file, remembered in DIR/images.idx by path, size and mtime. */
+/* The SHA-256 of an image file, remembered in DIR/images.idx by path, size, mtime (ns) and inode. */
 bool fw_cache_file_sha256(const struct fw_cache *c, const char *path, char out[FW_SHA256_HEX_LEN],
 			  struct fw_error *err);
 /* The file in `dir` whose SHA-256 is `sha256_hex`: DIR/SHA256 when it exists (checked), else every

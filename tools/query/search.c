@@ -155,3 +155,85 @@ void fw_hits_free(struct fw_hits *h)
 	fw_arena_free(&h->arena);
 	memset(h, 0, sizeof(*h));
 }
+
+void fw_query_cache_matches(struct fw_setlist *l, const struct fw_topics *t, const char *lang, struct fw_arena *a,
+			    struct fw_cache_matches *out)
+{
+	memset(out, 0, sizeof(*out));
+	const struct fw_topic **all = fw_xcalloc(t->count ? t->count : 1, sizeof(*all));
+	for (size_t i = 0; i < t->count; i++)
+		all[i] = &t->topics[i];
+	struct fw_hits hits;
+	fw_query(l, all, t->count, &hits);
+	out->known = fw_topics_limits_ok(all, t->count, NULL);
+	out->lang = fw_arena_strdup(a, lang ? lang : "");
+	out->nitems = (uint32_t)l->n;
+	size_t n = 0;
+	for (size_t i = 0; i < hits.n; i++)
+		n += hits.items[i].nreasons;
+	out->v = fw_arena_alloc(a, (n ? n : 1) * sizeof(*out->v));
+	for (size_t i = 0; out->known && i < hits.n; i++)
+		for (size_t k = 0; k < hits.items[i].nreasons; k++) {
+			const struct fw_hit_reason *r = &hits.items[i].reasons[k];
+			out->v[out->n++] = (struct fw_cache_match){(uint32_t)(hits.items[i].it - l->items),
+								   fw_arena_strdup(a, hits.items[i].it->prompt),
+								   fw_arena_strdup(a, r->topic), fw_arena_strdup(a, r->rule)};
+		}
+	fw_hits_free(&hits);
+	free(all);
+}
+
+static const struct fw_topic_setting_rule *rule_by_id(const struct fw_topic *t, const char *id)
+{
+	for (size_t i = 0; i < t->nsettings; i++)
+		if (strcmp(t->settings[i].id, id) == 0)
+			return &t->settings[i];
+	return NULL;
+}
+
+static bool same_text(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+bool fw_query_from_cache(struct fw_setlist *l, const struct fw_topic *const *topics, size_t ntopics,
+			 const struct fw_cache_matches *m, struct fw_hits *out)
+{
+	if (!m->known || m->nitems != l->n)
+		return false;
+	for (uint32_t i = 0; i < m->n; i++) /* in list order, as fw_query finds them */
+		if (m->v[i].item >= l->n || (i && m->v[i].item < m->v[i - 1].item) ||
+		    !same_text(m->v[i].prompt, l->items[m->v[i].item].prompt))
+			return false;
+	struct fw_hits h;
+	memset(&h, 0, sizeof(h));
+	fw_arena_init(&h.arena);
+	bool ok = true;
+	for (uint32_t i = 0; ok && i < m->n;) {
+		uint32_t j = i;
+		while (j < m->n && m->v[j].item == m->v[i].item)
+			j++;
+		struct fw_hit *hit = NULL;
+		for (size_t t = 0; ok && t < ntopics; t++)
+			for (uint32_t k = i; k < j; k++) {
+				if (strcmp(m->v[k].topic, topics[t]->name) != 0)
+					continue;
+				const struct fw_topic_setting_rule *r = rule_by_id(topics[t], m->v[k].rule);
+				if (!r) {
+					ok = false;
+					break;
+				}
+				if (!hit)
+					hit = add_hit(&h, &l->items[m->v[i].item]);
+				add_reason(&h, hit, topics[t]->name, r->id, r->why);
+				break;
+			}
+		i = j;
+	}
+	if (!ok) {
+		fw_hits_free(&h);
+		return false;
+	}
+	*out = h;
+	return true;
+}

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "parsers/arena.h"
+#include "cache.h"
 #include "parsers/error.h"
 #include "setlist.h"
 #include "topics.h"
@@ -49,5 +50,14 @@ void fw_query(struct fw_setlist *l, const struct fw_topic *const *topics, size_t
 const char *fw_query_item_topics(struct fw_arena *a, const struct fw_setlist_item *it,
 				 const struct fw_topic *const *topics, size_t ntopics);
 void fw_hits_free(struct fw_hits *h);
+
+/* The matches of every topic of `t` over a whole list, for the cache (strings in `a`); known is
+ * false when a pattern ran into the matching limits (then nothing is remembered). */
+void fw_query_cache_matches(struct fw_setlist *l, const struct fw_topics *t, const char *lang, struct fw_arena *a,
+			    struct fw_cache_matches *out);
+/* fw_query answered from matches the cache remembered for the same list and rules: false (out
+ * untouched) when they do not fit the list (its length, a prompt, a rule id), then fw_query. */
+bool fw_query_from_cache(struct fw_setlist *l, const struct fw_topic *const *topics, size_t ntopics,
+			 const struct fw_cache_matches *m, struct fw_hits *out);
 
 #endif

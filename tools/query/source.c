@@ -14,6 +14,7 @@
 #include "acpi/srat.h"
 #include "acpi/topo.h"
 #include "parsers/file.h"
+#include "search.h"
 #include "topics.h"
 
 const char *fw_source_kind_name(enum fw_source_kind k)
@@ -108,8 +109,26 @@ static void forms_to_cache(struct fw_source *src, const char *sha)
 	fw_inventory_build(src->hii.have_fw ? src->hii.fw.tree : NULL, &inv);
 	struct fw_error e;
 	fw_error_clear(&e);
-	if (!fw_cache_store(src->opt.cache, sha, &src->hii.db, &inv, &e))
+	/* the topic matches of the whole list, as query finds them with the same rules */
+	struct fw_arena a;
+	fw_arena_init(&a);
+	struct fw_cache_matches m = {0};
+	struct fw_topics topics;
+	struct fw_settings s;
+	if (fw_topics_load(src->opt.cache->rules, &topics, &e)) {
+		if (fw_settings_build(&src->hii.db, NULL, &s)) {
+			struct fw_setlist l;
+			fw_setlist_from_settings(&s, src->image_name ? src->image_name : src->path, &l);
+			fw_query_cache_matches(&l, &topics, src->opt.lang, &a, &m);
+			fw_setlist_free(&l);
+		}
+		fw_settings_free(&s);
+		fw_topics_free(&topics);
+	}
+	fw_error_clear(&e);
+	if (!fw_cache_store(src->opt.cache, sha, &src->hii.db, &inv, &m, &e))
 		fw_source_warn(src, "cache: %s", e.msg);
+	fw_arena_free(&a);
 	fw_inventory_free(&inv);
 }
 

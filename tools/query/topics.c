@@ -294,6 +294,22 @@ bool fw_topics_load(const char *path, struct fw_topics *out, struct fw_error *er
 	return ok;
 }
 
+bool fw_topics_rules_sha256(const char *path, char out[FW_SHA256_HEX_LEN], struct fw_error *err)
+{
+	if (!path || !*path)
+		path = fw_env()->rules;
+	if (!path || !*path) {
+		fw_sha256_hex((const uint8_t *)builtin_rules, sizeof(builtin_rules) - 1, out);
+		return true;
+	}
+	struct fw_file f;
+	if (!fw_file_read(path, 16u << 20, &f, err))
+		return false;
+	fw_sha256_hex(f.data, f.len, out);
+	fw_file_close(&f);
+	return true;
+}
+
 void fw_topics_free(struct fw_topics *t)
 {
 	for (size_t i = 0; i < t->count; i++) {

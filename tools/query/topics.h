@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "parsers/error.h"
+#include "parsers/hash.h"
 #include "user-regex.h"
 
 struct fw_topic_setting_rule {
@@ -71,6 +72,8 @@ bool fw_topics_load(const char *path, struct fw_topics *out, struct fw_error *er
 /* Load from memory (tests, fuzzing); `name` names it in messages. */
 bool fw_topics_load_buffer(const char *xml, size_t len, const char *name, struct fw_topics *out, struct fw_error *err);
 void fw_topics_free(struct fw_topics *t);
+/* The SHA-256 of the rules' bytes fw_topics_load(path) would read (the cache's key names them). */
+bool fw_topics_rules_sha256(const char *path, char out[FW_SHA256_HEX_LEN], struct fw_error *err);
 const struct fw_profile *fw_topics_profile(const struct fw_topics *t, const char *name);
 const struct fw_topic *fw_topics_find(const struct fw_topics *t, const char *name);
 /* The first setting rule of the topic that matches, or NULL. */
