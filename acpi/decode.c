@@ -16,7 +16,7 @@
 #include "acpi/srat.h"
 #include "acpi/xsdt.h"
 
-/* Tables described by their layout alone (acpi/<sig>.c). */
+/* Tables described by their layout (acpi/<sig>.c); a HOOKED_LAYOUT row adds a model. */
 extern const struct fw_acpi_layout fw_acpi_bert_table;
 extern const struct fw_acpi_layout fw_acpi_bgrt_table;
 extern const struct fw_acpi_layout fw_acpi_cdit_table;
@@ -24,32 +24,39 @@ extern const struct fw_acpi_layout fw_acpi_crat_table;
 extern const struct fw_acpi_layout fw_acpi_einj_table;
 extern const struct fw_acpi_layout fw_acpi_erst_table;
 extern const struct fw_acpi_layout fw_acpi_facs_table;
+extern const struct fw_acpi_layout fw_acpi_fadt_table;
 extern const struct fw_acpi_layout fw_acpi_fpdt_table;
 extern const struct fw_acpi_layout fw_acpi_hest_table;
 extern const struct fw_acpi_layout fw_acpi_hpet_table;
+extern const struct fw_acpi_layout fw_acpi_mcfg_table;
 extern const struct fw_acpi_layout fw_acpi_msct_table;
 extern const struct fw_acpi_layout fw_acpi_pcct_table;
 extern const struct fw_acpi_layout fw_acpi_rasf_table;
+extern const struct fw_acpi_layout fw_acpi_rsdp_table;
+extern const struct fw_acpi_layout fw_acpi_rsdt_table;
+extern const struct fw_acpi_layout fw_acpi_slit_table;
 extern const struct fw_acpi_layout fw_acpi_spcr_table;
 extern const struct fw_acpi_layout fw_acpi_spmi_table;
 extern const struct fw_acpi_layout fw_acpi_uefi_table;
 extern const struct fw_acpi_layout fw_acpi_wsmt_table;
+extern const struct fw_acpi_layout fw_acpi_xsdt_table;
 
 #define HOOK(sig, name, kind, fn) {sig, name, FW_ACPI_MODEL_##kind, fn, NULL}
 #define LAYOUT(sig, name, layout) {sig, name, FW_ACPI_MODEL_FIELDS, NULL, &layout}
+#define HOOKED_LAYOUT(sig, name, kind, fn, layout) {sig, name, FW_ACPI_MODEL_##kind, fn, &layout}
 #define NAMED(sig, name) {sig, name, FW_ACPI_MODEL_NONE, NULL, NULL}
 
 static const struct fw_acpi_decoder decoders[] = {
-	HOOK("RSDP", "Root System Description Pointer", RSDP, fw_acpi_rsdp_decode),
-	HOOK("XSDT", "Extended System Description Table", XSDT, fw_acpi_xsdt_decode),
-	HOOK("RSDT", "Root System Description Table", XSDT, fw_acpi_xsdt_decode),
+	HOOKED_LAYOUT("RSDP", "Root System Description Pointer", RSDP, fw_acpi_rsdp_decode, fw_acpi_rsdp_table),
+	HOOKED_LAYOUT("XSDT", "Extended System Description Table", XSDT, fw_acpi_xsdt_decode, fw_acpi_xsdt_table),
+	HOOKED_LAYOUT("RSDT", "Root System Description Table", XSDT, fw_acpi_xsdt_decode, fw_acpi_rsdt_table),
 	HOOK("IVRS", "I/O Virtualization Reporting Structure (AMD IOMMU)", IVRS, fw_acpi_ivrs_decode),
 	HOOK("SRAT", "System Resource Affinity Table", SRAT, fw_acpi_srat_decode),
-	HOOK("SLIT", "System Locality Distance Information Table", SLIT, fw_acpi_slit_decode),
-	HOOK("MCFG", "PCI Express Memory-mapped Configuration", MCFG, fw_acpi_mcfg_decode),
+	HOOKED_LAYOUT("SLIT", "System Locality Distance Information Table", SLIT, fw_acpi_slit_decode, fw_acpi_slit_table),
+	HOOKED_LAYOUT("MCFG", "PCI Express Memory-mapped Configuration", MCFG, fw_acpi_mcfg_decode, fw_acpi_mcfg_table),
 	HOOK("DMAR", "DMA Remapping Table (Intel VT-d)", DMAR, fw_acpi_dmar_decode),
 	HOOK("APIC", "Multiple APIC Description Table (MADT)", MADT, fw_acpi_madt_decode),
-	HOOK("FACP", "Fixed ACPI Description Table (FADT)", FADT, fw_acpi_fadt_decode),
+	HOOKED_LAYOUT("FACP", "Fixed ACPI Description Table (FADT)", FADT, fw_acpi_fadt_decode, fw_acpi_fadt_table),
 	HOOK("HMAT", "Heterogeneous Memory Attribute Table", HMAT, fw_acpi_hmat_decode),
 	HOOK("CEDT", "CXL Early Discovery Table", CEDT, fw_acpi_cedt_decode),
 	LAYOUT("FACS", "Firmware ACPI Control Structure (no checksum)", fw_acpi_facs_table),
@@ -116,13 +123,17 @@ void fw_acpi_table_decode(struct fw_acpi_table *t, struct fw_arena *a)
 {
 	t->decoder = fw_acpi_decoder_find(t->signature);
 	t->model = NULL;
+	t->doc = NULL;
 	if (!t->decoder || (!t->decoder->decode && !t->decoder->layout))
 		return;
 	if (t->truncated) {
 		fw_acpi_diag(t, a, FW_DIAG_INFO, 0, "not decoded: the table is truncated");
 		return;
 	}
-	t->model = t->decoder->layout ? fw_acpi_fields_decode(t, t->decoder->layout, a) : t->decoder->decode(t, a);
+	if (t->decoder->layout)
+		t->model = (void *)(t->doc = fw_acpi_fields_decode(t, t->decoder->layout, a));
+	if (t->decoder->decode)
+		t->model = t->decoder->decode(t, a);
 }
 
 const void *fw_acpi_table_model(const struct fw_acpi_table *t, enum fw_acpi_model_kind kind)

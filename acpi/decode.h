@@ -13,8 +13,11 @@
  *   3. tests: tests/unit/test-acpi-fields.c checks it against `iasl -d` on the corpus (every
  *      table with a layout is compared there without more code) and a small built table with
  *      exact values; regenerate the goldens that list it.
- * A complex table instead gets a model struct and `fw_acpi_sig_decode` (acpi/sig.h, sig.c), a
- * HOOK(...) row, and its own writers in tools/cli/acpi-json.c, acpi-text.c and
+ * A table with a JSON shape and text of its own adds a `struct fw_acpi_view` to its layout
+ * (acpi/fields.h); one whose model other code reads adds `fw_acpi_sig_decode`, run after the
+ * layout with t->doc set, and a HOOKED_LAYOUT(...) row (FADT, MCFG, RSDP, SLIT, XSDT). Writers
+ * and diff follow the row. The tables not converted yet (IVRS, SRAT, DMAR, MADT, HMAT, CEDT) have
+ * a HOOK(...) row and writers of their own in tools/cli/acpi-json.c, acpi-text.c and
  * tools/query/diff-acpi.c.
  * A table without a row, or with a NAMED(...) row, is listed with its header only and its bytes
  * are left alone.
@@ -48,7 +51,7 @@ struct fw_acpi_decoder {
 	const char *signature;
 	const char *name;          /* "I/O Virtualization Reporting Structure" */
 	enum fw_acpi_model_kind kind;
-	fw_acpi_decode_fn decode;  /* a hook, or NULL */
+	fw_acpi_decode_fn decode;  /* a hook, or NULL; with a layout it runs after it (t->doc set) */
 	const struct fw_acpi_layout *layout; /* the table's layout, or NULL */
 };
 

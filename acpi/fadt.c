@@ -1,6 +1,8 @@
 /* FADT and FACS layouts; the FADT summary. */
 #include "fadt.h"
 
+#include <string.h>
+
 #include "acpi/fields.h"
 #include "acpi/gas.h"
 
@@ -28,7 +30,7 @@ const struct fw_named_value fw_fadt_boot_flag_names[] = {
 static const struct fw_field fadt_fields[FADT__COUNT] = {
 	[FADT_FIRMWARE_CTRL] = {"FirmwareCtrl", FW_FT_U32, 36, 0, FW_FF_HEX, NULL},
 	[FADT_DSDT] = {"Dsdt", FW_FT_U32, 40, 0, FW_FF_HEX, NULL},
-	[FADT_RESERVED1] = {"Reserved1", FW_FT_U8, 44, 0, FW_FF_HIDDEN, NULL},
+	[FADT_RESERVED1] = {"Reserved1", FW_FT_U8, 44, 0, 0, NULL},
 	[FADT_PREFERRED_PM_PROFILE] = {"PreferredPmProfile", FW_FT_U8, 45, 0, FW_FF_ENUM, fw_fadt_pm_profile_names},
 	[FADT_SCI_INTERRUPT] = {"SciInterrupt", FW_FT_U16, 46, 0, 0, NULL},
 	[FADT_SMI_COMMAND] = {"SmiCommand", FW_FT_U32, 48, 0, FW_FF_HEX, NULL},
@@ -63,22 +65,22 @@ static const struct fw_field fadt_fields[FADT__COUNT] = {
 	[FADT_CENTURY] = {"Century", FW_FT_U8, 108, 0, 0, NULL},
 	[FADT_BOOT_FLAGS] = {"BootFlags", FW_FT_U16, 109, 0, FW_FF_FLAGS, fw_fadt_boot_flag_names},
 	[FADT_FLAGS] = {"Flags", FW_FT_U32, 112, 0, FW_FF_FLAGS, fw_fadt_flag_names},
-	[FADT_RESET_REGISTER] = {"ResetRegister", FW_FT_BYTES, 116, 12, 0, NULL},
+	[FADT_RESET_REGISTER] = FW_ACPI_GAS("ResetRegister", 116),
 	[FADT_RESET_VALUE] = {"ResetValue", FW_FT_U8, 128, 0, FW_FF_HEX, NULL},
 	[FADT_ARM_BOOT_FLAGS] = {"ArmBootFlags", FW_FT_U16, 129, 0, FW_FF_HEX, NULL},
 	[FADT_MINOR_REVISION] = {"MinorRevision", FW_FT_U8, 131, 0, 0, NULL},
 	[FADT_X_FIRMWARE_CTRL] = {"XFirmwareCtrl", FW_FT_U64, 132, 0, FW_FF_HEX, NULL},
 	[FADT_X_DSDT] = {"XDsdt", FW_FT_U64, 140, 0, FW_FF_HEX, NULL},
-	[FADT_X_PM1A_EVENT_BLOCK] = {"XPm1aEventBlock", FW_FT_BYTES, 148, 12, 0, NULL},
-	[FADT_X_PM1B_EVENT_BLOCK] = {"XPm1bEventBlock", FW_FT_BYTES, 160, 12, 0, NULL},
-	[FADT_X_PM1A_CONTROL_BLOCK] = {"XPm1aControlBlock", FW_FT_BYTES, 172, 12, 0, NULL},
-	[FADT_X_PM1B_CONTROL_BLOCK] = {"XPm1bControlBlock", FW_FT_BYTES, 184, 12, 0, NULL},
-	[FADT_X_PM2_CONTROL_BLOCK] = {"XPm2ControlBlock", FW_FT_BYTES, 196, 12, 0, NULL},
-	[FADT_X_PM_TIMER_BLOCK] = {"XPmTimerBlock", FW_FT_BYTES, 208, 12, 0, NULL},
-	[FADT_X_GPE0_BLOCK] = {"XGpe0Block", FW_FT_BYTES, 220, 12, 0, NULL},
-	[FADT_X_GPE1_BLOCK] = {"XGpe1Block", FW_FT_BYTES, 232, 12, 0, NULL},
-	[FADT_SLEEP_CONTROL] = {"SleepControl", FW_FT_BYTES, 244, 12, 0, NULL},
-	[FADT_SLEEP_STATUS] = {"SleepStatus", FW_FT_BYTES, 256, 12, 0, NULL},
+	[FADT_X_PM1A_EVENT_BLOCK] = FW_ACPI_GAS("XPm1aEventBlock", 148),
+	[FADT_X_PM1B_EVENT_BLOCK] = FW_ACPI_GAS("XPm1bEventBlock", 160),
+	[FADT_X_PM1A_CONTROL_BLOCK] = FW_ACPI_GAS("XPm1aControlBlock", 172),
+	[FADT_X_PM1B_CONTROL_BLOCK] = FW_ACPI_GAS("XPm1bControlBlock", 184),
+	[FADT_X_PM2_CONTROL_BLOCK] = FW_ACPI_GAS("XPm2ControlBlock", 196),
+	[FADT_X_PM_TIMER_BLOCK] = FW_ACPI_GAS("XPmTimerBlock", 208),
+	[FADT_X_GPE0_BLOCK] = FW_ACPI_GAS("XGpe0Block", 220),
+	[FADT_X_GPE1_BLOCK] = FW_ACPI_GAS("XGpe1Block", 232),
+	[FADT_SLEEP_CONTROL] = FW_ACPI_GAS("SleepControl", 244),
+	[FADT_SLEEP_STATUS] = FW_ACPI_GAS("SleepStatus", 256),
 	[FADT_HYPERVISOR_ID] = {"HypervisorId", FW_FT_U64, 268, 0, FW_FF_HEX, NULL},
 };
 const struct fw_layout fw_fadt_layout = FW_LAYOUT("FADT", FW_FADT_SIZE, fadt_fields);
@@ -101,25 +103,62 @@ static const struct fw_field facs_fields[FACS__COUNT] = {
 const struct fw_layout fw_facs_layout = FW_LAYOUT("FACS", FW_FACS_SIZE, facs_fields);
 const struct fw_acpi_layout fw_acpi_facs_table = {.fixed = &fw_facs_layout, .start_field = -1, .count_field = -1};
 
+/* What the model says beyond the bytes: where the DSDT and FACS are (the 64-bit pointer wins when
+ * set), and the revision from the table header. */
+static bool derive(const struct fw_acpi_table *t, size_t part, const char *name, struct fw_acpi_derived *out)
+{
+	const struct fw_fadt *m = t->model;
+	out->u = !strcmp(name, "DsdtAddress") ? m->dsdt_address : !strcmp(name, "FacsAddress") ? m->facs_address : t->revision;
+	return true;
+}
+static const struct fw_acpi_show fadt_show[] = {
+	{"minor_version", "MinorRevision", FW_AS_NUMBER, false, NULL},
+	{"dsdt_address", "DsdtAddress", FW_AS_HEX, false, derive},
+	{"facs_address", "FacsAddress", FW_AS_HEX, false, derive},
+	{"pm_profile", "PreferredPmProfile", FW_AS_NUMBER, false, NULL},
+	{"pm_profile_name", "PreferredPmProfile", FW_AS_NAME, false, NULL},
+	{"sci_interrupt", "SciInterrupt", FW_AS_NUMBER, false, NULL},
+	{"smi_command_port", "SmiCommand", FW_AS_HEX, false, NULL},
+	{"iapc_boot_arch", "BootFlags", FW_AS_FLAGS, false, NULL},
+	{"flags", "Flags", FW_AS_FLAGS, false, NULL},
+	{"reset_register.space_id", "ResetRegister.SpaceId", FW_AS_NUMBER, false, NULL},
+	{"reset_register.space", "ResetRegister.SpaceId", FW_AS_NAME, false, NULL},
+	{"reset_register.bit_width", "ResetRegister.BitWidth", FW_AS_NUMBER, false, NULL},
+	{"reset_register.address", "ResetRegister.Address", FW_AS_HEX, false, NULL},
+	{"reset_register.value", "ResetValue", FW_AS_HEX, false, NULL},
+	{"hypervisor_vendor_identity", "HypervisorId", FW_AS_HEX, false, NULL},
+	{NULL, "Revision", FW_AS_NUMBER, false, derive},
+};
+static const char *const fadt_text[] = {
+	"FADT version {Revision}.{MinorRevision}",
+	"DSDT at 0x{DsdtAddress:%x}, FACS at 0x{FacsAddress:%x}",
+	"preferred power profile: {PreferredPmProfile:name|reserved}",
+	"SCI interrupt {SciInterrupt}, SMI command port {SmiCommand}",
+	"flags 0x{Flags:%08x}: {Flags:names}",
+	"IA-PC boot architecture 0x{BootFlags:%04x}: {BootFlags:names}",
+	"{!ResetRegister.Address}reset: write 0x{ResetValue:%02x} to {ResetRegister.SpaceId:name|space?} {ResetRegister.Address}",
+	"{!HypervisorId}hypervisor vendor identity {HypervisorId}",
+	NULL,
+};
+static const struct fw_acpi_shape fadt_shapes[] = {FW_ACPI_SHAPE(&fw_fadt_layout, fadt_show, fadt_text)};
+static const struct fw_acpi_view fadt_view = FW_ACPI_VIEW(fadt_shapes, NULL);
+/* Revisions before 6 are shorter: their later fields are absent, not an error; below the
+ * 116-byte ACPI 1.0 FADT something is wrong. */
+const struct fw_acpi_layout fw_acpi_fadt_table = {
+	.fixed = &fw_fadt_layout, .min_size = 116, .start_field = -1, .count_field = -1, .view = &fadt_view,
+};
+
 void *fw_acpi_fadt_decode(struct fw_acpi_table *t, struct fw_arena *a)
 {
 	struct fw_fadt *m = fw_arena_alloc(a, sizeof(*m));
 	const struct fw_view *v = &t->data;
 	const struct fw_layout *l = &fw_fadt_layout;
-	if (!fw_view_has(v, 0, 116))
-		fw_acpi_diag(t, a, FW_DIAG_WARN, 0, "FADT of 0x%zx bytes is shorter than the 116-byte ACPI 1.0 FADT", v->len);
 	for (unsigned i = 0; i < FADT__COUNT; i++) {
 		const struct fw_field *f = &l->fields[i];
-		if (!fw_view_has(v, f->offset, fw_field_width(f)))
+		if (f->type > FW_FT_U64 || !fw_view_has(v, f->offset, fw_field_width(f)))
 			continue;
 		m->present[i] = true;
 		m->value[i] = fw_layout_get(l, v, 0, i);
-	}
-	if (m->present[FADT_RESET_REGISTER]) {
-		struct fw_view gas = fw_view_make(fw_layout_ptr(l, v, 0, FADT_RESET_REGISTER), FW_GAS_SIZE, FW_OFFSET_UNKNOWN);
-		m->reset_space = (uint8_t)fw_layout_get(&fw_gas_layout, &gas, 0, GAS_SPACE_ID);
-		m->reset_bit_width = (uint8_t)fw_layout_get(&fw_gas_layout, &gas, 0, GAS_BIT_WIDTH);
-		m->reset_address = fw_layout_get(&fw_gas_layout, &gas, 0, GAS_ADDRESS);
 	}
 	m->dsdt_address = m->present[FADT_X_DSDT] && m->value[FADT_X_DSDT] ? m->value[FADT_X_DSDT] : m->value[FADT_DSDT];
 	m->facs_address = m->present[FADT_X_FIRMWARE_CTRL] && m->value[FADT_X_FIRMWARE_CTRL] ? m->value[FADT_X_FIRMWARE_CTRL]

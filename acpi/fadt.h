@@ -1,9 +1,9 @@
 /* FADT ("FACP", ACPI 6.5 5.2.9, revision 6: 276 bytes) and FACS (5.2.10, 64 bytes, no standard
- * header and no checksum). Generic address fields are BYTES of fw_gas_layout.
+ * header and no checksum). Generic address fields are FW_ACPI_GAS structures.
  *
- * The decoder summarises the FADT: where the DSDT and FACS are, the preferred power-management
- * profile, the SCI interrupt, the boot architecture and feature flags, the reset register. Older
- * revisions are shorter; a field the table does not reach is reported absent.
+ * The layout row (fw_acpi_fadt_table) decodes, writes and compares every field; the model adds
+ * where the DSDT and FACS are. Older revisions are shorter; a field the table does not reach is
+ * absent.
  */
 #ifndef FW_ACPI_FADT_H
 #define FW_ACPI_FADT_H
@@ -97,8 +97,6 @@ struct fw_fadt {
 	uint64_t value[FADT__COUNT]; /* integer fields */
 	uint64_t dsdt_address;     /* X_DSDT when non-zero, else DSDT */
 	uint64_t facs_address;     /* X_FIRMWARE_CTRL when non-zero, else FIRMWARE_CTRL */
-	uint8_t reset_space, reset_bit_width; /* the reset register (a generic address) */
-	uint64_t reset_address;
 };
 
 void *fw_acpi_fadt_decode(struct fw_acpi_table *t, struct fw_arena *a);

@@ -72,6 +72,7 @@ static struct fw_acpi_part *decode_struct(struct fw_acpi_doc *d, struct fw_acpi_
 					  const struct fw_layout *l, size_t off, size_t len, int64_t type)
 {
 	struct fw_acpi_part *p = new_part(d, a, l->name, off, len, type);
+	p->layout = l;
 	p->v = fw_arena_alloc(a, (count_values(l) + 1) * sizeof(*p->v));
 	if (!add_values(p, t, l, off, off + len, NULL) && off != 0)
 		fw_acpi_diag(t, a, FW_DIAG_INFO, off, "%s at 0x%zx is %zu bytes, shorter than the %u described: later fields left out",
@@ -181,8 +182,9 @@ struct fw_acpi_doc *fw_acpi_fields_decode(struct fw_acpi_table *t, const struct 
 	size_t len = t->data.len;
 	decode_struct(d, t, a, l->fixed, 0, len < l->fixed->size ? len : l->fixed->size, -1);
 	if (len < l->fixed->size) {
-		fw_acpi_diag(t, a, FW_DIAG_WARN, len, "%zu bytes, shorter than the %u of the %s: later fields left out", len,
-			     l->fixed->size, l->fixed->name);
+		if (len < (l->min_size ? l->min_size : l->fixed->size))
+			fw_acpi_diag(t, a, FW_DIAG_WARN, len, "%zu bytes, shorter than the %u of the %s: later fields left out", len,
+				     l->min_size ? l->min_size : l->fixed->size, l->fixed->name);
 		return d;
 	}
 	bool ok = true;
@@ -223,6 +225,44 @@ struct fw_acpi_doc *fw_acpi_fields_decode(struct fw_acpi_table *t, const struct 
 		break;
 	}
 	return d;
+}
+
+/* --- values by name -------------------------------------------------------------------------- */
+
+const struct fw_acpi_value *fw_acpi_part_value(const struct fw_acpi_part *p, const char *name)
+{
+	const char *dot = strchr(name, '.');
+	for (size_t i = 0; i < p->n; i++) {
+		const struct fw_acpi_value *v = &p->v[i];
+		if (dot ? v->parent && strlen(v->parent->name) == (size_t)(dot - name) &&
+				  !strncmp(v->parent->name, name, (size_t)(dot - name)) && !strcmp(v->field->name, dot + 1)
+			: !v->parent && !strcmp(v->field->name, name))
+			return v;
+	}
+	return NULL;
+}
+
+const struct fw_acpi_shape *fw_acpi_view_shape(const struct fw_acpi_view *v, const struct fw_acpi_part *p)
+{
+	for (size_t i = 0; v && i < v->nshapes; i++)
+		if (v->shapes[i].layout == p->layout)
+			return &v->shapes[i];
+	return NULL;
+}
+
+bool fw_acpi_show_value(const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh, const char *name,
+			const struct fw_acpi_value **v, struct fw_acpi_derived *out)
+{
+	*v = NULL;
+	out->u = 0;
+	out->s = NULL;
+	for (size_t i = 0; i < sh->nshow; i++)
+		if (sh->show[i].derive && !strcmp(sh->show[i].name, name))
+			return sh->show[i].derive(t, part, name, out);
+	if (!t->doc || part >= t->doc->nparts || !(*v = fw_acpi_part_value(&t->doc->parts[part], name)))
+		return false;
+	out->u = (*v)->u;
+	return true;
 }
 
 /* --- values as text -------------------------------------------------------------------------- */

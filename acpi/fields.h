@@ -35,8 +35,12 @@ enum fw_acpi_rest {
 	FW_ACPI_REST_MATRIX,  /* N x N bytes, N from count_field (CDIT, like SLIT) */
 };
 
+struct fw_acpi_view;
+
 struct fw_acpi_layout {
 	const struct fw_layout *fixed; /* fields at table offsets; size = where the rest starts */
+	uint32_t min_size;             /* a shorter table is reported; up to fixed->size later fields
+	                                  are simply absent (older revisions); 0: fixed->size */
 	enum fw_acpi_rest rest;
 	int start_field;               /* a field of `fixed` giving where the rest starts, or -1 */
 	int count_field;               /* a field of `fixed` giving how many entries, or -1: to the end */
@@ -46,6 +50,8 @@ struct fw_acpi_layout {
 	size_t ntypes;
 	/* ENTRIES */
 	const struct fw_layout *entry;
+	/* A JSON shape and text of the table's own (NULL: the generic "fields"/"subtables" form). */
+	const struct fw_acpi_view *view;
 };
 
 /* A decoded field. Integer fields have `u`; every field has `p`, its bytes in the table. */
@@ -59,6 +65,7 @@ struct fw_acpi_value {
 
 struct fw_acpi_part {
 	const char *what;  /* the layout's name: "fixed part", "generic communications subspace" */
+	const struct fw_layout *layout; /* NULL for a subtable nobody described */
 	uint32_t offset;   /* in the table */
 	uint32_t length;
 	int64_t type;      /* subtable type, -1 for the fixed part and entries */
@@ -89,6 +96,70 @@ const char *fw_acpi_value_names(const struct fw_acpi_value *v, char *buf, size_t
 const char *fw_field_key(const char *name, char *buf, size_t len);
 /* A field's JSON value is a string ("0x..", text, GUID, bytes) rather than a number. */
 bool fw_acpi_value_is_text(const struct fw_acpi_value *v);
+
+/* The value of the field `name` ("BaseAddress", "ResetRegister.SpaceId") in a part, or NULL when
+ * the part does not reach it. */
+const struct fw_acpi_value *fw_acpi_part_value(const struct fw_acpi_part *p, const char *name);
+
+/* --- tables that keep a JSON shape and text of their own ----------------------------------------
+ *
+ * A view says, per part layout, which values the JSON object holds (under which key, as what) and
+ * the text lines; the writers follow it (tools/cli/acpi-json.c, acpi-text.c), diff compares the
+ * document field by field as for every other layout. Values the bytes do not hold directly (X_DSDT
+ * or else DSDT, a checksum verdict, the table an address points at) come from a `derive` hook. */
+enum fw_acpi_as {
+	FW_AS_NUMBER, /* a JSON number */
+	FW_AS_HEX,    /* "0x.." */
+	FW_AS_NAME,   /* the ENUM name, or null */
+	FW_AS_FLAGS,  /* the number, and KEY_names: the FLAGS names as an array */
+	FW_AS_BOOL,
+	FW_AS_TEXT,   /* a string (derived) */
+};
+
+struct fw_acpi_derived {
+	uint64_t u;
+	const char *s;
+};
+/* Fill `out` with the derived value `name` for part `part` of the table's document; false: the
+ * value is absent. One function serves every derived value of a table. */
+typedef bool (*fw_acpi_derive_fn)(const struct fw_acpi_table *t, size_t part, const char *name,
+				  struct fw_acpi_derived *out);
+
+struct fw_acpi_show {
+	const char *key;          /* JSON key ("outer.key" puts it in object "outer"); NULL: text only */
+	const char *name;         /* a field of the part, or the name of a derived value */
+	uint8_t as;               /* enum fw_acpi_as */
+	bool null_if_absent;      /* else an absent value leaves its key out */
+	fw_acpi_derive_fn derive; /* NULL for a field */
+};
+
+/* One part layout's JSON object and text lines. Lines are NULL-ended, written after two spaces:
+ * "{Name}" is the value as every writer shows it (fw_acpi_value_str), "{Name:%04x}" a printf
+ * conversion of it, "{Name:names}" its FLAGS names ("none" for 0), "{Name:name|other}" its ENUM
+ * name (or "other"), "{Name:s}" a derived string. A line with an absent value is left out;
+ * "{?Name...}" instead writes nothing; a line starting "{!Name}" is written only when Name is not
+ * zero. */
+struct fw_acpi_shape {
+	const struct fw_layout *layout;
+	const struct fw_acpi_show *show;
+	size_t nshow;
+	const char *const *text;
+};
+
+struct fw_acpi_view {
+	const struct fw_acpi_shape *shapes;
+	size_t nshapes;
+	const char *list_key; /* the JSON array of the parts after the fixed part */
+};
+
+#define FW_ACPI_SHAPE(l, show, text) {l, show, sizeof(show) / sizeof((show)[0]), text}
+#define FW_ACPI_VIEW(shapes, key) {shapes, sizeof(shapes) / sizeof((shapes)[0]), key}
+
+/* The shape of a part, or NULL. */
+const struct fw_acpi_shape *fw_acpi_view_shape(const struct fw_acpi_view *v, const struct fw_acpi_part *p);
+/* A shown value: `*u`/`*s` set (s for text fields and derived strings); false when absent. */
+bool fw_acpi_show_value(const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh, const char *name,
+			const struct fw_acpi_value **v, struct fw_acpi_derived *out);
 
 /* Generic-address fields for a layout: a 12-byte FW_FT_STRUCT (acpi/gas.h). */
 #define FW_ACPI_GAS(name, off) {name, FW_FT_STRUCT, off, 12, 0, .names = &fw_gas_layout}

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "acpi/fields.h"
 #include "parsers/hash.h"
 
 static const struct fw_field rsdp_fields[RSDP__COUNT] = {
@@ -16,6 +17,27 @@ static const struct fw_field rsdp_fields[RSDP__COUNT] = {
 	[RSDP_EXT_CHECKSUM] = {"ExtendedChecksum", FW_FT_U8, 32, 0, FW_FF_HEX, NULL},
 };
 const struct fw_layout fw_acpi_rsdp_layout = FW_LAYOUT("RSDP", FW_RSDP_V2_SIZE, rsdp_fields);
+
+/* What the model says beyond the bytes: the XSDT address (0 before revision 2) and the two
+ * checksum verdicts. */
+static bool derive(const struct fw_acpi_table *t, size_t part, const char *name, struct fw_acpi_derived *out)
+{
+	const struct fw_acpi_rsdp *r = t->model;
+	out->u = !strcmp(name, "XsdtAddress") ? r->xsdt_address : !strcmp(name, "ChecksumOk") ? r->checksum_ok : r->ext_checksum_ok;
+	return true;
+}
+static const struct fw_acpi_show rsdp_show[] = {
+	{"rsdt_address", "RsdtAddress", FW_AS_HEX, false, NULL},
+	{"xsdt_address", "XsdtAddress", FW_AS_HEX, false, derive},
+	{"checksum_ok", "ChecksumOk", FW_AS_BOOL, false, derive},
+	{"extended_checksum_ok", "ExtendedChecksumOk", FW_AS_BOOL, false, derive},
+};
+static const char *const rsdp_text[] = {"revision {Revision}; RSDT at 0x{RsdtAddress:%08x}; XSDT at 0x{XsdtAddress:%x}", NULL};
+static const struct fw_acpi_shape rsdp_shapes[] = {FW_ACPI_SHAPE(&fw_acpi_rsdp_layout, rsdp_show, rsdp_text)};
+static const struct fw_acpi_view rsdp_view = FW_ACPI_VIEW(rsdp_shapes, NULL);
+const struct fw_acpi_layout fw_acpi_rsdp_table = {
+	.fixed = &fw_acpi_rsdp_layout, .min_size = FW_RSDP_V1_SIZE, .start_field = -1, .count_field = -1, .view = &rsdp_view,
+};
 
 bool fw_acpi_rsdp_parse_header(struct fw_acpi_table *t, const struct fw_view *bytes, struct fw_arena *a,
 			       struct fw_error *err)

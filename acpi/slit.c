@@ -1,43 +1,44 @@
-/* SLIT layouts and decoder. */
+/* SLIT: its layout row (the locality count, then the distances as a matrix) and the checks on
+ * the distances. */
 #include "slit.h"
+
+#include "acpi/fields.h"
 
 static const struct fw_field slit_fields[SLIT__COUNT] = {
 	[SLIT_LOCALITY_COUNT] = {"LocalityCount", FW_FT_U64, 36, 0, 0, NULL},
 };
 const struct fw_layout fw_slit_layout = FW_LAYOUT("SLIT header", FW_SLIT_HEADER_SIZE, slit_fields);
 
+static const struct fw_acpi_show slit_show[] = {{"localities", "LocalityCount", FW_AS_NUMBER, false, NULL}};
+static const char *const slit_text[] = {"{LocalityCount:%u} localities; distance from row to column (10 = local):", NULL};
+static const struct fw_acpi_shape slit_shapes[] = {FW_ACPI_SHAPE(&fw_slit_layout, slit_show, slit_text)};
+static const struct fw_acpi_view slit_view = FW_ACPI_VIEW(slit_shapes, NULL);
+
+const struct fw_acpi_layout fw_acpi_slit_table = {
+	.fixed = &fw_slit_layout, .rest = FW_ACPI_REST_MATRIX, .start_field = -1, .count_field = SLIT_LOCALITY_COUNT,
+	.view = &slit_view,
+};
+
 void *fw_acpi_slit_decode(struct fw_acpi_table *t, struct fw_arena *a)
 {
 	struct fw_slit *m = fw_arena_alloc(a, sizeof(*m));
-	const struct fw_view *v = &t->data;
-	if (!fw_view_has(v, 0, fw_slit_layout.size)) {
-		fw_acpi_diag(t, a, FW_DIAG_ERROR, 0, "SLIT of 0x%zx bytes is shorter than its 44-byte header", v->len);
-		return m;
-	}
-	m->localities = fw_layout_get(&fw_slit_layout, v, 0, SLIT_LOCALITY_COUNT);
-	size_t room = v->len - fw_slit_layout.size;
-	/* N*N must fit in what is left: compare N against room / N so nothing overflows. */
-	if (m->localities == 0 || m->localities > room || m->localities * m->localities > room) {
-		fw_acpi_diag(t, a, FW_DIAG_ERROR, 36, "locality count %llu needs a %llu x %llu matrix; only %zu bytes follow",
-			     (unsigned long long)m->localities, (unsigned long long)m->localities,
-			     (unsigned long long)m->localities, room);
-		return m;
-	}
-	m->n = (size_t)m->localities;
-	m->matrix = v->p + fw_slit_layout.size;
-	if (m->n * m->n != room)
-		fw_acpi_diag(t, a, FW_DIAG_INFO, fw_slit_layout.size + m->n * m->n, "%zu bytes after the matrix",
-			     room - m->n * m->n);
+	const struct fw_acpi_doc *d = t->doc;
+	if (t->data.len >= fw_slit_layout.size)
+		m->localities = fw_layout_get(&fw_slit_layout, &t->data, 0, SLIT_LOCALITY_COUNT);
+	if (t->data.len >= fw_slit_layout.size && !m->localities)
+		fw_acpi_diag(t, a, FW_DIAG_ERROR, 36, "locality count 0: no distances");
+	m->n = d->matrix_n;
+	m->matrix = d->matrix;
 	for (size_t i = 0; i < m->n; i++) {
 		for (size_t j = 0; j < m->n; j++) {
-			uint8_t d = m->matrix[i * m->n + j];
+			uint8_t x = m->matrix[i * m->n + j];
 			size_t off = fw_slit_layout.size + i * m->n + j;
-			if (i == j && d != 10)
-				fw_acpi_diag(t, a, FW_DIAG_WARN, off, "distance from locality %zu to itself is %u, not 10", i, d);
-			else if (i != j && d < 10)
-				fw_acpi_diag(t, a, FW_DIAG_WARN, off, "distance %zu->%zu is %u; values below 10 are reserved", i, j, d);
-			else if (i < j && d != m->matrix[j * m->n + i])
-				fw_acpi_diag(t, a, FW_DIAG_INFO, off, "distance %zu->%zu (%u) differs from %zu->%zu (%u)", i, j, d, j, i,
+			if (i == j && x != 10)
+				fw_acpi_diag(t, a, FW_DIAG_WARN, off, "distance from locality %zu to itself is %u, not 10", i, x);
+			else if (i != j && x < 10)
+				fw_acpi_diag(t, a, FW_DIAG_WARN, off, "distance %zu->%zu is %u; values below 10 are reserved", i, j, x);
+			else if (i < j && x != m->matrix[j * m->n + i])
+				fw_acpi_diag(t, a, FW_DIAG_INFO, off, "distance %zu->%zu (%u) differs from %zu->%zu (%u)", i, j, x, j, i,
 					     m->matrix[j * m->n + i]);
 		}
 	}

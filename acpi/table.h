@@ -46,6 +46,7 @@ enum fw_acpi_checksum {
 };
 
 struct fw_acpi_decoder;
+struct fw_acpi_doc;
 
 struct fw_acpi_table {
 	char signature[5];  /* printable ASCII ('?' for anything else); "RSDP" for the root pointer */
@@ -67,6 +68,7 @@ struct fw_acpi_table {
 	struct fw_view data; /* min(Length, available) bytes; data.base is the absolute offset or unknown */
 	const struct fw_acpi_decoder *decoder;
 	void *model;        /* decoded model, type given by the decoder (acpi/decode.h) */
+	const struct fw_acpi_doc *doc; /* the bytes through the row's layout (acpi/fields.h), or NULL */
 	struct fw_diag *diags, *diags_tail;
 	unsigned diag_count;
 };

@@ -8,17 +8,11 @@
 #include "acpi-write.h"
 #include "acpi/cedt.h"
 #include "acpi/dmar.h"
-#include "acpi/fadt.h"
 #include "acpi/fields.h"
-#include "acpi/gas.h"
 #include "acpi/hmat.h"
 #include "acpi/ivrs.h"
 #include "acpi/madt.h"
-#include "acpi/mcfg.h"
-#include "acpi/rsdp.h"
-#include "acpi/slit.h"
 #include "acpi/srat.h"
-#include "acpi/xsdt.h"
 
 json_t *fw_json_hex(uint64_t v)
 {
@@ -257,7 +251,7 @@ static json_t *ivrs_json(const struct fw_ivrs *m)
 	return o;
 }
 
-/* --- SRAT, SLIT, MCFG ---------------------------------------------------------------------------- */
+/* --- SRAT ---------------------------------------------------------------------------- */
 
 static json_t *srat_json(const struct fw_srat *m)
 {
@@ -319,37 +313,6 @@ static json_t *srat_json(const struct fw_srat *m)
 		json_array_append_new(a, j);
 	}
 	json_object_set_new(o, "entries", a);
-	return o;
-}
-
-static json_t *slit_json(const struct fw_slit *m)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "localities", json_integer((json_int_t)m->localities));
-	json_t *rows = json_array();
-	for (size_t i = 0; i < m->n; i++) {
-		json_t *row = json_array();
-		for (size_t k = 0; k < m->n; k++)
-			json_array_append_new(row, json_integer(m->matrix[i * m->n + k]));
-		json_array_append_new(rows, row);
-	}
-	json_object_set_new(o, "matrix", rows);
-	return o;
-}
-
-static json_t *mcfg_json(const struct fw_mcfg *m)
-{
-	json_t *o = json_object(), *a = json_array();
-	for (size_t i = 0; i < m->n; i++) {
-		const struct fw_mcfg_allocation *e = &m->allocations[i];
-		json_t *j = json_object();
-		json_object_set_new(j, "base_address", fw_json_hex(e->base));
-		json_object_set_new(j, "segment", json_integer(e->segment));
-		json_object_set_new(j, "start_bus", json_integer(e->start_bus));
-		json_object_set_new(j, "end_bus", json_integer(e->end_bus));
-		json_array_append_new(a, j);
-	}
-	json_object_set_new(o, "allocations", a);
 	return o;
 }
 
@@ -428,7 +391,7 @@ static json_t *dmar_json(const struct fw_dmar *m)
 	return o;
 }
 
-/* --- MADT, FADT ---------------------------------------------------------------------------------- */
+/* --- MADT ---------------------------------------------------------------------------------- */
 
 static json_t *madt_json(const struct fw_madt *m)
 {
@@ -477,45 +440,7 @@ static json_t *madt_json(const struct fw_madt *m)
 	return o;
 }
 
-static json_t *fadt_json(const struct fw_fadt *m)
-{
-	json_t *o = json_object();
-	const struct fw_layout *l = &fw_fadt_layout;
-	if (m->present[FADT_MINOR_REVISION])
-		json_object_set_new(o, "minor_version", json_integer((json_int_t)m->value[FADT_MINOR_REVISION]));
-	json_object_set_new(o, "dsdt_address", fw_json_hex(m->dsdt_address));
-	json_object_set_new(o, "facs_address", fw_json_hex(m->facs_address));
-	if (m->present[FADT_PREFERRED_PM_PROFILE]) {
-		const char *p = fw_named_value_name(fw_fadt_pm_profile_names, m->value[FADT_PREFERRED_PM_PROFILE]);
-		json_object_set_new(o, "pm_profile", json_integer((json_int_t)m->value[FADT_PREFERRED_PM_PROFILE]));
-		json_object_set_new(o, "pm_profile_name", p ? json_string(p) : json_null());
-	}
-	if (m->present[FADT_SCI_INTERRUPT])
-		json_object_set_new(o, "sci_interrupt", json_integer((json_int_t)m->value[FADT_SCI_INTERRUPT]));
-	if (m->present[FADT_SMI_COMMAND])
-		json_object_set_new(o, "smi_command_port", fw_json_hex(m->value[FADT_SMI_COMMAND]));
-	if (m->present[FADT_BOOT_FLAGS])
-		set_flags(o, "iapc_boot_arch", fw_fadt_boot_flag_names, m->value[FADT_BOOT_FLAGS]);
-	if (m->present[FADT_FLAGS])
-		set_flags(o, "flags", fw_fadt_flag_names, m->value[FADT_FLAGS]);
-	if (m->present[FADT_RESET_REGISTER]) {
-		json_t *r = json_object();
-		const char *sp = fw_named_value_name(fw_gas_space_names, m->reset_space);
-		json_object_set_new(r, "space_id", json_integer(m->reset_space));
-		json_object_set_new(r, "space", sp ? json_string(sp) : json_null());
-		json_object_set_new(r, "bit_width", json_integer(m->reset_bit_width));
-		json_object_set_new(r, "address", fw_json_hex(m->reset_address));
-		if (m->present[FADT_RESET_VALUE])
-			json_object_set_new(r, "value", fw_json_hex(m->value[FADT_RESET_VALUE]));
-		json_object_set_new(o, "reset_register", r);
-	}
-	if (m->present[FADT_HYPERVISOR_ID])
-		json_object_set_new(o, "hypervisor_vendor_identity", fw_json_hex(m->value[FADT_HYPERVISOR_ID]));
-	(void)l;
-	return o;
-}
-
-/* --- HMAT, CEDT, RSDP, XSDT ---------------------------------------------------------------------- */
+/* --- HMAT, CEDT ---------------------------------------------------------------------- */
 
 static json_t *hmat_json(const struct fw_hmat *m)
 {
@@ -583,29 +508,6 @@ static json_t *cedt_json(const struct fw_cedt *m)
 	return o;
 }
 
-static json_t *rsdp_json(const struct fw_acpi_rsdp *m)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "rsdt_address", fw_json_hex(m->rsdt_address));
-	json_object_set_new(o, "xsdt_address", fw_json_hex(m->xsdt_address));
-	json_object_set_new(o, "checksum_ok", json_boolean(m->checksum_ok));
-	json_object_set_new(o, "extended_checksum_ok", json_boolean(m->ext_checksum_ok));
-	return o;
-}
-
-static json_t *xsdt_json(const struct fw_acpi_xsdt *m)
-{
-	json_t *o = json_object(), *a = json_array();
-	for (size_t i = 0; i < m->n; i++) {
-		json_t *j = json_object();
-		json_object_set_new(j, "address", fw_json_hex(m->addresses[i]));
-		json_object_set_new(j, "signature", m->targets[i] ? json_string(m->targets[i]->signature) : json_null());
-		json_array_append_new(a, j);
-	}
-	json_object_set_new(o, "entries", a);
-	return o;
-}
-
 /* --- tables described by their layout ------------------------------------------------------------ */
 
 static void value_json(json_t *o, const struct fw_acpi_value *v)
@@ -647,8 +549,98 @@ static void part_json(json_t *o, const struct fw_acpi_part *p)
 	}
 }
 
-static json_t *fields_json(const struct fw_acpi_doc *d)
+static json_t *matrix_json(const struct fw_acpi_doc *d)
 {
+	json_t *rows = json_array();
+	for (uint32_t r = 0; r < d->matrix_n; r++) {
+		json_t *row = json_array();
+		for (uint32_t c = 0; c < d->matrix_n; c++)
+			json_array_append_new(row, json_integer(d->matrix[r * d->matrix_n + c]));
+		json_array_append_new(rows, row);
+	}
+	return rows;
+}
+
+/* One part as its view shows it (acpi/fields.h: struct fw_acpi_show). */
+static void shape_json(json_t *o, const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh)
+{
+	for (size_t i = 0; i < sh->nshow; i++) {
+		const struct fw_acpi_show *w = &sh->show[i];
+		if (!w->key)
+			continue;
+		const struct fw_acpi_value *v;
+		struct fw_acpi_derived dv;
+		bool has = fw_acpi_show_value(t, part, sh, w->name, &v, &dv);
+		if (!has && !w->null_if_absent)
+			continue;
+		json_t *into = o;
+		const char *key = w->key, *dot = strchr(key, '.');
+		if (dot) {
+			char outer[64];
+			snprintf(outer, sizeof(outer), "%.*s", (int)(dot - key), key);
+			if (!(into = json_object_get(o, outer))) {
+				into = json_object();
+				json_object_set_new(o, outer, into);
+			}
+			key = dot + 1;
+		}
+		char buf[256];
+		const char *name = NULL;
+		json_t *j = json_null();
+		if (has) {
+			switch ((enum fw_acpi_as)w->as) {
+			case FW_AS_NUMBER: j = json_integer((json_int_t)dv.u); break;
+			case FW_AS_HEX: j = fw_json_hex(dv.u); break;
+			case FW_AS_BOOL: j = json_boolean(dv.u); break;
+			case FW_AS_NAME:
+				name = v ? fw_acpi_value_names(v, buf, sizeof(buf)) : dv.s;
+				j = name ? json_string(name) : json_null();
+				break;
+			case FW_AS_TEXT: j = json_string(dv.s ? dv.s : v ? fw_acpi_value_str(v, buf, sizeof(buf)) : ""); break;
+			case FW_AS_FLAGS: {
+				char nkey[96];
+				json_object_set_new(into, key, json_integer((json_int_t)dv.u));
+				snprintf(nkey, sizeof(nkey), "%s_names", key);
+				key = nkey;
+				j = fw_json_flag_names(v ? v->field->names : NULL, dv.u);
+				json_object_set_new(into, key, j);
+				continue;
+			}
+			}
+		}
+		json_object_set_new(into, key, j);
+	}
+}
+
+/* A table whose layout has a view: the fixed part's values at the top, the other parts in the
+ * view's list, the distances of a matrix. */
+static json_t *view_json(const struct fw_acpi_table *t, const struct fw_acpi_view *view)
+{
+	const struct fw_acpi_doc *d = t->doc;
+	json_t *o = json_object();
+	const struct fw_acpi_shape *sh = fw_acpi_view_shape(view, &d->parts[0]);
+	if (sh)
+		shape_json(o, t, 0, sh);
+	if (view->list_key) {
+		json_t *a = json_array();
+		for (size_t k = 1; k < d->nparts; k++) {
+			json_t *j = json_object();
+			if ((sh = fw_acpi_view_shape(view, &d->parts[k])))
+				shape_json(j, t, k, sh);
+			json_array_append_new(a, j);
+		}
+		json_object_set_new(o, view->list_key, a);
+	}
+	if (d->layout->rest == FW_ACPI_REST_MATRIX)
+		json_object_set_new(o, "matrix", matrix_json(d));
+	return o;
+}
+
+static json_t *fields_json(const struct fw_acpi_table *t)
+{
+	const struct fw_acpi_doc *d = t->doc;
+	if (d->layout->view)
+		return view_json(t, d->layout->view);
 	json_t *o = json_object(), *fixed = json_object();
 	part_json(fixed, &d->parts[0]);
 	json_object_set_new(o, "fields", fixed);
@@ -668,16 +660,8 @@ static json_t *fields_json(const struct fw_acpi_doc *d)
 		}
 		json_object_set_new(o, d->layout->rest == FW_ACPI_REST_RECORDS ? "subtables" : "entries", a);
 	}
-	if (d->matrix) {
-		json_t *rows = json_array();
-		for (uint32_t r = 0; r < d->matrix_n; r++) {
-			json_t *row = json_array();
-			for (uint32_t c = 0; c < d->matrix_n; c++)
-				json_array_append_new(row, json_integer(d->matrix[r * d->matrix_n + c]));
-			json_array_append_new(rows, row);
-		}
-		json_object_set_new(o, "matrix", rows);
-	}
+	if (d->matrix)
+		json_object_set_new(o, "matrix", matrix_json(d));
 	return o;
 }
 
@@ -687,20 +671,16 @@ static json_t *decoded_json(const struct fw_acpi_table *t)
 {
 	if (!t->model || !t->decoder)
 		return NULL;
+	if (t->doc)
+		return fields_json(t);
 	switch (t->decoder->kind) {
 	case FW_ACPI_MODEL_IVRS: return ivrs_json(t->model);
 	case FW_ACPI_MODEL_SRAT: return srat_json(t->model);
-	case FW_ACPI_MODEL_SLIT: return slit_json(t->model);
-	case FW_ACPI_MODEL_MCFG: return mcfg_json(t->model);
 	case FW_ACPI_MODEL_DMAR: return dmar_json(t->model);
 	case FW_ACPI_MODEL_MADT: return madt_json(t->model);
-	case FW_ACPI_MODEL_FADT: return fadt_json(t->model);
 	case FW_ACPI_MODEL_HMAT: return hmat_json(t->model);
 	case FW_ACPI_MODEL_CEDT: return cedt_json(t->model);
-	case FW_ACPI_MODEL_RSDP: return rsdp_json(t->model);
-	case FW_ACPI_MODEL_XSDT: return xsdt_json(t->model);
-	case FW_ACPI_MODEL_FIELDS: return fields_json(t->model);
-	case FW_ACPI_MODEL_NONE: break;
+	default: break;
 	}
 	return NULL;
 }

@@ -2,22 +2,17 @@
  * flag, then the diagnostics. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "acpi-write.h"
 #include "acpi/cedt.h"
 #include "acpi/dmar.h"
-#include "acpi/fadt.h"
 #include "acpi/fields.h"
-#include "acpi/gas.h"
 #include "acpi/hmat.h"
 #include "acpi/ivrs.h"
 #include "acpi/madt.h"
-#include "acpi/mcfg.h"
-#include "acpi/rsdp.h"
-#include "acpi/slit.h"
 #include "acpi/srat.h"
-#include "acpi/xsdt.h"
 
 struct out {
 	FILE *f;
@@ -186,7 +181,7 @@ static void ivrs_text(const struct out *o, const struct fw_ivrs *m)
 	}
 }
 
-/* --- SRAT, SLIT, MCFG ---------------------------------------------------------------------------- */
+/* --- SRAT ---------------------------------------------------------------------------- */
 
 static void srat_text(const struct out *o, const struct fw_srat *m)
 {
@@ -267,20 +262,6 @@ static void matrix_text(const struct out *o, const uint8_t *matrix, size_t n)
 	}
 }
 
-static void slit_text(const struct out *o, const struct fw_slit *m)
-{
-	fprintf(o->f, "  %" PRIu64 " localities; distance from row to column (10 = local):\n", m->localities);
-	matrix_text(o, m->matrix, m->n);
-}
-
-static void mcfg_text(const struct out *o, const struct fw_mcfg *m)
-{
-	for (size_t i = 0; i < m->n; i++) {
-		const struct fw_mcfg_allocation *e = &m->allocations[i];
-		fprintf(o->f, "  segment %04x buses %02x-%02x  ECAM at 0x%" PRIx64 "\n", e->segment, e->start_bus, e->end_bus, e->base);
-	}
-}
-
 /* --- DMAR ---------------------------------------------------------------------------------------- */
 
 static void dmar_text(const struct out *o, const struct fw_dmar *m)
@@ -323,7 +304,7 @@ static void dmar_text(const struct out *o, const struct fw_dmar *m)
 	}
 }
 
-/* --- MADT, FADT ---------------------------------------------------------------------------------- */
+/* --- MADT ---------------------------------------------------------------------------------- */
 
 static void madt_text(const struct out *o, const struct fw_madt *m)
 {
@@ -344,34 +325,7 @@ static void madt_text(const struct out *o, const struct fw_madt *m)
 	fputc('\n', o->f);
 }
 
-static void fadt_text(const struct out *o, const struct fw_acpi_table *t, const struct fw_fadt *m)
-{
-	char buf[512];
-	if (m->present[FADT_MINOR_REVISION])
-		fprintf(o->f, "  FADT version %u.%" PRIu64 "\n", t->revision, m->value[FADT_MINOR_REVISION]);
-	fprintf(o->f, "  DSDT at 0x%" PRIx64 ", FACS at 0x%" PRIx64 "\n", m->dsdt_address, m->facs_address);
-	if (m->present[FADT_PREFERRED_PM_PROFILE]) {
-		const char *p = fw_named_value_name(fw_fadt_pm_profile_names, m->value[FADT_PREFERRED_PM_PROFILE]);
-		fprintf(o->f, "  preferred power profile: %s\n", p ? p : "reserved");
-	}
-	if (m->present[FADT_SCI_INTERRUPT])
-		fprintf(o->f, "  SCI interrupt %" PRIu64 ", SMI command port 0x%" PRIx64 "\n", m->value[FADT_SCI_INTERRUPT], m->value[FADT_SMI_COMMAND]);
-	if (m->present[FADT_FLAGS])
-		fprintf(o->f, "  flags 0x%08" PRIx64 ": %s\n", m->value[FADT_FLAGS],
-			flags_str(fw_fadt_flag_names, m->value[FADT_FLAGS], buf, sizeof(buf)));
-	if (m->present[FADT_BOOT_FLAGS])
-		fprintf(o->f, "  IA-PC boot architecture 0x%04" PRIx64 ": %s\n", m->value[FADT_BOOT_FLAGS],
-			flags_str(fw_fadt_boot_flag_names, m->value[FADT_BOOT_FLAGS], buf, sizeof(buf)));
-	if (m->present[FADT_RESET_REGISTER] && m->reset_address) {
-		const char *sp = fw_named_value_name(fw_gas_space_names, m->reset_space);
-		fprintf(o->f, "  reset: write 0x%02" PRIx64 " to %s 0x%" PRIx64 "\n", m->value[FADT_RESET_VALUE], sp ? sp : "space?",
-			m->reset_address);
-	}
-	if (m->present[FADT_HYPERVISOR_ID] && m->value[FADT_HYPERVISOR_ID])
-		fprintf(o->f, "  hypervisor vendor identity 0x%" PRIx64 "\n", m->value[FADT_HYPERVISOR_ID]);
-}
-
-/* --- HMAT, CEDT, RSDP, XSDT ---------------------------------------------------------------------- */
+/* --- HMAT, CEDT ---------------------------------------------------------------------- */
 
 static void hmat_text(const struct out *o, const struct fw_hmat *m)
 {
@@ -414,18 +368,6 @@ static void cedt_text(const struct out *o, const struct fw_cedt *m)
 	}
 }
 
-static void rsdp_text(const struct out *o, const struct fw_acpi_rsdp *m)
-{
-	fprintf(o->f, "  revision %u; RSDT at 0x%08x; XSDT at 0x%" PRIx64 "\n", m->revision, m->rsdt_address, m->xsdt_address);
-}
-
-static void xsdt_text(const struct out *o, const struct fw_acpi_xsdt *m)
-{
-	for (size_t i = 0; i < m->n; i++)
-		fprintf(o->f, "  [%zu] 0x%" PRIx64 "%s%s\n", i, m->addresses[i], m->targets[i] ? " -> " : "",
-			m->targets[i] ? m->targets[i]->signature : "");
-}
-
 /* --- tables described by their layout ------------------------------------------------------------ */
 
 /* Opaque bytes that are all zero say nothing: left out of the text. */
@@ -450,8 +392,103 @@ static void value_text(const struct out *o, const struct fw_acpi_value *v, const
 		fprintf(o->f, " (%s)", n);
 }
 
-static void fields_text(const struct out *o, const struct fw_acpi_doc *d)
+/* One "{Name...}" of a view's text line (acpi/fields.h) into `out`; false when the value is
+ * absent. */
+static bool placeholder(const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh, const char *name,
+			const char *fmt, char *out, size_t len)
 {
+	const struct fw_acpi_value *v;
+	struct fw_acpi_derived dv;
+	char buf[512];
+	if (!fw_acpi_show_value(t, part, sh, name, &v, &dv))
+		return false;
+	if (!fmt) {
+		snprintf(out, len, "%s", v ? fw_acpi_value_str(v, buf, sizeof(buf)) : dv.s ? dv.s : "");
+		if (!v && !dv.s)
+			snprintf(out, len, "%" PRIu64, dv.u);
+	} else if (!strcmp(fmt, "names")) {
+		snprintf(out, len, "%s", flags_str(v ? v->field->names : NULL, dv.u, buf, sizeof(buf)));
+	} else if (!strncmp(fmt, "name", 4)) {
+		const char *n = v ? fw_acpi_value_names(v, buf, sizeof(buf)) : dv.s;
+		snprintf(out, len, "%s", n ? n : fmt[4] == '|' ? fmt + 5 : "");
+	} else {
+		/* text around one conversion: "%04x", "%u", " -> %s" */
+		const char *pct = strchr(fmt, '%'), *q = pct ? pct + 1 : fmt;
+		bool zero = *q == '0';
+		int width = (int)strtol(q, (char **)&q, 10);
+		char conv = *q;
+		const char *after = *q ? q + 1 : q;
+		int pre = pct ? (int)(pct - fmt) : 0;
+		if (conv == 's')
+			snprintf(out, len, "%.*s%s%s", pre, fmt, dv.s ? dv.s : v ? fw_acpi_value_str(v, buf, sizeof(buf)) : "", after);
+		else if (conv == 'x')
+			snprintf(out, len, zero ? "%.*s%0*" PRIx64 "%s" : "%.*s%*" PRIx64 "%s", pre, fmt, width, dv.u, after);
+		else if (conv == 'X')
+			snprintf(out, len, zero ? "%.*s%0*" PRIX64 "%s" : "%.*s%*" PRIX64 "%s", pre, fmt, width, dv.u, after);
+		else
+			snprintf(out, len, zero ? "%.*s%0*" PRIu64 "%s" : "%.*s%*" PRIu64 "%s", pre, fmt, width, dv.u, after);
+	}
+	return true;
+}
+
+/* A view's text line with its values in place; false when the line is left out. */
+static bool render_line(const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh, const char *line,
+			char *out, size_t len)
+{
+	size_t k = 0;
+	out[0] = '\0';
+	if (!strncmp(line, "{!", 2)) {
+		const struct fw_acpi_value *v;
+		struct fw_acpi_derived dv;
+		const char *end = strchr(line, '}');
+		char name[64];
+		snprintf(name, sizeof(name), "%.*s", (int)(end - line - 2), line + 2);
+		if (!fw_acpi_show_value(t, part, sh, name, &v, &dv) || !dv.u)
+			return false;
+		line = end + 1;
+	}
+	for (const char *p = line; *p && k + 1 < len;) {
+		if (*p != '{') {
+			out[k++] = *p++;
+			out[k] = '\0';
+			continue;
+		}
+		const char *end = strchr(p, '}');
+		bool optional = p[1] == '?';
+		const char *name = p + 1 + optional, *colon = memchr(name, ':', (size_t)(end - name));
+		char nm[64], fmt[64];
+		snprintf(nm, sizeof(nm), "%.*s", (int)((colon ? colon : end) - name), name);
+		if (colon)
+			snprintf(fmt, sizeof(fmt), "%.*s", (int)(end - colon - 1), colon + 1);
+		if (!placeholder(t, part, sh, nm, colon ? fmt : NULL, out + k, len - k) && !optional)
+			return false;
+		k += strlen(out + k);
+		p = end + 1;
+	}
+	return true;
+}
+
+static void shape_text(const struct out *o, const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh)
+{
+	char line[1024];
+	for (const char *const *l = sh->text; l && *l; l++)
+		if (render_line(t, part, sh, *l, line, sizeof(line)))
+			fprintf(o->f, "  %s\n", line);
+}
+
+static void fields_text(const struct out *o, const struct fw_acpi_table *t)
+{
+	const struct fw_acpi_doc *d = t->doc;
+	const struct fw_acpi_view *view = d->layout->view;
+	if (view) {
+		for (size_t k = 0; k < d->nparts; k++) {
+			const struct fw_acpi_shape *sh = fw_acpi_view_shape(view, &d->parts[k]);
+			if (sh)
+				shape_text(o, t, k, sh);
+		}
+		matrix_text(o, d->matrix, d->matrix_n);
+		return;
+	}
 	const struct fw_acpi_part *fixed = &d->parts[0];
 	for (size_t i = 0; i < fixed->n; i++)
 		if (!all_zero(&fixed->v[i])) {
@@ -483,20 +520,18 @@ static void fields_text(const struct out *o, const struct fw_acpi_doc *d)
 
 static void decoded_text(const struct out *o, const struct fw_acpi_table *t)
 {
+	if (t->doc) {
+		fields_text(o, t);
+		return;
+	}
 	switch (t->decoder->kind) {
 	case FW_ACPI_MODEL_IVRS: ivrs_text(o, t->model); break;
 	case FW_ACPI_MODEL_SRAT: srat_text(o, t->model); break;
-	case FW_ACPI_MODEL_SLIT: slit_text(o, t->model); break;
-	case FW_ACPI_MODEL_MCFG: mcfg_text(o, t->model); break;
 	case FW_ACPI_MODEL_DMAR: dmar_text(o, t->model); break;
 	case FW_ACPI_MODEL_MADT: madt_text(o, t->model); break;
-	case FW_ACPI_MODEL_FADT: fadt_text(o, t, t->model); break;
 	case FW_ACPI_MODEL_HMAT: hmat_text(o, t->model); break;
 	case FW_ACPI_MODEL_CEDT: cedt_text(o, t->model); break;
-	case FW_ACPI_MODEL_RSDP: rsdp_text(o, t->model); break;
-	case FW_ACPI_MODEL_XSDT: xsdt_text(o, t->model); break;
-	case FW_ACPI_MODEL_FIELDS: fields_text(o, t->model); break;
-	case FW_ACPI_MODEL_NONE: break;
+	default: break;
 	}
 }
 

@@ -1,7 +1,7 @@
 /* The ACPI section of a diff: tables added, removed and changed, with decoded field-level
- * differences for every table described by a layout (compared field by field, acpi/fields.h) and
- * for the complex tables IVRS, SRAT, SLIT and MCFG, and the PCI root-bridge map (DSDT/SSDT through
- * iasl) when the tables it is built from changed.
+ * differences for every table described by a layout (compared field by field, acpi/fields.h:
+ * FADT, MCFG, SLIT, RSDP, XSDT and the simple tables) and for the complex tables IVRS and SRAT, and
+ * the PCI root-bridge map (DSDT/SSDT through iasl) when the tables it is built from changed.
  *
  * A table with a layout needs nothing here; a complex table (a hook in acpi/decode.c) gets a
  * function like srat_fields() and its row in decoded_fields(). */
@@ -13,8 +13,6 @@
 
 #include "acpi/fields.h"
 #include "acpi/ivrs.h"
-#include "acpi/mcfg.h"
-#include "acpi/slit.h"
 #include "acpi/srat.h"
 #include "acpi/topo.h"
 #include "diff-internal.h"
@@ -128,43 +126,6 @@ static void srat_fields(struct fw_diff *d, const struct fw_srat *a, const struct
 			      fw_arena_printf(&d->arena, "%s%s", ex.buf, moved > 4 ? ", ..." : ""));
 }
 
-/* ---- SLIT, MCFG ---- */
-
-static void slit_text(const struct fw_slit *s, struct text *t)
-{
-	for (size_t r = 0; r < s->n; r++) {
-		put(t, "%s", r ? "; " : "");
-		for (size_t c = 0; c < s->n; c++)
-			put(t, "%s%u", c ? " " : "", s->matrix[r * s->n + c]);
-	}
-}
-
-static void slit_fields(struct fw_diff *d, const struct fw_slit *a, const struct fw_slit *b, struct fw_diff_fields *f)
-{
-	if (a->localities != b->localities)
-		fw_diff_field(f, "localities", fw_arena_printf(&d->arena, "%" PRIu64, a->localities),
-			      fw_arena_printf(&d->arena, "%" PRIu64, b->localities), NULL);
-	struct text ta = {0}, tb = {0};
-	slit_text(a, &ta);
-	slit_text(b, &tb);
-	field_text(d, f, "distances", &ta, &tb);
-}
-
-static void mcfg_text(const struct fw_mcfg *m, struct text *t)
-{
-	for (size_t i = 0; i < m->n; i++)
-		put(t, "%ssegment %u buses %02X-%02X at 0x%" PRIX64, i ? "; " : "", m->allocations[i].segment,
-		    m->allocations[i].start_bus, m->allocations[i].end_bus, m->allocations[i].base);
-}
-
-static void mcfg_fields(struct fw_diff *d, const struct fw_mcfg *a, const struct fw_mcfg *b, struct fw_diff_fields *f)
-{
-	struct text ta = {0}, tb = {0};
-	mcfg_text(a, &ta);
-	mcfg_text(b, &tb);
-	field_text(d, f, "ECAM windows", &ta, &tb);
-}
-
 /* ---- IVRS: the IOMMUs Linux uses, keyed by segment and device ---- */
 
 static void ivrs_efr_text(uint64_t efr, uint64_t efr2, struct text *t)
@@ -248,19 +209,36 @@ static void ivrs_fields(struct fw_diff *d, const struct fw_ivrs *a, const struct
 
 /* ---- tables described by their layout: the decoded documents, field by field ---- */
 
+/* The view's entry for a value of a table that keeps a shape of its own, or NULL: such values
+ * are named and written in the diff as in its JSON ("localities: 2"). */
+static const struct fw_acpi_show *shown_as(const struct fw_acpi_doc *doc, const struct fw_acpi_part *p,
+					   const struct fw_acpi_value *v)
+{
+	const struct fw_acpi_shape *sh = fw_acpi_view_shape(doc->layout->view, p);
+	char name[128];
+	snprintf(name, sizeof(name), "%s%s%s", v->parent ? v->parent->name : "", v->parent ? "." : "", v->field->name);
+	for (size_t i = 0; sh && i < sh->nshow; i++)
+		if (sh->show[i].key && !sh->show[i].derive && !strcmp(sh->show[i].name, name))
+			return &sh->show[i];
+	return NULL;
+}
+
 /* "Address.SpaceId", "subspace 2 BaseAddress": a value's name, unique within its document. */
 static const char *value_key(struct fw_arena *ar, const struct fw_acpi_part *p, size_t ordinal,
-			     const struct fw_acpi_value *v)
+			     const struct fw_acpi_value *v, const struct fw_acpi_show *shown)
 {
-	const char *field = v->parent ? fw_arena_printf(ar, "%s.%s", v->parent->name, v->field->name) : v->field->name;
+	const char *field = shown ? shown->key
+			    : v->parent ? fw_arena_printf(ar, "%s.%s", v->parent->name, v->field->name) : v->field->name;
 	if (ordinal == 0)
 		return field;
 	return fw_arena_printf(ar, "%s %zu %s", p->what, ordinal, field);
 }
 
-static const char *value_text(struct fw_arena *ar, const struct fw_acpi_value *v)
+static const char *value_text(struct fw_arena *ar, const struct fw_acpi_value *v, const struct fw_acpi_show *shown)
 {
 	char buf[256], names[512];
+	if (shown && shown->as == FW_AS_NUMBER)
+		return fw_arena_printf(ar, "%" PRIu64, v->u);
 	const char *s = fw_acpi_value_str(v, buf, sizeof(buf));
 	const char *n = fw_acpi_value_names(v, names, sizeof(names));
 	return n && *n ? fw_arena_printf(ar, "%s (%s)", s, n) : fw_arena_strdup(ar, s);
@@ -290,8 +268,9 @@ static void doc_values(struct fw_arena *ar, const struct fw_acpi_doc *doc, struc
 			(*order)[(*n)++] = key;
 		}
 		for (size_t i = 0; i < p->n; i++) {
-			const char *key = value_key(ar, p, ordinal, &p->v[i]);
-			fw_strmap_put(m, key, (void *)value_text(ar, &p->v[i]));
+			const struct fw_acpi_show *shown = shown_as(doc, p, &p->v[i]);
+			const char *key = value_key(ar, p, ordinal, &p->v[i], shown);
+			fw_strmap_put(m, key, (void *)value_text(ar, &p->v[i], shown));
 			(*order)[(*n)++] = key;
 		}
 	}
@@ -343,16 +322,12 @@ static void decoded_fields(struct fw_diff *d, const struct fw_acpi_table *a, con
 			   struct fw_diff_fields *f)
 {
 	const void *ma, *mb;
-	if ((ma = fw_acpi_table_model(a, FW_ACPI_MODEL_SRAT)) && (mb = fw_acpi_table_model(b, FW_ACPI_MODEL_SRAT)))
+	if (a->doc && b->doc && a->doc->layout == b->doc->layout)
+		doc_fields(d, a->doc, b->doc, f);
+	else if ((ma = fw_acpi_table_model(a, FW_ACPI_MODEL_SRAT)) && (mb = fw_acpi_table_model(b, FW_ACPI_MODEL_SRAT)))
 		srat_fields(d, ma, mb, f);
-	else if ((ma = fw_acpi_table_model(a, FW_ACPI_MODEL_SLIT)) && (mb = fw_acpi_table_model(b, FW_ACPI_MODEL_SLIT)))
-		slit_fields(d, ma, mb, f);
-	else if ((ma = fw_acpi_table_model(a, FW_ACPI_MODEL_MCFG)) && (mb = fw_acpi_table_model(b, FW_ACPI_MODEL_MCFG)))
-		mcfg_fields(d, ma, mb, f);
 	else if ((ma = fw_acpi_table_model(a, FW_ACPI_MODEL_IVRS)) && (mb = fw_acpi_table_model(b, FW_ACPI_MODEL_IVRS)))
 		ivrs_fields(d, ma, mb, f);
-	else if ((ma = fw_acpi_table_model(a, FW_ACPI_MODEL_FIELDS)) && (mb = fw_acpi_table_model(b, FW_ACPI_MODEL_FIELDS)))
-		doc_fields(d, ma, mb, f);
 }
 
 /* ---- tables ---- */
