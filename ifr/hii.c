@@ -564,6 +564,8 @@ static bool open_tree(struct fw_hii_input *in, const struct fw_hii_options *o, b
 		fw_firmware_close(&in->fw);
 		return true;
 	}
+	if (o && o->tree_parsed)
+		o->tree_parsed(o->tree_parsed_ctx, &in->fw);
 	fw_hii_db_init(&in->db, o);
 	in->have_fw = true;
 	in->how = "modules of the firmware tree";

@@ -100,6 +100,10 @@ struct fw_hii_options {
 	const char *lang;   /* requested display language; NULL = "en-US" */
 	size_t max_string;  /* longest string kept, bytes; 0 = the tree limit default */
 	bool keep_string_only; /* keep modules that have string packages but no forms */
+	/* Called once the firmware tree is parsed, before its forms are decoded: a caller that needs
+	 * more of the raw image (version strings, module lists) takes it here, while it is resident. */
+	void (*tree_parsed)(void *ctx, struct fw_firmware *fw);
+	void *tree_parsed_ctx;
 };
 
 struct fw_hii_db {

@@ -267,6 +267,13 @@ bool fw_file_read_within(const char *path, size_t cap, unsigned seconds, struct 
 	return ok;
 }
 
+void fw_file_drop_resident(const struct fw_file *f)
+{
+	/* a private read-only mapping: its pages come back from the page cache when read again */
+	if (f && f->mapped && f->len)
+		madvise((void *)f->data, f->len, MADV_DONTNEED);
+}
+
 void fw_file_close(struct fw_file *f)
 {
 	if (!f)

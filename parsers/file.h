@@ -35,6 +35,9 @@ bool fw_file_read_within(const char *path, size_t cap, unsigned seconds, struct 
 bool fw_file_read_fd(int fd, const char *path, size_t cap, uint8_t **out, size_t *out_len, bool *over_cap,
 		     struct fw_error *err);
 void fw_file_close(struct fw_file *f);
+/* A mapped input's pages leave the process's resident set (the bytes stay readable, read again
+ * from the page cache on the next access): for a caller done with most of a big input. */
+void fw_file_drop_resident(const struct fw_file *f);
 bool fw_is_directory(const char *path);
 
 /* What this thread is reading, named in the out-of-memory message (fw_file_open and fw_file_read

@@ -49,10 +49,18 @@ void fw_prefetch_free(struct fw_prefetch *pf)
 	free(pf);
 }
 
+static unsigned shared_by = 1;
+
+void fw_prefetch_share(unsigned inputs)
+{
+	__atomic_store_n(&shared_by, inputs ? inputs : 1, __ATOMIC_RELAXED);
+}
+
 unsigned fw_prefetch_threads(size_t n)
 {
 	const char *env = fw_env()->threads;
 	long want = env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+	want /= (long)__atomic_load_n(&shared_by, __ATOMIC_RELAXED);
 	if (want < 1 || n < FW_PREFETCH_MIN_INPUT)
 		return 1;
 	return want > 8 ? 8 : (unsigned)want;

@@ -38,6 +38,10 @@ struct fw_prefetch *fw_prefetch_new(void);
 void fw_prefetch_free(struct fw_prefetch *pf);
 /* Threads to use for an input of n bytes: 1 (no prefetch) for small inputs or FWLENS_THREADS=1. */
 unsigned fw_prefetch_threads(size_t n);
+/* Inputs parsed at the same time from now on (a diff parses its two sides at once): they share the
+ * threads, so no more streams are inflated at once, each with its decoder's dictionary, than
+ * there are processors. 1 again when they are done. */
+void fw_prefetch_share(unsigned inputs);
 
 /* Layout pass: a compressed stream the parse would inflate with algorithm a. */
 void fw_prefetch_add(struct fw_prefetch *pf, enum fw_algo a, const uint8_t *in, size_t len);

@@ -14,6 +14,7 @@
 #include "acpi/srat.h"
 #include "acpi/topo.h"
 #include "parsers/file.h"
+#include "parsers/prefetch.h"
 #include "search.h"
 #include "topics.h"
 
@@ -150,6 +151,16 @@ static bool open_image_file(struct fw_source *src, const char *path, const char 
 	if (cache)
 		forms_to_cache(src, sha);
 	return true;
+}
+
+/* The version strings are the last reads of the whole raw image (modules are only listed): read
+ * them while it is resident, then let its pages go before the forms are decoded. */
+static void inventory_then_release(void *ctx, struct fw_firmware *fw)
+{
+	struct fw_source *src = ctx;
+	fw_inventory_build(fw->tree, &src->inventory);
+	src->inventory_built = true;
+	fw_file_drop_resident(&fw->file);
 }
 
 /* A snapshot captured with --image-ref names its image by SHA-256, size and name: the cache, or
@@ -373,6 +384,10 @@ bool fw_source_open(const char *path, const struct fw_source_options *o, struct 
 	}
 	src->kind = FW_SOURCE_FIRMWARE;
 	struct fw_hii_options ho = hii_options(src);
+	if (src->opt.release_input) {
+		ho.tree_parsed = inventory_then_release;
+		ho.tree_parsed_ctx = src;
+	}
 	if (!fw_hii_open(path, &ho, &src->hii, err)) {
 		fw_source_close(src);
 		return false;
@@ -912,7 +927,9 @@ struct open_job {
 static void *open_job_run(void *arg)
 {
 	struct open_job *j = arg;
-	j->ok = fw_source_open(j->path, j->opt, j->src, j->err);
+	struct fw_source_options o = *j->opt;
+	o.release_input = true;
+	j->ok = fw_source_open(j->path, &o, j->src, j->err);
 	if (j->ok) {
 		fw_source_setlist(j->src);
 		if (j->src->kind != FW_SOURCE_LIST)
@@ -933,12 +950,16 @@ bool fw_source_open_pair(const char *const paths[2], const struct fw_source_opti
 	}
 	/* standard input is read by one side only; threads are an optimisation, not a requirement */
 	pthread_t t;
+	fw_prefetch_share(2);
 	bool threaded = pthread_create(&t, NULL, open_job_run, &jobs[1]) == 0;
+	if (!threaded)
+		fw_prefetch_share(1);
 	open_job_run(&jobs[0]);
 	if (threaded)
 		pthread_join(t, NULL);
 	else
 		open_job_run(&jobs[1]);
+	fw_prefetch_share(1);
 	if (jobs[0].ok && jobs[1].ok)
 		return true;
 	for (int i = 0; i < 2; i++)

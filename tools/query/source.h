@@ -40,6 +40,10 @@ struct fw_source_options {
 	const char *image_dir; /* where snapshots captured with --image-ref find their image */
 	const char *vars;   /* current values from here instead of the source's own variables: anything
 			     * `fwlens nvram` reads (vars-input.h) */
+	/* Once the image is parsed and its version strings read, let its mapped bytes leave the
+	 * resident set (read again from the page cache where still needed): two 32 MiB images side
+	 * by side in one diff need not both stay resident. */
+	bool release_input;
 };
 
 enum fw_source_kind { FW_SOURCE_MACHINE, FW_SOURCE_FIRMWARE, FW_SOURCE_LIST };
