@@ -22,7 +22,8 @@ RESOURCES = {
     "/redfish/v1/Systems/Self": {"Id": "Self", "Bios": {"@odata.id": "/redfish/v1/Systems/Self/Bios"}},
     "/redfish/v1/Systems/Self/Bios": {
         "Id": "Bios",
-        "Attributes": {"CbsCmnSmeeCtrl": "Auto", "CbsCmnSnpMemCover": "Disabled", "PCIS007": "Enabled"},
+        "Attributes": {"CbsCmnSmeeCtrl": "Auto", "CbsCmnSnpMemCover": "Disabled", "PCIS007": "Enabled",
+                       "CbsDfCmnDramNpsBRH": "NPS1"},
         "@Redfish.Settings": {"SettingsObject": {"@odata.id": "/redfish/v1/Systems/Self/Bios/SD"}},
     },
     "/redfish/v1/Systems/Self/Bios/SD": {"Id": "SD", "@odata.etag": ETAG, "Attributes": {}},

@@ -5,7 +5,11 @@
 # 1104 machines, one with the 1201 machine's state), plus a fourth whose root is missing and must
 # fail with fwlens's message; then report.yml over the fetched snapshots (its rows and its gate);
 # then apply.yml's BMC step (--tags bmc) against a stand-in Redfish BMC (tests/cli/redfish-bmc.py):
-# the PATCH it sends, and a failure for an attribute the BMC does not have.
+# the PATCH it sends, and a failure for an attribute the BMC does not have; then the whole of
+# apply.yml for a plan made with fwlens (NPS4) on two hosts: the PATCH per host, capture again,
+# and fwlens plan --verify, which passes on the host whose machine has NPS4 (the 1201 state) and
+# fails the one still on NPS1 with the setting that differs. capture.yml refuses a host without
+# fwlens when no package is given.
 . "$(dirname "$0")/lib.sh"
 
 CAP="$SAMPLES/ESC8000A-E13-ASUS-1104.CAP"
@@ -116,6 +120,39 @@ ansible-playbook -i "$T_DIR/bmc.ini" "$PLAYBOOKS/apply.yml" --tags bmc -e fwlens
 	>"$T_DIR/apply.log" 2>&1 || status=$?
 [ "$status" -eq 2 ] && grep -q "is not a Redfish BIOS body" "$T_DIR/apply.log" && pass apply-refuses-other-json ||
 	fail apply-refuses-other-json "exit $status: $(grep -E 'fatal|msg' "$T_DIR/apply.log" | head -c 300)"
+
+# apply, the whole play: the plan's Redfish body through each BMC, no prompt, capture again, verify
+fwlens plan snaps/gpu01.fwsnap --image-dir "$SAMPLES" --set 'NUMA nodes per socket=NPS4' --format json -o "$T_DIR/plan.json"
+fwlens plan snaps/gpu01.fwsnap --image-dir "$SAMPLES" --set 'NUMA nodes per socket=NPS4' --format redfish -o "$T_DIR/plan.redfish.json"
+: >"$T_DIR/bmc/patches.jsonl"
+{
+	echo "[fleet]"
+	for h in gpu01 gpu03; do echo "$h fwlens_root=$T_DIR/$h bmc_host=127.0.0.1:$(cat "$T_DIR/bmc/port") bmc_user=admin bmc_password=admin"; done
+	echo "[fleet:vars]"
+	echo "ansible_connection=local"
+} >"$T_DIR/apply.ini"
+status=0
+ansible-playbook -i "$T_DIR/apply.ini" "$PLAYBOOKS/apply.yml" -e fwlens_wait=false -e fwlens_bin="$FWLENS" -e fwlens_become=false \
+	-e "{\"fwlens_capture_options\": [\"--image-ref\", \"$CAP\"]}" -e fwlens_image_dir="$SAMPLES" -e fwlens_snaps="$T_DIR/applied" \
+	-e fwlens_plan="$T_DIR/plan.json" -e fwlens_redfish="$T_DIR/plan.redfish.json" >"$T_DIR/apply.log" 2>&1 || status=$?
+[ "$(jq -c .body "$T_DIR/bmc/patches.jsonl" 2>/dev/null | sort -u)" = '{"Attributes":{"CbsDfCmnDramNpsBRH":"NPS4"}}' ] &&
+	[ "$(wc -l <"$T_DIR/bmc/patches.jsonl")" -eq 2 ] && pass apply-patch-per-host ||
+	fail apply-patch-per-host "$(cat "$T_DIR/bmc/patches.jsonl" 2>/dev/null | head -c 300)"
+[ "$(fwlens snapshot show "$T_DIR/applied/gpu01.fwsnap" --format json 2>/dev/null | jq -r .facts.host)" = gpu01 ] &&
+	[ "$(fwlens snapshot show "$T_DIR/applied/gpu03.fwsnap" --format json 2>/dev/null | jq -r .facts.host)" = gpu03 ] &&
+	pass apply-captures-again || fail apply-captures-again "$(ls "$T_DIR/applied" 2>&1 | head -c 200)"
+[ "$status" -eq 2 ] && grep -q "fatal: \[gpu01\]: FAILED.*different  NUMA nodes per socket = NPS1 (planned NPS4)" "$T_DIR/apply.log" &&
+	grep -q "gpu01 *: ok=.*failed=1" "$T_DIR/apply.log" && grep -q "gpu03 *: ok=.*failed=0" "$T_DIR/apply.log" &&
+	! grep -q "fatal: \[gpu03\]" "$T_DIR/apply.log" && pass apply-verify ||
+	fail apply-verify "exit $status: $(grep -E 'fatal|gpu0[13] *:' "$T_DIR/apply.log" | head -c 500)"
 kill $bmc 2>/dev/null
 if ansible-playbook --syntax-check "$PLAYBOOKS/apply.yml" >"$T_DIR/apply.log" 2>&1; then pass apply-syntax; else
 	fail apply-syntax "$(tail -c 300 "$T_DIR/apply.log")"; fi
+
+# capture.yml on a host without fwlens and without a package to install: refused by name
+status=0
+ansible-playbook -i "$T_DIR/hosts.ini" "$PLAYBOOKS/capture.yml" --limit gpu01 -e fwlens_bin="$T_DIR/no-such-fwlens" \
+	-e fwlens_become=false -e fwlens_snaps="$T_DIR/none" >"$T_DIR/capture.log" 2>&1 || status=$?
+[ "$status" -eq 2 ] && grep -q "fwlens is not installed on gpu01 and no fwlens_deb was given" "$T_DIR/capture.log" &&
+	[ ! -e "$T_DIR/none" ] && pass capture-needs-package ||
+	fail capture-needs-package "exit $status: $(grep -E 'fatal|msg' "$T_DIR/capture.log" | head -c 300)"
