@@ -95,9 +95,19 @@ static void remove_folder(const char *path)
 	rmdir(path);
 }
 
+static void (*volatile hook)(void);
+
+void fw_cleanup_set_hook(void (*fn)(void))
+{
+	hook = fn;
+}
+
 void fw_cleanup_run(void)
 {
 	int saved = errno;
+	void (*fn)(void) = hook;
+	if (fn)
+		fn();
 	/* children first: they may still be writing into a folder below */
 	for (int i = 0; i < SLOTS; i++)
 		if (__atomic_load_n(&slots[i].state, __ATOMIC_ACQUIRE) == SLOT_ARMED && slots[i].kind == KIND_CHILD) {

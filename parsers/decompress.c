@@ -20,7 +20,60 @@
 
 static void *alloc_out(uint64_t size)
 {
-	return malloc(size ? (size_t)size : 1);
+	return fw_xmalloc(size ? (size_t)size : 1);
+}
+
+/* The libraries' allocators, through fw_xmalloc (decompress.h). */
+static void *checked_alloc_n(size_t nmemb, size_t size)
+{
+	if (size && nmemb > SIZE_MAX / size)
+		return fw_xmalloc(SIZE_MAX); /* cannot be had: the out-of-memory line */
+	return fw_xmalloc(nmemb * size);
+}
+
+static void *lzma_alloc(void *opaque, size_t nmemb, size_t size)
+{
+	(void)opaque;
+	return checked_alloc_n(nmemb, size);
+}
+
+static void lzma_free(void *opaque, void *p)
+{
+	(void)opaque;
+	free(p);
+}
+
+static const lzma_allocator lzma_checked = {lzma_alloc, lzma_free, NULL};
+
+static voidpf zlib_alloc(voidpf opaque, uInt items, uInt size)
+{
+	(void)opaque;
+	return checked_alloc_n(items, size);
+}
+
+static void zlib_free(voidpf opaque, voidpf p)
+{
+	(void)opaque;
+	free(p);
+}
+
+void fw_zlib_checked_alloc(struct z_stream_s *z)
+{
+	z->zalloc = zlib_alloc;
+	z->zfree = zlib_free;
+	z->opaque = NULL;
+}
+
+static void *brotli_alloc(void *opaque, size_t size)
+{
+	(void)opaque;
+	return fw_xmalloc(size);
+}
+
+static void brotli_free(void *opaque, void *p)
+{
+	(void)opaque;
+	free(p);
 }
 
 /* --- LZMA ------------------------------------------------------------------------------------ */
@@ -41,7 +94,7 @@ static bool lzma_try(const uint8_t *in, size_t n, bool x86, uint64_t cap, uint8_
 		return fw_error_set(err, FW_E_LIMIT, "%s stream: uncompressed size 0x%llx is over the limit of 0x%llx", what,
 				    (unsigned long long)size, (unsigned long long)cap);
 	lzma_filter decode_filter = {.id = LZMA_FILTER_LZMA1, .options = NULL};
-	if (lzma_properties_decode(&decode_filter, NULL, in, 5) != LZMA_OK)
+	if (lzma_properties_decode(&decode_filter, &lzma_checked, in, 5) != LZMA_OK)
 		return fw_error_set(err, FW_E_INVALID, "%s stream: invalid properties", what);
 	lzma_options_lzma *opt = decode_filter.options;
 	/* The decoder never looks further back than the output it has made, so a dictionary larger
@@ -62,17 +115,13 @@ static bool lzma_try(const uint8_t *in, size_t n, bool x86, uint64_t cap, uint8_
 	filters[k] = (lzma_filter){.id = LZMA_VLI_UNKNOWN, .options = NULL};
 
 	lzma_stream strm = LZMA_STREAM_INIT;
+	strm.allocator = &lzma_checked;
 	lzma_ret ret = lzma_raw_decoder(&strm, filters);
 	free(opt);
 	if (ret != LZMA_OK)
-		return fw_error_set(err, ret == LZMA_MEM_ERROR ? FW_E_LIMIT : FW_E_INVALID, "%s stream: decoder set-up failed (%d)",
-				    what, (int)ret);
+		return fw_error_set(err, FW_E_INVALID, "%s stream: decoder set-up failed (%d)", what, (int)ret);
 	uint64_t have = known ? size : (n * 4 < cap ? (n * 4 > 65536 ? n * 4 : 65536) : cap);
 	uint8_t *buf = alloc_out(have);
-	if (!buf) {
-		lzma_end(&strm);
-		return fw_error_set(err, FW_E_LIMIT, "%s stream: cannot allocate 0x%llx bytes", what, (unsigned long long)have);
-	}
 	strm.next_in = in + FW_LZMA_HEADER_SIZE;
 	strm.avail_in = n - FW_LZMA_HEADER_SIZE;
 	strm.next_out = buf;
@@ -87,12 +136,7 @@ static bool lzma_try(const uint8_t *in, size_t n, bool x86, uint64_t cap, uint8_
 				break;
 			}
 			uint64_t grown = have * 2 < cap ? have * 2 : cap;
-			uint8_t *nb = realloc(buf, (size_t)grown);
-			if (!nb) {
-				ret = LZMA_MEM_ERROR;
-				break;
-			}
-			buf = nb;
+			buf = fw_xrealloc(buf, (size_t)grown);
 			strm.next_out = buf + have;
 			strm.avail_out = (size_t)(grown - have);
 			have = grown;
@@ -160,6 +204,7 @@ static bool inflate_grow(const char *what, const uint8_t *in, size_t n, int wind
 {
 	z_stream z;
 	memset(&z, 0, sizeof(z));
+	fw_zlib_checked_alloc(&z);
 	if (inflateInit2(&z, window_bits) != Z_OK)
 		return fw_error_set(err, FW_E_INTERNAL, "%s stream: zlib set-up failed", what);
 	uint64_t have = (uint64_t)n * 4;
@@ -168,27 +213,19 @@ static bool inflate_grow(const char *what, const uint8_t *in, size_t n, int wind
 	if (have > cap)
 		have = cap;
 	uint8_t *buf = alloc_out(have);
-	if (!buf) {
-		inflateEnd(&z);
-		return fw_error_set(err, FW_E_LIMIT, "%s stream: cannot allocate 0x%llx bytes", what, (unsigned long long)have);
-	}
 	uint64_t total = 0;
 	const uint8_t *next_in = in;
 	size_t left = n;
 	int ret = Z_OK;
+	bool over_cap = false;
 	for (;;) {
 		if (total == have) {
 			if (have >= cap) {
-				ret = Z_MEM_ERROR;
+				over_cap = true;
 				break;
 			}
 			uint64_t grown = have * 2 < cap ? have * 2 : cap;
-			uint8_t *nb = realloc(buf, (size_t)grown);
-			if (!nb) {
-				ret = Z_MEM_ERROR;
-				break;
-			}
-			buf = nb;
+			buf = fw_xrealloc(buf, (size_t)grown);
 			have = grown;
 		}
 		uInt in_chunk = left > 0x40000000u ? 0x40000000u : (uInt)left;
@@ -214,9 +251,9 @@ static bool inflate_grow(const char *what, const uint8_t *in, size_t n, int wind
 	char why[80];
 	snprintf(why, sizeof(why), "%s", ret == Z_DATA_ERROR && z.msg ? z.msg : "inflate error");
 	inflateEnd(&z);
-	if (ret != Z_STREAM_END) {
+	if (over_cap || ret != Z_STREAM_END) {
 		free(buf);
-		if (ret == Z_MEM_ERROR)
+		if (over_cap)
 			return fw_error_set(err, FW_E_LIMIT, "%s stream: output is over the limit of 0x%llx", what,
 					    (unsigned long long)cap);
 		bool ended = ret == Z_BUF_ERROR;
@@ -276,9 +313,7 @@ static bool brotli(const uint8_t *in, size_t n, uint64_t cap, uint8_t **out, siz
 		return fw_error_set(err, FW_E_LIMIT, "Brotli stream: DecodedSize 0x%llx is over the limit of 0x%llx",
 				    (unsigned long long)size, (unsigned long long)cap);
 	uint8_t *buf = alloc_out(size);
-	if (!buf)
-		return fw_error_set(err, FW_E_LIMIT, "Brotli stream: cannot allocate 0x%llx bytes", (unsigned long long)size);
-	BrotliDecoderState *s = BrotliDecoderCreateInstance(NULL, NULL, NULL);
+	BrotliDecoderState *s = BrotliDecoderCreateInstance(brotli_alloc, brotli_free, NULL);
 	if (!s) {
 		free(buf);
 		return fw_error_set(err, FW_E_INTERNAL, "Brotli stream: decoder set-up failed");

@@ -66,6 +66,13 @@ bool fw_decompress_declared_size(enum fw_algo a, const uint8_t *in, size_t n, ui
  * entry after its 0x100-byte header; same contract as fw_decompress. */
 bool fw_zlib_inflate(const uint8_t *in, size_t n, uint64_t cap, uint8_t **out, size_t *out_len, struct fw_error *err);
 
+/* Every buffer a decompressor (and liblzma, zlib and libbrotli inside it) allocates goes through
+ * fw_xmalloc: running out of memory while inflating ends the run with exit 4 and the
+ * out-of-memory line naming what is being read, never a limit diagnostic. For a z_stream of
+ * zlib used elsewhere (snapshot members): set its zalloc, zfree and opaque so. */
+struct z_stream_s;
+void fw_zlib_checked_alloc(struct z_stream_s *z);
+
 /* EFI 1.1 / Tiano (tiano.c): `pbit` is 4 for EFI 1.1 and 5 for Tiano. */
 #define FW_EFI_HEADER_SIZE 8
 bool fw_efi_decompress(const uint8_t *in, size_t n, unsigned pbit, uint64_t cap, uint8_t **out, size_t *out_len,

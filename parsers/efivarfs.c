@@ -1,6 +1,7 @@
 /* Linux efivarfs (reference/formats.md 5.4): a file per variable, named `Name-guid` with the GUID
  * in lower case, holding the u32 attributes and then the data. Read from one file, from a folder
- * laid out like /sys/firmware/efi/efivars, or from a tar archive of such a folder. */
+ * laid out like /sys/firmware/efi/efivars, or from a tar archive of such a folder (plain, or
+ * compressed with gzip, xz, zstd or bzip2: the same reader and limits, on the inflated bytes). */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,11 @@
 #define EFIVAR_GUID_LEN 36
 /* Larger than any variable a firmware accepts (they cap a variable at tens of KiB). */
 #define EFIVAR_FILE_CAP ((size_t)16 << 20)
+#ifdef FW_FUZZING /* a compressed tar inflates its members: fuzz inputs need less room */
+#define EFIVAR_TAR_CAP ((size_t)16 << 20)
+#else
 #define EFIVAR_TAR_CAP ((size_t)256 << 20)
+#endif
 /* A machine has a few thousand variables at most. */
 #define EFIVAR_TAR_MEMBERS 65536
 
@@ -105,6 +110,7 @@ static bool load_tar(struct fw_tree *t, struct fw_node *store, const struct fw_v
 	struct fw_tar_reader r;
 	struct fw_tar_entry e;
 	fw_tar_reader_init(&r, v, &lim);
+	r.want = fw_efivarfs_name_ok; /* a firmware image beside them is not read */
 	fw_error_clear(err);
 	bool ok = true;
 	while (ok && fw_tar_next(&r, &e, err)) {
@@ -197,15 +203,18 @@ bool fw_efivarfs_load(const char *path, struct fw_tree *t, struct fw_error *err)
 	t->input = f.data;
 	t->input_len = f.len;
 	struct fw_view v = fw_view_make(f.data, f.len, 0);
-	if (fw_tar_probe(&v)) {
+	const char *compression = fw_tar_probe_compressed(&v);
+	if (compression || fw_tar_probe(&v)) {
 		struct fw_node *store = new_store(t, NULL, &v, err);
 		if (!store)
 			return false;
 		fw_node_field_str(t, store, "Container", "tar");
+		if (compression)
+			fw_node_field_str(t, store, "Compression", compression);
 		if (!load_tar(t, store, &v, err))
 			return false;
 		if (!store->first_child)
-			return fw_error_set(err, FW_E_INVALID, "%s: the archive holds no efivarfs files (Name-guid)", path);
+			return fw_error_set(err, FW_E_NOT_FOUND, "%s: the archive holds no efivarfs files (Name-guid)", path);
 		return true;
 	}
 	return fw_efivarfs_parse_file(t, NULL, path, &v, err);

@@ -116,7 +116,7 @@ static bool read_stream(int fd, const struct stat *st, const char *path, size_t 
 
 /* --- what is being read, for the out-of-memory message ----------------------------------------- */
 
-static _Thread_local char reading[256];
+static _Thread_local char reading[512];
 
 void fw_file_note_reading(const char *what)
 {

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env.h"
+
 static const char *const kind_names[FW_NODE_KIND_COUNT] = {
 	[FW_NODE_CAPSULE] = "capsule",
 	[FW_NODE_IMAGE] = "image",
@@ -49,7 +51,7 @@ struct fw_limits fw_limits_default(void)
 #else
 	l.max_depth = 64;
 	l.max_nodes = 1000000;
-	l.max_decompressed_total = (uint64_t)2 << 30;
+	l.max_decompressed_total = fw_env_limit("inflate-total", (uint64_t)2 << 30);
 	l.max_decompressed_one = 512u << 20;
 	l.max_string = 65536;
 #endif

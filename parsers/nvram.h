@@ -55,8 +55,10 @@ bool fw_efivarfs_parse_file(struct fw_tree *t, struct fw_node *parent, const cha
 			    struct fw_error *err);
 /* True when a file name has the efivarfs form Name-guid. */
 bool fw_efivarfs_name_ok(const char *file_name);
-/* A folder laid out like /sys/firmware/efi/efivars, a tar archive of one, or a single efivarfs
- * file: the tree gets an nvram-store root ("efivarfs") holding the variables. */
+/* A folder laid out like /sys/firmware/efi/efivars, a tar archive of one (plain, or compressed
+ * with gzip, xz, zstd or bzip2), or a single efivarfs file: the tree gets an nvram-store root
+ * ("efivarfs") holding the variables. An archive with no Name-guid member is FW_E_NOT_FOUND
+ * (its other members are not read). */
 bool fw_efivarfs_load(const char *path, struct fw_tree *t, struct fw_error *err);
 
 /* Every variable under `root` (all versions when all_versions, else the live ones). */

@@ -2,12 +2,14 @@
 #include "prefetch.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "arena.h"
 #include "env.h"
+#include "file.h"
 
 struct job {
 	enum fw_algo algo;
@@ -28,6 +30,7 @@ struct fw_prefetch {
 	pthread_mutex_t lock;
 	size_t next;
 	uint64_t kept, cap_one, cap_total;
+	char reading[512]; /* what the thread that started the pool is reading */
 };
 
 struct fw_prefetch *fw_prefetch_new(void)
@@ -98,6 +101,7 @@ static int by_stream(const void *a, const void *b)
 static void *worker(void *arg)
 {
 	struct fw_prefetch *pf = arg;
+	fw_file_note_reading(pf->reading); /* named when memory runs out while inflating */
 	for (;;) {
 		pthread_mutex_lock(&pf->lock);
 		size_t i = pf->next++;
@@ -135,6 +139,7 @@ void fw_prefetch_run(struct fw_prefetch *pf, unsigned threads, uint64_t cap_one,
 	qsort(pf->jobs, pf->n, sizeof(*pf->jobs), by_size_desc);
 	if (pf->n > FW_PREFETCH_MAX_JOBS)
 		pf->n = FW_PREFETCH_MAX_JOBS;
+	snprintf(pf->reading, sizeof(pf->reading), "%s", fw_file_reading());
 	pf->cap_one = cap_one;
 	pf->cap_total = cap_total;
 	pf->next = 0;

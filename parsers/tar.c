@@ -5,7 +5,11 @@
 #include <archive_entry.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "error.h"
+#include "file.h"
 
 /* The probe needs only the first header: magic and checksum (POSIX.1-1988 ustar, 512 bytes). */
 static bool octal_field(const uint8_t *p, size_t n, uint64_t *out)
@@ -36,6 +40,47 @@ bool fw_tar_probe(const struct fw_view *v)
 	return sum == stored;
 }
 
+/* The compression filters libarchive does itself; one it would hand to an outside program
+ * (ARCHIVE_WARN: built without the library) is left out, and its files are no tar here. */
+static void support_filters(struct archive *a)
+{
+	int (*const filters[])(struct archive *) = {archive_read_support_filter_gzip, archive_read_support_filter_xz,
+						    archive_read_support_filter_zstd, archive_read_support_filter_bzip2};
+	for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++) {
+		struct archive *probe = archive_read_new();
+		if (probe && filters[i](probe) == ARCHIVE_OK)
+			filters[i](a);
+		archive_read_free(probe);
+	}
+}
+
+const char *fw_tar_probe_compressed(const struct fw_view *v)
+{
+	if (v->len < 4 || fw_tar_probe(v))
+		return NULL;
+	struct archive *a = archive_read_new();
+	if (!a)
+		return NULL;
+	support_filters(a);
+	archive_read_support_format_tar(a);
+	struct archive_entry *ae;
+	const char *name = NULL;
+	if (archive_read_open_memory(a, v->p, v->len) == ARCHIVE_OK) {
+		switch (archive_filter_code(a, 0)) {
+		case ARCHIVE_FILTER_GZIP: name = "gzip"; break;
+		case ARCHIVE_FILTER_XZ: name = "xz"; break;
+		case ARCHIVE_FILTER_ZSTD: name = "zstd"; break;
+		case ARCHIVE_FILTER_BZIP2: name = "bzip2"; break;
+		default: break;
+		}
+		int rc = name ? archive_read_next_header(a, &ae) : ARCHIVE_FATAL;
+		if (!(rc == ARCHIVE_OK || rc == ARCHIVE_WARN) || (archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) != ARCHIVE_FORMAT_TAR)
+			name = NULL;
+	}
+	archive_read_free(a);
+	return name;
+}
+
 void fw_tar_reader_init(struct fw_tar_reader *r, const struct fw_view *v, const struct fw_tar_limits *lim)
 {
 	memset(r, 0, sizeof(*r));
@@ -48,7 +93,8 @@ void fw_tar_reader_init(struct fw_tar_reader *r, const struct fw_view *v, const 
 		r->done = true;
 		return;
 	}
-	/* tar only, no compression filter: what the callers hand over is the archive itself */
+	/* tar only, plain or compressed: bounded by the limits on what the members inflate to */
+	support_filters(a);
 	archive_read_support_format_tar(a);
 	if (archive_read_open_memory(a, v->p, v->len) != ARCHIVE_OK) {
 		archive_read_free(a);
@@ -107,6 +153,15 @@ bool fw_tar_next(struct fw_tar_reader *r, struct fw_tar_entry *e, struct fw_erro
 					    (unsigned long long)at, (unsigned long long)r->lim.members);
 		}
 		mode_t type = archive_entry_filetype(ae);
+		/* a member skipped is inflated all the same when the tar is compressed: its stated size
+		 * counts against the limits before anything is read */
+		int64_t stated = archive_entry_size_is_set(ae) ? archive_entry_size(ae) : 0;
+		if (stated > 0 && (type != AE_IFREG || archive_entry_hardlink(ae))) {
+			if ((uint64_t)stated > r->lim.member || (uint64_t)stated > r->lim.total - r->total)
+				return READ_FAIL(FW_E_LIMIT, "tar member at 0x%llx: states %lld bytes, past the archive's limits",
+						 (unsigned long long)at, (long long)stated);
+			r->total += (uint64_t)stated;
+		}
 		if (type == AE_IFDIR)
 			continue;
 		const char *name = archive_entry_pathname(ae);
@@ -131,22 +186,33 @@ bool fw_tar_next(struct fw_tar_reader *r, struct fw_tar_entry *e, struct fw_erro
 		int64_t size = archive_entry_size_is_set(ae) ? archive_entry_size(ae) : -1;
 		if (size < 0)
 			return READ_FAIL(FW_E_INVALID, "tar member at 0x%llx: %s", (unsigned long long)(at), "no size");
+		if (r->want && !r->want(name)) {
+			if ((uint64_t)size > r->lim.total - r->total)
+				return READ_FAIL(FW_E_LIMIT, "tar member at 0x%llx: %s takes the members past their total limit", (unsigned long long)(at), name);
+			r->total += (uint64_t)size;
+			continue;
+		}
 		/* checked before allocating: the header's size is not trusted */
 		if ((uint64_t)size > r->lim.member)
 			return READ_FAIL(FW_E_LIMIT, "tar member at 0x%llx: %s is larger than the limit for one member", (unsigned long long)(at), name);
 		if ((uint64_t)size > r->lim.total - r->total)
 			return READ_FAIL(FW_E_LIMIT, "tar member at 0x%llx: %s takes the members past their total limit", (unsigned long long)(at), name);
 		uint64_t data_at = (uint64_t)archive_filter_bytes(a, 0);
-		r->data = malloc(size ? (size_t)size : 1);
-		if (!r->data)
-			return READ_FAIL(FW_E_INTERNAL, "tar member at 0x%llx: out of memory reading %s", (unsigned long long)(at), name);
+		/* out of memory is exit 4 naming the member (and the archive, when the caller named it) */
+		char was[512], reading[512];
+		snprintf(was, sizeof(was), "%s", fw_file_reading());
+		snprintf(reading, sizeof(reading), "%s%s%s", name, r->name ? " in " : "", r->name ? r->name : "");
+		fw_file_note_reading(reading);
+		r->data = fw_xmalloc(size ? (size_t)size : 1);
 		la_ssize_t got = size ? archive_read_data(a, r->data, (size_t)size) : 0;
 		if (got != size) {
 			const char *why = got < 0 ? archive_error_string(a) : "the archive ends inside the member";
 			char msg[320];
 			snprintf(msg, sizeof(msg), "%.200s: %s", name, why ? why : "unreadable data");
+			fw_file_note_reading(was);
 			return READ_FAIL(FW_E_TRUNCATED, "tar member at 0x%llx: %s", (unsigned long long)(at), msg);
 		}
+		fw_file_note_reading(was);
 		r->total += (uint64_t)size;
 		e->name = name;
 		e->link = "";

@@ -33,6 +33,10 @@ struct fw_tar_entry {
 
 struct fw_tar_reader {
 	void *archive;       /* struct archive */
+	const char *name;    /* the archive, for the out-of-memory line ("MEMBER in NAME"); may be NULL */
+	/* NULL, or which regular files to read: the others are skipped unread (their stated size
+	 * still counts against the total, not against the limit of one member) */
+	bool (*want)(const char *name);
 	struct fw_tar_limits lim;
 	uint64_t count, total;
 	uint8_t *data;       /* the current member's bytes, freed by the next call unless taken */
@@ -41,8 +45,15 @@ struct fw_tar_reader {
 
 /* True when the view starts with a valid ustar/GNU tar header (magic and header checksum). */
 bool fw_tar_probe(const struct fw_view *v);
-/* Read the archive in `v` (uncompressed tar; the bytes must outlive the reader). lim NULL: the
- * view's own size bounds every member. */
+/* When the view is a tar compressed with gzip, xz, zstd or bzip2 (its first header, inflated, is
+ * a tar header): the compression's name ("gzip", "xz", "zstd", "bzip2"); else NULL. The reader
+ * takes such a tar as it takes a plain one; offsets in its messages are then offsets in the
+ * inflated tar. */
+const char *fw_tar_probe_compressed(const struct fw_view *v);
+/* Read the archive in `v` (a tar, plain or compressed as fw_tar_probe_compressed says; the bytes
+ * must outlive the reader). The limits bound the inflated bytes: every member's stated size,
+ * also of members skipped, is checked before it is read. lim NULL: the view's own size bounds
+ * every member. */
 void fw_tar_reader_init(struct fw_tar_reader *r, const struct fw_view *v, const struct fw_tar_limits *lim);
 /* Next regular file or symbolic link (folders and other types are skipped); false at the end (err
  * untouched, code FW_OK) or on a malformed archive, an absolute name, a name with a ".." component

@@ -307,19 +307,14 @@ bool fw_efi_decompress(const uint8_t *in, size_t n, unsigned pbit, uint64_t cap,
 	if (orig > cap)
 		return fw_error_set(err, FW_E_LIMIT, "%s stream: OrigSize 0x%x is over the limit of 0x%llx", what, orig,
 				    (unsigned long long)cap);
-	uint8_t *dst = malloc(orig ? orig : 1);
-	if (!dst)
-		return fw_error_set(err, FW_E_LIMIT, "%s stream: cannot allocate 0x%x bytes", what, orig);
+	/* out of memory is exit 4 naming what is being read (decompress.h) */
+	uint8_t *dst = fw_xmalloc(orig ? orig : 1);
 	if (orig == 0) {
 		*out = dst;
 		*out_len = 0;
 		return true;
 	}
-	struct tiano *d = malloc(sizeof(*d));
-	if (!d) {
-		free(dst);
-		return fw_error_set(err, FW_E_LIMIT, "%s stream: out of memory", what);
-	}
+	struct tiano *d = fw_xmalloc(sizeof(*d));
 	memset(d, 0, offsetof(struct tiano, c_len));
 	d->b.p = in + FW_EFI_HEADER_SIZE;
 	d->b.n = comp;

@@ -88,3 +88,70 @@ grep -q 'liar.fwsnap: member files/m.gz at 0x[0-9a-f]*: inflates to 104857600 by
 # matching its SHA-256 (the gzip member DSDT.gz too).
 t_run old-snapshot-loads 0 fwlens snapshot show "$FWLENS_SRCDIR/tests/fuzz/corpus/snapshot/small.fwsnap"
 t_contains old-snapshot-members "11 files, 3 links; 11 checked, 0 mismatched"
+
+# Budgets (members, bytes of all members, bytes of one member: 200,000, 2 GiB, 128 MiB) met
+# through FWLENS_LIMITS, the same code lowered: capture takes what the loader accepts under the
+# same limits and names what it left out in the manifest's unreadable list; the loader refuses a
+# snapshot one past each of them. 30 files of 1000 bytes.
+broot="$T_DIR/broot"
+mkdir -p "$broot/sys/firmware/acpi/tables"
+python3 -c '
+import sys
+for i in range(10, 40):
+    open("%s/T%d" % (sys.argv[1], i), "wb").write(bytes([i]) * 1000)' "$broot/sys/firmware/acpi/tables"
+full="$T_DIR/full.fwsnap"
+fwlens snapshot capture -q --root "$broot" -o "$full"
+# check-budget NAME SNAPSHOT MEMBERS MAX-BYTES REASON: the members taken, their bytes, and the
+# files left out named in unreadable with REASON, together every file of the root
+check_budget() {
+	tar xOf "$2" manifest.json >"$T_DIR/bm.json" 2>/dev/null
+	python3 - "$T_DIR/bm.json" "$3" "$4" "$5" "$T_DIR/why" <<'PY' && pass "$1" || fail "$1" "$(cat "$T_DIR/why")"
+import json, sys
+m = json.load(open(sys.argv[1]))
+members, max_bytes, reason = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+took = [x["path"] for x in m["members"]]
+left = [u["path"] for u in m["unreadable"] if u["reason"] == reason]
+every = ["sys/firmware/acpi/tables/T%d" % i for i in range(10, 40)]
+why = []
+if len(took) != members: why.append("%d members, %d expected" % (len(took), members))
+if sum(x["size"] for x in m["members"]) > max_bytes: why.append("members hold more than %d bytes" % max_bytes)
+if sorted(took + left) != every: why.append("taken %s, listed %s" % (took, left))
+open(sys.argv[5], "w").write("; ".join(why) + " " + str([u["reason"] for u in m["unreadable"]][:3]))
+sys.exit(1 if why else 0)
+PY
+}
+# members: at most 11 with the manifest, so 10 files; the other 20 listed
+t_run budget-members-capture 0 env FWLENS_LIMITS=snapshot-members=11 "$FWLENS" snapshot capture -q --root "$broot" -o "$T_DIR/m11.fwsnap"
+check_budget budget-members-listed "$T_DIR/m11.fwsnap" 10 10000 "not captured: the snapshot's budget (10 members, 2013265920 bytes) is reached"
+t_run budget-members-loads 0 env FWLENS_LIMITS=snapshot-members=11 "$FWLENS" snapshot show "$T_DIR/m11.fwsnap"
+t_contains budget-members-loads-all "10 files, 0 links; 10 checked, 0 mismatched"
+t_run budget-members-load-at 0 env FWLENS_LIMITS=snapshot-members=31 "$FWLENS" snapshot show "$full"
+t_run budget-members-load-past 3 env FWLENS_LIMITS=snapshot-members=30 "$FWLENS" snapshot show "$full"
+grep -q "full.fwsnap: tar member at 0x[0-9a-f]*: more than 30 members" "$T_ERR" && pass budget-members-load-past-message ||
+	fail budget-members-load-past-message "$(cat "$T_ERR")"
+# bytes of all members: 42768 less the manifest's room (32 KiB) leaves 10000, ten files
+t_run budget-bytes-capture 0 env FWLENS_LIMITS=snapshot-bytes=42768,snapshot-member=32K "$FWLENS" snapshot capture -q --root "$broot" -o "$T_DIR/b.fwsnap"
+check_budget budget-bytes-listed "$T_DIR/b.fwsnap" 10 10000 "not captured: the snapshot's budget (199999 members, 10000 bytes) is reached"
+t_run budget-bytes-loads 0 env FWLENS_LIMITS=snapshot-bytes=42768,snapshot-member=32K "$FWLENS" snapshot show "$T_DIR/b.fwsnap"
+t_run budget-bytes-load-at 0 env FWLENS_LIMITS=snapshot-bytes=30000 "$FWLENS" snapshot show "$full"
+t_run budget-bytes-load-past 3 env FWLENS_LIMITS=snapshot-bytes=29999 "$FWLENS" snapshot show "$full"
+grep -q "full.fwsnap: member files/sys/firmware/acpi/tables/T39 at 0x[0-9a-f]*: members add up to more than 29999 bytes" "$T_ERR" &&
+	pass budget-bytes-load-past-message || fail budget-bytes-load-past-message "$(cat "$T_ERR")"
+# one member: a file larger than a member may hold is listed, not taken
+mkdir -p "$T_DIR/oroot/sys/firmware/acpi/tables"
+head -c 1000 /dev/zero >"$T_DIR/oroot/sys/firmware/acpi/tables/T10"
+head -c 5000 /dev/zero >"$T_DIR/oroot/sys/firmware/acpi/tables/BIG"
+t_run budget-member-capture 0 env FWLENS_LIMITS=snapshot-member=4K "$FWLENS" snapshot capture -q --root "$T_DIR/oroot" -o "$T_DIR/one.fwsnap"
+tar xOf "$T_DIR/one.fwsnap" manifest.json 2>/dev/null | grep -A1 '"path": "sys/firmware/acpi/tables/BIG"' |
+	grep -q '"reason": "not captured: 5000 bytes, more than a snapshot member may hold (4096)"' &&
+	[ "$(tar tf "$T_DIR/one.fwsnap" | grep -c '^files/')" -eq 1 ] && pass budget-member-listed ||
+	fail budget-member-listed "$(tar tf "$T_DIR/one.fwsnap")"
+t_run budget-member-loads 0 env FWLENS_LIMITS=snapshot-member=4K "$FWLENS" snapshot show "$T_DIR/one.fwsnap"
+# the manifest is a member too: one that would not fit is refused at capture (nothing written),
+# and a loader with a lower limit refuses the snapshot at its manifest
+t_run budget-manifest-capture 3 env FWLENS_LIMITS=snapshot-member=2K "$FWLENS" snapshot capture -q --root "$broot" -o "$T_DIR/man.fwsnap"
+grep -q "the manifest would take [0-9]* bytes, more than a snapshot member may hold (2048)" "$T_ERR" && [ ! -e "$T_DIR/man.fwsnap" ] &&
+	pass budget-manifest-capture-message || fail budget-manifest-capture-message "$(cat "$T_ERR"); $(ls "$T_DIR"/man.fwsnap* 2>&1)"
+t_run budget-manifest-load 3 env FWLENS_LIMITS=snapshot-member=2K "$FWLENS" snapshot show "$full"
+grep -q "full.fwsnap: tar member at 0x0: manifest.json is larger than the limit for one member" "$T_ERR" &&
+	pass budget-manifest-load-message || fail budget-manifest-load-message "$(cat "$T_ERR")"

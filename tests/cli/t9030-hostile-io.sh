@@ -219,6 +219,62 @@ if { [ "$status" -eq 4 ] && grep -q "out of memory.*bomb.fwsnap" "$T_DIR/oom3.er
 else
 	fail oom-snapshot-members "exit $status: $(head -c 300 "$T_DIR/oom3.err")"
 fi
+# Two gzip members of 120 MiB (within the 256 MiB budget) in 244 MiB of address space: the first
+# inflates, the second cannot; the line names that member and the snapshot.
+python3 - "$T_DIR/two.fwsnap" <<'EOF'
+import io, json, sys, tarfile, zlib
+c = zlib.compressobj(1, zlib.DEFLATED, 31)
+packed = b"".join([c.compress(bytes(1 << 20)) for _ in range(120)] + [c.flush()])
+man = json.dumps({"format": "fwlens-snapshot", "version": 1, "members": [], "links": [], "nodes": [], "unreadable": []})
+with tarfile.open(sys.argv[1], "w", format=tarfile.USTAR_FORMAT) as t:
+    for n, b in [("manifest.json", man.encode()), ("files/sys/firmware/acpi/tables/A.gz", packed),
+                 ("files/sys/firmware/acpi/tables/B.gz", packed)]:
+        i = tarfile.TarInfo(n); i.size = len(b); t.addfile(i, io.BytesIO(b))
+EOF
+status=0
+(ulimit -v 250000 && "$FWLENS" snapshot show "$T_DIR/two.fwsnap" >/dev/null 2>"$T_DIR/oom4.err") || status=$?
+if [ "$status" -eq 4 ] && [ "$(wc -l <"$T_DIR/oom4.err")" -eq 1 ] &&
+	grep -q "out of memory (allocating 125829121 bytes) while reading files/sys/firmware/acpi/tables/B.gz in $T_DIR/two.fwsnap$" "$T_DIR/oom4.err"; then
+	pass oom-snapshot-member-named
+else
+	fail oom-snapshot-member-named "exit $status: $(head -c 300 "$T_DIR/oom4.err")"
+fi
+# Decompressors: a buffer they cannot have is out of memory (exit 4), not a limit diagnostic.
+# Each stream states 400 MiB (under the 512 MiB limit of one section), in 244 MiB of address
+# space; zlib grows its buffer toward the 300 MiB a gzip stream of zeros gives.
+python3 - "$T_DIR" <<'EOF'
+import struct, sys, zlib
+d, size = sys.argv[1], 400 << 20
+open(d + "/s.lzma", "wb").write(bytes([0x5D]) + struct.pack("<IQ", 1 << 20, size) + bytes(64))
+open(d + "/s.brotli", "wb").write(struct.pack("<QQ", size, 0) + b"\x0b" * 64)
+open(d + "/s.tiano", "wb").write(struct.pack("<II", 64, size) + bytes(64))
+c = zlib.compressobj(1, zlib.DEFLATED, 31)
+open(d + "/s.gzip", "wb").write(b"".join([c.compress(bytes(1 << 20)) for _ in range(300)] + [c.flush()]))
+EOF
+for algo in lzma brotli tiano efi11 gzip; do
+	in="$T_DIR/s.$algo"
+	[ "$algo" = efi11 ] && in="$T_DIR/s.tiano"
+	status=0
+	(ulimit -v 250000 && "$FWLENS" decompress --algo "$algo" "$in" -o "$T_DIR/s.out" 2>"$T_DIR/oom5.err") || status=$?
+	if [ "$status" -eq 4 ] && [ "$(wc -l <"$T_DIR/oom5.err")" -eq 1 ] &&
+		grep -q "error: out of memory (allocating [0-9]* bytes) while reading $in$" "$T_DIR/oom5.err"; then
+		pass "oom-decompress-$algo"
+	else
+		fail "oom-decompress-$algo" "exit $status: $(head -c 300 "$T_DIR/oom5.err")"
+	fi
+done
+# The same inside a firmware tree: mini.fv's LZMA section made to state 400 MiB ends the run with
+# exit 4, where it was a warning on the section ("cannot allocate").
+python3 -c '
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+assert b[0x368] == 0x5D  # the LZMA stream of the GUID-defined section at 0x350
+b[0x36D:0x375] = struct.pack("<Q", 400 << 20)
+open(sys.argv[2], "wb").write(b)' "$FV" "$T_DIR/big-lzma.fv"
+status=0
+(ulimit -v 250000 && "$FWLENS" tree "$T_DIR/big-lzma.fv" >/dev/null 2>"$T_DIR/oom6.err") || status=$?
+[ "$status" -eq 4 ] && grep -q "out of memory (allocating 419430400 bytes) while reading $T_DIR/big-lzma.fv$" "$T_DIR/oom6.err" &&
+	pass oom-tree-section || fail oom-tree-section "exit $status: $(head -c 300 "$T_DIR/oom6.err")"
 fi
 
 # --- snapshot capture --image / --dmesg ------------------------------------------------------------
@@ -257,4 +313,73 @@ if [ "$(id -u)" -eq 0 ] && mkdir -p "$T_DIR/mnt" && mount -t tmpfs -o size=512k 
 	umount "$T_DIR/mnt"
 else
 	skip extract-enospc "no tmpfs can be mounted here"
+fi
+
+# --- extract --all: its total, the one the tree inflates to, met through FWLENS_LIMITS ------------
+# mini.fv writes 22666 bytes in 38 nodes (LZMA and EFI sections inflated). At that total the tree
+# and the output are the same; one byte less stops before the last node with exit 4, and the
+# folder extract created goes.
+fwlens tree "$FV" >"$T_DIR/x/tree-default"
+t_run extract-total-at-limit 0 env FWLENS_LIMITS=inflate-total=22666 "$FWLENS" extract "$FV" --all "$T_DIR/x/at"
+grep -qx "38 nodes, 22666 bytes written to $T_DIR/x/at" "$T_OUT" && pass extract-total-at-limit-output ||
+	fail extract-total-at-limit-output "$(cat "$T_OUT")"
+FWLENS_LIMITS=inflate-total=22666 "$FWLENS" tree "$FV" | cmp -s - "$T_DIR/x/tree-default" && pass extract-total-same-tree ||
+	fail extract-total-same-tree "the tree changed at inflate-total=22666"
+t_run extract-total-past-limit 4 env FWLENS_LIMITS=inflate-total=22665 "$FWLENS" extract "$FV" --all "$T_DIR/x/past"
+grep -q "would pass the limit of 22665 bytes for extract --all (the total a tree may inflate to)" "$T_ERR" &&
+	[ "$(wc -l <"$T_ERR")" -eq 1 ] && [ ! -e "$T_DIR/x/past" ] && pass extract-total-past-limit-message ||
+	fail extract-total-past-limit-message "$(cat "$T_ERR"); $(ls -d "$T_DIR/x/past" 2>&1)"
+mkdir "$T_DIR/x/past-given"
+t_run extract-total-past-limit-given 4 env FWLENS_LIMITS=inflate-total=22665 "$FWLENS" extract "$FV" --all "$T_DIR/x/past-given"
+[ -d "$T_DIR/x/past-given" ] && pass extract-total-keeps-given-folder || fail extract-total-keeps-given-folder "removed"
+# FWLENS_LIMITS only lowers: a larger value changes nothing; a malformed one is a usage error
+t_run limits-raise-ignored 0 env FWLENS_LIMITS=inflate-total=99G "$FWLENS" extract "$FV" --all "$T_DIR/x/raised"
+t_run limits-malformed 2 env FWLENS_LIMITS=inflate-total=12X "$FWLENS" info "$FV"
+grep -q "FWLENS_LIMITS: 'inflate-total=12X' is not NAME=N" "$T_ERR" && pass limits-malformed-message ||
+	fail limits-malformed-message "$(cat "$T_ERR")"
+
+# --- a signal during a progress line: the line is cleared, so the prompt starts a line of its own --
+# Standard error is a terminal (a pty); the snapshot goes into a FIFO nobody reads, so capture
+# stops inside its writing while the progress line stands; then SIGTERM.
+if t_need_cmd progress-signal python3; then
+	mkfifo "$T_DIR/sig/full.fifo"
+	out=$(FWLENS_PROGRESS_DELAY=0 python3 - "$FWLENS" "$SAMPLES/sysroot-1104" "$CAP" "$T_DIR/sig/full.fifo" <<'EOF'
+import os, pty, select, signal, subprocess, sys, time
+fwlens, root, cap, fifo = sys.argv[1:]
+master, slave = pty.openpty()
+reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # opened, never read: the writer blocks
+p = subprocess.Popen([fwlens, "snapshot", "capture", "--root", root, "--image", cap, "-o", fifo],
+                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave)
+os.close(slave)
+seen = b""
+def drain(seconds):
+    global seen
+    end = time.time() + seconds
+    while time.time() < end:
+        r, _, _ = select.select([master], [], [], 0.05)
+        if r:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                return
+            if not chunk:
+                return
+            seen += chunk
+while b"capturing" not in seen and b"reading" not in seen and p.poll() is None and len(seen) < 100000:
+    drain(0.1)
+    if time.time() > 0 and len(seen) == 0 and p.poll() is not None:
+        break
+drain(0.6)  # the ticker redraws the line while the write blocks
+p.send_signal(signal.SIGTERM)
+rc = p.wait(timeout=30)
+drain(0.3)
+os.close(reader)
+last = seen.rfind(b"\r\x1b[K")
+tail = seen[last + 4:] if last >= 0 else seen
+# ends cleared: the last thing written is the erase, after the last progress text
+print(rc, "shown" if last >= 0 and seen[:last].strip() else "none", "cleared" if last >= 0 and tail == b"" else repr(tail[-60:]))
+EOF
+)
+	[ "$out" = "-15 shown cleared" ] && pass progress-cleared-on-signal || fail progress-cleared-on-signal "$out"
+	[ "$(leftovers "$T_DIR/sig" full.fifo)" -eq 0 ] && pass progress-signal-no-temporary || fail progress-signal-no-temporary "temporaries left"
 fi

@@ -291,9 +291,11 @@ static bool dump_node(int dirfd, const struct fw_node *n, size_t index, struct d
 	size_t hs = n->header_size <= n->data.len ? n->header_size : n->data.len;
 	if (d->bytes + hs + n->body.len > d->max_bytes) {
 		close(fd);
-		return fw_error_set(err, FW_E_LIMIT,
-				    "%s: writing it would pass the limit of %" PRIu64 " bytes for extract --all (the total a tree may inflate to)",
-				    name, d->max_bytes);
+		/* what the output may take, not a fault of the input: an I/O limit, like a full disk */
+		return fw_error_set(err, FW_E_IO,
+				    "%s: writing it would pass the limit of %" PRIu64
+				    " bytes for extract --all (the total a tree may inflate to); %" PRIu64 " bytes in %zu nodes written",
+				    name, d->max_bytes, d->bytes, d->nodes);
 	}
 	if (hs)
 		ok = write_file_at(fd, "header.bin", n->data.p, hs, err);
@@ -410,7 +412,7 @@ FW_COMMAND(extract,
 		"nested like the tree. Names come from the firmware, so they are sanitised: only letters, "
 		"digits, space and ._+()- are kept, at most 80 bytes, always starting with the index; "
 		"files are created with O_EXCL|O_NOFOLLOW, so nothing lands outside DIR. What it writes is "
-		"bounded by the total a tree may inflate to (2 GiB, exit 3 past it); when the disk fills it "
+		"bounded by the total a tree may inflate to (2 GiB); past it, or when the disk fills, it "
 		"stops with exit 4, and removes DIR if it created it.",
 	.options = extract_options,
 	.examples = "fwlens extract BIOS.CAP --guid Setup --section pe32 -o Setup.efi  # the Setup driver\n"

@@ -1,4 +1,5 @@
 #include <libxml/parser.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "cli.h"
@@ -14,8 +15,14 @@ int main(int argc, char **argv)
 		.tmpdir = getenv("TMPDIR"),
 		.source_date_epoch = getenv("SOURCE_DATE_EPOCH"),
 		.rules = getenv("FWLENS_RULES"),
+		.limits = getenv("FWLENS_LIMITS"),
 	};
 	fw_env_set(&env);
+	char why[160];
+	if (!fw_env_limits_valid(fw_env()->limits, why, sizeof(why))) {
+		fprintf(stderr, "fwlens: error: %s\n", why);
+		return FW_EXIT_USAGE;
+	}
 	int rc = fw_cli_main(argc, argv);
 	xmlCleanupParser();
 	return rc;

@@ -2,9 +2,13 @@
 #include "cli-internal.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
+
+#include "parsers/cleanup.h"
 
 /* One progress line on stderr, only when stderr is a terminal and the work has taken longer than
  * the delay (1 s, or $FWLENS_PROGRESS_DELAY seconds). A ticker thread redraws it every quarter
@@ -22,6 +26,22 @@ static struct {
 	unsigned long done, total;
 } progress = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
 
+/* Whether a progress line stands on the terminal, for the signal handler and the out-of-memory
+ * exit, which cannot take the lock: they clear it (fw_cleanup hook) before they end the run, so
+ * the shell's prompt or the error starts a line of its own. */
+static volatile sig_atomic_t line_on_screen, ending;
+
+static void clear_line_at_exit(void)
+{
+	ending = 1; /* no thread draws it again */
+	if (line_on_screen) {
+		static const char clear[] = "\r\033[K";
+		ssize_t w = write(STDERR_FILENO, clear, sizeof(clear) - 1);
+		(void)w;
+		line_on_screen = 0;
+	}
+}
+
 double fw_cli_seconds_since(const struct timespec *t0)
 {
 	struct timespec now;
@@ -33,7 +53,7 @@ double fw_cli_seconds_since(const struct timespec *t0)
 static void progress_draw(void)
 {
 	double t = fw_cli_seconds_since(&progress.start);
-	if (t < progress.delay)
+	if (t < progress.delay || ending)
 		return;
 	fprintf(stderr, "\r\033[K%s", progress.what);
 	if (progress.total)
@@ -44,6 +64,7 @@ static void progress_draw(void)
 		fprintf(stderr, ", %.0f s", t);
 	fflush(stderr);
 	progress.shown = true;
+	line_on_screen = 1;
 	progress.last_draw = t;
 }
 
@@ -53,6 +74,7 @@ static void progress_clear(void)
 	if (progress.shown) {
 		fputs("\r\033[K", stderr);
 		progress.shown = false;
+		line_on_screen = 0;
 	}
 }
 
@@ -104,6 +126,7 @@ void fw_cli_progress(struct fw_cli *cli, const char *what, unsigned long done, u
 		progress.delay = d && *d && *end == '\0' && v >= 0 ? v : 1.0;
 		progress.stop = false;
 		progress.last_draw = -1;
+		fw_cleanup_set_hook(clear_line_at_exit);
 		progress.active = pthread_create(&progress.ticker, NULL, progress_ticker, NULL) == 0;
 	}
 	/* fast callers redraw at most ten times a second; the ticker covers long steps */

@@ -14,6 +14,7 @@
 
 #include "ifr/hii.h"
 #include "machine.h"
+#include "parsers/decompress.h"
 #include "parsers/file.h"
 #include "parsers/guid.h"
 #include "parsers/env.h"
@@ -66,6 +67,21 @@ struct member {
 	char *target; /* machine-relative */
 };
 
+/* What a snapshot may hold: members (the manifest is one), their bytes, the bytes of one member.
+ * Capture and load read it from one place, so what capture takes is always what load accepts;
+ * FWLENS_LIMITS may lower each (parsers/env.h). */
+struct budget {
+	uint64_t members, bytes, member;
+};
+
+static struct budget snapshot_budget(void)
+{
+	struct budget b = {fw_env_limit("snapshot-members", FW_SNAPSHOT_MAX_MEMBERS),
+			   fw_env_limit("snapshot-bytes", FW_SNAPSHOT_MAX_TOTAL),
+			   fw_env_limit("snapshot-member", FW_MACHINE_FILE_CAP)};
+	return b;
+}
+
 struct capture {
 	const struct fw_capture_options *o;
 	struct fw_machine *m;
@@ -78,11 +94,8 @@ struct capture {
 	struct fw_file dmesg;        /* --dmesg, read before anything else */
 	struct fw_strmap seen;       /* "device:inode" of every file and folder taken -> its first path */
 	unsigned long over_budget;   /* files left out for the budget past the ones named */
+	struct budget budget;        /* the loader's */
 };
-
-/* The loader's budgets, less the manifest: what capture takes is always what load accepts. */
-#define CAPTURE_MAX_MEMBERS (FW_SNAPSHOT_MAX_MEMBERS - 1)
-#define CAPTURE_MAX_BYTES (FW_SNAPSHOT_MAX_TOTAL - FW_MACHINE_FILE_CAP)
 /* Files named in the unreadable list once the budget is reached; the rest are counted. */
 #define CAPTURE_BUDGET_NOTES 100
 
@@ -164,15 +177,25 @@ static void note_unreadable(struct capture *c, const char *rel, const char *why)
 	c->stats->unreadable++;
 }
 
-/* Whether a member of len bytes still fits the loader's budgets; a file that does not is noted. */
+/* Whether a member of len bytes still fits the loader's budgets, less the manifest (a member,
+ * and the room of one member's bytes); a file that does not is noted. */
 static bool within_budget(struct capture *c, const char *rel, size_t len)
 {
-	if (c->stats->members + 1 <= CAPTURE_MAX_MEMBERS && c->stats->bytes + len <= CAPTURE_MAX_BYTES)
+	const struct budget *b = &c->budget;
+	uint64_t max_members = b->members - 1, max_bytes = b->bytes > b->member ? b->bytes - b->member : 0;
+	if (len > b->member) {
+		char why[128];
+		snprintf(why, sizeof(why), "not captured: %zu bytes, more than a snapshot member may hold (%llu)", len,
+			 (unsigned long long)b->member);
+		note_unreadable(c, rel, why);
+		return false;
+	}
+	if (c->stats->members + 1 <= max_members && c->stats->bytes + len <= max_bytes)
 		return true;
 	if (c->over_budget++ < CAPTURE_BUDGET_NOTES) {
 		char why[160];
-		snprintf(why, sizeof(why), "not captured: the snapshot's budget (%d members, %llu bytes) is reached",
-			 CAPTURE_MAX_MEMBERS, (unsigned long long)CAPTURE_MAX_BYTES);
+		snprintf(why, sizeof(why), "not captured: the snapshot's budget (%llu members, %llu bytes) is reached",
+			 (unsigned long long)max_members, (unsigned long long)max_bytes);
 		note_unreadable(c, rel, why);
 	}
 	return false;
@@ -260,6 +283,10 @@ static void take_sev_probe(struct capture *c, const char *root)
 	json_t *probe = fw_sev_probe_live();
 	char *text = json_dumps(probe, JSON_INDENT(2) | JSON_SORT_KEYS);
 	json_decref(probe);
+	if (!within_budget(c, FW_SEV_PROBE_PATH, strlen(text))) {
+		free(text);
+		return;
+	}
 	struct member *m = add_member(c);
 	m->path = fw_xstrdup(FW_SEV_PROBE_PATH);
 	m->from = fw_xstrdup("/dev/sev, /dev/cpu/0/msr");
@@ -471,6 +498,10 @@ static void take_image_ref(struct capture *c, const char *file)
 	fw_file_close(&f);
 	char *text = json_dumps(ref, JSON_COMPACT);
 	json_decref(ref);
+	if (!within_budget(c, rel, strlen(text))) {
+		free(text);
+		return;
+	}
 	struct member *m = add_member(c);
 	m->path = fw_xstrdup(rel);
 	m->from = fw_xstrdup(file);
@@ -543,6 +574,7 @@ static bool gzip_buffer(const uint8_t *in, size_t len, uint8_t **out, size_t *ou
 {
 	z_stream z;
 	memset(&z, 0, sizeof(z));
+	fw_zlib_checked_alloc(&z);
 	/* windowBits 31 = gzip wrapper; no file name or time in the header, so output is deterministic */
 	if (deflateInit2(&z, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 		return false;
@@ -584,6 +616,7 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 	memset(stats, 0, sizeof(*stats));
 	c.o = o;
 	c.stats = stats;
+	c.budget = snapshot_budget();
 	const char *root = o->root ? o->root : "/";
 	struct stat st;
 	if (stat(root, &st) != 0 || !S_ISDIR(st.st_mode))
@@ -707,8 +740,9 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 		json_object_set_new(e, "size", json_integer((json_int_t)m->len));
 		json_object_set_new(e, "sha256", json_string(fw_sha256_hex(m->data, m->len, sha)));
 		bool gz = m->len > FW_SNAPSHOT_GZIP_THRESHOLD && gzip_buffer(m->data, m->len, &stored[i], &stored_len[i]);
-		if (gz && m->len > FW_SNAPSHOT_MAX_INFLATED - inflated) {
-			/* the loader refuses compressed members past their budget: stored plain instead */
+		if (gz && (m->len > FW_SNAPSHOT_MAX_INFLATED - inflated || stored_len[i] >= m->len)) {
+			/* the loader refuses compressed members past their budget, and data that does not
+			 * compress could grow past a member's limit: stored plain instead */
 			free(stored[i]);
 			stored[i] = NULL;
 			gz = false;
@@ -731,7 +765,7 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 	/* the loader reads no member larger than a machine file: a manifest past it (hundreds of
 	 * thousands of unreadable files) would make a snapshot it refuses */
 	size_t manifest_len = strlen(text);
-	bool manifest_fits = manifest_len <= FW_MACHINE_FILE_CAP;
+	bool manifest_fits = manifest_len <= c.budget.member;
 	struct fw_tar_writer w;
 	fw_tar_writer_init(&w, out, created);
 	bool ok = manifest_fits && fw_tar_write_file(&w, "manifest.json", (const uint8_t *)text, manifest_len);
@@ -765,8 +799,8 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 	fw_strlist_free(&c.varstores);
 	fw_machine_close(c.m);
 	if (!manifest_fits)
-		return fw_error_set(err, FW_E_LIMIT, "the manifest would take %zu bytes, more than a snapshot member may hold (%zu)",
-				    manifest_len, (size_t)FW_MACHINE_FILE_CAP);
+		return fw_error_set(err, FW_E_LIMIT, "the manifest would take %zu bytes, more than a snapshot member may hold (%llu)",
+				    manifest_len, (unsigned long long)c.budget.member);
 	if (!ok)
 		return fw_error_errno(err, "writing the snapshot failed");
 	return true;
@@ -777,8 +811,8 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 /* A gzip member's size as its trailer states it (ISIZE, the size modulo 2^32: members are
  * below 4 GiB), so the budget is checked before anything is allocated; inflating must then give
  * exactly that many bytes. */
-static bool gunzip_member(const uint8_t *in, size_t len, uint64_t budget, uint8_t **out, size_t *outlen,
-			  char *why, size_t whylen)
+static bool gunzip_member(const uint8_t *in, size_t len, uint64_t member_cap, uint64_t budget, uint8_t **out,
+			  size_t *outlen, char *why, size_t whylen)
 {
 	if (len < 18 || in[0] != 0x1F || in[1] != 0x8B) {
 		snprintf(why, whylen, "not gzip data");
@@ -787,20 +821,19 @@ static bool gunzip_member(const uint8_t *in, size_t len, uint64_t budget, uint8_
 	uint64_t want = fw_le32(in + len - 4);
 	/* deflate cannot do better than 1032:1: a larger stated size is a lie */
 	uint64_t ratio_cap = (uint64_t)len * 1032;
-	if (want > FW_MACHINE_FILE_CAP || want > ratio_cap || want > budget) {
+	if (want > member_cap || want > ratio_cap || want > budget) {
 		snprintf(why, whylen, "inflates to %llu bytes, more than %s (%llu)", (unsigned long long)want,
-			 want > FW_MACHINE_FILE_CAP ? "one member may hold"
-			 : want > ratio_cap	   ? "deflate can give from its size"
-						   : "is left of the budget for compressed members",
-			 (unsigned long long)(want > FW_MACHINE_FILE_CAP ? FW_MACHINE_FILE_CAP
-					      : want > ratio_cap	 ? ratio_cap
-								 : budget));
+			 want > member_cap ? "one member may hold"
+			 : want > ratio_cap ? "deflate can give from its size"
+					    : "is left of the budget for compressed members",
+			 (unsigned long long)(want > member_cap ? member_cap : want > ratio_cap ? ratio_cap : budget));
 		return false;
 	}
 	z_stream z;
 	memset(&z, 0, sizeof(z));
+	fw_zlib_checked_alloc(&z); /* out of memory inside zlib is exit 4 naming the member, as here */
 	if (inflateInit2(&z, 31) != Z_OK) {
-		snprintf(why, whylen, "out of memory");
+		snprintf(why, whylen, "corrupt gzip data (no zlib stream can be set up)");
 		return false;
 	}
 	/* one byte more than stated, so a trailer that lies about the size is caught */
@@ -859,16 +892,18 @@ bool fw_snapshot_load_buffer(const uint8_t *bytes, size_t n, const char *path, s
 bool fw_snapshot_load_buffer_capped(const uint8_t *bytes, size_t n, const char *path, uint64_t max_total,
 				    struct fw_machine **out, struct fw_error *err_out)
 {
-	if (max_total > FW_SNAPSHOT_MAX_TOTAL)
-		max_total = FW_SNAPSHOT_MAX_TOTAL;
+	const struct budget budget = snapshot_budget();
+	if (max_total > budget.bytes)
+		max_total = budget.bytes;
 	struct fw_error local, *err = err_out ? err_out : &local; /* the tar walk reports through it */
 	struct fw_view v = fw_view_make(bytes, n, 0);
 	if (!fw_tar_probe(&v))
 		return fw_error_set(err, FW_E_INVALID, "%s: not a fwlens snapshot (no tar header at 0x0)", path);
 	/* the members' total is checked below, past the manifest (which counts against the reader's) */
-	const struct fw_tar_limits lim = {FW_SNAPSHOT_MAX_MEMBERS, FW_MACHINE_FILE_CAP, max_total + FW_MACHINE_FILE_CAP};
+	const struct fw_tar_limits lim = {budget.members, budget.member, max_total + budget.member};
 	struct fw_tar_reader r;
 	fw_tar_reader_init(&r, &v, &lim);
+	r.name = path; /* out of memory names the member and the snapshot */
 	struct fw_tar_entry e;
 	struct fw_machine *m = fw_machine_new_snapshot(path);
 	json_t *manifest = NULL;
@@ -900,8 +935,13 @@ bool fw_snapshot_load_buffer_capped(const uint8_t *bytes, size_t n, const char *
 			uint8_t *data;
 			size_t len;
 			char why[160];
-			if (!gunzip_member(e.data.p, e.data.len, FW_SNAPSHOT_MAX_INFLATED - inflated, &data, &len, why,
-					   sizeof(why))) {
+			char reading[512];
+			snprintf(reading, sizeof(reading), "%s in %s", e.name, path);
+			fw_file_note_reading(reading);
+			bool inflated_ok = gunzip_member(e.data.p, e.data.len, budget.member, FW_SNAPSHOT_MAX_INFLATED - inflated,
+							 &data, &len, why, sizeof(why));
+			fw_file_note_reading(path);
+			if (!inflated_ok) {
 				ok = fw_error_set(err, FW_E_LIMIT, "%s: member %s at 0x%llx: %s", path, e.name,
 						  (unsigned long long)e.header_offset, why);
 				if (strstr(why, "gzip") || strstr(why, "trailer"))

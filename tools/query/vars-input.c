@@ -21,7 +21,16 @@ static bool is_vss_region(const struct fw_view *v)
 	return false;
 }
 
-/* Folders and tar archives of efivarfs, bare VSS regions and efivarfs dumps of defaults
+static bool open_as_firmware(const char *path, struct fw_vars_input *in, struct fw_error *err)
+{
+	if (!fw_firmware_open(path, NULL, &in->fw, err))
+		return false;
+	in->have_fw = true;
+	in->tree = in->fw.tree;
+	return true;
+}
+
+/* Folders and tar archives of efivarfs (plain or compressed), bare VSS regions and efivarfs dumps of defaults
  * variables under another name are read here; capsules, images, volumes, NVAR stores and
  * efivarfs files go through the firmware tree. */
 bool fw_vars_input_open(const char *path, struct fw_vars_input *in, struct fw_error *err)
@@ -36,7 +45,7 @@ bool fw_vars_input_open(const char *path, struct fw_vars_input *in, struct fw_er
 	if (!fw_file_open(path, &in->file, err))
 		return false;
 	struct fw_view v = fw_view_make(in->file.data, in->file.len, 0);
-	bool tar = fw_tar_probe(&v), vss = is_vss_region(&v);
+	bool tar = fw_tar_probe(&v) || fw_tar_probe_compressed(&v), vss = is_vss_region(&v);
 	/* an efivarfs dump of a defaults variable saved under another name: attributes, then NVAR */
 	bool attr_nvar = v.len >= 8 && fw_le32(v.p) <= 0x7F && fw_le32(v.p + 4) == FW_NVAR_SIGNATURE &&
 			 !fw_efivarfs_name_ok(path);
@@ -46,8 +55,19 @@ bool fw_vars_input_open(const char *path, struct fw_vars_input *in, struct fw_er
 		in->tree->input_path = path;
 		in->tree->input = in->file.data;
 		in->tree->input_len = in->file.len;
-		if (tar)
-			return fw_efivarfs_load(path, in->tree, err);
+		if (tar) {
+			struct fw_error e;
+			fw_error_clear(&e);
+			if (fw_efivarfs_load(path, in->tree, &e))
+				return true;
+			if (e.code != FW_E_NOT_FOUND)
+				return fw_error_set(err, e.code, "%s", e.msg);
+			/* no efivarfs file in it: a vendor download holding an image, read as one */
+			fw_tree_free(in->tree);
+			fw_file_close(&in->file);
+			memset(in, 0, sizeof(*in));
+			return open_as_firmware(path, in, err);
+		}
 		if (vss)
 			return fw_vss_parse_store(in->tree, NULL, &v, err);
 		struct fw_view store;
@@ -55,11 +75,7 @@ bool fw_vars_input_open(const char *path, struct fw_vars_input *in, struct fw_er
 		return fw_nvar_parse_store(in->tree, NULL, &store, err);
 	}
 	fw_file_close(&in->file);
-	if (!fw_firmware_open(path, NULL, &in->fw, err))
-		return false;
-	in->have_fw = true;
-	in->tree = in->fw.tree;
-	return true;
+	return open_as_firmware(path, in, err);
 }
 
 void fw_vars_input_close(struct fw_vars_input *in)
