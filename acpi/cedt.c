@@ -15,10 +15,11 @@ static const struct fw_field chbs_fields[CHBS__COUNT] = {
 };
 const struct fw_layout fw_cedt_chbs_layout = FW_LAYOUT("CEDT CXL host bridge structure", 32, chbs_fields);
 
-const struct fw_named_value fw_cedt_restriction_names[] = {
-	{0x01, "Type2"}, {0x02, "Type3"}, {0x04, "Volatile"}, {0x08, "Persistent"}, {0x10, "FixedConfig"}, {0x20, "BI"},
-	{0, NULL},
+static const struct fw_bitfield fw_cedt_restriction_bits[] = {
+	FW_FLAG("Type2", 0x01), FW_FLAG("Type3", 0x02), FW_FLAG("Volatile", 0x04), FW_FLAG("Persistent", 0x08),
+	FW_FLAG("FixedConfig", 0x10), FW_FLAG("BI", 0x20),
 };
+const struct fw_bitfields fw_cedt_restriction_names = FW_BITFIELDS(fw_cedt_restriction_bits);
 static const struct fw_field cfmws_fields[CFMWS__COUNT] = {
 	[CFMWS_TYPE] = {"Type", FW_FT_U8, 0, 0, 0, NULL},
 	[CFMWS_RESERVED] = {"Reserved", FW_FT_U8, 1, 0, FW_FF_HIDDEN, NULL},
@@ -30,7 +31,7 @@ static const struct fw_field cfmws_fields[CFMWS__COUNT] = {
 	[CFMWS_ARITHMETIC] = {"InterleaveArithmetic", FW_FT_U8, 25, 0, 0, NULL},
 	[CFMWS_RESERVED2] = {"Reserved2", FW_FT_U16, 26, 0, FW_FF_HIDDEN, NULL},
 	[CFMWS_GRANULARITY] = {"HostBridgeInterleaveGranularity", FW_FT_U32, 28, 0, 0, NULL},
-	[CFMWS_RESTRICTIONS] = {"WindowRestrictions", FW_FT_U16, 32, 0, FW_FF_FLAGS, fw_cedt_restriction_names},
+	[CFMWS_RESTRICTIONS] = {"WindowRestrictions", FW_FT_U16, 32, 0, FW_FF_FLAGS, &fw_cedt_restriction_names},
 	[CFMWS_QTG] = {"QtgId", FW_FT_U16, 34, 0, 0, NULL},
 };
 const struct fw_layout fw_cedt_cfmws_layout = FW_LAYOUT("CEDT CXL fixed memory window structure", 36, cfmws_fields);

@@ -14,7 +14,7 @@ extern const struct fw_layout fw_cedt_chbs_layout; /* 32 bytes */
 enum { CFMWS_TYPE, CFMWS_RESERVED, CFMWS_LENGTH, CFMWS_RESERVED1, CFMWS_BASE, CFMWS_SIZE, CFMWS_ENIW, CFMWS_ARITHMETIC,
        CFMWS_RESERVED2, CFMWS_GRANULARITY, CFMWS_RESTRICTIONS, CFMWS_QTG, CFMWS__COUNT };
 extern const struct fw_layout fw_cedt_cfmws_layout; /* 36 bytes, then u32 target UIDs */
-extern const struct fw_named_value fw_cedt_restriction_names[];
+extern const struct fw_bitfields fw_cedt_restriction_names;
 
 struct fw_cedt_entry {
 	uint32_t offset;

@@ -3,23 +3,27 @@
 
 #include <string.h>
 
-const struct fw_named_value fw_dmar_flag_names[] = {
-	{0x1, "INTR_REMAP"}, {0x2, "X2APIC_OPT_OUT"}, {0x4, "DMA_CTRL_PLATFORM_OPT_IN"}, {0, NULL},
+static const struct fw_bitfield fw_dmar_flag_bits[] = {
+	FW_FLAG("INTR_REMAP", 0x1), FW_FLAG("X2APIC_OPT_OUT", 0x2), FW_FLAG("DMA_CTRL_PLATFORM_OPT_IN", 0x4),
 };
+const struct fw_bitfields fw_dmar_flag_names = FW_BITFIELDS(fw_dmar_flag_bits);
 static const struct fw_field dmar_fields[DMAR__COUNT] = {
 	[DMAR_WIDTH] = {"HostAddressWidth", FW_FT_U8, 36, 0, 0, NULL},
-	[DMAR_FLAGS] = {"Flags", FW_FT_U8, 37, 0, FW_FF_FLAGS, fw_dmar_flag_names},
+	[DMAR_FLAGS] = {"Flags", FW_FT_U8, 37, 0, FW_FF_FLAGS, &fw_dmar_flag_names},
 };
 const struct fw_layout fw_dmar_layout = FW_LAYOUT("DMAR header", FW_DMAR_HEADER_SIZE, dmar_fields);
 
-const struct fw_named_value fw_dmar_drhd_flag_names[] = {{0x1, "INCLUDE_PCI_ALL"}, {0, NULL}};
-const struct fw_named_value fw_dmar_atsr_flag_names[] = {{0x1, "ALL_PORTS"}, {0, NULL}};
-const struct fw_named_value fw_dmar_satc_flag_names[] = {{0x1, "ATC_REQUIRED"}, {0, NULL}};
+static const struct fw_bitfield fw_dmar_drhd_flag_bits[] = {FW_FLAG("INCLUDE_PCI_ALL", 0x1)};
+const struct fw_bitfields fw_dmar_drhd_flag_names = FW_BITFIELDS(fw_dmar_drhd_flag_bits);
+static const struct fw_bitfield fw_dmar_atsr_flag_bits[] = {FW_FLAG("ALL_PORTS", 0x1)};
+const struct fw_bitfields fw_dmar_atsr_flag_names = FW_BITFIELDS(fw_dmar_atsr_flag_bits);
+static const struct fw_bitfield fw_dmar_satc_flag_bits[] = {FW_FLAG("ATC_REQUIRED", 0x1)};
+const struct fw_bitfields fw_dmar_satc_flag_names = FW_BITFIELDS(fw_dmar_satc_flag_bits);
 
 static const struct fw_field drhd_fields[DRHD__COUNT] = {
 	[DRHD_TYPE] = {"Type", FW_FT_U16, 0, 0, 0, NULL},
 	[DRHD_LENGTH] = {"Length", FW_FT_U16, 2, 0, 0, NULL},
-	[DRHD_FLAGS] = {"Flags", FW_FT_U8, 4, 0, FW_FF_FLAGS, fw_dmar_drhd_flag_names},
+	[DRHD_FLAGS] = {"Flags", FW_FT_U8, 4, 0, FW_FF_FLAGS, &fw_dmar_drhd_flag_names},
 	[DRHD_SIZE] = {"Size", FW_FT_U8, 5, 0, 0, NULL},
 	[DRHD_SEGMENT] = {"Segment", FW_FT_U16, 6, 0, 0, NULL},
 	[DRHD_BASE] = {"RegisterBaseAddress", FW_FT_U64, 8, 0, FW_FF_HEX, NULL},

@@ -14,7 +14,7 @@
 
 enum { DMAR_WIDTH, DMAR_FLAGS, DMAR__COUNT };
 extern const struct fw_layout fw_dmar_layout; /* 48 bytes, relative to the table start */
-extern const struct fw_named_value fw_dmar_flag_names[];
+extern const struct fw_bitfields fw_dmar_flag_names;
 
 enum { FW_DMAR_DRHD = 0, FW_DMAR_RMRR = 1, FW_DMAR_ATSR = 2, FW_DMAR_RHSA = 3, FW_DMAR_ANDD = 4, FW_DMAR_SATC = 5,
        FW_DMAR_SIDP = 6 };
@@ -32,9 +32,9 @@ extern const struct fw_layout fw_dmar_andd_layout; /* 8 bytes, then the object n
 enum { SCOPE_TYPE, SCOPE_LENGTH, SCOPE_FLAGS, SCOPE_RESERVED, SCOPE_ENUMERATION_ID, SCOPE_START_BUS, SCOPE__COUNT };
 extern const struct fw_layout fw_dmar_scope_layout; /* 6 bytes, then path pairs */
 
-extern const struct fw_named_value fw_dmar_drhd_flag_names[];
-extern const struct fw_named_value fw_dmar_atsr_flag_names[];
-extern const struct fw_named_value fw_dmar_satc_flag_names[];
+extern const struct fw_bitfields fw_dmar_drhd_flag_names;
+extern const struct fw_bitfields fw_dmar_atsr_flag_names;
+extern const struct fw_bitfields fw_dmar_satc_flag_names;
 
 enum { FW_DMAR_SCOPE_ENDPOINT = 1, FW_DMAR_SCOPE_BRIDGE = 2, FW_DMAR_SCOPE_IOAPIC = 3, FW_DMAR_SCOPE_HPET = 4,
        FW_DMAR_SCOPE_NAMESPACE = 5 };

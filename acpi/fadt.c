@@ -6,26 +6,29 @@
 #include "acpi/fields.h"
 #include "acpi/gas.h"
 
-const struct fw_named_value fw_fadt_flag_names[] = {
-	{0x00000001, "WBINVD"}, {0x00000002, "WBINVD_FLUSH"}, {0x00000004, "PROC_C1"}, {0x00000008, "P_LVL2_UP"},
-	{0x00000010, "PWR_BUTTON"}, {0x00000020, "SLP_BUTTON"}, {0x00000040, "FIX_RTC"}, {0x00000080, "RTC_S4"},
-	{0x00000100, "TMR_VAL_EXT"}, {0x00000200, "DCK_CAP"}, {0x00000400, "RESET_REG_SUP"},
-	{0x00000800, "SEALED_CASE"}, {0x00001000, "HEADLESS"}, {0x00002000, "CPU_SW_SLP"},
-	{0x00004000, "PCI_EXP_WAK"}, {0x00008000, "USE_PLATFORM_CLOCK"}, {0x00010000, "S4_RTC_STS_VALID"},
-	{0x00020000, "REMOTE_POWER_ON_CAPABLE"}, {0x00040000, "FORCE_APIC_CLUSTER_MODEL"},
-	{0x00080000, "FORCE_APIC_PHYSICAL_DESTINATION_MODE"}, {0x00100000, "HW_REDUCED_ACPI"},
-	{0x00200000, "LOW_POWER_S0_IDLE_CAPABLE"}, {0x00400000, "PERSISTENT_CPU_CACHES"}, {0, NULL},
+static const struct fw_bitfield fw_fadt_flag_bits[] = {
+	FW_FLAG("WBINVD", 0x00000001), FW_FLAG("WBINVD_FLUSH", 0x00000002), FW_FLAG("PROC_C1", 0x00000004),
+	FW_FLAG("P_LVL2_UP", 0x00000008), FW_FLAG("PWR_BUTTON", 0x00000010), FW_FLAG("SLP_BUTTON", 0x00000020),
+	FW_FLAG("FIX_RTC", 0x00000040), FW_FLAG("RTC_S4", 0x00000080), FW_FLAG("TMR_VAL_EXT", 0x00000100),
+	FW_FLAG("DCK_CAP", 0x00000200), FW_FLAG("RESET_REG_SUP", 0x00000400), FW_FLAG("SEALED_CASE", 0x00000800),
+	FW_FLAG("HEADLESS", 0x00001000), FW_FLAG("CPU_SW_SLP", 0x00002000), FW_FLAG("PCI_EXP_WAK", 0x00004000),
+	FW_FLAG("USE_PLATFORM_CLOCK", 0x00008000), FW_FLAG("S4_RTC_STS_VALID", 0x00010000),
+	FW_FLAG("REMOTE_POWER_ON_CAPABLE", 0x00020000), FW_FLAG("FORCE_APIC_CLUSTER_MODEL", 0x00040000),
+	FW_FLAG("FORCE_APIC_PHYSICAL_DESTINATION_MODE", 0x00080000), FW_FLAG("HW_REDUCED_ACPI", 0x00100000),
+	FW_FLAG("LOW_POWER_S0_IDLE_CAPABLE", 0x00200000), FW_FLAG("PERSISTENT_CPU_CACHES", 0x00400000),
 };
+const struct fw_bitfields fw_fadt_flag_names = FW_BITFIELDS(fw_fadt_flag_bits);
 const struct fw_named_value fw_fadt_pm_profile_names[] = {
 	{0, "Unspecified"}, {1, "Desktop"}, {2, "Mobile"}, {3, "Workstation"}, {4, "Enterprise Server"},
 	{5, "SOHO Server"}, {6, "Appliance PC"}, {7, "Performance Server"}, {8, "Tablet"}, {0, NULL},
 };
 
-const struct fw_named_value fw_fadt_boot_flag_names[] = {
-	{1u << 0, "LEGACY_DEVICES"},    {1u << 1, "8042"},               {1u << 2, "VGA_NOT_PRESENT"},
-	{1u << 3, "MSI_NOT_SUPPORTED"}, {1u << 4, "PCIE_ASPM_CONTROLS"}, {1u << 5, "CMOS_RTC_NOT_PRESENT"},
-	{0, NULL},
+static const struct fw_bitfield fw_fadt_boot_flag_bits[] = {
+	FW_FLAG("LEGACY_DEVICES", 1u << 0), FW_FLAG("8042", 1u << 1), FW_FLAG("VGA_NOT_PRESENT", 1u << 2),
+	FW_FLAG("MSI_NOT_SUPPORTED", 1u << 3), FW_FLAG("PCIE_ASPM_CONTROLS", 1u << 4),
+	FW_FLAG("CMOS_RTC_NOT_PRESENT", 1u << 5),
 };
+const struct fw_bitfields fw_fadt_boot_flag_names = FW_BITFIELDS(fw_fadt_boot_flag_bits);
 
 static const struct fw_field fadt_fields[FADT__COUNT] = {
 	[FADT_FIRMWARE_CTRL] = {"FirmwareCtrl", FW_FT_U32, 36, 0, FW_FF_HEX, NULL},
@@ -63,8 +66,8 @@ static const struct fw_field fadt_fields[FADT__COUNT] = {
 	[FADT_DAY_ALARM] = {"DayAlarm", FW_FT_U8, 106, 0, 0, NULL},
 	[FADT_MONTH_ALARM] = {"MonthAlarm", FW_FT_U8, 107, 0, 0, NULL},
 	[FADT_CENTURY] = {"Century", FW_FT_U8, 108, 0, 0, NULL},
-	[FADT_BOOT_FLAGS] = {"BootFlags", FW_FT_U16, 109, 0, FW_FF_FLAGS, fw_fadt_boot_flag_names},
-	[FADT_FLAGS] = {"Flags", FW_FT_U32, 112, 0, FW_FF_FLAGS, fw_fadt_flag_names},
+	[FADT_BOOT_FLAGS] = {"BootFlags", FW_FT_U16, 109, 0, FW_FF_FLAGS, &fw_fadt_boot_flag_names},
+	[FADT_FLAGS] = {"Flags", FW_FT_U32, 112, 0, FW_FF_FLAGS, &fw_fadt_flag_names},
 	[FADT_RESET_REGISTER] = FW_ACPI_GAS("ResetRegister", 116),
 	[FADT_RESET_VALUE] = {"ResetValue", FW_FT_U8, 128, 0, FW_FF_HEX, NULL},
 	[FADT_ARM_BOOT_FLAGS] = {"ArmBootFlags", FW_FT_U16, 129, 0, FW_FF_HEX, NULL},
@@ -85,7 +88,8 @@ static const struct fw_field fadt_fields[FADT__COUNT] = {
 };
 const struct fw_layout fw_fadt_layout = FW_LAYOUT("FADT", FW_FADT_SIZE, fadt_fields);
 
-static const struct fw_named_value facs_flag_names[] = {{1, "S4BIOS_F"}, {2, "64BIT_WAKE_SUPPORTED_F"}, {0, NULL}};
+static const struct fw_bitfield facs_flag_bits[] = {FW_FLAG("S4BIOS_F", 1), FW_FLAG("64BIT_WAKE_SUPPORTED_F", 2)};
+static const struct fw_bitfields facs_flag_names = FW_BITFIELDS(facs_flag_bits);
 static const struct fw_bitfield facs_ospm_bits[] = {{"64BIT_WAKE_F", 0, 1, NULL}};
 static const struct fw_bitfields facs_ospm = FW_BITFIELDS(facs_ospm_bits);
 static const struct fw_field facs_fields[FACS__COUNT] = {
@@ -95,7 +99,7 @@ static const struct fw_field facs_fields[FACS__COUNT] = {
 	[FACS_HARDWARE_SIGNATURE] = {"HardwareSignature", FW_FT_U32, 8, 0, FW_FF_HEX, NULL},
 	[FACS_WAKING_VECTOR] = {"FirmwareWakingVector", FW_FT_U32, 12, 0, FW_FF_HEX, NULL},
 	[FACS_GLOBAL_LOCK] = {"GlobalLock", FW_FT_U32, 16, 0, FW_FF_HEX, NULL},
-	[FACS_FLAGS] = {"Flags", FW_FT_U32, 20, 0, FW_FF_FLAGS, facs_flag_names},
+	[FACS_FLAGS] = {"Flags", FW_FT_U32, 20, 0, FW_FF_FLAGS, &facs_flag_names},
 	[FACS_X_WAKING_VECTOR] = {"XFirmwareWakingVector", FW_FT_U64, 24, 0, FW_FF_HEX, NULL},
 	[FACS_VERSION] = {"Version", FW_FT_U8, 32, 0, 0, NULL},
 	[FACS_OSPM_FLAGS] = {"OspmFlags", FW_FT_U32, 36, 0, FW_FF_BITS, .names = &facs_ospm},

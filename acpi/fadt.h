@@ -82,14 +82,14 @@ extern const struct fw_layout fw_fadt_layout;
 #define FW_FADT_RESET_REG_SUP 0x00000400u
 #define FW_FADT_REMOTE_POWER_ON 0x00020000u
 #define FW_FADT_FORCE_APIC_PHYSICAL 0x00080000u
-extern const struct fw_named_value fw_fadt_flag_names[];
+extern const struct fw_bitfields fw_fadt_flag_names;
 
 enum { FACS_SIGNATURE, FACS_LENGTH, FACS_HARDWARE_SIGNATURE, FACS_WAKING_VECTOR, FACS_GLOBAL_LOCK, FACS_FLAGS,
        FACS_X_WAKING_VECTOR, FACS_VERSION, FACS_OSPM_FLAGS, FACS__COUNT };
 extern const struct fw_layout fw_facs_layout;
 #define FW_FACS_SIZE 64
 
-extern const struct fw_named_value fw_fadt_boot_flag_names[]; /* IA-PC boot architecture flags */
+extern const struct fw_bitfields fw_fadt_boot_flag_names; /* IA-PC boot architecture flags */
 extern const struct fw_named_value fw_fadt_pm_profile_names[];
 
 struct fw_fadt {

@@ -27,14 +27,15 @@ static const struct fw_field block_fields[IVRS_BLOCK__COUNT] = {
 };
 const struct fw_layout fw_ivrs_block_layout = FW_LAYOUT("IVRS block header", 4, block_fields);
 
-const struct fw_named_value fw_ivhd_flag_names[] = {
-	{0x01, "HtTunEn"}, {0x02, "PassPW"}, {0x04, "ResPassPW"}, {0x08, "Isoc"}, {0x10, "IotlbSup"},
-	{0x20, "Coherent"}, {0x40, "PreFSup"}, {0x80, "PPRSup"}, {0, NULL},
+static const struct fw_bitfield fw_ivhd_flag_bits[] = {
+	FW_FLAG("HtTunEn", 0x01), FW_FLAG("PassPW", 0x02), FW_FLAG("ResPassPW", 0x04), FW_FLAG("Isoc", 0x08),
+	FW_FLAG("IotlbSup", 0x10), FW_FLAG("Coherent", 0x20), FW_FLAG("PreFSup", 0x40), FW_FLAG("PPRSup", 0x80),
 };
+const struct fw_bitfields fw_ivhd_flag_names = FW_BITFIELDS(fw_ivhd_flag_bits);
 
 #define IVHD_COMMON_FIELDS                                                                                         \
 	[IVHD_TYPE] = {"Type", FW_FT_U8, 0, 0, FW_FF_HEX, NULL},                                                   \
-	[IVHD_FLAGS] = {"Flags", FW_FT_U8, 1, 0, FW_FF_FLAGS, fw_ivhd_flag_names},                                 \
+	[IVHD_FLAGS] = {"Flags", FW_FT_U8, 1, 0, FW_FF_FLAGS, &fw_ivhd_flag_names},                                \
 	[IVHD_LENGTH] = {"Length", FW_FT_U16, 2, 0, FW_FF_HEX, NULL},                                              \
 	[IVHD_DEVICE_ID] = {"DeviceId", FW_FT_U16, 4, 0, FW_FF_HEX, NULL},                                         \
 	[IVHD_CAPABILITY_OFFSET] = {"CapabilityOffset", FW_FT_U16, 6, 0, FW_FF_HEX, NULL},                         \
@@ -107,12 +108,13 @@ static const struct fw_field ivhid_fields[IVHID__COUNT] = {
 const struct fw_layout fw_ivhd_hid_layout = FW_LAYOUT("IVHD ACPI HID entry", FW_IVHD_HID_SIZE, ivhid_fields);
 
 /* Linux's names (IVMD_FLAG_UNITY_MAP, _IR, _IW, _EXCL_RANGE). */
-const struct fw_named_value fw_ivmd_flag_names[] = {
-	{0x01, "Unity"}, {0x02, "IR"}, {0x04, "IW"}, {0x08, "ExclusionRange"}, {0, NULL},
+static const struct fw_bitfield fw_ivmd_flag_bits[] = {
+	FW_FLAG("Unity", 0x01), FW_FLAG("IR", 0x02), FW_FLAG("IW", 0x04), FW_FLAG("ExclusionRange", 0x08),
 };
+const struct fw_bitfields fw_ivmd_flag_names = FW_BITFIELDS(fw_ivmd_flag_bits);
 static const struct fw_field ivmd_fields[IVMD__COUNT] = {
 	[IVMD_TYPE] = {"Type", FW_FT_U8, 0, 0, FW_FF_HEX, NULL},
-	[IVMD_FLAGS] = {"Flags", FW_FT_U8, 1, 0, FW_FF_FLAGS, fw_ivmd_flag_names},
+	[IVMD_FLAGS] = {"Flags", FW_FT_U8, 1, 0, FW_FF_FLAGS, &fw_ivmd_flag_names},
 	[IVMD_LENGTH] = {"Length", FW_FT_U16, 2, 0, FW_FF_HEX, NULL},
 	[IVMD_DEVICE_ID] = {"DeviceId", FW_FT_U16, 4, 0, FW_FF_HEX, NULL},
 	[IVMD_AUX_DATA] = {"AuxData", FW_FT_U16, 6, 0, FW_FF_HEX, NULL},

@@ -61,7 +61,7 @@ extern const struct fw_layout fw_ivhd10_layout; /* EFR fields hidden */
 extern const struct fw_layout fw_ivhd11_layout; /* also type 40h */
 #define FW_IVHD10_HEADER_SIZE 24
 #define FW_IVHD11_HEADER_SIZE 40
-extern const struct fw_named_value fw_ivhd_flag_names[];
+extern const struct fw_bitfields fw_ivhd_flag_names;
 
 /* EFR bits Linux uses (reference/acpi.md 3.7) */
 #define FW_EFR_PREF_SUP (1ull << 0)
@@ -139,7 +139,7 @@ extern const struct fw_bitfields fw_ivhd_info_bits;      /* IOMMU Info */
 extern const struct fw_bitfields fw_ivrs_efr_bits;
 extern const struct fw_bitfields fw_ivrs_efr2_bits;
 extern const struct fw_bitfields fw_ivrs_dte_bits;        /* DTE setting byte */
-extern const struct fw_named_value fw_ivmd_flag_names[];
+extern const struct fw_bitfields fw_ivmd_flag_names;
 
 enum fw_ivrs_entry_kind {
 	FW_IVRS_E_PAD,

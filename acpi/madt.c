@@ -4,21 +4,23 @@
 #include <stdio.h>
 #include <string.h>
 
-const struct fw_named_value fw_madt_flag_names[] = {{1, "PCAT_COMPAT"}, {0, NULL}};
+static const struct fw_bitfield fw_madt_flag_bits[] = {FW_FLAG("PCAT_COMPAT", 1)};
+const struct fw_bitfields fw_madt_flag_names = FW_BITFIELDS(fw_madt_flag_bits);
 static const struct fw_field madt_fields[MADT__COUNT] = {
 	[MADT_LOCAL_APIC_ADDRESS] = {"LocalApicAddress", FW_FT_U32, 36, 0, FW_FF_HEX, NULL},
-	[MADT_FLAGS] = {"Flags", FW_FT_U32, 40, 0, FW_FF_FLAGS, fw_madt_flag_names},
+	[MADT_FLAGS] = {"Flags", FW_FT_U32, 40, 0, FW_FF_FLAGS, &fw_madt_flag_names},
 };
 const struct fw_layout fw_madt_layout = FW_LAYOUT("MADT header", FW_MADT_HEADER_SIZE, madt_fields);
 
-const struct fw_named_value fw_madt_cpu_flag_names[] = {{1, "Enabled"}, {2, "OnlineCapable"}, {0, NULL}};
+static const struct fw_bitfield fw_madt_cpu_flag_bits[] = {FW_FLAG("Enabled", 1), FW_FLAG("OnlineCapable", 2)};
+const struct fw_bitfields fw_madt_cpu_flag_names = FW_BITFIELDS(fw_madt_cpu_flag_bits);
 
 static const struct fw_field lapic_fields[MADT_LAPIC__COUNT] = {
 	[MADT_LAPIC_TYPE] = {"Type", FW_FT_U8, 0, 0, 0, NULL},
 	[MADT_LAPIC_LENGTH] = {"Length", FW_FT_U8, 1, 0, 0, NULL},
 	[MADT_LAPIC_UID] = {"ProcessorUid", FW_FT_U8, 2, 0, 0, NULL},
 	[MADT_LAPIC_ID] = {"ApicId", FW_FT_U8, 3, 0, FW_FF_HEX, NULL},
-	[MADT_LAPIC_FLAGS] = {"Flags", FW_FT_U32, 4, 0, FW_FF_FLAGS, fw_madt_cpu_flag_names},
+	[MADT_LAPIC_FLAGS] = {"Flags", FW_FT_U32, 4, 0, FW_FF_FLAGS, &fw_madt_cpu_flag_names},
 };
 const struct fw_layout fw_madt_local_apic_layout = FW_LAYOUT("MADT local APIC", 8, lapic_fields);
 
@@ -45,7 +47,7 @@ static const struct fw_field x2apic_fields[MADT_X2APIC__COUNT] = {
 	[MADT_X2APIC_TYPE] = {"Type", FW_FT_U8, 0, 0, 0, NULL},
 	[MADT_X2APIC_LENGTH] = {"Length", FW_FT_U8, 1, 0, 0, NULL},
 	[MADT_X2APIC_ID] = {"X2ApicId", FW_FT_U32, 4, 0, FW_FF_HEX, NULL},
-	[MADT_X2APIC_FLAGS] = {"Flags", FW_FT_U32, 8, 0, FW_FF_FLAGS, fw_madt_cpu_flag_names},
+	[MADT_X2APIC_FLAGS] = {"Flags", FW_FT_U32, 8, 0, FW_FF_FLAGS, &fw_madt_cpu_flag_names},
 	[MADT_X2APIC_UID] = {"ProcessorUid", FW_FT_U32, 12, 0, 0, NULL},
 };
 const struct fw_layout fw_madt_local_x2apic_layout = FW_LAYOUT("MADT local x2APIC", 16, x2apic_fields);

@@ -38,8 +38,8 @@ extern const struct fw_layout fw_madt_local_x2apic_layout; /* 16 bytes */
 enum { MADT_X2NMI_TYPE, MADT_X2NMI_LENGTH, MADT_X2NMI_FLAGS, MADT_X2NMI_UID, MADT_X2NMI_LINT, MADT_X2NMI__COUNT };
 extern const struct fw_layout fw_madt_local_x2apic_nmi_layout; /* 12 bytes */
 
-extern const struct fw_named_value fw_madt_flag_names[];
-extern const struct fw_named_value fw_madt_cpu_flag_names[]; /* local APIC and x2APIC flags */
+extern const struct fw_bitfields fw_madt_flag_names;
+extern const struct fw_bitfields fw_madt_cpu_flag_names; /* local APIC and x2APIC flags */
 /* "active low, level" from MPS INTI flags. */
 const char *fw_madt_inti_str(uint16_t flags, char *buf, size_t len);
 

@@ -10,30 +10,32 @@ static const struct fw_field srat_fields[SRAT__COUNT] = {
 };
 const struct fw_layout fw_srat_layout = FW_LAYOUT("SRAT header", FW_SRAT_HEADER_SIZE, srat_fields);
 
-const struct fw_named_value fw_srat_cpu_flag_names[] = {{1, "Enabled"}, {0, NULL}};
+static const struct fw_bitfield fw_srat_cpu_flag_bits[] = {FW_FLAG("Enabled", 1)};
+const struct fw_bitfields fw_srat_cpu_flag_names = FW_BITFIELDS(fw_srat_cpu_flag_bits);
 static const struct fw_field apic_fields[SRAT_APIC__COUNT] = {
 	[SRAT_APIC_TYPE] = {"Type", FW_FT_U8, 0, 0, 0, NULL},
 	[SRAT_APIC_LENGTH] = {"Length", FW_FT_U8, 1, 0, 0, NULL},
 	[SRAT_APIC_PD_LO] = {"ProximityDomainLo", FW_FT_U8, 2, 0, 0, NULL},
 	[SRAT_APIC_APIC_ID] = {"ApicId", FW_FT_U8, 3, 0, FW_FF_HEX, NULL},
-	[SRAT_APIC_FLAGS] = {"Flags", FW_FT_U32, 4, 0, FW_FF_FLAGS, fw_srat_cpu_flag_names},
+	[SRAT_APIC_FLAGS] = {"Flags", FW_FT_U32, 4, 0, FW_FF_FLAGS, &fw_srat_cpu_flag_names},
 	[SRAT_APIC_SAPIC_EID] = {"LocalSapicEid", FW_FT_U8, 8, 0, FW_FF_HIDDEN, NULL},
 	[SRAT_APIC_PD_HI] = {"ProximityDomainHi", FW_FT_U24, 9, 0, 0, NULL},
 	[SRAT_APIC_CLOCK_DOMAIN] = {"ClockDomain", FW_FT_U32, 12, 0, 0, NULL},
 };
 const struct fw_layout fw_srat_apic_layout = FW_LAYOUT("SRAT processor local APIC affinity", 16, apic_fields);
 
-const struct fw_named_value fw_srat_memory_flag_names[] = {
-	{FW_SRAT_MEM_ENABLED, "Enabled"}, {FW_SRAT_MEM_HOT_PLUGGABLE, "HotPluggable"},
-	{FW_SRAT_MEM_NON_VOLATILE, "NonVolatile"}, {FW_SRAT_MEM_SPECIFIC_PURPOSE, "SpecificPurpose"}, {0, NULL},
+static const struct fw_bitfield fw_srat_memory_flag_bits[] = {
+	FW_FLAG("Enabled", FW_SRAT_MEM_ENABLED), FW_FLAG("HotPluggable", FW_SRAT_MEM_HOT_PLUGGABLE),
+	FW_FLAG("NonVolatile", FW_SRAT_MEM_NON_VOLATILE), FW_FLAG("SpecificPurpose", FW_SRAT_MEM_SPECIFIC_PURPOSE),
 };
+const struct fw_bitfields fw_srat_memory_flag_names = FW_BITFIELDS(fw_srat_memory_flag_bits);
 static const struct fw_field mem_fields[SRAT_MEM__COUNT] = {
 	[SRAT_MEM_TYPE] = {"Type", FW_FT_U8, 0, 0, 0, NULL},
 	[SRAT_MEM_LENGTH] = {"Length", FW_FT_U8, 1, 0, 0, NULL},
 	[SRAT_MEM_PD] = {"ProximityDomain", FW_FT_U32, 2, 0, 0, NULL},
 	[SRAT_MEM_BASE] = {"BaseAddress", FW_FT_U64, 8, 0, FW_FF_HEX, NULL},
 	[SRAT_MEM_SIZE] = {"Length", FW_FT_U64, 16, 0, FW_FF_HEX, NULL},
-	[SRAT_MEM_FLAGS] = {"Flags", FW_FT_U32, 28, 0, FW_FF_FLAGS, fw_srat_memory_flag_names},
+	[SRAT_MEM_FLAGS] = {"Flags", FW_FT_U32, 28, 0, FW_FF_FLAGS, &fw_srat_memory_flag_names},
 };
 const struct fw_layout fw_srat_memory_layout = FW_LAYOUT("SRAT memory affinity", 40, mem_fields);
 
@@ -42,20 +44,23 @@ static const struct fw_field x2apic_fields[SRAT_X2APIC__COUNT] = {
 	[SRAT_X2APIC_LENGTH] = {"Length", FW_FT_U8, 1, 0, 0, NULL},
 	[SRAT_X2APIC_PD] = {"ProximityDomain", FW_FT_U32, 4, 0, 0, NULL},
 	[SRAT_X2APIC_ID] = {"X2ApicId", FW_FT_U32, 8, 0, FW_FF_HEX, NULL},
-	[SRAT_X2APIC_FLAGS] = {"Flags", FW_FT_U32, 12, 0, FW_FF_FLAGS, fw_srat_cpu_flag_names},
+	[SRAT_X2APIC_FLAGS] = {"Flags", FW_FT_U32, 12, 0, FW_FF_FLAGS, &fw_srat_cpu_flag_names},
 	[SRAT_X2APIC_CLOCK_DOMAIN] = {"ClockDomain", FW_FT_U32, 16, 0, 0, NULL},
 };
 const struct fw_layout fw_srat_x2apic_layout = FW_LAYOUT("SRAT processor x2APIC affinity", 24, x2apic_fields);
 
 static const struct fw_named_value handle_type_names[] = {{0, "ACPI"}, {1, "PCI"}, {0, NULL}};
-const struct fw_named_value fw_srat_initiator_flag_names[] = {{1, "Enabled"}, {2, "ArchitecturalTransactions"}, {0, NULL}};
+static const struct fw_bitfield fw_srat_initiator_flag_bits[] = {
+	FW_FLAG("Enabled", 1), FW_FLAG("ArchitecturalTransactions", 2),
+};
+const struct fw_bitfields fw_srat_initiator_flag_names = FW_BITFIELDS(fw_srat_initiator_flag_bits);
 static const struct fw_field gi_fields[SRAT_GI__COUNT] = {
 	[SRAT_GI_TYPE] = {"Type", FW_FT_U8, 0, 0, 0, NULL},
 	[SRAT_GI_LENGTH] = {"Length", FW_FT_U8, 1, 0, 0, NULL},
 	[SRAT_GI_HANDLE_TYPE] = {"DeviceHandleType", FW_FT_U8, 3, 0, FW_FF_ENUM, handle_type_names},
 	[SRAT_GI_PD] = {"ProximityDomain", FW_FT_U32, 4, 0, 0, NULL},
 	[SRAT_GI_HANDLE] = {"DeviceHandle", FW_FT_BYTES, 8, 16, 0, NULL},
-	[SRAT_GI_FLAGS] = {"Flags", FW_FT_U32, 24, 0, FW_FF_FLAGS, fw_srat_initiator_flag_names},
+	[SRAT_GI_FLAGS] = {"Flags", FW_FT_U32, 24, 0, FW_FF_FLAGS, &fw_srat_initiator_flag_names},
 };
 const struct fw_layout fw_srat_gi_layout = FW_LAYOUT("SRAT generic initiator affinity", 32, gi_fields);
 
@@ -76,7 +81,7 @@ static const struct fw_field gicc_fields[SRAT_GICC__COUNT] = {
 	[SRAT_GICC_LENGTH] = {"Length", FW_FT_U8, 1, 0, 0, NULL},
 	[SRAT_GICC_PD] = {"ProximityDomain", FW_FT_U32, 2, 0, 0, NULL},
 	[SRAT_GICC_UID] = {"AcpiProcessorUid", FW_FT_U32, 6, 0, 0, NULL},
-	[SRAT_GICC_FLAGS] = {"Flags", FW_FT_U32, 10, 0, FW_FF_FLAGS, fw_srat_cpu_flag_names},
+	[SRAT_GICC_FLAGS] = {"Flags", FW_FT_U32, 10, 0, FW_FF_FLAGS, &fw_srat_cpu_flag_names},
 	[SRAT_GICC_CLOCK_DOMAIN] = {"ClockDomain", FW_FT_U32, 14, 0, 0, NULL},
 };
 const struct fw_layout fw_srat_gicc_layout = FW_LAYOUT("SRAT GICC affinity", 18, gicc_fields);
@@ -96,7 +101,7 @@ static const struct fw_field rintc_fields[SRAT_RINTC__COUNT] = {
 	[SRAT_RINTC_RESERVED] = {"Reserved", FW_FT_U16, 2, 0, FW_FF_HIDDEN, NULL},
 	[SRAT_RINTC_PD] = {"ProximityDomain", FW_FT_U32, 4, 0, 0, NULL},
 	[SRAT_RINTC_UID] = {"AcpiProcessorUid", FW_FT_U32, 8, 0, 0, NULL},
-	[SRAT_RINTC_FLAGS] = {"Flags", FW_FT_U32, 12, 0, FW_FF_FLAGS, fw_srat_cpu_flag_names},
+	[SRAT_RINTC_FLAGS] = {"Flags", FW_FT_U32, 12, 0, FW_FF_FLAGS, &fw_srat_cpu_flag_names},
 	[SRAT_RINTC_CLOCK_DOMAIN] = {"ClockDomain", FW_FT_U32, 16, 0, 0, NULL},
 };
 const struct fw_layout fw_srat_rintc_layout = FW_LAYOUT("SRAT RINTC affinity", 20, rintc_fields);

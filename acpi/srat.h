@@ -65,9 +65,9 @@ enum { SRAT_RINTC_TYPE, SRAT_RINTC_LENGTH, SRAT_RINTC_RESERVED, SRAT_RINTC_PD, S
        SRAT_RINTC_CLOCK_DOMAIN, SRAT_RINTC__COUNT };
 extern const struct fw_layout fw_srat_rintc_layout; /* 20 bytes */
 
-extern const struct fw_named_value fw_srat_cpu_flag_names[];    /* Enabled */
-extern const struct fw_named_value fw_srat_memory_flag_names[]; /* Enabled HotPluggable NonVolatile SpecificPurpose */
-extern const struct fw_named_value fw_srat_initiator_flag_names[];
+extern const struct fw_bitfields fw_srat_cpu_flag_names;    /* Enabled */
+extern const struct fw_bitfields fw_srat_memory_flag_names; /* Enabled HotPluggable NonVolatile SpecificPurpose */
+extern const struct fw_bitfields fw_srat_initiator_flag_names;
 
 struct fw_srat_entry {
 	uint32_t offset;

@@ -1,23 +1,19 @@
 /* Capsule header layouts (the decoder and signature check build on these). */
 #include "aptio.h"
 
-const struct fw_named_value fw_capsule_flag_names[] = {
-	{0x00000001, "RSA_PSS"},
-	{0x00000002, "HEADER_SIGNED"},
-	{0x00000004, "ROOT_SIGNS_KEY_ONLY"},
-	{0x00000008, "PAYLOAD_SIG_INVALID"},
-	{0x00000010, "EMBEDDED"},
-	{0x00000020, "HASH_MANIFEST"},
-	{0x00010000, "PERSIST_ACROSS_RESET"},
-	{0x00020000, "POPULATE_SYSTEM_TABLE"},
-	{0x00040000, "INITIATE_RESET"},
-	{0, NULL},
+static const struct fw_bitfield fw_capsule_flag_bits[] = {
+	FW_FLAG("RSA_PSS", 0x00000001), FW_FLAG("HEADER_SIGNED", 0x00000002),
+	FW_FLAG("ROOT_SIGNS_KEY_ONLY", 0x00000004), FW_FLAG("PAYLOAD_SIG_INVALID", 0x00000008),
+	FW_FLAG("EMBEDDED", 0x00000010), FW_FLAG("HASH_MANIFEST", 0x00000020),
+	FW_FLAG("PERSIST_ACROSS_RESET", 0x00010000), FW_FLAG("POPULATE_SYSTEM_TABLE", 0x00020000),
+	FW_FLAG("INITIATE_RESET", 0x00040000),
 };
+const struct fw_bitfields fw_capsule_flag_names = FW_BITFIELDS(fw_capsule_flag_bits);
 
 static const struct fw_field efi_capsule_fields[CAP__COUNT] = {
 	[CAP_GUID] = {"CapsuleGuid", FW_FT_GUID, 0x00, 0, 0, NULL},
 	[CAP_HEADER_SIZE] = {"HeaderSize", FW_FT_U32, 0x10, 0, FW_FF_HEX, NULL},
-	[CAP_FLAGS] = {"Flags", FW_FT_U32, 0x14, 0, FW_FF_FLAGS, fw_capsule_flag_names},
+	[CAP_FLAGS] = {"Flags", FW_FT_U32, 0x14, 0, FW_FF_FLAGS, &fw_capsule_flag_names},
 	[CAP_IMAGE_SIZE] = {"CapsuleImageSize", FW_FT_U32, 0x18, 0, FW_FF_HEX, NULL},
 	[CAP_ROM_IMAGE_OFFSET] = {"RomImageOffset", FW_FT_U16, 0x1C, 0, FW_FF_HEX | FW_FF_HIDDEN, NULL},
 	[CAP_ROM_LAYOUT_OFFSET] = {"RomLayoutOffset", FW_FT_U16, 0x1E, 0, FW_FF_HEX | FW_FF_HIDDEN, NULL},
@@ -27,7 +23,7 @@ const struct fw_layout fw_efi_capsule_layout = FW_LAYOUT("EFI capsule header", F
 static const struct fw_field aptio_capsule_fields[CAP__COUNT] = {
 	[CAP_GUID] = {"CapsuleGuid", FW_FT_GUID, 0x00, 0, 0, NULL},
 	[CAP_HEADER_SIZE] = {"HeaderSize", FW_FT_U32, 0x10, 0, FW_FF_HEX, NULL},
-	[CAP_FLAGS] = {"Flags", FW_FT_U32, 0x14, 0, FW_FF_FLAGS, fw_capsule_flag_names},
+	[CAP_FLAGS] = {"Flags", FW_FT_U32, 0x14, 0, FW_FF_FLAGS, &fw_capsule_flag_names},
 	[CAP_IMAGE_SIZE] = {"CapsuleImageSize", FW_FT_U32, 0x18, 0, FW_FF_HEX, NULL},
 	[CAP_ROM_IMAGE_OFFSET] = {"RomImageOffset", FW_FT_U16, 0x1C, 0, FW_FF_HEX, NULL},
 	[CAP_ROM_LAYOUT_OFFSET] = {"RomLayoutOffset", FW_FT_U16, 0x1E, 0, FW_FF_HEX, NULL},
@@ -53,18 +49,19 @@ static const struct fw_field root_cert_fields[ROOT__COUNT] = {
 };
 const struct fw_layout fw_aptio_root_cert_layout = FW_LAYOUT("AMI root certificate", FW_APTIO_ROOT_CERT_SIZE, root_cert_fields);
 
-const struct fw_named_value fw_rom_area_attribute_names[] = {
-	{0x002, "FV_PEI"}, {0x004, "FV_PEI_MEM"}, {0x008, "FV_DXE"}, {0x010, "FV_BDS"}, {0x020, "PEI_SHADOW"},
-	{0x040, "VERIFY"}, {0x080, "NON_CRITICAL"}, {0x200, "SIGNED"}, {0x400, "VITAL"}, {0x800, "FV_DXE2"},
-	{0x8000, "TCG_MEASURED"}, {0, NULL},
+static const struct fw_bitfield fw_rom_area_attribute_bits[] = {
+	FW_FLAG("FV_PEI", 0x002), FW_FLAG("FV_PEI_MEM", 0x004), FW_FLAG("FV_DXE", 0x008), FW_FLAG("FV_BDS", 0x010),
+	FW_FLAG("PEI_SHADOW", 0x020), FW_FLAG("VERIFY", 0x040), FW_FLAG("NON_CRITICAL", 0x080),
+	FW_FLAG("SIGNED", 0x200), FW_FLAG("VITAL", 0x400), FW_FLAG("FV_DXE2", 0x800), FW_FLAG("TCG_MEASURED", 0x8000),
 };
+const struct fw_bitfields fw_rom_area_attribute_names = FW_BITFIELDS(fw_rom_area_attribute_bits);
 static const struct fw_named_value rom_area_type_names[] = {{0, "FV"}, {1, "Raw"}, {0, NULL}};
 static const struct fw_field rom_area_fields[ROM_AREA__COUNT] = {
 	[ROM_AREA_ADDRESS] = {"Address", FW_FT_U64, 0, 0, FW_FF_HEX, NULL},
 	[ROM_AREA_OFFSET] = {"Offset", FW_FT_U32, 8, 0, FW_FF_HEX, NULL},
 	[ROM_AREA_SIZE] = {"Size", FW_FT_U32, 12, 0, FW_FF_HEX, NULL},
 	[ROM_AREA_TYPE] = {"Type", FW_FT_U32, 16, 0, FW_FF_ENUM, rom_area_type_names},
-	[ROM_AREA_ATTRIBUTES] = {"Attributes", FW_FT_U32, 20, 0, FW_FF_FLAGS, fw_rom_area_attribute_names},
+	[ROM_AREA_ATTRIBUTES] = {"Attributes", FW_FT_U32, 20, 0, FW_FF_FLAGS, &fw_rom_area_attribute_names},
 };
 const struct fw_layout fw_rom_area_layout = FW_LAYOUT("ROM area", FW_ROM_AREA_SIZE, rom_area_fields);
 

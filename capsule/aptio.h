@@ -32,7 +32,7 @@ extern const struct fw_layout fw_aptio_capsule_layout; /* 0x20 bytes */
 #define FW_APTIO_FLAG_PAYLOAD_SIG_INVALID 0x08
 #define FW_APTIO_FLAG_EMBEDDED 0x10
 #define FW_APTIO_FLAG_HASH_MANIFEST 0x20
-extern const struct fw_named_value fw_capsule_flag_names[];
+extern const struct fw_bitfields fw_capsule_flag_names;
 
 /* FW_CERTIFICATE, RSA-2048/SHA-256 form, at capsule offset 0x20 */
 enum {
@@ -65,7 +65,7 @@ extern const struct fw_layout fw_rom_area_layout;
 #define FW_ROM_AREA_TYPE_FV 0
 #define FW_ROM_AREA_TYPE_RAW 1
 #define FW_ROM_AREA_FV_SIGNED 0x200
-extern const struct fw_named_value fw_rom_area_attribute_names[];
+extern const struct fw_bitfields fw_rom_area_attribute_names;
 
 /* Signed ROM-area hash manifest ("HMFT"), in place of the ROM area table when the capsule flags
  * carry 0x20 (AmiCertificate.h FwHashManifestHdr): header, ROM_AREA[NumberOfDescriptors] at

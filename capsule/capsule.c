@@ -129,7 +129,7 @@ static void parse_certificate(struct fw_tree *t, struct fw_node *n, struct fw_ca
 static void describe_area(struct fw_tree *t, struct fw_node *n, size_t i, const struct fw_rom_area *a)
 {
 	char flags[160];
-	fw_flags_str(fw_rom_area_attribute_names, a->attributes, flags, sizeof(flags));
+	fw_flags_str(&fw_rom_area_attribute_names, a->attributes, flags, sizeof(flags));
 	fw_node_field_str(t, n, fw_arena_printf(&t->arena, "RomArea[%zu]", i),
 			  fw_arena_printf(&t->arena, "offset 0x%X size 0x%X %s attributes 0x%X%s%s", a->offset, a->size,
 					  a->type == FW_ROM_AREA_TYPE_FV ? "FV" : a->type == FW_ROM_AREA_TYPE_RAW ? "Raw" : "type?",

@@ -7,17 +7,18 @@ static const struct fw_field header_fields[IFR_HDR__COUNT] = {
 };
 const struct fw_layout fw_ifr_header_layout = FW_LAYOUT("IFR opcode header", FW_IFR_HEADER_SIZE, header_fields);
 
-static const struct fw_named_value question_flag_names[] = {
-	{FW_IFR_QF_READ_ONLY, "READ_ONLY"}, {FW_IFR_QF_CALLBACK, "CALLBACK"}, {FW_IFR_QF_RESET_REQUIRED, "RESET_REQUIRED"},
-	{FW_IFR_QF_REST_STYLE, "REST_STYLE"}, {FW_IFR_QF_RECONNECT_REQUIRED, "RECONNECT_REQUIRED"},
-	{FW_IFR_QF_OPTIONS_ONLY, "OPTIONS_ONLY"}, {0, NULL},
+static const struct fw_bitfield question_flag_bits[] = {
+	FW_FLAG("READ_ONLY", FW_IFR_QF_READ_ONLY), FW_FLAG("CALLBACK", FW_IFR_QF_CALLBACK),
+	FW_FLAG("RESET_REQUIRED", FW_IFR_QF_RESET_REQUIRED), FW_FLAG("REST_STYLE", FW_IFR_QF_REST_STYLE),
+	FW_FLAG("RECONNECT_REQUIRED", FW_IFR_QF_RECONNECT_REQUIRED), FW_FLAG("OPTIONS_ONLY", FW_IFR_QF_OPTIONS_ONLY),
 };
+static const struct fw_bitfields question_flag_names = FW_BITFIELDS(question_flag_bits);
 /* Printed in this order: prompt and help, flags, ids. */
 #define QUESTION_FIELDS(info)                                                                                      \
 	{                                                                                                          \
 		[IFR_Q_PROMPT] = {"Prompt", FW_FT_U16, 2, 0, FW_FF_HEX | FW_FF_STRING, NULL},                       \
 		[IFR_Q_HELP] = {"Help", FW_FT_U16, 4, 0, FW_FF_HEX | FW_FF_STRING, NULL},                           \
-		[IFR_Q_FLAGS] = {"QuestionFlags", FW_FT_U8, 12, 0, FW_FF_FLAGS, question_flag_names},               \
+		[IFR_Q_FLAGS] = {"QuestionFlags", FW_FT_U8, 12, 0, FW_FF_FLAGS, &question_flag_names},               \
 		[IFR_Q_QUESTION_ID] = {"QuestionId", FW_FT_U16, 6, 0, FW_FF_HEX, NULL},                             \
 		[IFR_Q_VARSTORE_ID] = {"VarStoreId", FW_FT_U16, 8, 0, FW_FF_HEX, NULL},                             \
 		[IFR_Q_VARSTORE_INFO] = {info, FW_FT_U16, 10, 0, FW_FF_HEX, NULL},                                  \
@@ -129,12 +130,13 @@ static const struct fw_field ref_fields[IFR_REF__COUNT] = {
 };
 const struct fw_layout fw_ifr_ref_layout = FW_LAYOUT("IFR REF", FW_IFR_QUESTION_SIZE, ref_fields);
 
-static const struct fw_named_value option_flag_names[] = {
-	{FW_IFR_OPTION_DEFAULT, "DEFAULT"}, {FW_IFR_OPTION_DEFAULT_MFG, "DEFAULT_MFG"}, {0, NULL},
+static const struct fw_bitfield option_flag_bits[] = {
+	FW_FLAG("DEFAULT", FW_IFR_OPTION_DEFAULT), FW_FLAG("DEFAULT_MFG", FW_IFR_OPTION_DEFAULT_MFG),
 };
+static const struct fw_bitfields option_flag_names = FW_BITFIELDS(option_flag_bits);
 static const struct fw_field option_fields[IFR_OPTION__COUNT] = {
 	[IFR_OPTION_OPTION] = STRING_ID("Option", 2),
-	[IFR_OPTION_FLAGS] = {"Flags", FW_FT_U8, 4, 0, FW_FF_FLAGS, option_flag_names},
+	[IFR_OPTION_FLAGS] = {"Flags", FW_FT_U8, 4, 0, FW_FF_FLAGS, &option_flag_names},
 	[IFR_OPTION_TYPE] = HEX8("Type", 5),
 	[IFR_OPTION_VALUE] = {"Value", FW_FT_BYTES, 6, 8, FW_FF_HIDDEN, NULL},
 };

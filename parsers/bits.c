@@ -55,3 +55,23 @@ size_t fw_bitfields_tokens(uint64_t value, const struct fw_bitfields *set, char 
 		snprintf(slots + k++ * width, width, "reserved=0x%" PRIx64, rest);
 	return k;
 }
+
+char *fw_flags_str(const struct fw_bitfields *set, uint64_t value, char *buf, size_t len)
+{
+	size_t used = 0;
+	uint64_t rest = value;
+	buf[0] = '\0';
+	for (size_t i = 0; set && i < set->n; i++) {
+		const struct fw_bitfield *f = &set->v[i];
+		if (!fw_flag_set(value, f))
+			continue;
+		int w = snprintf(buf + used, len - used, "%s%s", used ? "|" : "", f->name);
+		if (w < 0 || (size_t)w >= len - used)
+			return buf;
+		used += (size_t)w;
+		rest &= ~((f->width >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << f->width) - 1)) << f->lsb);
+	}
+	if (rest)
+		snprintf(buf + used, len - used, "%s0x%" PRIx64, used ? "|" : "", rest);
+	return buf;
+}

@@ -15,7 +15,7 @@ static const struct fw_field ffs_fields[FFS__COUNT] = {
 	[FFS_HEADER_CHECKSUM] = {"HeaderChecksum", FW_FT_U8, 0x10, 0, FW_FF_HEX, NULL},
 	[FFS_FILE_CHECKSUM] = {"FileChecksum", FW_FT_U8, 0x11, 0, FW_FF_HEX, NULL},
 	[FFS_TYPE] = {"Type", FW_FT_U8, 0x12, 0, FW_FF_HEX, NULL},
-	[FFS_ATTRIBUTES] = {"Attributes", FW_FT_U8, 0x13, 0, FW_FF_FLAGS, fw_ffs_attribute_names},
+	[FFS_ATTRIBUTES] = {"Attributes", FW_FT_U8, 0x13, 0, FW_FF_FLAGS, &fw_ffs_attribute_names},
 	[FFS_SIZE] = {"Size", FW_FT_U24, 0x14, 0, FW_FF_HEX, NULL},
 	[FFS_STATE] = {"State", FW_FT_U8, 0x17, 0, FW_FF_HEX, NULL},
 	[FFS_EXTENDED_SIZE] = {"ExtendedSize", FW_FT_U64, 0x18, 0, FW_FF_HEX | FW_FF_HIDDEN, NULL},
@@ -27,16 +27,18 @@ static const struct fw_field ffs2_fields[FFS__COUNT] = {
 	[FFS_HEADER_CHECKSUM] = {"HeaderChecksum", FW_FT_U8, 0x10, 0, FW_FF_HEX, NULL},
 	[FFS_FILE_CHECKSUM] = {"FileChecksum", FW_FT_U8, 0x11, 0, FW_FF_HEX, NULL},
 	[FFS_TYPE] = {"Type", FW_FT_U8, 0x12, 0, FW_FF_HEX, NULL},
-	[FFS_ATTRIBUTES] = {"Attributes", FW_FT_U8, 0x13, 0, FW_FF_FLAGS, fw_ffs_attribute_names},
+	[FFS_ATTRIBUTES] = {"Attributes", FW_FT_U8, 0x13, 0, FW_FF_FLAGS, &fw_ffs_attribute_names},
 	[FFS_SIZE] = {"Size", FW_FT_U24, 0x14, 0, FW_FF_HEX, NULL},
 	[FFS_STATE] = {"State", FW_FT_U8, 0x17, 0, FW_FF_HEX, NULL},
 	[FFS_EXTENDED_SIZE] = {"ExtendedSize", FW_FT_U64, 0x18, 0, FW_FF_HEX, NULL},
 };
 const struct fw_layout fw_ffs2_layout = {"FFS file header (large file)", FW_FFS_HEADER2_SIZE, ffs2_fields, FFS__COUNT};
 
-const struct fw_named_value fw_ffs_attribute_names[] = {
-	{0x01, "LARGE_FILE"}, {0x02, "DATA_ALIGNMENT_2"}, {0x04, "FIXED"}, {0x40, "CHECKSUM"}, {0, NULL},
+static const struct fw_bitfield fw_ffs_attribute_bits[] = {
+	FW_FLAG("LARGE_FILE", 0x01), FW_FLAG("DATA_ALIGNMENT_2", 0x02), FW_FLAG("FIXED", 0x04),
+	FW_FLAG("CHECKSUM", 0x40),
 };
+const struct fw_bitfields fw_ffs_attribute_names = FW_BITFIELDS(fw_ffs_attribute_bits);
 
 const char *fw_ffs_type_name(uint8_t type)
 {

@@ -27,7 +27,7 @@ extern const struct fw_layout fw_ffs2_layout; /* 32 bytes */
 #define FW_FFS_ATTR_FIXED 0x04
 #define FW_FFS_ATTR_DATA_ALIGNMENT 0x38
 #define FW_FFS_ATTR_CHECKSUM 0x40
-extern const struct fw_named_value fw_ffs_attribute_names[];
+extern const struct fw_bitfields fw_ffs_attribute_names;
 #define FW_FFS_FIXED_CHECKSUM 0xAA
 #define FW_FFS_FIXED_CHECKSUM_REV1 0x5A
 

@@ -16,7 +16,7 @@ static const struct fw_field fvh_fields[FVH__COUNT] = {
 	[FVH_FILE_SYSTEM_GUID] = {"FileSystemGuid", FW_FT_GUID, 0x10, 0, 0, NULL},
 	[FVH_LENGTH] = {"FvLength", FW_FT_U64, 0x20, 0, FW_FF_HEX, NULL},
 	[FVH_SIGNATURE] = {"Signature", FW_FT_U32, 0x28, 0, FW_FF_HEX | FW_FF_HIDDEN, NULL},
-	[FVH_ATTRIBUTES] = {"Attributes", FW_FT_U32, 0x2C, 0, FW_FF_FLAGS, fw_fvb2_attribute_names},
+	[FVH_ATTRIBUTES] = {"Attributes", FW_FT_U32, 0x2C, 0, FW_FF_FLAGS, &fw_fvb2_attribute_names},
 	[FVH_HEADER_LENGTH] = {"HeaderLength", FW_FT_U16, 0x30, 0, FW_FF_HEX, NULL},
 	[FVH_CHECKSUM] = {"Checksum", FW_FT_U16, 0x32, 0, FW_FF_HEX, NULL},
 	[FVH_EXT_HEADER_OFFSET] = {"ExtHeaderOffset", FW_FT_U16, 0x34, 0, FW_FF_HEX, NULL},
@@ -43,14 +43,17 @@ static const struct fw_field fv_ext_entry_fields[FV_EXT_ENTRY__COUNT] = {
 };
 const struct fw_layout fw_fv_ext_entry_layout = FW_LAYOUT("volume extended header entry", 4, fv_ext_entry_fields);
 
-const struct fw_named_value fw_fvb2_attribute_names[] = {
-	{0x00000001, "READ_DISABLED_CAP"}, {0x00000002, "READ_ENABLED_CAP"}, {0x00000004, "READ_STATUS"},
-	{0x00000008, "WRITE_DISABLED_CAP"}, {0x00000010, "WRITE_ENABLED_CAP"}, {0x00000020, "WRITE_STATUS"},
-	{0x00000040, "LOCK_CAP"}, {0x00000080, "LOCK_STATUS"}, {0x00000200, "STICKY_WRITE"},
-	{0x00000400, "MEMORY_MAPPED"}, {0x00000800, "ERASE_POLARITY"}, {0x00001000, "READ_LOCK_CAP"},
-	{0x00002000, "READ_LOCK_STATUS"}, {0x00004000, "WRITE_LOCK_CAP"}, {0x00008000, "WRITE_LOCK_STATUS"},
-	{0x80000000, "WEAK_ALIGNMENT"}, {0, NULL},
+static const struct fw_bitfield fw_fvb2_attribute_bits[] = {
+	FW_FLAG("READ_DISABLED_CAP", 0x00000001), FW_FLAG("READ_ENABLED_CAP", 0x00000002),
+	FW_FLAG("READ_STATUS", 0x00000004), FW_FLAG("WRITE_DISABLED_CAP", 0x00000008),
+	FW_FLAG("WRITE_ENABLED_CAP", 0x00000010), FW_FLAG("WRITE_STATUS", 0x00000020),
+	FW_FLAG("LOCK_CAP", 0x00000040), FW_FLAG("LOCK_STATUS", 0x00000080), FW_FLAG("STICKY_WRITE", 0x00000200),
+	FW_FLAG("MEMORY_MAPPED", 0x00000400), FW_FLAG("ERASE_POLARITY", 0x00000800),
+	FW_FLAG("READ_LOCK_CAP", 0x00001000), FW_FLAG("READ_LOCK_STATUS", 0x00002000),
+	FW_FLAG("WRITE_LOCK_CAP", 0x00004000), FW_FLAG("WRITE_LOCK_STATUS", 0x00008000),
+	FW_FLAG("WEAK_ALIGNMENT", 0x80000000),
 };
+const struct fw_bitfields fw_fvb2_attribute_names = FW_BITFIELDS(fw_fvb2_attribute_bits);
 
 const struct fw_guid fw_guid_ffs1 = FW_GUID_INIT(0x7A9354D9, 0x0468, 0x444A, 0x81, 0xCE, 0x0B, 0xF6, 0x17, 0xD8, 0x90, 0xDF);
 const struct fw_guid fw_guid_ffs2 = FW_GUID_INIT(0x8C8CE578, 0x8A3D, 0x4F1C, 0x99, 0x35, 0x89, 0x61, 0x85, 0xC3, 0x2D, 0xD3);

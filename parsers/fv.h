@@ -38,7 +38,7 @@ extern const struct fw_layout fw_fv_ext_entry_layout;
 #define FW_FVB2_ERASE_POLARITY 0x00000800u
 #define FW_FVB2_ALIGNMENT_MASK 0x001F0000u
 #define FW_FVB2_WEAK_ALIGNMENT 0x80000000u
-extern const struct fw_named_value fw_fvb2_attribute_names[];
+extern const struct fw_bitfields fw_fvb2_attribute_names;
 
 /* File systems */
 enum fw_fv_filesystem { FW_FS_UNKNOWN, FW_FS_FFS2, FW_FS_FFS3, FW_FS_NVRAM };

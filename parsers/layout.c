@@ -152,21 +152,3 @@ const char *fw_named_value_name(const struct fw_named_value *names, uint64_t val
 	return NULL;
 }
 
-char *fw_flags_str(const struct fw_named_value *names, uint64_t value, char *buf, size_t len)
-{
-	size_t used = 0;
-	uint64_t rest = value;
-	buf[0] = '\0';
-	for (; names && names->name; names++) {
-		if (names->value && (value & names->value) == names->value) {
-			int w = snprintf(buf + used, len - used, "%s%s", used ? "|" : "", names->name);
-			if (w < 0 || (size_t)w >= len - used)
-				return buf;
-			used += (size_t)w;
-			rest &= ~names->value;
-		}
-	}
-	if (rest)
-		snprintf(buf + used, len - used, "%s0x%llx", used ? "|" : "", (unsigned long long)rest);
-	return buf;
-}

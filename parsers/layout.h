@@ -35,7 +35,7 @@ enum fw_ftype {
 
 /* field flags */
 #define FW_FF_HEX 0x01    /* show as hex */
-#define FW_FF_FLAGS 0x02  /* a bit set: names[] gives bit masks */
+#define FW_FF_FLAGS 0x02  /* a bit set: `names` points at its bit fields, written "A|B|0x8" */
 #define FW_FF_ENUM 0x04   /* names[] gives values */
 #define FW_FF_HIDDEN 0x08 /* reserved or covered by another field: not emitted */
 #define FW_FF_BITS 0x10   /* named bit fields: `names` points at them (parsers/bits.h) */
@@ -52,8 +52,8 @@ struct fw_field {
 	uint16_t offset;
 	uint16_t len; /* for CHARS and BYTES */
 	uint16_t flags;
-	/* ENUM values or FLAGS masks: const struct fw_named_value[], ended by {0, NULL};
-	 * FW_FF_BITS: const struct fw_bitfields *; FW_FT_STRUCT: const struct fw_layout *. */
+	/* ENUM values: const struct fw_named_value[], ended by {0, NULL}; FW_FF_BITS and
+	 * FW_FF_FLAGS: const struct fw_bitfields *; FW_FT_STRUCT: const struct fw_layout *. */
 	const void *names;
 };
 
@@ -95,7 +95,5 @@ void fw_layout_put_bytes(const struct fw_layout *l, uint8_t *buf, unsigned idx, 
 
 /* Name tables */
 const char *fw_named_value_name(const struct fw_named_value *names, uint64_t value);
-/* "ERASE_POLARITY|READ_STATUS|0x8000" into buf. */
-char *fw_flags_str(const struct fw_named_value *names, uint64_t value, char *buf, size_t len);
 
 #endif

@@ -17,20 +17,23 @@
 #include "ucs2.h"
 #include "vss.h"
 
-const struct fw_named_value fw_nvar_attribute_names[] = {
-	{0x01, "RUNTIME"}, {0x02, "ASCII_NAME"}, {0x04, "GUID"}, {0x08, "DATA_ONLY"}, {0x10, "EXT_HEADER"},
-	{0x20, "HW_ERROR_RECORD"}, {0x40, "AUTH_WRITE"}, {0x80, "VALID"}, {0, NULL},
+static const struct fw_bitfield fw_nvar_attribute_bits[] = {
+	FW_FLAG("RUNTIME", 0x01), FW_FLAG("ASCII_NAME", 0x02), FW_FLAG("GUID", 0x04), FW_FLAG("DATA_ONLY", 0x08),
+	FW_FLAG("EXT_HEADER", 0x10), FW_FLAG("HW_ERROR_RECORD", 0x20), FW_FLAG("AUTH_WRITE", 0x40),
+	FW_FLAG("VALID", 0x80),
 };
+const struct fw_bitfields fw_nvar_attribute_names = FW_BITFIELDS(fw_nvar_attribute_bits);
 
-static const struct fw_named_value nvar_ext_flag_names[] = {
-	{0x01, "CHECKSUM"}, {0x10, "AUTH_WRITE"}, {0x20, "TIME_BASED"}, {0, NULL},
+static const struct fw_bitfield nvar_ext_flag_bits[] = {
+	FW_FLAG("CHECKSUM", 0x01), FW_FLAG("AUTH_WRITE", 0x10), FW_FLAG("TIME_BASED", 0x20),
 };
+static const struct fw_bitfields nvar_ext_flag_names = FW_BITFIELDS(nvar_ext_flag_bits);
 
 static const struct fw_field nvar_fields[NVAR__COUNT] = {
 	[NVAR_SIGNATURE] = {"Signature", FW_FT_U32, 0, 0, FW_FF_HEX | FW_FF_HIDDEN, NULL},
 	[NVAR_SIZE] = {"Size", FW_FT_U16, 4, 0, FW_FF_HEX, NULL},
 	[NVAR_NEXT] = {"Next", FW_FT_U24, 6, 0, FW_FF_HEX, NULL},
-	[NVAR_ATTRIBUTES] = {"Attributes", FW_FT_U8, 9, 0, FW_FF_FLAGS, fw_nvar_attribute_names},
+	[NVAR_ATTRIBUTES] = {"Attributes", FW_FT_U8, 9, 0, FW_FF_FLAGS, &fw_nvar_attribute_names},
 };
 const struct fw_layout fw_nvar_layout = FW_LAYOUT("NVAR entry header", FW_NVAR_HEADER_SIZE, nvar_fields);
 
@@ -310,7 +313,7 @@ static bool emit_record(struct nvar_store *s, struct fw_node *store_node, struct
 		char buf[64];
 		fw_node_field_uint(t, n, "ExtSize", r->ext_size, FW_FMT_HEX);
 		fw_node_field_uint(t, n, "ExtFlags", r->ext_flags, FW_FMT_HEX);
-		fw_node_field_str(t, n, "ExtFlags flags", fw_flags_str(nvar_ext_flag_names, r->ext_flags, buf, sizeof(buf)));
+		fw_node_field_str(t, n, "ExtFlags flags", fw_flags_str(&nvar_ext_flag_names, r->ext_flags, buf, sizeof(buf)));
 	}
 	if (r->has_auth) {
 		fw_node_field_uint(t, n, "MonotonicCount", r->monotonic, FW_FMT_DEC);

@@ -19,7 +19,7 @@ extern const struct fw_layout fw_nvar_layout;
 #define FW_NVAR_ATTR_HW_ERROR_RECORD 0x20
 #define FW_NVAR_ATTR_AUTH_WRITE 0x40
 #define FW_NVAR_ATTR_VALID 0x80
-extern const struct fw_named_value fw_nvar_attribute_names[];
+extern const struct fw_bitfields fw_nvar_attribute_names;
 
 /* Extended header (trailer) flags */
 #define FW_NVAR_EXT_CHECKSUM 0x01

@@ -41,13 +41,14 @@ static const struct fw_field compression_fields[SEC_COMPRESSION__COUNT] = {
 };
 const struct fw_layout fw_section_compression_layout = FW_LAYOUT("compression section header", 5, compression_fields);
 
-const struct fw_named_value fw_guided_attribute_names[] = {
-	{0x01, "PROCESSING_REQUIRED"}, {0x02, "AUTH_STATUS_VALID"}, {0, NULL},
+static const struct fw_bitfield fw_guided_attribute_bits[] = {
+	FW_FLAG("PROCESSING_REQUIRED", 0x01), FW_FLAG("AUTH_STATUS_VALID", 0x02),
 };
+const struct fw_bitfields fw_guided_attribute_names = FW_BITFIELDS(fw_guided_attribute_bits);
 static const struct fw_field guided_fields[SEC_GUIDED__COUNT] = {
 	[SEC_GUIDED_GUID] = {"SectionDefinitionGuid", FW_FT_GUID, 0, 0, 0, NULL},
 	[SEC_GUIDED_DATA_OFFSET] = {"DataOffset", FW_FT_U16, 16, 0, FW_FF_HEX, NULL},
-	[SEC_GUIDED_ATTRIBUTES] = {"Attributes", FW_FT_U16, 18, 0, FW_FF_FLAGS, fw_guided_attribute_names},
+	[SEC_GUIDED_ATTRIBUTES] = {"Attributes", FW_FT_U16, 18, 0, FW_FF_FLAGS, &fw_guided_attribute_names},
 };
 const struct fw_layout fw_section_guided_layout = FW_LAYOUT("GUID-defined section header", 20, guided_fields);
 

@@ -26,7 +26,7 @@ extern const struct fw_layout fw_section_version_layout; /* 2 bytes, then UCS-2 
 
 #define FW_GUIDED_PROCESSING_REQUIRED 0x01
 #define FW_GUIDED_AUTH_STATUS_VALID 0x02
-extern const struct fw_named_value fw_guided_attribute_names[];
+extern const struct fw_bitfields fw_guided_attribute_names;
 
 /* Compression section types */
 #define FW_COMPRESSION_NONE 0x00

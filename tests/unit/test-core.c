@@ -201,3 +201,21 @@ TEST(utf8_clean_and_view)
 		}
 	}
 }
+
+/* One description of bits, two ways of writing it: FLAGS ("A|B|0x..", a field named when all its
+ * bits are set) and BITS ("A N=2 reserved=0x.."). */
+TEST(bits_one_description_two_writings)
+{
+	static const struct fw_bitfield bits[] = {FW_FLAG("ERASE_POLARITY", 0x800), FW_FLAG("READ_STATUS", 0x4),
+						  FW_FLAG("Level", 0x30)};
+	static const struct fw_bitfields set = FW_BITFIELDS(bits);
+	char buf[128];
+	CHECK_EQ(bits[2].lsb, 4);
+	CHECK_EQ(bits[2].width, 2);
+	CHECK_STR(fw_flags_str(&set, 0x8804, buf, sizeof(buf)), "ERASE_POLARITY|READ_STATUS|0x8000");
+	/* a two-bit field is a flag only when both bits are set */
+	CHECK_STR(fw_flags_str(&set, 0x10, buf, sizeof(buf)), "0x10");
+	CHECK_STR(fw_flags_str(&set, 0x30, buf, sizeof(buf)), "Level");
+	CHECK_STR(fw_flags_str(&set, 0, buf, sizeof(buf)), "");
+	CHECK_STR(fw_bitfields_str(0x8824, &set, buf, sizeof(buf)), "ERASE_POLARITY READ_STATUS Level=2 reserved=0x8000");
+}

@@ -21,14 +21,14 @@ json_t *fw_json_hex(uint64_t v)
 	return json_string(buf);
 }
 
-json_t *fw_json_flag_names(const struct fw_named_value *names, uint64_t value)
+json_t *fw_json_flag_names(const struct fw_bitfields *names, uint64_t value)
 {
 	json_t *a = json_array();
 	uint64_t rest = value;
-	for (; names && names->name; names++)
-		if (names->value && (value & names->value) == names->value) {
-			json_array_append_new(a, json_string(names->name));
-			rest &= ~names->value;
+	for (size_t i = 0; names && i < names->n; i++)
+		if (fw_flag_set(value, &names->v[i])) {
+			json_array_append_new(a, json_string(names->v[i].name));
+			rest = fw_bitfields_unnamed(rest, &(struct fw_bitfields){&names->v[i], 1});
 		}
 	if (rest) {
 		char buf[24];
@@ -85,7 +85,7 @@ static json_t *bit_tokens(uint64_t value, const struct fw_bitfields *set)
 	return a;
 }
 
-static void set_flags(json_t *o, const char *key, const struct fw_named_value *names, uint64_t value)
+static void set_flags(json_t *o, const char *key, const struct fw_bitfields *names, uint64_t value)
 {
 	char names_key[64];
 	json_object_set_new(o, key, json_integer((json_int_t)value));
@@ -195,7 +195,7 @@ static json_t *ivrs_json(const struct fw_ivrs *m)
 		json_object_set_new(j, "offset", json_integer(b->offset));
 		json_object_set_new(j, "type", json_integer(b->type));
 		json_object_set_new(j, "type_name", json_string(fw_ivrs_block_type_name(b->type)));
-		set_flags(j, "flags", b->is_ivmd ? fw_ivmd_flag_names : b->is_ivhd ? fw_ivhd_flag_names : NULL, b->flags);
+		set_flags(j, "flags", b->is_ivmd ? &fw_ivmd_flag_names : b->is_ivhd ? &fw_ivhd_flag_names : NULL, b->flags);
 		json_object_set_new(j, "length", json_integer(b->length));
 		if (b->is_ivhd) {
 			json_object_set_new(j, "device_id", json_integer(b->device_id));
@@ -273,29 +273,29 @@ static json_t *srat_json(const struct fw_srat *m)
 		switch (e->type) {
 		case FW_SRAT_LOCAL_APIC:
 			json_object_set_new(j, "apic_id", json_integer(e->id));
-			set_flags(j, "flags", fw_srat_cpu_flag_names, e->flags);
+			set_flags(j, "flags", &fw_srat_cpu_flag_names, e->flags);
 			json_object_set_new(j, "clock_domain", json_integer(e->clock_domain));
 			break;
 		case FW_SRAT_X2APIC:
 			json_object_set_new(j, "x2apic_id", json_integer(e->id));
-			set_flags(j, "flags", fw_srat_cpu_flag_names, e->flags);
+			set_flags(j, "flags", &fw_srat_cpu_flag_names, e->flags);
 			json_object_set_new(j, "clock_domain", json_integer(e->clock_domain));
 			break;
 		case FW_SRAT_MEMORY:
 			json_object_set_new(j, "base_address", fw_json_hex(e->base));
 			json_object_set_new(j, "length", fw_json_hex(e->size));
-			set_flags(j, "flags", fw_srat_memory_flag_names, e->flags);
+			set_flags(j, "flags", &fw_srat_memory_flag_names, e->flags);
 			break;
 		case FW_SRAT_GICC:
 		case FW_SRAT_RINTC:
 			json_object_set_new(j, "acpi_processor_uid", json_integer(e->id));
-			set_flags(j, "flags", fw_srat_cpu_flag_names, e->flags);
+			set_flags(j, "flags", &fw_srat_cpu_flag_names, e->flags);
 			json_object_set_new(j, "clock_domain", json_integer(e->clock_domain));
 			break;
 		case FW_SRAT_GIC_ITS: json_object_set_new(j, "its_id", json_integer(e->id)); break;
 		case FW_SRAT_GENERIC_INITIATOR:
 		case FW_SRAT_GENERIC_PORT:
-			set_flags(j, "flags", fw_srat_initiator_flag_names, e->flags);
+			set_flags(j, "flags", &fw_srat_initiator_flag_names, e->flags);
 			if (e->handle_type == FW_SRAT_GI_HANDLE_PCI) {
 				json_object_set_new(j, "device_handle_type", json_string("PCI"));
 				json_object_set_new(j, "segment", json_integer(e->segment));
@@ -322,7 +322,7 @@ static json_t *dmar_json(const struct fw_dmar *m)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "host_address_width", json_integer(m->host_address_width));
-	set_flags(o, "flags", fw_dmar_flag_names, m->flags);
+	set_flags(o, "flags", &fw_dmar_flag_names, m->flags);
 	json_t *a = json_array();
 	for (size_t i = 0; i < m->n; i++) {
 		const struct fw_dmar_unit *u = &m->units[i];
@@ -333,7 +333,7 @@ static json_t *dmar_json(const struct fw_dmar *m)
 		json_object_set_new(j, "length", json_integer(u->length));
 		switch (u->type) {
 		case FW_DMAR_DRHD:
-			set_flags(j, "flags", fw_dmar_drhd_flag_names, u->flags);
+			set_flags(j, "flags", &fw_dmar_drhd_flag_names, u->flags);
 			json_object_set_new(j, "segment", json_integer(u->segment));
 			json_object_set_new(j, "register_base", fw_json_hex(u->base));
 			json_object_set_new(j, "size", json_integer(u->size));
@@ -346,8 +346,8 @@ static json_t *dmar_json(const struct fw_dmar *m)
 		case FW_DMAR_ATSR:
 		case FW_DMAR_SATC:
 		case FW_DMAR_SIDP:
-			set_flags(j, "flags", u->type == FW_DMAR_ATSR ? fw_dmar_atsr_flag_names
-					      : u->type == FW_DMAR_SATC ? fw_dmar_satc_flag_names
+			set_flags(j, "flags", u->type == FW_DMAR_ATSR ? &fw_dmar_atsr_flag_names
+					      : u->type == FW_DMAR_SATC ? &fw_dmar_satc_flag_names
 									 : NULL,
 				  u->flags);
 			json_object_set_new(j, "segment", json_integer(u->segment));
@@ -397,7 +397,7 @@ static json_t *madt_json(const struct fw_madt *m)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "local_apic_address", fw_json_hex(m->lapic_address));
-	set_flags(o, "flags", fw_madt_flag_names, m->flags);
+	set_flags(o, "flags", &fw_madt_flag_names, m->flags);
 	json_t *cpu = json_object();
 	json_object_set_new(cpu, "total", json_integer((json_int_t)m->ncpus));
 	json_object_set_new(cpu, "enabled", json_integer((json_int_t)m->cpus_enabled));
@@ -495,7 +495,7 @@ static json_t *cedt_json(const struct fw_cedt *m)
 			json_object_set_new(j, "interleave_ways", e->ways ? json_integer(e->ways) : json_null());
 			json_object_set_new(j, "interleave_arithmetic", json_string(e->arithmetic == 0 ? "modulo" : e->arithmetic == 1 ? "xor" : "unknown"));
 			json_object_set_new(j, "granularity_encoded", json_integer(e->granularity_encoded));
-			set_flags(j, "restrictions", fw_cedt_restriction_names, e->restrictions);
+			set_flags(j, "restrictions", &fw_cedt_restriction_names, e->restrictions);
 			json_object_set_new(j, "qtg_id", json_integer(e->qtg_id));
 			json_t *tg = json_array();
 			for (size_t k = 0; k < e->ntargets; k++)

@@ -24,7 +24,7 @@ static const char *C(const struct out *o, const char *what)
 	return fw_cli_color(o->cli, what);
 }
 
-static const char *flags_str(const struct fw_named_value *names, uint64_t v, char *buf, size_t len)
+static const char *flags_str(const struct fw_bitfields *names, uint64_t v, char *buf, size_t len)
 {
 	if (!v)
 		return "none";
@@ -137,7 +137,7 @@ static void ivrs_text(const struct out *o, const struct fw_ivrs *m)
 			else
 				fprintf(o->f, "  (Linux uses the %02xh blocks instead)\n", m->linux_type);
 			fprintf(o->f, "    flags 0x%02x: %s; capability at 0x%02x; info 0x%04x: %s\n", b->flags,
-				flags_str(fw_ivhd_flag_names, b->flags, buf, sizeof(buf)), b->cap_offset, b->info,
+				flags_str(&fw_ivhd_flag_names, b->flags, buf, sizeof(buf)), b->cap_offset, b->info,
 				b->info ? fw_bitfields_str(b->info, &fw_ivhd_info_bits, z, sizeof(z)) : "none");
 			if (b->has_efr) {
 				fprintf(o->f, "    attributes 0x%08x: %s\n", b->attributes,
@@ -174,7 +174,7 @@ static void ivrs_text(const struct out *o, const struct fw_ivrs *m)
 			else
 				fprintf(o->f, "devices %s .. %s", bdf(b->segment, b->device_id, a), bdf(b->segment, b->aux_data, z));
 			fprintf(o->f, "\n    memory 0x%" PRIx64 " + 0x%" PRIx64 ", flags 0x%02x: %s\n", b->start_address, b->memory_length,
-				b->flags, flags_str(fw_ivmd_flag_names, b->flags, buf, sizeof(buf)));
+				b->flags, flags_str(&fw_ivmd_flag_names, b->flags, buf, sizeof(buf)));
 		} else {
 			fprintf(o->f, "  @0x%03x block type 0x%02x, %u bytes (not IVHD or IVMD)\n", b->offset, b->type, b->length);
 		}
@@ -225,7 +225,7 @@ static void srat_text(const struct out *o, const struct fw_srat *m)
 		case FW_SRAT_MEMORY:
 			fprintf(o->f, "  @0x%03x memory  domain %u  0x%012" PRIx64 "-0x%012" PRIx64 " (%s)  %s\n", e->offset,
 				e->proximity_domain, e->base, e->size ? e->base + e->size - 1 : e->base, size_str(e->size, a, sizeof(a)),
-				flags_str(fw_srat_memory_flag_names, e->flags, buf, sizeof(buf)));
+				flags_str(&fw_srat_memory_flag_names, e->flags, buf, sizeof(buf)));
 			break;
 		case FW_SRAT_GIC_ITS: fprintf(o->f, "  @0x%03x GIC ITS %u  domain %u\n", e->offset, e->id, e->proximity_domain); break;
 		case FW_SRAT_GENERIC_INITIATOR:
@@ -238,7 +238,7 @@ static void srat_text(const struct out *o, const struct fw_srat *m)
 				fprintf(o->f, "ACPI %s UID %u", e->hid, e->uid);
 			else
 				fprintf(o->f, "handle type %u", e->handle_type);
-			fprintf(o->f, "  %s\n", flags_str(fw_srat_initiator_flag_names, e->flags, buf, sizeof(buf)));
+			fprintf(o->f, "  %s\n", flags_str(&fw_srat_initiator_flag_names, e->flags, buf, sizeof(buf)));
 			break;
 		default: fprintf(o->f, "  @0x%03x type %u, %u bytes (unknown)\n", e->offset, e->type, e->length); break;
 		}
@@ -268,7 +268,7 @@ static void dmar_text(const struct out *o, const struct fw_dmar *m)
 {
 	char buf[256];
 	fprintf(o->f, "  host address width %u bits; flags 0x%02x: %s\n", m->host_address_width, m->flags,
-		flags_str(fw_dmar_flag_names, m->flags, buf, sizeof(buf)));
+		flags_str(&fw_dmar_flag_names, m->flags, buf, sizeof(buf)));
 	for (size_t i = 0; i < m->n; i++) {
 		const struct fw_dmar_unit *u = &m->units[i];
 		fprintf(o->f, "  @0x%03x %s", u->offset, fw_dmar_type_name(u->type));
@@ -309,7 +309,7 @@ static void dmar_text(const struct out *o, const struct fw_dmar *m)
 static void madt_text(const struct out *o, const struct fw_madt *m)
 {
 	char buf[128];
-	fprintf(o->f, "  local APIC at 0x%08x; flags %s\n", m->lapic_address, flags_str(fw_madt_flag_names, m->flags, buf, sizeof(buf)));
+	fprintf(o->f, "  local APIC at 0x%08x; flags %s\n", m->lapic_address, flags_str(&fw_madt_flag_names, m->flags, buf, sizeof(buf)));
 	fprintf(o->f, "  %zu processors: %zu enabled, %zu online-capable, %zu disabled (%u x2APIC entries)\n", m->ncpus,
 		m->cpus_enabled, m->cpus_online_capable, m->ncpus - m->cpus_enabled - m->cpus_online_capable,
 		m->type_counts[FW_MADT_LOCAL_X2APIC]);
@@ -360,7 +360,7 @@ static void cedt_text(const struct out *o, const struct fw_cedt *m)
 				e->cxl_version == 0 ? "1.1" : e->cxl_version == 1 ? "2.0" : "?", e->base, e->size);
 		else if (e->type == FW_CEDT_CFMWS) {
 			fprintf(o->f, ": window 0x%" PRIx64 " + 0x%" PRIx64 ", %u-way, %s; targets", e->base, e->size, e->ways,
-				flags_str(fw_cedt_restriction_names, e->restrictions, buf, sizeof(buf)));
+				flags_str(&fw_cedt_restriction_names, e->restrictions, buf, sizeof(buf)));
 			for (size_t k = 0; k < e->ntargets; k++)
 				fprintf(o->f, " %u", fw_le32(e->targets + 4 * k));
 		}

@@ -26,7 +26,7 @@ void fw_acpi_text_topo(struct fw_cli *cli, const struct fw_acpi_topo *topo);
 
 /* Shared JSON helpers */
 json_t *fw_json_hex(uint64_t v);
-json_t *fw_json_flag_names(const struct fw_named_value *names, uint64_t value);
+json_t *fw_json_flag_names(const struct fw_bitfields *names, uint64_t value);
 json_t *fw_json_diags(const struct fw_diag *d, bool offsets_relative);
 
 #endif

@@ -26,7 +26,7 @@ static json_t *area_json(const struct fw_verify_area *a)
 		json_object_set_new(o, "image_offset", json_integer(a->image_offset));
 		json_object_set_new(o, "type", json_string(a->type == FW_ROM_AREA_TYPE_FV ? "FV" : a->type == FW_ROM_AREA_TYPE_RAW ? "Raw" : "?"));
 		json_object_set_new(o, "attributes", json_integer(a->attributes));
-		json_object_set_new(o, "attributes_text", json_string(fw_flags_str(fw_rom_area_attribute_names, a->attributes, flags, sizeof(flags))));
+		json_object_set_new(o, "attributes_text", json_string(fw_flags_str(&fw_rom_area_attribute_names, a->attributes, flags, sizeof(flags))));
 	}
 	json_object_set_new(o, "present", json_boolean(a->present));
 	if (a->present) {
@@ -46,7 +46,7 @@ static json_t *report_json(const char *path, const struct fw_capsule *c, const s
 	json_t *cap = json_object();
 	json_object_set_new(cap, "type", json_string(fw_capsule_kind_name(c->kind)));
 	json_object_set_new(cap, "flags", json_integer(c->flags));
-	json_object_set_new(cap, "flags_text", json_string(fw_flags_str(fw_capsule_flag_names, c->flags, flags, sizeof(flags))));
+	json_object_set_new(cap, "flags_text", json_string(fw_flags_str(&fw_capsule_flag_names, c->flags, flags, sizeof(flags))));
 	json_object_set_new(cap, "certificate", json_string(c->cert_form == FW_CERT_PKCS7 ? "PKCS7" : "RSA2048_SHA256"));
 	json_object_set_new(cap, "rom_image_offset", json_integer(c->rom_image_offset));
 	json_object_set_new(cap, "rom_layout_offset", json_integer(c->rom_layout_offset));
@@ -103,7 +103,7 @@ static void report_text(struct fw_cli *cli, const struct fw_capsule *c, const st
 	char flags[256];
 	fprintf(f, "%scapsule%s  %s, %s certificate, flags 0x%08X (%s)\n", bold, reset, fw_capsule_kind_name(c->kind),
 		c->cert_form == FW_CERT_PKCS7 ? "PKCS#7" : "RSA2048_SHA256", c->flags,
-		fw_flags_str(fw_capsule_flag_names, c->flags, flags, sizeof(flags)));
+		fw_flags_str(&fw_capsule_flag_names, c->flags, flags, sizeof(flags)));
 	for (size_t i = 0; i < r->nsigs; i++) {
 		const struct fw_verify_sig *s = &r->sigs[i];
 		fprintf(f, "\n%s%s signature%s  %s", bold, s->role, reset, s->scheme);
@@ -125,7 +125,7 @@ static void report_text(struct fw_cli *cli, const struct fw_capsule *c, const st
 			char idx[8] = "-", what[64];
 			if (a->index >= 0) {
 				snprintf(idx, sizeof(idx), "%d", a->index);
-				snprintf(what, sizeof(what), "%s", fw_flags_str(fw_rom_area_attribute_names, a->attributes, flags, sizeof(flags)));
+				snprintf(what, sizeof(what), "%s", fw_flags_str(&fw_rom_area_attribute_names, a->attributes, flags, sizeof(flags)));
 			} else {
 				snprintf(what, sizeof(what), "%s", a->what);
 			}
