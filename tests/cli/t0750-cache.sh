@@ -54,6 +54,11 @@ same image-ref-cold "$T_DIR/ref.fwsnap" --image-dir "$T_DIR/images"
 # warm: the same answers with no image at all
 same image-ref-warm "$T_DIR/ref.fwsnap"
 same stored-image-warm "$T_DIR/full.fwsnap"
+# the image stored in a snapshot is hashed once: remembered by the snapshot's path, size, time and inode
+same stored-image-warm-again "$T_DIR/full.fwsnap"
+TAB=$(printf '\t')
+[ "$(grep -c "^$SHA $(stat -c %s "$T_DIR/full.fwsnap") [0-9]* $(stat -c %i "$T_DIR/full.fwsnap") $T_DIR/full.fwsnap${TAB}fwlens/image/" "$T_DIR/xdg/fwlens/images.idx")" = 1 ] &&
+	pass stored-image-hashed-once || fail stored-image-hashed-once "$(cat "$T_DIR/xdg/fwlens/images.idx" | head -c 400)"
 fwlens query "$T_DIR/full.fwsnap" --no-cache --topic sev-snp --format json -q | jq -S 'del(.source) | del(.. | .current_source?)' >"$T_DIR/q1.json"
 fwlens query "$T_DIR/ref.fwsnap" --topic sev-snp --format json -q | jq -S 'del(.source) | del(.. | .current_source?)' >"$T_DIR/q2.json"
 cmp -s "$T_DIR/q1.json" "$T_DIR/q2.json" && [ "$(jq '.matches[] | select(.prompt == "SEV-ES ASID Space Limit") | .current_value' "$T_DIR/q2.json")" = 100 ] &&

@@ -632,21 +632,19 @@ static unsigned long long mtime_ns(const struct stat *st)
 	return (unsigned long long)st->st_mtim.tv_sec * 1000000000ull + (unsigned long long)st->st_mtim.tv_nsec;
 }
 
-bool fw_cache_file_sha256(const struct fw_cache *c, const char *path, char out[FW_SHA256_HEX_LEN], struct fw_error *err)
+/* The hash remembered for `key` (a path) when the file it names still has the size, mtime and inode
+ * of `st`. The index is small text; a line that does not parse is skipped. */
+static bool idx_lookup(const struct fw_cache *c, const char *key, const struct stat *st, char out[FW_SHA256_HEX_LEN])
 {
-	struct stat st;
-	if (stat(path, &st) != 0)
-		return fw_error_errno(err, "%s: cannot open", path);
-	char *idx = c && c->dir ? fw_xasprintf("%s/images.idx", c->dir) : NULL;
-	char *abs = realpath(path, NULL);
-	const char *key = abs ? abs : path;
+	if (!c || !c->dir)
+		return false;
+	char *idx = fw_xasprintf("%s/images.idx", c->dir);
 	struct fw_file f;
 	struct fw_error ierr;
 	fw_error_clear(&ierr);
-	/* the index is small text; a line that does not parse is skipped */
-	if (idx && fw_file_read(idx, (size_t)16 << 20, &f, &ierr)) {
+	bool found = false;
+	if (fw_file_read(idx, (size_t)16 << 20, &f, &ierr)) {
 		const char *p = (const char *)f.data, *end = p + f.len;
-		bool found = false;
 		while (p < end && !found) {
 			const char *nl = memchr(p, '\n', (size_t)(end - p));
 			size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
@@ -656,8 +654,8 @@ bool fw_cache_file_sha256(const struct fw_cache *c, const char *path, char out[F
 				memcpy(line, p, n);
 				line[n] = 0;
 				if (sscanf(line, "%64s %llu %llu %llu %4096[^\n]", sha, &size, &mtime, &ino, name) == 5 &&
-				    hex_ok(sha) && strcmp(name, key) == 0 && size == (unsigned long long)st.st_size &&
-				    mtime == mtime_ns(&st) && ino == (unsigned long long)st.st_ino) {
+				    hex_ok(sha) && strcmp(name, key) == 0 && size == (unsigned long long)st->st_size &&
+				    mtime == mtime_ns(st) && ino == (unsigned long long)st->st_ino) {
 					memcpy(out, sha, FW_SHA256_HEX_LEN);
 					found = true;
 				}
@@ -665,31 +663,60 @@ bool fw_cache_file_sha256(const struct fw_cache *c, const char *path, char out[F
 			p += n + 1;
 		}
 		fw_file_close(&f);
-		if (found) {
-			free(idx);
-			free(abs);
-			return true;
-		}
-	}
-	if (!fw_file_open(path, &f, err)) {
-		free(idx);
-		free(abs);
-		return false;
-	}
-	fw_sha256_hex(f.data, f.len, out);
-	fw_file_close(&f);
-	if (idx && strchr(key, '\n') == NULL && make_dir(c->dir, &ierr)) {
-		/* appends of one short line are atomic enough: a torn line is skipped when read */
-		FILE *a = fopen(idx, "a");
-		if (a) {
-			fprintf(a, "%s %llu %llu %llu %s\n", out, (unsigned long long)st.st_size, mtime_ns(&st),
-				(unsigned long long)st.st_ino, key);
-			fclose(a);
-		}
 	}
 	free(idx);
+	return found;
+}
+
+static void idx_remember(const struct fw_cache *c, const char *key, const struct stat *st, const char *sha)
+{
+	struct fw_error ierr;
+	fw_error_clear(&ierr);
+	if (!c || !c->dir || strchr(key, '\n') || strlen(key) > 4096 || !make_dir(c->dir, &ierr))
+		return;
+	char *idx = fw_xasprintf("%s/images.idx", c->dir);
+	/* appends of one short line are atomic enough: a torn line is skipped when read */
+	FILE *a = fopen(idx, "a");
+	if (a) {
+		fprintf(a, "%s %llu %llu %llu %s\n", sha, (unsigned long long)st->st_size, mtime_ns(st),
+			(unsigned long long)st->st_ino, key);
+		fclose(a);
+	}
+	free(idx);
+}
+
+bool fw_cache_file_sha256(const struct fw_cache *c, const char *path, char out[FW_SHA256_HEX_LEN], struct fw_error *err)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return fw_error_errno(err, "%s: cannot open", path);
+	char *abs = realpath(path, NULL);
+	const char *key = abs ? abs : path;
+	bool ok = idx_lookup(c, key, &st, out);
+	struct fw_file f;
+	if (!ok && fw_file_open(path, &f, err)) {
+		fw_sha256_hex(f.data, f.len, out);
+		fw_file_close(&f);
+		idx_remember(c, key, &st, out);
+		ok = true;
+	}
 	free(abs);
-	return true;
+	return ok;
+}
+
+void fw_cache_member_sha256(const struct fw_cache *c, const char *archive, const char *member, const uint8_t *p,
+			    size_t n, char out[FW_SHA256_HEX_LEN])
+{
+	struct stat st;
+	char *abs = stat(archive, &st) == 0 && S_ISREG(st.st_mode) ? realpath(archive, NULL) : NULL;
+	char *key = abs ? fw_xasprintf("%s\t%s", abs, member) : NULL;
+	if (!key || !idx_lookup(c, key, &st, out)) {
+		fw_sha256_hex(p, n, out);
+		if (key)
+			idx_remember(c, key, &st, out);
+	}
+	free(key);
+	free(abs);
 }
 
 char *fw_cache_find_image(const struct fw_cache *c, const char *dir, const char *sha, struct fw_error *err)

@@ -14,8 +14,8 @@
  *                              the version facts, the modules and their blobs (runs of bytes),
  *                              the topic matches, then the SHA-256 of all that
  *   DIR/images.idx             image files already hashed ("SHA256 SIZE MTIME-NS INODE PATH"
- *                              lines): --image, and --image-dir files not named by their hash,
- *                              are hashed once
+ *                              lines): --image, --image-dir files not named by their hash and
+ *                              images stored in snapshots ("PATH<tab>MEMBER") are hashed once
  *
  * Entries are written to a temporary file and renamed; the folder is kept under a size bound
  * (--cache-max, $FWLENS_CACHE_MAX, else 512 MiB) by removing the entries used longest ago (a hit
@@ -110,6 +110,11 @@ bool fw_cache_store(const struct fw_cache *c, const char *sha256_hex, const stru
 /* The SHA-256 of an image file, remembered in DIR/images.idx by path, size, mtime (ns) and inode. */
 bool fw_cache_file_sha256(const struct fw_cache *c, const char *path, char out[FW_SHA256_HEX_LEN],
 			  struct fw_error *err);
+/* The SHA-256 of `member` of the archive file `archive` (its bytes p[0..n)), remembered in
+ * DIR/images.idx by the archive's path, size, mtime and inode and the member's name: an image stored
+ * in a snapshot is hashed once, not on every run. */
+void fw_cache_member_sha256(const struct fw_cache *c, const char *archive, const char *member, const uint8_t *p,
+			    size_t n, char out[FW_SHA256_HEX_LEN]);
 /* The file in `dir` whose SHA-256 is `sha256_hex`: DIR/SHA256 when it exists (checked), else every
  * regular file in it, hashed once (remembered through the cache). Returns a new path, or NULL. */
 char *fw_cache_find_image(const struct fw_cache *c, const char *dir, const char *sha256_hex, struct fw_error *err);

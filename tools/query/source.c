@@ -211,7 +211,9 @@ static bool open_forms(struct fw_source *src, struct fw_error *err)
 		char sha[FW_SHA256_HEX_LEN] = "";
 		bool cache = src->opt.cache && src->opt.cache->dir;
 		if (cache) {
-			fw_sha256_hex(blob.data, blob.len, sha);
+			char member[1100];
+			snprintf(member, sizeof(member), "fwlens/image/%s", src->image_name);
+			fw_cache_member_sha256(src->opt.cache, src->path, member, blob.data, blob.len, sha);
 			if (forms_from_cache(src, sha, src->image_name))
 				return true;
 		}
