@@ -2,21 +2,18 @@
  * SSDT1..n, ...), dynamically loaded tables in dynamic/, and data/ (BERT regions and the like,
  * not tables) skipped. Any other file that does not start like a table is skipped with a note,
  * so a folder of acpixtract .dat files works too. Files are read in natural order (SSDT2 before
- * SSDT10), top level first, then dynamic/. A link is followed only while it stays inside the folder
- * given (a link out of it is skipped with a warning), as snapshot capture confines links to its root. */
-#include <dirent.h>
+ * SSDT10), top level first, then dynamic/. The files come through callbacks (fw_acpi_files): a
+ * folder on disk (tools/query/source-acpi.c, where a link is followed only while it stays inside
+ * the folder given) or a machine snapshot; nothing here opens a path. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #include "acpi/rsdp.h"
 #include "acpi/set.h"
 #include "parsers/file.h"
 
-/* Table files are small; a sysfs DSDT of a big server is a few MiB. */
-#define FOLDER_FILE_CAP ((size_t)256 << 20)
 
 static int natural_cmp(const void *x, const void *y)
 {
@@ -44,113 +41,11 @@ struct names {
 	size_t n, cap;
 };
 
-static bool add_name(struct names *out, const char *name, const char *dir, struct fw_error *err)
-{
-	if (out->n >= FW_ACPI_MAX_TABLES)
-		return fw_error_set(err, FW_E_LIMIT, "%s: more than %d files", dir, FW_ACPI_MAX_TABLES);
-	if (out->n == out->cap) {
-		out->cap = out->cap ? out->cap * 2 : 64;
-		out->v = fw_xrealloc(out->v, out->cap * sizeof(*out->v));
-	}
-	out->v[out->n++] = fw_xstrdup(name);
-	return true;
-}
-
 static void free_names(struct names *n)
 {
 	for (size_t i = 0; i < n->n; i++)
 		free(n->v[i]);
 	free(n->v);
-}
-
-/* ---- the file system as a source of files ---- */
-
-static bool disk_list(void *ctx, const char *dir, char ***names, size_t *n, struct fw_error *err)
-{
-	(void)ctx;
-	DIR *d = opendir(dir);
-	if (!d)
-		return fw_error_errno(err, "%s: cannot open the folder", dir);
-	struct names out = {0};
-	struct dirent *e;
-	bool ok = true;
-	while (ok && (e = readdir(d)))
-		if (e->d_name[0] != '.')
-			ok = add_name(&out, e->d_name, dir, err);
-	closedir(d);
-	if (!ok) {
-		free_names(&out);
-		return false;
-	}
-	*names = out.v;
-	*n = out.n;
-	return true;
-}
-
-/* path with every link resolved, when it stays inside the folder read; NULL (and *outside set)
- * when a link leads out of it, as snapshot capture confines links to its root. */
-static char *confined(const struct fw_acpi_disk *dk, const char *path, bool *outside)
-{
-	*outside = false;
-	char *real = realpath(path, NULL);
-	if (!real || !dk->root)
-		return real;
-	size_t n = strlen(dk->root);
-	if (strncmp(real, dk->root, n) == 0 && (real[n] == '/' || real[n] == '\0' || strcmp(dk->root, "/") == 0))
-		return real;
-	free(real);
-	*outside = true;
-	return NULL;
-}
-
-static bool disk_read(void *ctx, const char *path, const uint8_t **data, size_t *len, struct fw_error *err)
-{
-	struct fw_acpi_disk *dk = ctx;
-	if (dk->open)
-		fw_file_close(&dk->file);
-	dk->open = false;
-	bool outside;
-	char *real = confined(dk, path, &outside);
-	if (outside)
-		return fw_error_set(err, FW_E_UNSUPPORTED, "a link out of the folder, not followed");
-	struct stat st;
-	/* the resolved name is read: no link is met between the check and the read */
-	if (!real || stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
-		free(real);
-		return fw_error_set(err, FW_E_NOT_FOUND, "%s: not a regular file", path);
-	}
-	bool ok = fw_file_read(real, FOLDER_FILE_CAP, &dk->file, err);
-	free(real);
-	if (!ok)
-		return false;
-	dk->open = true;
-	*data = dk->file.data;
-	*len = dk->file.len;
-	return true;
-}
-
-static bool disk_is_dir(void *ctx, const char *dir)
-{
-	bool outside;
-	char *real = confined(ctx, dir, &outside);
-	bool is = real && fw_is_directory(real);
-	free(real);
-	return is;
-}
-
-void fw_acpi_files_disk(struct fw_acpi_disk *state, struct fw_acpi_files *out)
-{
-	memset(state, 0, sizeof(*state));
-	*out = (struct fw_acpi_files){state, disk_list, disk_read, disk_is_dir};
-}
-
-void fw_acpi_disk_close(struct fw_acpi_disk *state)
-{
-	if (state->open)
-		fw_file_close(&state->file);
-	state->open = false;
-	free(state->root);
-	state->root = NULL;
 }
 
 /* ---- one folder of tables ---- */
@@ -228,15 +123,4 @@ bool fw_acpi_set_add_files(struct fw_acpi_set *s, const struct fw_acpi_files *fs
 	if (s->ntables == before)
 		return fw_error_set(err, FW_E_NOT_FOUND, "%s: no ACPI tables in this folder", dir);
 	return true;
-}
-
-bool fw_acpi_set_add_folder(struct fw_acpi_set *s, const char *dir, struct fw_error *err)
-{
-	struct fw_acpi_disk dk;
-	struct fw_acpi_files fs;
-	fw_acpi_files_disk(&dk, &fs);
-	dk.root = realpath(dir, NULL);
-	bool ok = fw_acpi_set_add_files(s, &fs, dir, err);
-	fw_acpi_disk_close(&dk);
-	return ok;
 }

@@ -145,14 +145,6 @@ static bool scan_firmware(struct fw_acpi_set *s, struct fw_firmware *fw, const c
 	return ok;
 }
 
-bool fw_acpi_set_add_image(struct fw_acpi_set *s, const char *path, struct fw_error *err)
-{
-	struct fw_firmware fw;
-	if (!fw_firmware_open(path, NULL, &fw, err))
-		return false;
-	return scan_firmware(s, &fw, path, err);
-}
-
 bool fw_acpi_set_add_image_buffer(struct fw_acpi_set *s, const uint8_t *p, size_t n, const char *origin,
 				  struct fw_error *err)
 {

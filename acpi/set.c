@@ -6,20 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "acpi/acpidump.h"
+#include "parsers/acpidump.h"
 #include "acpi/fadt.h"
 #include "acpi/ivrs.h"
 #include "acpi/madt.h"
 #include "acpi/rsdp.h"
 #include "acpi/xsdt.h"
-#include "parsers/file.h"
-
-struct fw_acpi_set_file {
-	struct fw_acpi_set_file *next;
-	struct fw_file file;
-};
 
 const char *fw_acpi_source_name(enum fw_acpi_source s)
 {
@@ -45,13 +38,6 @@ void fw_acpi_set_free(struct fw_acpi_set *s)
 {
 	if (!s)
 		return;
-	struct fw_acpi_set_file *f = s->files;
-	while (f) {
-		struct fw_acpi_set_file *next = f->next;
-		fw_file_close(&f->file);
-		free(f);
-		f = next;
-	}
 	fw_arena_free(&s->arena);
 	free(s);
 }
@@ -308,71 +294,4 @@ void fw_acpi_set_finish(struct fw_acpi_set *s)
 		fw_acpi_table_decode(s->tables[i], &s->arena);
 	follow_pointers(s);
 	check_ivrs_against_madt(s);
-}
-
-/* --- opening ------------------------------------------------------------------------------------- */
-
-static bool keep_file(struct fw_acpi_set *s, const char *path, struct fw_file **out, struct fw_error *err)
-{
-	struct fw_acpi_set_file *f = fw_xcalloc(1, sizeof(*f));
-	if (!fw_file_open(path, &f->file, err)) {
-		free(f);
-		return false;
-	}
-	f->next = s->files;
-	s->files = f;
-	*out = &f->file;
-	return true;
-}
-
-bool fw_acpi_set_open(const char *path, struct fw_acpi_set **out, struct fw_error *err)
-{
-	struct fw_acpi_set *s = fw_acpi_set_new();
-	s->path = fw_arena_strdup(&s->arena, path);
-	bool ok;
-	if (fw_is_directory(path)) {
-		char *tables = fw_arena_printf(&s->arena, "%s/sys/firmware/acpi/tables", path);
-		if (fw_is_directory(tables)) {
-			s->source = FW_ACPI_SRC_SYSROOT;
-			s->sysroot = s->path;
-			ok = fw_acpi_set_add_folder(s, tables, err);
-		} else {
-			s->source = FW_ACPI_SRC_FOLDER;
-			ok = fw_acpi_set_add_folder(s, path, err);
-		}
-	} else {
-		struct fw_file *f;
-		ok = keep_file(s, path, &f, err);
-		if (ok) {
-			bool dump = fw_acpidump_detect(f->data, f->len);
-			bool table = fw_acpi_signature_ok(f->data, f->len) ||
-				     (f->len >= 8 && memcmp(f->data, FW_RSDP_SIGNATURE, 8) == 0);
-			if (dump || table || f->len == 0) {
-				s->source = dump ? FW_ACPI_SRC_ACPIDUMP : FW_ACPI_SRC_TABLE;
-				ok = fw_acpi_set_add_buffer(s, f->data, f->len, path, err);
-			} else {
-				/* Neither a table nor a dump: a firmware image whose sections may hold tables. */
-				s->source = FW_ACPI_SRC_IMAGE;
-				ok = fw_acpi_set_add_image(s, path, err);
-				if (!ok && err && err->code != FW_E_NOT_FOUND && err->code != FW_E_IO && err->code != FW_E_LIMIT) {
-					/* Say what was tried, once, with the firmware parser's reason. */
-					char why[FW_ERROR_MSG_MAX];
-					size_t plen = strlen(path);
-					const char *msg = err->msg;
-					if (!strncmp(msg, path, plen) && !strncmp(msg + plen, ": ", 2))
-						msg += plen + 2;
-					snprintf(why, sizeof(why), "%s", msg);
-					fw_error_set(err, FW_E_INVALID, "%s: not an ACPI table or acpidump text, nor a firmware image (%s)", path,
-						     why);
-				}
-			}
-		}
-	}
-	if (!ok) {
-		fw_acpi_set_free(s);
-		return false;
-	}
-	fw_acpi_set_finish(s);
-	*out = s;
-	return true;
 }

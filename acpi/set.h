@@ -33,8 +33,6 @@ const char *fw_acpi_source_name(enum fw_acpi_source s);
 /* Cap on the tables of one set (a real machine has well under 200). */
 #define FW_ACPI_MAX_TABLES 4096
 
-struct fw_acpi_set_file;
-
 struct fw_acpi_set {
 	struct fw_arena arena;
 	enum fw_acpi_source source;
@@ -45,15 +43,15 @@ struct fw_acpi_set {
 	size_t ntables, tables_cap;
 	struct fw_diag *diags, *diags_tail; /* set-level diagnostics (offset = table index or 0) */
 	unsigned ndiags;
-	struct fw_acpi_set_file *files;     /* inputs kept mapped while the set lives */
 	bool finished;
 };
 
 struct fw_acpi_set *fw_acpi_set_new(void);
 void fw_acpi_set_free(struct fw_acpi_set *s);
 
-/* Open any supported source and finish the set (decode and derive). */
-bool fw_acpi_set_open(const char *path, struct fw_acpi_set **out, struct fw_error *err);
+/* Opening a path (what it is comes from the recogniser) is the query layer's:
+ * fw_source_acpi_open (tools/query/source.h). Here sets are built from bytes, trees and files
+ * seen through callbacks. */
 
 /* Add the tables found in `p` (a binary table, several concatenated ones, or acpidump text,
  * detected). The bytes are copied. `origin` names the source in messages. */
@@ -61,14 +59,9 @@ bool fw_acpi_set_add_buffer(struct fw_acpi_set *s, const uint8_t *p, size_t n, c
 /* Add one table's bytes exactly as given (already split by the caller); copied. */
 bool fw_acpi_set_add_table(struct fw_acpi_set *s, const uint8_t *p, size_t n, uint64_t base, uint64_t address,
 			   const char *origin, struct fw_error *err);
-/* Add every table of a folder laid out like /sys/firmware/acpi/tables. */
-bool fw_acpi_set_add_folder(struct fw_acpi_set *s, const char *dir, struct fw_error *err);
-
-/* Add the tables found in the leaf sections of a firmware image (capsule, flash image, volume,
- * FFS file, section), each table once (acpi/image.c). */
-bool fw_acpi_set_add_image(struct fw_acpi_set *s, const char *path, struct fw_error *err);
-/* The same over a firmware tree already built (the tables are copied; `name` names it), or over
- * some of its nodes (the modules two images differ in). */
+/* Add the tables found in the leaf sections of a firmware tree already built (capsule, flash
+ * image, volume, FFS file, section), each table once (acpi/image.c; the tables are copied; `name` names it), or
+ * over some of its nodes (the modules two images differ in). */
 struct fw_tree;
 struct fw_node;
 bool fw_acpi_set_add_tree(struct fw_acpi_set *s, const struct fw_tree *t, const char *name, struct fw_error *err);
@@ -78,8 +71,9 @@ bool fw_acpi_set_add_nodes(struct fw_acpi_set *s, struct fw_node *const *nodes, 
 bool fw_acpi_set_add_image_buffer(struct fw_acpi_set *s, const uint8_t *p, size_t n, const char *origin,
 				  struct fw_error *err);
 
-/* Files seen through callbacks, for folders that are not on disk (a machine snapshot), so they
- * give exactly the tables the folder gives. Paths are "<dir>/<name>". */
+/* Files seen through callbacks: a folder on disk (the query layer's source gives it) or one that
+ * is not (a machine snapshot), so both give exactly the tables the folder gives. Paths are
+ * "<dir>/<name>". */
 struct fw_acpi_files {
 	void *ctx;
 	/* Names in dir, files, folders and links alike (any order; the caller frees each and the
@@ -89,16 +83,8 @@ struct fw_acpi_files {
 	bool (*read)(void *ctx, const char *path, const uint8_t **data, size_t *len, struct fw_error *err);
 	bool (*is_dir)(void *ctx, const char *dir);
 };
-/* fw_acpi_set_add_folder over callbacks. */
+/* Add every table of a folder laid out like /sys/firmware/acpi/tables. */
 bool fw_acpi_set_add_files(struct fw_acpi_set *s, const struct fw_acpi_files *fs, const char *dir, struct fw_error *err);
-/* The file system as fw_acpi_files (paths as given); close frees the last file read. */
-struct fw_acpi_disk {
-	struct fw_file file;
-	bool open;
-	char *root; /* the folder read, links resolved: no file outside it is read (NULL: no bound) */
-};
-void fw_acpi_files_disk(struct fw_acpi_disk *state, struct fw_acpi_files *out);
-void fw_acpi_disk_close(struct fw_acpi_disk *state);
 
 /* Number, decode and cross-check; call once after adding. */
 void fw_acpi_set_finish(struct fw_acpi_set *s);

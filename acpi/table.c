@@ -30,22 +30,6 @@ void fw_acpi_set_checksum(uint8_t *table, size_t len)
 	table[9] = (uint8_t)(0x100 - fw_sum8(table, len));
 }
 
-/* Signatures in the wild are upper-case letters, digits, '_' and '!' ("ASF!", "PC__"). */
-static bool sig_char_ok(uint8_t c)
-{
-	return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '!';
-}
-
-bool fw_acpi_signature_ok(const uint8_t *p, size_t n)
-{
-	if (n < 8)
-		return false;
-	for (int i = 0; i < 4; i++)
-		if (!sig_char_ok(p[i]))
-			return false;
-	return true;
-}
-
 bool fw_acpi_looks_like_table(const uint8_t *p, size_t n)
 {
 	if (!fw_acpi_signature_ok(p, n))

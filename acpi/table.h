@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "capsule/recognise.h"
 #include "parsers/arena.h"
 #include "parsers/layout.h"
 #include "parsers/node.h"
@@ -83,8 +84,8 @@ bool fw_acpi_table_parse(struct fw_acpi_table *t, const struct fw_view *bytes, s
 /* Does `p` (n bytes) start with something that looks like an ACPI table: a printable signature
  * and a plausible Length? Used by scans and input detection. */
 bool fw_acpi_looks_like_table(const uint8_t *p, size_t n);
-/* Only the signature: four of [A-Z0-9_!] and room for a Length. */
-bool fw_acpi_signature_ok(const uint8_t *p, size_t n);
+/* Only the signature (four of [A-Z0-9_!] and room for a Length): fw_acpi_signature_ok, the
+ * recogniser's probe (capsule/recognise.h). */
 
 /* Append a diagnostic to a list (head/tail), message formatted into the arena. */
 void fw_acpi_diag_append(struct fw_arena *a, struct fw_diag **head, struct fw_diag **tail, enum fw_diag_severity sev,

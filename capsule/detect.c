@@ -1,10 +1,7 @@
-/* Input detection: decide what a file is and build its tree.
- *
- * Order matters: headers with a signature or a GUID come first (capsule, NVAR store), then the
- * self-describing structures that must span the whole input (one volume, one FFS file, a section
- * stream, a PE/TE image), and last the flash image, where volumes are found by a scan.
- * To recognise a new input kind: a value in enum fw_input_kind (detect.h), a probe and a builder
- * below, and its place in detect_and_parse().
+/* Building the tree of a firmware input: the recogniser (recognise.c) says what the bytes are
+ * (its table's order is the precedence), and each kind has its builder in detect_and_parse().
+ * To add a firmware input kind: the recogniser's recipe (recognise.h), FW_ACCEPT_FIRMWARE, and
+ * its case below.
  */
 #include "detect.h"
 
@@ -30,24 +27,6 @@ _Static_assert(FW_OPEN_IGNORE_CHECKSUM == FW_PARSE_IGNORE_CHECKSUM && FW_OPEN_NO
 		       FW_OPEN_LAYOUT_ONLY == FW_PARSE_LAYOUT_ONLY,
 	       "open flags and parse flags share their values");
 
-const char *fw_input_kind_name(enum fw_input_kind k)
-{
-	switch (k) {
-	case FW_INPUT_UNKNOWN: return "unknown";
-	case FW_INPUT_CAPSULE: return "capsule";
-	case FW_INPUT_IMAGE: return "image";
-	case FW_INPUT_VOLUME: return "volume";
-	case FW_INPUT_FFS_FILE: return "ffs-file";
-	case FW_INPUT_SECTION: return "section";
-	case FW_INPUT_PE: return "pe-image";
-	case FW_INPUT_NVRAM: return "nvram-store";
-	case FW_INPUT_EFIVAR: return "efivar";
-	case FW_INPUT_AMD_APCB: return "amd-apcb";
-	case FW_INPUT_AMD_MICROCODE: return "amd-microcode";
-	}
-	return "unknown";
-}
-
 /* A flash image: the regions of an Intel flash descriptor, or volumes by scan; then the AMD
  * flash layout on top. */
 static struct fw_node *parse_image(struct fw_parser *p, struct fw_node *parent, const struct fw_view *v,
@@ -67,27 +46,6 @@ static struct fw_node *parse_image(struct fw_parser *p, struct fw_node *parent, 
 	if (!fw_amd_flash_parse(p->t, img, v, &e))
 		fw_node_diag(p->t, img, FW_DIAG_WARN, v->base, "AMD flash layout: %s", e.msg);
 	return img;
-}
-
-/* One FFS file spanning the input; erase polarity and FFS version are guessed from the header. */
-static bool probe_ffs_file(const struct fw_view *v, struct fw_ffs_ctx *ctx)
-{
-	if (v->len < FW_FFS_HEADER_SIZE)
-		return false;
-	const uint8_t *h = v->p;
-	bool large = (h[0x13] & FW_FFS_ATTR_LARGE_FILE) && fw_le24(h + 0x14) == 0;
-	uint64_t size;
-	uint32_t hs;
-	if (!fw_ffs_file_size(v, 0, large, &size, &hs) || size != v->len || size < hs)
-		return false;
-	if ((uint8_t)(fw_sum8(h, hs) - h[0x11] - h[0x17]) != 0)
-		return false;
-	ctx->empty = (h[0x17] & 0x80) ? 0xFF : 0x00;
-	ctx->ffs3 = large;
-	ctx->revision = 2;
-	ctx->fv_start = FW_OFFSET_UNKNOWN;
-	ctx->fv = NULL;
-	return true;
 }
 
 /* Hand a whole-input NVRAM store to its parser (owned by parsers/nvram.h); when the parser
@@ -112,20 +70,23 @@ static bool detect_and_parse(struct fw_parser *p, const struct fw_view *v, const
 			     struct fw_error *err)
 {
 	struct fw_tree *t = p->t;
-	if (path && fw_efivarfs_name_ok(path) && v->len >= 4) {
-		fw->kind = FW_INPUT_EFIVAR;
+	enum fw_input_kind kind = fw_input_recognise_bytes(v->p, v->len, path, FW_ACCEPT_FIRMWARE);
+	fw->kind = kind;
+	switch (kind) {
+	case FW_INPUT_EMPTY:
+		return fw_error_set(err, FW_E_INVALID, "%s: the input is empty", path ? path : "input");
+	case FW_INPUT_EFIVAR: {
 		struct fw_error e;
 		fw_error_clear(&e);
 		bool ok = fw_efivarfs_parse_file(t, NULL, path, v, &e);
 		return parse_store_input(t, v, FW_NODE_VARIABLE, "efivarfs", "efivarfs file", ok, &e, err);
 	}
-	if (fw_capsule_probe(v)) {
+	case FW_INPUT_CAPSULE: {
 		struct fw_view payload;
 		struct fw_error e;
 		fw_error_clear(&e);
 		struct fw_node *cap = fw_capsule_parse(t, NULL, v, &payload, &e);
 		if (cap) {
-			fw->kind = FW_INPUT_CAPSULE;
 			const struct fw_capsule *c = fw_capsule_of(cap);
 			if (!parse_image(p, cap, &payload, err))
 				return false;
@@ -144,37 +105,26 @@ static bool detect_and_parse(struct fw_parser *p, const struct fw_view *v, const
 			fw_node_diag(t, img, FW_DIAG_ERROR, 0, "capsule header: %s", e.msg);
 		return img != NULL;
 	}
-	uint32_t sig;
-	if (fw_rd_u32(v, 0, &sig, NULL) && sig == FW_NVAR_SIGNATURE) {
+	case FW_INPUT_NVRAM:
+	case FW_INPUT_NVRAM_DEFAULTS: {
+		/* a defaults dump is the NVAR store after its u32 attributes */
 		fw->kind = FW_INPUT_NVRAM;
-		struct fw_error e;
-		fw_error_clear(&e);
-		bool ok = fw_nvar_parse_store(t, NULL, v, &e);
-		return parse_store_input(t, v, FW_NODE_NVRAM_STORE, "NVAR", "NVAR store", ok, &e, err);
-	}
-	/* an efivarfs dump of a defaults variable saved under another name: u32 attributes, then NVAR */
-	uint32_t attrs;
-	if (fw_rd_u32(v, 0, &attrs, NULL) && attrs <= 0x7F && fw_rd_u32(v, 4, &sig, NULL) && sig == FW_NVAR_SIGNATURE) {
-		fw->kind = FW_INPUT_NVRAM;
-		struct fw_view store;
-		fw_rd_tail(v, 4, &store, NULL);
+		struct fw_view store = *v;
+		if (kind == FW_INPUT_NVRAM_DEFAULTS)
+			fw_rd_tail(v, 4, &store, NULL);
 		struct fw_error e;
 		fw_error_clear(&e);
 		bool ok = fw_nvar_parse_store(t, NULL, &store, &e);
 		return parse_store_input(t, &store, FW_NODE_NVRAM_STORE, "NVAR", "NVAR store", ok, &e, err);
 	}
-	uint64_t fv_len;
-	if (fw_volume_probe(v, 0, true, &fv_len) && fv_len == v->len) {
-		fw->kind = FW_INPUT_VOLUME;
+	case FW_INPUT_VOLUME:
 		return fw_parse_volume(p, NULL, v, err) != NULL;
-	}
-	struct fw_ffs_ctx ctx;
-	if (probe_ffs_file(v, &ctx)) {
-		fw->kind = FW_INPUT_FFS_FILE;
+	case FW_INPUT_FFS_FILE: {
+		struct fw_ffs_ctx ctx;
+		fw_ffs_file_probe(v, &ctx);
 		return fw_parse_ffs_file(p, NULL, v, &ctx, err) != NULL;
 	}
-	if (fw_sections_plausible(v->p, v->len)) {
-		fw->kind = FW_INPUT_SECTION;
+	case FW_INPUT_SECTION: {
 		size_t used = 0;
 		size_t first = fw_le24(v->p);
 		if (first == FW_SECTION_SIZE_EXTENDED && v->len >= FW_SECTION_HEADER2_SIZE)
@@ -185,8 +135,7 @@ static bool detect_and_parse(struct fw_parser *p, const struct fw_view *v, const
 		struct fw_node *root = fw_node_add(t, NULL, FW_NODE_IMAGE, "Section stream", v, err);
 		return root && fw_parse_sections(p, root, v, err);
 	}
-	if (fw_pe_probe(v->p, v->len) || fw_te_probe(v->p, v->len)) {
-		fw->kind = FW_INPUT_PE;
+	case FW_INPUT_PE: {
 		bool te = !fw_pe_probe(v->p, v->len);
 		struct fw_node *n =
 			fw_node_add(t, NULL, FW_NODE_SECTION, fw_section_type_name(te ? FW_SECTION_TE : FW_SECTION_PE32), v, err);
@@ -200,8 +149,7 @@ static bool detect_and_parse(struct fw_parser *p, const struct fw_view *v, const
 		return true;
 	}
 	/* AMD blobs pulled out of a flash image, or shipped on their own */
-	if (fw_amd_apcb_probe(v)) {
-		fw->kind = FW_INPUT_AMD_APCB;
+	case FW_INPUT_AMD_APCB: {
 		struct fw_node *n = fw_node_add(t, NULL, FW_NODE_IMAGE, "AMD APCB", v, err);
 		if (n) {
 			n->header_size = fw_le16(v->p + 4);
@@ -209,9 +157,10 @@ static bool detect_and_parse(struct fw_parser *p, const struct fw_view *v, const
 		}
 		return n != NULL;
 	}
-	if (fw_amd_microcode_probe(v)) {
-		fw->kind = FW_INPUT_AMD_MICROCODE;
+	case FW_INPUT_AMD_MICROCODE:
 		return fw_amd_microcode_parse(t, v, err) != NULL;
+	default:
+		break;
 	}
 	fw->kind = FW_INPUT_IMAGE;
 	struct fw_node *img = parse_image(p, NULL, v, err);
@@ -255,11 +204,7 @@ static bool parse_into(struct fw_firmware *fw, const uint8_t *p, size_t n, const
 		fw_prefetch_run(pf, threads, fw->tree->limits.max_decompressed_one, fw->tree->limits.max_decompressed_total);
 	}
 	struct fw_parser parser = {fw->tree, flags, pf};
-	bool ok;
-	if (n == 0)
-		ok = fw_error_set(err, FW_E_INVALID, "%s: the input is empty", path ? path : "input");
-	else
-		ok = detect_and_parse(&parser, &v, path, fw, err);
+	bool ok = detect_and_parse(&parser, &v, path, fw, err);
 	fw_prefetch_free(pf);
 	if (!ok) {
 		fw_tree_free(fw->tree);

@@ -4,27 +4,16 @@
  * regions, firmware volumes found by scanning), a single volume, an FFS file, a section or a
  * section stream (UEFITool .sct exports), a PE32/TE module body, NVRAM stores (NVAR, VSS) and
  * efivarfs files. Unknown data becomes an image node whose volumes are found by an aligned scan.
+ * What the input is comes from the recogniser (recognise.h); here each kind becomes its tree.
  */
 #ifndef FW_DETECT_H
 #define FW_DETECT_H
 
 #include "parsers/file.h"
+#include "parsers/firmware.h"
 #include "parsers/node.h"
+#include "recognise.h"
 
-enum fw_input_kind {
-	FW_INPUT_UNKNOWN,
-	FW_INPUT_CAPSULE,
-	FW_INPUT_IMAGE,
-	FW_INPUT_VOLUME,
-	FW_INPUT_FFS_FILE,
-	FW_INPUT_SECTION,
-	FW_INPUT_PE,
-	FW_INPUT_NVRAM,
-	FW_INPUT_EFIVAR,
-	FW_INPUT_AMD_APCB,      /* one APCB block, as a BIOS directory entry 0x60/0x68 holds */
-	FW_INPUT_AMD_MICROCODE, /* a microcode patch file, or Linux's amd-ucode container */
-};
-const char *fw_input_kind_name(enum fw_input_kind k);
 
 /* Parse flags (explicit leniency, as in fwupd) */
 #define FW_OPEN_IGNORE_CHECKSUM 0x01 /* do not flag checksum mismatches */
@@ -49,6 +38,8 @@ bool fw_firmware_open(const char *path, const struct fw_open_options *o, struct 
 bool fw_firmware_parse_buffer(const uint8_t *p, size_t n, const struct fw_open_options *o, struct fw_firmware *fw,
 			      struct fw_error *err);
 void fw_firmware_close(struct fw_firmware *fw);
+/* One FFS file spanning the input (the probe of FW_INPUT_FFS_FILE); fills the file's context. */
+bool fw_ffs_file_probe(const struct fw_view *v, struct fw_ffs_ctx *ctx);
 /* Whether bytes are what a flash tool writes: a capsule, a flash image with an Intel descriptor,
  * or anything holding a firmware volume (the member of a vendor archive taken as the image; not
  * the flashing tools and texts beside it). fw_firmware_open unwraps archives with it. */

@@ -552,10 +552,11 @@ static bool has_files(struct fw_node *n, void *ctx)
 	return true;
 }
 
-/* After fw_firmware_open/parse_buffer succeeded: keep the tree when it has FFS files (true with
- * *used set), else let the caller fall back to one blob. */
-static bool open_tree(struct fw_hii_input *in, const struct fw_hii_options *o, bool *used, struct fw_error *err)
+bool fw_hii_open_firmware(struct fw_hii_input *in, struct fw_firmware *fw, const struct fw_hii_options *o, bool *used,
+			  struct fw_error *err)
 {
+	memset(in, 0, sizeof(*in));
+	in->fw = *fw;
 	bool files = false;
 	if (in->fw.tree && in->fw.tree->root)
 		fw_node_walk(in->fw.tree->root, has_files, &files);
@@ -576,38 +577,15 @@ static bool open_tree(struct fw_hii_input *in, const struct fw_hii_options *o, b
 	return true;
 }
 
-bool fw_hii_open(const char *path, const struct fw_hii_options *o, struct fw_hii_input *in, struct fw_error *err)
-{
-	memset(in, 0, sizeof(*in));
-	/* images, capsules, volumes, FFS files: every module of the tree, compressed sections inflated once */
-	struct fw_error ferr;
-	bool used = false;
-	if (fw_firmware_open(path, NULL, &in->fw, &ferr)) {
-		if (!open_tree(in, o, &used, err))
-			return false;
-		if (used)
-			return true;
-	}
-	/* a section file, a module body or a raw blob: one blob, offsets are file offsets */
-	struct fw_file f;
-	if (!fw_file_open(path, &f, err))
-		return false;
-	if (!fw_hii_open_buffer(f.data, f.len, o, in, err)) {
-		fw_file_close(&f);
-		return false;
-	}
-	in->file = f;
-	return true;
-}
-
 bool fw_hii_open_image(const uint8_t *p, size_t n, const struct fw_hii_options *o, struct fw_hii_input *in,
 		       struct fw_error *err)
 {
 	memset(in, 0, sizeof(*in));
+	struct fw_firmware fw;
 	struct fw_error ferr;
 	bool used = false;
-	if (fw_firmware_parse_buffer(p, n, NULL, &in->fw, &ferr)) {
-		if (!open_tree(in, o, &used, err))
+	if (fw_firmware_parse_buffer(p, n, NULL, &fw, &ferr)) {
+		if (!fw_hii_open_firmware(in, &fw, o, &used, err))
 			return false;
 		if (used)
 			return true;

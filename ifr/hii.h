@@ -137,12 +137,17 @@ struct fw_hii_input {
 	const char *how; /* "modules of the firmware tree", "one blob" */
 };
 
-/* Open `path` read-only and find every module with forms: a whole image or capsule (each
- * compressed section inflated once), an FFS file, a section file (UEFITool .sct), a PE32/TE
- * body or a raw package blob. */
-bool fw_hii_open(const char *path, const struct fw_hii_options *o, struct fw_hii_input *in, struct fw_error *err);
-/* The same over a buffer the caller keeps alive (an image stored in a snapshot): the firmware
- * tree when the bytes have FFS files, else one blob. */
+/* Paths are opened by the query layer (fw_source_open_hii, tools/query/source.h); here forms are
+ * found in a firmware tree or in bytes.
+ *
+ * A firmware input already opened (fw_firmware_open or fw_firmware_parse_buffer), taken over by
+ * `in`: every module of its tree when it has FFS files (*used set); else the tree is closed and
+ * the caller hands the bytes over as one blob (fw_hii_open_buffer). */
+bool fw_hii_open_firmware(struct fw_hii_input *in, struct fw_firmware *fw, const struct fw_hii_options *o, bool *used,
+			  struct fw_error *err);
+/* Whole images, capsules, volumes, FFS files, section files (UEFITool .sct), PE32/TE bodies or
+ * raw package blobs in a buffer the caller keeps alive (an image stored in a snapshot): the
+ * firmware tree when the bytes have FFS files, else one blob. */
 bool fw_hii_open_image(const uint8_t *p, size_t n, const struct fw_hii_options *o, struct fw_hii_input *in,
 		       struct fw_error *err);
 /* One blob over a buffer the caller keeps alive: no firmware tree. */

@@ -4,7 +4,7 @@
  * This is the library entry point for the query layer:
  *
  *     struct fw_hii_input in;                         // hii.h
- *     fw_hii_open("BIOS.CAP", &(struct fw_hii_options){.lang = "en-US"}, &in, &err);
+ *     fw_source_open_hii("BIOS.CAP", &(struct fw_hii_options){.lang = "en-US"}, &in, &err);
  *     struct fw_settings s;
  *     fw_settings_build(&in.db, NULL, &s);            // all modules (or "CbsSetupDxeSHP", a GUID)
  *     fw_settings_bind(&s, &vars);                    // values from any struct fw_varlist (nvram.h)

@@ -1,7 +1,7 @@
 /* Fuzz the acpidump text reader. */
 #include <stdint.h>
 
-#include "acpi/acpidump.h"
+#include "parsers/acpidump.h"
 
 static bool count(void *ctx, const char sig[5], uint64_t address, const uint8_t *bytes, size_t n, unsigned line,
 		  struct fw_error *err)

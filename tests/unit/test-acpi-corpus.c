@@ -22,6 +22,7 @@
 #include "acpi/topo.h"
 #include "harness.h"
 #include "parsers/hash.h"
+#include "tools/query/source.h"
 
 static const char *const dumps[] = {
 	"asrock-970m-pro3.acpidump.txt",
@@ -64,7 +65,7 @@ static struct fw_acpi_set *open_dump(const char *name)
 		return NULL;
 	struct fw_acpi_set *s;
 	struct fw_error err;
-	if (!fw_acpi_set_open(path, &s, &err)) {
+	if (!fw_source_acpi_open(path, &s, &err)) {
 		fprintf(stderr, "%s: %s\n", name, err.msg);
 		return NULL;
 	}
@@ -655,7 +656,7 @@ TEST(acpi_corpus_wrx90e_capsule_tables)
 		SKIP("corpus firmware/asus-wrx90e-sage-se-1203_rebuilt.cap not present");
 	struct fw_acpi_set *s;
 	struct fw_error err;
-	CHECK_MSG(fw_acpi_set_open(path, &s, &err), "%s", err.msg);
+	CHECK_MSG(fw_source_acpi_open(path, &s, &err), "%s", err.msg);
 	size_t dsdt = 0, ssdt = 0, bad = 0, raw = 0;
 	for (size_t i = 0; i < s->ntables; i++) {
 		const struct fw_acpi_table *t = s->tables[i];
@@ -699,7 +700,7 @@ TEST(acpi_samples_ivrs_and_topology)
 			continue;
 		struct fw_acpi_set *s;
 		struct fw_error err;
-		CHECK_MSG(fw_acpi_set_open(root, &s, &err), "%s", err.msg);
+		CHECK_MSG(fw_source_acpi_open(root, &s, &err), "%s", err.msg);
 		const struct fw_acpi_table *t = fw_acpi_set_find(s, "IVRS", 0);
 		const struct fw_ivrs *m = t ? fw_acpi_table_model(t, FW_ACPI_MODEL_IVRS) : NULL;
 		struct walk w;

@@ -14,6 +14,7 @@
 #include "acpi/iasl.h"
 #include "acpi/set.h"
 #include "harness.h"
+#include "tools/query/source.h"
 
 static const char *const dumps[] = {
 	"asrock-970m-pro3.acpidump.txt",      "asrock-x370-killer-sli-coreboot.acpidump.txt",
@@ -45,7 +46,7 @@ static struct fw_acpi_set *open_dump(const char *name)
 	const char *path = fw_test_corpus(rel);
 	struct fw_acpi_set *s;
 	struct fw_error err;
-	return path && fw_acpi_set_open(path, &s, &err) ? s : NULL;
+	return path && fw_source_acpi_open(path, &s, &err) ? s : NULL;
 }
 
 /* One "[024h 0036   4]  Label : value" line of iasl's data-table output (the width column is

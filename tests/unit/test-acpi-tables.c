@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "acpi/acpidump.h"
 #include "acpi/cedt.h"
 #include "acpi/decode.h"
 #include "acpi/dmar.h"
@@ -26,7 +25,9 @@
 #include "acpi/topo.h"
 #include "acpi/xsdt.h"
 #include "harness.h"
+#include "parsers/acpidump.h"
 #include "parsers/env.h"
+#include "tools/query/source.h"
 
 /* --- a small table builder ---------------------------------------------------------------------- */
 
@@ -129,7 +130,7 @@ static struct fw_acpi_set *open_data(const char *rel)
 		return NULL;
 	struct fw_acpi_set *s;
 	struct fw_error err;
-	return fw_acpi_set_open(path, &s, &err) ? s : NULL;
+	return fw_source_acpi_open(path, &s, &err) ? s : NULL;
 }
 
 /* --- the annotated test data ---------------------------------------------------------------------- */
@@ -630,7 +631,7 @@ TEST(acpi_sysfs_folder)
 	write_file(dir, "APIC", t.b, t.n); /* holds a DSDT */
 	struct fw_acpi_set *s;
 	struct fw_error err;
-	bool opened = fw_acpi_set_open(dir, &s, &err);
+	bool opened = fw_source_acpi_open(dir, &s, &err);
 	const char *order[] = {"APIC", "DSDT", "SSDT1", "SSDT2", "SSDT10", "dynamic/SSDT11"};
 	bool ok = opened && s->ntables == 6 && s->source == FW_ACPI_SRC_FOLDER;
 	for (size_t i = 0; ok && i < 6; i++)
@@ -789,7 +790,7 @@ TEST(acpi_tables_found_in_firmware_sections)
 	close(fd);
 	struct fw_acpi_set *s = NULL;
 	struct fw_error err;
-	bool opened = written && fw_acpi_set_open(path, &s, &err);
+	bool opened = written && fw_source_acpi_open(path, &s, &err);
 	unlink(path);
 	CHECK_MSG(opened, "%s", err.msg);
 	bool ok = s->source == FW_ACPI_SRC_IMAGE && s->ntables == 2 && !memcmp(s->tables[0]->signature, "MCFG", 4) &&
@@ -1090,7 +1091,7 @@ TEST(acpi_topo_gives_iasl_the_dsdt_first)
 	fclose(f);
 	struct fw_acpi_set *s = NULL;
 	struct fw_error err;
-	bool opened = fw_acpi_set_open(tables, &s, &err);
+	bool opened = fw_source_acpi_open(tables, &s, &err);
 	struct fw_acpi_topo *t = NULL;
 	struct fw_topo_options o = {.iasl_timeout = 20};
 	bool built = opened && fw_acpi_topo_build(s, &o, &t, &err);

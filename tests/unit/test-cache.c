@@ -10,6 +10,7 @@
 #include "sysroot.h"
 #include "ifr/settings.h"
 #include "tools/query/cache.h"
+#include "tools/query/source.h"
 
 static const char *SHA_A = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 static const char *RULES_1 = "1000000000000000000000000000000000000000000000000000000000000001";
@@ -86,7 +87,7 @@ TEST(cache_entry_round_trip_and_damage)
 	struct fw_hii_input in;
 	struct fw_error err;
 	fw_error_clear(&err);
-	CHECK_MSG(fw_hii_open(cap, NULL, &in, &err), "%s", err.msg);
+	CHECK_MSG(fw_source_open_hii(cap, NULL, &in, &err), "%s", err.msg);
 	struct fw_inventory inv;
 	fw_inventory_build(in.fw.tree, &inv);
 	const struct fw_version_fact *agesa = fw_inventory_version(&inv, "agesa");

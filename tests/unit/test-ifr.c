@@ -4,6 +4,7 @@
 #include "ifr/hii.h"
 #include "ifr/ifr-expr.h"
 #include "ifr/settings.h"
+#include "tools/query/source.h"
 
 #include <stdlib.h>
 
@@ -514,7 +515,7 @@ static bool open_corpus(const char *rel, struct fw_hii_input *in, const char *la
 		return false;
 	struct fw_hii_options o = {.lang = lang};
 	struct fw_error err;
-	return fw_hii_open(p, &o, in, &err);
+	return fw_source_open_hii(p, &o, in, &err);
 }
 
 TEST(corpus_bc250_setup_and_cbs)

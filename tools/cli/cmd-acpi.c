@@ -122,7 +122,7 @@ static int run_acpi(struct fw_cli *cli)
 	fw_error_clear(&err);
 	/* a machine snapshot: its tables as the folder it was captured from gives them */
 	struct fw_source machine;
-	bool snapshot = fw_snapshot_probe(src);
+	bool snapshot = fw_source_recognise(src, FW_ACCEPT_ACPI) == FW_INPUT_SNAPSHOT;
 	if (snapshot) {
 		if (!fw_source_open(src, NULL, &machine, &err))
 			return fw_cli_fail(cli, &err);
@@ -134,7 +134,7 @@ static int run_acpi(struct fw_cli *cli)
 			fw_source_close(&machine);
 			return fw_cli_fail(cli, &err);
 		}
-	} else if (!fw_acpi_set_open(src, &set, &err)) {
+	} else if (!fw_source_acpi_open(src, &set, &err)) {
 		return fw_cli_fail(cli, &err);
 	}
 	int rc = 0;

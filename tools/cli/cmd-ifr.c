@@ -47,7 +47,7 @@ int fw_ifr_cli_open(struct fw_cli *cli, struct fw_hii_input *in)
 	struct fw_hii_options o = {.lang = fw_cli_opt(cli, "lang")};
 	struct fw_error err;
 	fw_error_clear(&err);
-	if (!fw_hii_open(cli->argv[0], &o, in, &err))
+	if (!fw_source_open_hii(cli->argv[0], &o, in, &err))
 		return fw_cli_fail(cli, &err);
 	int rc = check_forms(cli, cli->argv[0], in);
 	if (rc)
@@ -60,7 +60,7 @@ int fw_ifr_cli_forms_open(struct fw_cli *cli, struct fw_ifr_cli_forms *f, bool v
 	memset(f, 0, sizeof(*f));
 	const char *path = cli->argv[0];
 	const char *module = fw_cli_opt(cli, "module");
-	bool machine = fw_machine_looks_like_root(path);
+	bool machine = fw_source_recognise(path, FW_ACCEPT_MACHINE) != FW_INPUT_UNKNOWN;
 	if (!machine && !values) {
 		int rc = fw_ifr_cli_open(cli, &f->own);
 		if (rc)

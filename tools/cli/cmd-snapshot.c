@@ -8,6 +8,7 @@
 #include "parsers/hash.h"
 #include "tools/host/machine.h"
 #include "tools/host/snapshot.h"
+#include "tools/query/source.h"
 
 static void progress(void *ctx, unsigned long done)
 {
@@ -31,6 +32,10 @@ static int run_capture(struct fw_cli *cli)
 	o.image_ref = fw_cli_opt(cli, "image-ref");
 	if (o.image && o.image_ref)
 		return fw_cli_usage_error(cli, "--image stores the image, --image-ref names it: give one of them");
+	struct fw_strlist varstores = {0};
+	if (o.image)
+		fw_source_image_varstores(o.image, &varstores);
+	o.image_varstores = &varstores;
 	o.dmesg = fw_cli_opt(cli, "dmesg");
 	o.all_vars = fw_cli_flag(cli, "all-vars");
 	o.progress = progress;
@@ -39,6 +44,7 @@ static int run_capture(struct fw_cli *cli)
 	struct fw_error err;
 	fw_error_clear(&err);
 	bool ok = fw_snapshot_capture(&o, fw_cli_out_bytes(cli), &st, &err);
+	fw_strlist_free(&varstores);
 	fw_cli_progress_done(cli);
 	if (!ok)
 		return fw_cli_fail(cli, &err);

@@ -156,23 +156,6 @@ const char *fw_machine_path(const struct fw_machine *m)
 	return m->path;
 }
 
-bool fw_machine_looks_like_root(const char *path)
-{
-	struct stat st;
-	if (strcmp(path, "-") == 0)
-		return fw_snapshot_probe(path);
-	if (stat(path, &st) != 0)
-		return false;
-	if (!S_ISDIR(st.st_mode))
-		return fw_snapshot_probe(path);
-	char buf[4096];
-	snprintf(buf, sizeof(buf), "%s/sys", path);
-	if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
-		return true;
-	snprintf(buf, sizeof(buf), "%s/proc", path);
-	return stat(buf, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 bool fw_machine_open(const char *path, struct fw_machine **out, struct fw_error *err)
 {
 	struct stat st;

@@ -41,8 +41,6 @@ bool fw_machine_open(const char *path, struct fw_machine **out, struct fw_error 
 void fw_machine_close(struct fw_machine *m);
 enum fw_machine_kind fw_machine_kind(const struct fw_machine *m);
 const char *fw_machine_path(const struct fw_machine *m);
-/* True for a folder that looks like a Linux root (has sys/ or proc/), or any snapshot. */
-bool fw_machine_looks_like_root(const char *path);
 
 /* File contents, owned by the machine; false when absent or unreadable (err says why). */
 bool fw_machine_read(struct fw_machine *m, const char *rel, struct fw_blob *out, struct fw_error *err);
@@ -88,6 +86,5 @@ bool fw_snapshot_load_buffer(const uint8_t *p, size_t n, const char *name, struc
  * the limit without gigabytes). */
 bool fw_snapshot_load_buffer_capped(const uint8_t *p, size_t n, const char *name, uint64_t max_total,
 				    struct fw_machine **out, struct fw_error *err);
-bool fw_snapshot_probe(const char *path);
 
 #endif

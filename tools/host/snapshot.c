@@ -12,7 +12,6 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "ifr/hii.h"
 #include "machine.h"
 #include "parsers/decompress.h"
 #include "parsers/file.h"
@@ -338,23 +337,6 @@ static bool name_matches(const char *name, const char *const *patterns)
 	return false;
 }
 
-/* Every varstore the image's forms declare: the variables its settings are bound from, whatever
- * their names (an unreadable image leaves the list empty; the name patterns still apply). */
-static void image_varstores(const char *image, struct fw_strlist *out)
-{
-	struct fw_hii_input in;
-	if (!fw_hii_open(image, NULL, &in, NULL))
-		return;
-	for (uint32_t m = 0; m < in.db.nmodules; m++)
-		for (uint32_t f = 0; f < in.db.modules[m]->nforms; f++) {
-			const struct fw_ifr_formset *fs = &in.db.modules[m]->forms[f].fs;
-			for (uint32_t v = 0; v < fs->nvarstores; v++)
-				if (fs->varstores[v].name)
-					fw_strlist_push(out, fs->varstores[v].name);
-		}
-	fw_hii_close(&in);
-}
-
 static void take_efivars(struct capture *c)
 {
 	const char *dir = "sys/firmware/efi/efivars";
@@ -630,8 +612,8 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 	c.unreadable = json_array();
 	c.nodes = json_array();
 	fw_strmap_init(&c.seen);
-	if (o->image)
-		image_varstores(o->image, &c.varstores);
+	for (size_t i = 0; o->image_varstores && i < o->image_varstores->count; i++)
+		fw_strlist_push(&c.varstores, o->image_varstores->items[i]);
 
 	take_tree(&c, "sys/firmware/acpi/tables", "acpi-table", 0);
 	take_efivars(&c);
@@ -853,24 +835,6 @@ static bool gunzip_member(const uint8_t *in, size_t len, uint64_t member_cap, ui
 	*out = buf;
 	*outlen = got;
 	return true;
-}
-
-bool fw_snapshot_probe(const char *path)
-{
-	/* through fw_file_open, not a read of its own: a pipe is read once and kept for the load */
-	struct fw_file f;
-	if (!fw_file_open(path, &f, NULL))
-		return false;
-	size_t n = f.len < FW_TAR_BLOCK + 64 ? f.len : FW_TAR_BLOCK + 64;
-	const uint8_t *h = f.data;
-	bool yes = false;
-	if (n >= FW_TAR_BLOCK + 32) {
-		struct fw_view v = fw_view_make(h, n, 0);
-		yes = fw_tar_probe(&v) && strncmp((const char *)h, "manifest.json", 14) == 0 &&
-		      memmem(h + FW_TAR_BLOCK, n - FW_TAR_BLOCK, FW_SNAPSHOT_FORMAT, strlen(FW_SNAPSHOT_FORMAT));
-	}
-	fw_file_close(&f);
-	return yes;
 }
 
 bool fw_snapshot_load(const char *path, struct fw_machine **out, struct fw_error *err)

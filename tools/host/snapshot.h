@@ -16,9 +16,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "capsule/recognise.h" /* FW_SNAPSHOT_FORMAT, and the probe of a snapshot */
 #include "parsers/error.h"
 
-#define FW_SNAPSHOT_FORMAT "fwlens-snapshot"
 #define FW_SNAPSHOT_VERSION 1
 /* Members larger than this are stored gzip-compressed. */
 #define FW_SNAPSHOT_GZIP_THRESHOLD 16384
@@ -34,9 +34,14 @@
  * never writes a snapshot the loader refuses. */
 #define FW_SNAPSHOT_MAX_INFLATED ((uint64_t)256 << 20)
 
+struct fw_strlist;
+
 struct fw_capture_options {
 	const char *root;      /* "/" by default */
 	const char *image;     /* optional BIOS image to include */
+	/* the varstores its forms declare, whatever their names: their variables are taken too (the
+	 * query layer reads them, fw_source_image_varstores; NULL: none) */
+	const struct fw_strlist *image_varstores;
 	const char *image_ref; /* optional BIOS image to name by SHA-256, size and name, without its bytes */
 	const char *dmesg;     /* kernel log file; else var/log/dmesg under root, else `dmesg` on a live root */
 	bool all_vars;         /* every efivar, not only the ones that matter */

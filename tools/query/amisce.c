@@ -62,15 +62,6 @@ static const char *cut_comment(const char *p, const char *end, bool keep_comment
 	return end;
 }
 
-bool fw_amisce_probe(const char *text, size_t len)
-{
-	size_t n = len < 4096 ? len : 4096;
-	for (size_t i = 0; i + 14 <= n; i++)
-		if (memcmp(text + i, "Setup Question", 14) == 0 || (i + 8 <= n && memcmp(text + i, "HIICrc32", 8) == 0))
-			return true;
-	return false;
-}
-
 static bool hex_field(const char *p, const char *end, uint32_t *out)
 {
 	p = skip_blanks(p, end);

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "capsule/recognise.h"
 #include "parsers/arena.h"
 #include "parsers/error.h"
 #include "setlist.h"
@@ -48,8 +49,7 @@ struct fw_amisce {
 #define FW_AMISCE_MAX_BYTES ((size_t)64 << 20)
 #define FW_AMISCE_MAX_QUESTIONS 200000u
 
-/* Does the text start like an AMISCE export (comment header, HIICrc32 or a Setup Question)? */
-bool fw_amisce_probe(const char *text, size_t len);
+/* Whether text reads as an export: fw_amisce_probe, the recogniser's probe (capsule/recognise.h). */
 bool fw_amisce_parse(const char *text, size_t len, const char *origin, struct fw_amisce *out, struct fw_error *err);
 void fw_amisce_free(struct fw_amisce *a);
 /* The current value of a question: the "*" option, or Value; false when the file does not say. */

@@ -1,6 +1,7 @@
 /* Opening SRC arguments and building their models on demand. */
 #include "source.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -140,7 +141,7 @@ static bool open_image_file(struct fw_source *src, const char *path, const char 
 	bool cache = src->opt.cache && src->opt.cache->dir && fw_cache_file_sha256(src->opt.cache, path, sha, NULL);
 	if (cache && forms_from_cache(src, sha, path))
 		return true;
-	if (!fw_hii_open(path, &ho, &src->hii, err)) {
+	if (!fw_source_open_hii(path, &ho, &src->hii, err)) {
 		fw_error_prefix(err, "%s", what);
 		return false;
 	}
@@ -235,23 +236,84 @@ static bool open_forms(struct fw_source *src, struct fw_error *err)
 	return true;
 }
 
-/* A settings list: named *.json or *.jsonl, or standard input that starts like JSON (standard
- * input is read once and kept, so looking does not use it up for the firmware reader). */
-static bool is_list_path(const char *path)
+/* ---- what a path is: the recogniser's look at the file system ---- */
+
+struct path_look {
+	const char *path;
+	struct fw_file file;
+	bool open;
+};
+
+static bool path_has_dir(void *ctx, const char *rel)
 {
-	size_t n = strlen(path);
-	if (strcmp(path, "-") == 0) {
-		struct fw_file f;
-		if (!fw_file_open(path, &f, NULL))
-			return true; /* the list reader reports why */
-		size_t i = 0;
-		while (i < f.len && (f.data[i] == ' ' || f.data[i] == '\t' || f.data[i] == '\n' || f.data[i] == '\r'))
-			i++;
-		bool json = i == f.len || f.data[i] == '{' || f.data[i] == '[';
-		fw_file_close(&f);
-		return json;
+	const struct path_look *pl = ctx;
+	char buf[4096];
+	snprintf(buf, sizeof(buf), "%s/%s", pl->path, rel);
+	struct stat st;
+	return stat(buf, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* through fw_file_open: standard input and pipes are read once and kept for the reader after */
+static bool path_read(void *ctx, const uint8_t **p, size_t *n)
+{
+	struct path_look *pl = ctx;
+	if (!fw_file_open(pl->path, &pl->file, NULL))
+		return false;
+	pl->open = true;
+	*p = pl->file.data;
+	*n = pl->file.len;
+	return true;
+}
+
+enum fw_input_kind fw_source_recognise(const char *path, uint64_t accept)
+{
+	struct path_look pl = {.path = path};
+	struct fw_input_look look = {.name = path, .is_dir = strcmp(path, "-") != 0 && fw_is_directory(path),
+				     .has_dir = path_has_dir, .read = path_read, .ctx = &pl};
+	enum fw_input_kind kind = fw_input_recognise(&look, accept);
+	if (pl.open)
+		fw_file_close(&pl.file);
+	return kind;
+}
+
+bool fw_source_open_hii(const char *path, const struct fw_hii_options *o, struct fw_hii_input *in, struct fw_error *err)
+{
+	memset(in, 0, sizeof(*in));
+	/* images, capsules, volumes, FFS files: every module of the tree, compressed sections inflated once */
+	struct fw_firmware fw;
+	struct fw_error ferr;
+	bool used = false;
+	if (fw_firmware_open(path, NULL, &fw, &ferr)) {
+		if (!fw_hii_open_firmware(in, &fw, o, &used, err))
+			return false;
+		if (used)
+			return true;
 	}
-	return (n > 5 && strcmp(path + n - 5, ".json") == 0) || (n > 6 && strcmp(path + n - 6, ".jsonl") == 0);
+	/* a section file, a module body or a raw blob: one blob, offsets are file offsets */
+	struct fw_file f;
+	if (!fw_file_open(path, &f, err))
+		return false;
+	if (!fw_hii_open_buffer(f.data, f.len, o, in, err)) {
+		fw_file_close(&f);
+		return false;
+	}
+	in->file = f;
+	return true;
+}
+
+void fw_source_image_varstores(const char *path, struct fw_strlist *out)
+{
+	struct fw_hii_input in;
+	if (!fw_source_open_hii(path, NULL, &in, NULL))
+		return;
+	for (uint32_t m = 0; m < in.db.nmodules; m++)
+		for (uint32_t f = 0; f < in.db.modules[m]->nforms; f++) {
+			const struct fw_ifr_formset *fs = &in.db.modules[m]->forms[f].fs;
+			for (uint32_t v = 0; v < fs->nvarstores; v++)
+				if (fs->varstores[v].name)
+					fw_strlist_push(out, fs->varstores[v].name);
+		}
+	fw_hii_close(&in);
 }
 
 static bool open_list(struct fw_source *src, const char *path, struct fw_error *err)
@@ -270,68 +332,52 @@ static bool open_list(struct fw_source *src, const char *path, struct fw_error *
 	return ok;
 }
 
-/* A text file that reads as an AMISCE export, parsed into src->amisce; false when it is not one
- * (err clear) or when it is a broken one (err set). */
-static bool try_amisce(struct fw_source *src, const char *path, struct fw_error *err)
+/* An AMISCE export (recognised), parsed into src->amisce; err says why a broken one fails. */
+static bool open_amisce(struct fw_source *src, const char *path, struct fw_error *err)
 {
 	struct fw_file f;
-	struct fw_error e;
-	fw_error_clear(&e);
-	if (fw_is_directory(path) || !fw_file_open(path, &f, &e))
+	if (!fw_file_open(path, &f, err))
 		return false;
-	bool ok = false;
-	if (fw_amisce_probe((const char *)f.data, f.len)) {
-		ok = fw_amisce_parse((const char *)f.data, f.len, path, &src->amisce, err);
-		if (ok) {
-			src->have_amisce = true;
-			src->hii_crc = src->amisce.hii_crc;
-		} else {
-			fw_amisce_free(&src->amisce);
-		}
+	bool ok = fw_amisce_parse((const char *)f.data, f.len, path, &src->amisce, err);
+	if (ok) {
+		src->have_amisce = true;
+		src->hii_crc = src->amisce.hii_crc;
+	} else {
+		fw_amisce_free(&src->amisce);
 	}
 	fw_file_close(&f);
 	return ok;
 }
 
-/* A saved Redfish Bios resource: a JSON object with an "Attributes" object. */
-static bool try_redfish(struct fw_source *src, const char *path)
+/* A saved Redfish Bios resource (recognised): the JSON document. */
+static bool open_redfish(struct fw_source *src, const char *path, struct fw_error *err)
 {
 	struct fw_file f;
-	struct fw_error e;
-	fw_error_clear(&e);
-	if (fw_is_directory(path) || !fw_file_open(path, &f, &e))
+	if (!fw_file_open(path, &f, err))
 		return false;
-	json_t *doc = NULL;
-	if (f.len && f.len < (64u << 20) && (f.data[0] == '{' || f.data[0] == ' ' || f.data[0] == '\n'))
-		doc = json_loadb((const char *)f.data, f.len, 0, NULL);
+	src->redfish = json_loadb((const char *)f.data, f.len, 0, NULL);
 	fw_file_close(&f);
-	if (doc && json_is_object(json_object_get(doc, "Attributes"))) {
-		src->redfish = doc;
-		return true;
-	}
-	json_decref(doc);
-	return false;
+	return src->redfish || fw_error_set(err, FW_E_INVALID, "%s: not a JSON document", path);
 }
 
 /* --vars is read when the source opens, so a bad file is an error of the command, not a warning. */
 static bool vars_given(struct fw_source *src, struct fw_error *err)
 {
 	fw_error_clear(err);
-	if (try_amisce(src, src->opt.vars, err))
-		return true;
-	if (err->code != FW_OK) {
-		fw_error_prefix(err, "--vars: ");
-		return false;
+	enum fw_input_kind kind = fw_source_recognise(src->opt.vars, FW_ACCEPT_CURRENT_VALUES);
+	bool ok;
+	if (kind == FW_INPUT_AMISCE) {
+		ok = open_amisce(src, src->opt.vars, err);
+	} else if (kind == FW_INPUT_REDFISH_BIOS) {
+		ok = open_redfish(src, src->opt.vars, err);
+	} else {
+		ok = src->have_vars_in = fw_vars_input_open(src->opt.vars, &src->vars_in, err);
+		if (!ok)
+			fw_vars_input_close(&src->vars_in);
 	}
-	if (try_redfish(src, src->opt.vars))
-		return true;
-	if (!fw_vars_input_open(src->opt.vars, &src->vars_in, err)) {
-		fw_vars_input_close(&src->vars_in);
+	if (!ok)
 		fw_error_prefix(err, "--vars: ");
-		return false;
-	}
-	src->have_vars_in = true;
-	return true;
+	return ok;
 }
 
 bool fw_source_open(const char *path, const struct fw_source_options *o, struct fw_source *src, struct fw_error *err)
@@ -340,24 +386,34 @@ bool fw_source_open(const char *path, const struct fw_source_options *o, struct 
 	src->path = fw_xstrdup(path);
 	if (o)
 		src->opt = *o;
-	if (is_list_path(path)) {
+	struct stat st;
+	int stat_errno = 0;
+	if (strcmp(path, "-") == 0)
+		memset(&st, 0, sizeof(st)); /* standard input: not a folder */
+	else if (stat(path, &st) != 0)
+		stat_errno = errno;
+	/* an AMISCE export is taken from a regular file (it is read twice) */
+	uint64_t accept = FW_ACCEPT_SOURCE;
+	if (stat_errno || !S_ISREG(st.st_mode))
+		accept &= ~FW_INPUT_BIT(FW_INPUT_AMISCE);
+	enum fw_input_kind kind = fw_source_recognise(path, accept);
+	if (kind == FW_INPUT_SETTINGS_LIST) {
 		if (!open_list(src, path, err)) {
 			fw_source_close(src);
 			return false;
 		}
 		return true;
 	}
-	struct stat st;
-	if (strcmp(path, "-") == 0)
-		memset(&st, 0, sizeof(st)); /* standard input: not a folder */
-	else if (stat(path, &st) != 0) {
+	if (stat_errno) {
+		errno = stat_errno;
 		fw_error_errno(err, "%s: cannot open", path);
 		fw_source_close(src);
 		return false;
 	}
 	fw_error_clear(err);
-	if (S_ISREG(st.st_mode) && (try_amisce(src, path, err) || err->code != FW_OK)) {
-		if (!src->have_amisce) {
+	switch (kind) {
+	case FW_INPUT_AMISCE:
+		if (!open_amisce(src, path, err)) {
 			fw_source_close(src);
 			return false;
 		}
@@ -368,8 +424,8 @@ bool fw_source_open(const char *path, const struct fw_source_options *o, struct 
 		src->current = (struct fw_current_source){FW_CURRENT_AMISCE, src->path, FW_OFFSET_UNKNOWN, "AMISCE"};
 		src->list.current_source = fw_arena_strdup(&src->list.arena, fw_source_current_text(src));
 		return true;
-	}
-	if (fw_machine_looks_like_root(path)) {
+	case FW_INPUT_MACHINE_ROOT:
+	case FW_INPUT_SNAPSHOT:
 		src->kind = FW_SOURCE_MACHINE;
 		if (!fw_machine_open(path, &src->machine, err) || !(src->have_host = fw_host_load(src->machine, &src->host, err)) ||
 		    !open_forms(src, err) || (src->opt.vars && !vars_given(src, err))) {
@@ -377,12 +433,13 @@ bool fw_source_open(const char *path, const struct fw_source_options *o, struct 
 			return false;
 		}
 		return true;
-	}
-	if (S_ISDIR(st.st_mode)) {
+	case FW_INPUT_FOLDER:
 		fw_error_set(err, FW_E_UNSUPPORTED, "%s: a folder that is not laid out like a Linux root (no sys/ or proc/)",
 			     path);
 		fw_source_close(src);
 		return false;
+	default:
+		break;
 	}
 	src->kind = FW_SOURCE_FIRMWARE;
 	struct fw_hii_options ho = hii_options(src);
@@ -390,7 +447,7 @@ bool fw_source_open(const char *path, const struct fw_source_options *o, struct 
 		ho.tree_parsed = inventory_then_release;
 		ho.tree_parsed_ctx = src;
 	}
-	if (!fw_hii_open(path, &ho, &src->hii, err)) {
+	if (!fw_source_open_hii(path, &ho, &src->hii, err)) {
 		fw_source_close(src);
 		return false;
 	}

@@ -96,6 +96,20 @@ struct fw_source {
 };
 
 bool fw_source_open(const char *path, const struct fw_source_options *o, struct fw_source *src, struct fw_error *err);
+
+/* What `path` is (a file, a folder, "-" for standard input), among the kinds in `accept`
+ * (FW_ACCEPT_*, capsule/recognise.h): the one place a path is looked at to decide. */
+enum fw_input_kind fw_source_recognise(const char *path, uint64_t accept);
+/* The ACPI tables of a path (FW_ACCEPT_ACPI: a binary table or several, acpidump text, a folder
+ * of tables, a root holding sys/firmware/acpi/tables, a firmware image carrying tables),
+ * decoded (source-acpi.c). */
+bool fw_source_acpi_open(const char *path, struct fw_acpi_set **out, struct fw_error *err);
+/* The HII forms of a path: every module of a firmware image, capsule, volume or FFS file (each
+ * compressed section inflated once), or a section file, PE32/TE body or package blob as one blob. */
+bool fw_source_open_hii(const char *path, const struct fw_hii_options *o, struct fw_hii_input *in, struct fw_error *err);
+/* The varstore names the forms of a BIOS image declare (none when it cannot be read), for
+ * snapshot capture (fw_capture_options.image_varstores). */
+void fw_source_image_varstores(const char *path, struct fw_strlist *out);
 void fw_source_close(struct fw_source *src);
 /* Open two sources at once, in two threads, with their settings and inventories built, so a
  * diff parses both images in about the time of one. On failure errs[i] says which side failed

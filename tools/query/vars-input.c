@@ -8,18 +8,7 @@
 #include "parsers/nvar.h"
 #include "parsers/tar.h"
 #include "parsers/vss.h"
-
-static bool is_vss_region(const struct fw_view *v)
-{
-	if (v->len >= 16 && (memcmp(v->p, fw_guid_vss_store.b, 16) == 0 || memcmp(v->p, fw_guid_vss_auth_store.b, 16) == 0 ||
-			     memcmp(v->p, fw_guid_ftw_working_block.b, 16) == 0))
-		return true;
-	if (v->len >= 4) {
-		uint32_t sig = fw_le32(v->p);
-		return sig == FW_VSS_SIGNATURE_DOLLAR || sig == FW_VSS_SIGNATURE_APPLE_SVS || sig == FW_VSS_SIGNATURE_APPLE_NSS;
-	}
-	return false;
-}
+#include "source.h"
 
 static bool open_as_firmware(const char *path, struct fw_vars_input *in, struct fw_error *err)
 {
@@ -30,52 +19,47 @@ static bool open_as_firmware(const char *path, struct fw_vars_input *in, struct 
 	return true;
 }
 
-/* Folders and tar archives of efivarfs (plain or compressed), bare VSS regions and efivarfs dumps of defaults
- * variables under another name are read here; capsules, images, volumes, NVAR stores and
- * efivarfs files go through the firmware tree. */
+/* Folders and tar archives of efivarfs (plain or compressed), bare VSS regions and efivarfs dumps
+ * of defaults variables under another name are read here; capsules, images, volumes, NVAR stores
+ * and efivarfs files go through the firmware tree. What the input is comes from the recogniser. */
 bool fw_vars_input_open(const char *path, struct fw_vars_input *in, struct fw_error *err)
 {
 	memset(in, 0, sizeof(*in));
-	if (fw_is_directory(path)) {
+	enum fw_input_kind kind = fw_source_recognise(path, FW_ACCEPT_VARS);
+	if (kind == FW_INPUT_FOLDER) {
 		in->folder = true;
 		in->tree = fw_tree_new(NULL);
 		in->tree->input_path = path;
 		return fw_efivarfs_load(path, in->tree, err);
 	}
+	if (kind != FW_INPUT_EFIVARFS_TAR && kind != FW_INPUT_VSS_STORE && kind != FW_INPUT_NVRAM_DEFAULTS)
+		return open_as_firmware(path, in, err);
 	if (!fw_file_open(path, &in->file, err))
 		return false;
 	struct fw_view v = fw_view_make(in->file.data, in->file.len, 0);
-	bool tar = fw_tar_probe(&v) || fw_tar_probe_compressed(&v), vss = is_vss_region(&v);
-	/* an efivarfs dump of a defaults variable saved under another name: attributes, then NVAR */
-	bool attr_nvar = v.len >= 8 && fw_le32(v.p) <= 0x7F && fw_le32(v.p + 4) == FW_NVAR_SIGNATURE &&
-			 !fw_efivarfs_name_ok(path);
-	if (tar || vss || attr_nvar) {
-		in->archive = tar;
-		in->tree = fw_tree_new(NULL);
-		in->tree->input_path = path;
-		in->tree->input = in->file.data;
-		in->tree->input_len = in->file.len;
-		if (tar) {
-			struct fw_error e;
-			fw_error_clear(&e);
-			if (fw_efivarfs_load(path, in->tree, &e))
-				return true;
-			if (e.code != FW_E_NOT_FOUND)
-				return fw_error_set(err, e.code, "%s", e.msg);
-			/* no efivarfs file in it: a vendor download holding an image, read as one */
-			fw_tree_free(in->tree);
-			fw_file_close(&in->file);
-			memset(in, 0, sizeof(*in));
-			return open_as_firmware(path, in, err);
-		}
-		if (vss)
-			return fw_vss_parse_store(in->tree, NULL, &v, err);
-		struct fw_view store;
-		fw_rd_tail(&v, 4, &store, NULL);
-		return fw_nvar_parse_store(in->tree, NULL, &store, err);
+	in->archive = kind == FW_INPUT_EFIVARFS_TAR;
+	in->tree = fw_tree_new(NULL);
+	in->tree->input_path = path;
+	in->tree->input = in->file.data;
+	in->tree->input_len = in->file.len;
+	if (kind == FW_INPUT_EFIVARFS_TAR) {
+		struct fw_error e;
+		fw_error_clear(&e);
+		if (fw_efivarfs_load(path, in->tree, &e))
+			return true;
+		if (e.code != FW_E_NOT_FOUND)
+			return fw_error_set(err, e.code, "%s", e.msg);
+		/* no efivarfs file in it: a vendor download holding an image, read as one */
+		fw_tree_free(in->tree);
+		fw_file_close(&in->file);
+		memset(in, 0, sizeof(*in));
+		return open_as_firmware(path, in, err);
 	}
-	fw_file_close(&in->file);
-	return open_as_firmware(path, in, err);
+	if (kind == FW_INPUT_VSS_STORE)
+		return fw_vss_parse_store(in->tree, NULL, &v, err);
+	struct fw_view store;
+	fw_rd_tail(&v, 4, &store, NULL);
+	return fw_nvar_parse_store(in->tree, NULL, &store, err);
 }
 
 void fw_vars_input_close(struct fw_vars_input *in)

@@ -11,8 +11,8 @@
  * damaged or re-wrapped dump is refused instead of silently corrupted. Text before the first
  * header (mail headers, notes) is ignored.
  */
-#ifndef FW_ACPI_ACPIDUMP_H
-#define FW_ACPI_ACPIDUMP_H
+#ifndef FW_ACPIDUMP_H
+#define FW_ACPIDUMP_H
 
 #include <stdbool.h>
 #include <stddef.h>
