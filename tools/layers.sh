@@ -10,9 +10,14 @@
 #   5 tools/cli    commands and writers
 #   5 samples      the sample builder (encoders over the layers below)
 # Prints one line per include that points up or sideways and a summary; exits 1 when any.
-# Usage: tools/layers.sh [SRCDIR]
+# With BUILD (a build folder holding one archive per layer, libfwlens-LAYER.a), the link is
+# checked too: every symbol one layer's archive takes from another's is defined in a lower
+# layer, and the Makefile links the archives top layer first (the reverse of its LAYERS), so
+# a lower layer that calls up fails to link.
+# Usage: tools/layers.sh [SRCDIR [BUILD]]
 set -u
 cd "${1:-.}" || exit 4
+build=${2:-}
 
 rank() {
 	case $1 in
@@ -24,6 +29,11 @@ rank() {
 	tools/cli | samples) echo 5 ;;
 	*) echo "" ;;
 	esac
+}
+
+# "up" or "sideways" when layer $2 is not below layer $1, else nothing
+direction() {
+	if [ "$2" -gt "$1" ]; then echo up; elif [ "$2" -eq "$1" ]; then echo sideways; fi
 }
 
 bad=0 total=0
@@ -39,13 +49,50 @@ for dir in parsers capsule ifr acpi tools/host tools/query tools/cli samples; do
 			total=$((total + 1))
 			theirs=$(rank "$target")
 			[ -n "$theirs" ] || continue # generated or third-party headers
-			if [ "$theirs" -ge "$mine" ]; then
-				if [ "$theirs" -gt "$mine" ]; then how=up; else how=sideways; fi
-				echo "$f: includes $inc ($how: $dir is layer $mine, $target is layer $theirs)"
-				bad=$((bad + 1))
-			fi
+			how=$(direction "$mine" "$theirs")
+			[ -z "$how" ] || { echo "$f: includes $inc ($how: $dir is layer $mine, $target is layer $theirs)"; bad=$((bad + 1)); }
 		done
 	done
 done
 echo "layers: $total includes between folders checked, $bad pointing up or sideways"
+
+# the folder of each layer archive (Makefile: LAYER_DIR_x)
+folder_of() {
+	case $1 in
+	base) echo parsers ;;
+	host) echo tools/host ;;
+	query) echo tools/query ;;
+	*) echo "$1" ;;
+	esac
+}
+
+if [ -n "$build" ]; then
+	layers=$(sed -n 's/^LAYERS := //p' Makefile 2>/dev/null)
+	order=$(sed -n 's/^LIB := $(foreach l,\([^,]*\),.*/\1/p' Makefile 2>/dev/null)
+	top_first=$(for l in $layers; do echo "$l"; done | tac | tr '\n' ' ' | sed 's/ $//')
+	if [ -z "$layers" ] || [ "$order" != "$top_first" ]; then
+		echo "Makefile: the archives are linked as '$order', not top layer first ('$top_first')"
+		bad=$((bad + 1))
+	fi
+	defs=$(mktemp) || exit 4
+	for l in $layers; do
+		[ -f "$build/libfwlens-$l.a" ] || { echo "$build/libfwlens-$l.a: missing"; rm -f "$defs"; exit 4; }
+		nm -g --defined-only "$build/libfwlens-$l.a" | awk -v l="$l" 'NF == 3 { print $3, l }'
+	done | sort -u >"$defs"
+	used=0 wrong=0
+	for l in $layers; do
+		mine=$(rank "$(folder_of "$l")")
+		for pair in $(nm -u "$build/libfwlens-$l.a" | awk '$1 == "U" { print $2 }' | sort -u | join - "$defs" | tr ' ' ':'); do
+			sym=${pair%%:*} from=${pair#*:}
+			[ "$from" = "$l" ] && continue
+			used=$((used + 1))
+			theirs=$(rank "$(folder_of "$from")")
+			how=$(direction "$mine" "$theirs")
+			[ -z "$how" ] || { echo "libfwlens-$l.a: uses $sym of libfwlens-$from.a ($how: $l is layer $mine, $from is layer $theirs)"; wrong=$((wrong + 1)); }
+		done
+	done
+	rm -f "$defs"
+	echo "link: $used symbols taken from other layers' archives, $wrong from a layer above or beside; linked as $order"
+	bad=$((bad + wrong))
+fi
 [ "$bad" -eq 0 ]

@@ -49,15 +49,31 @@ static bool parse_filter(struct fw_cli *cli, const char *arg, struct fw_acpi_fil
 	return f->n > 0 || (fw_cli_usage_error(cli, "--table needs at least one signature"), false);
 }
 
-static json_t *topo_document(const void *topo)
+/* The topology, and the machine whose PCI paths the picture draws (NULL: tables only). */
+struct shown_topo {
+	const struct fw_acpi_topo *topo;
+	const struct fw_host *machine;
+};
+
+static json_t *topo_document(const void *ctx)
 {
-	return fw_acpi_json_topo(topo);
+	return fw_acpi_json_topo(((const struct shown_topo *)ctx)->topo);
 }
 
-static void topo_text(struct fw_cli *cli, const void *topo)
+static void topo_text(struct fw_cli *cli, const void *ctx)
 {
-	fw_acpi_text_topo(cli, topo);
+	fw_acpi_text_topo(cli, ((const struct shown_topo *)ctx)->topo);
 }
+
+/* a picture, not a document */
+static int topo_picture(struct fw_cli *cli, const void *ctx)
+{
+	const struct shown_topo *s = ctx;
+	fw_topo_dot(fw_cli_out(cli), s->topo, s->machine);
+	return 0;
+}
+
+static const struct fw_emit_writer topo_writers[] = {{"dot", topo_picture}, {NULL, NULL}};
 
 /* The tables shown: the set and the --table filter. */
 struct tables {
@@ -96,10 +112,8 @@ static int run_topo(struct fw_cli *cli, const struct fw_acpi_set *set, const str
 	fw_error_clear(&err);
 	if (!fw_acpi_topo_build(set, &o, &topo, &err))
 		return fw_cli_fail(cli, &err);
-	if (fw_cli_format_is(cli, "dot"))
-		fw_topo_dot(fw_cli_out(cli), topo, machine); /* a picture, not a document */
-	else
-		fw_cli_emit(cli, &(struct fw_emit){"acpi-topo", topo_document, topo_text, NULL, NULL, topo});
+	struct shown_topo shown = {topo, machine};
+	fw_cli_emit(cli, &(struct fw_emit){"acpi-topo", topo_document, topo_text, NULL, NULL, &shown, topo_writers});
 	fw_acpi_topo_free(topo);
 	return 0;
 }
@@ -122,7 +136,8 @@ static int run_acpi(struct fw_cli *cli)
 	fw_error_clear(&err);
 	/* a machine snapshot: its tables as the folder it was captured from gives them */
 	struct fw_source machine;
-	bool snapshot = fw_source_recognise(src, FW_ACCEPT_ACPI) == FW_INPUT_SNAPSHOT;
+	enum fw_input_kind kind = fw_source_recognise(src, FW_ACCEPT_ACPI);
+	bool snapshot = kind == FW_INPUT_SNAPSHOT;
 	if (snapshot) {
 		if (!fw_source_open(src, NULL, &machine, &err))
 			return fw_cli_fail(cli, &err);
@@ -144,7 +159,7 @@ static int run_acpi(struct fw_cli *cli)
 		struct fw_source folder;
 		const struct fw_host *pci = snapshot && machine.have_host ? &machine.host : NULL;
 		bool have_folder = false;
-		if (!snapshot && fw_cli_format_is(cli, "dot") && fw_is_directory(src)) {
+		if (kind == FW_INPUT_MACHINE_ROOT && fw_cli_format_is(cli, "dot")) {
 			struct fw_error ferr;
 			have_folder = fw_source_open(src, NULL, &folder, &ferr);
 			pci = have_folder && folder.have_host ? &folder.host : NULL;
@@ -165,7 +180,7 @@ static int run_acpi(struct fw_cli *cli)
 		}
 	}
 	struct tables shown = {set, &filter};
-	fw_cli_emit(cli, &(struct fw_emit){"acpi", tables_document, tables_text, NULL, NULL, &shown});
+	fw_cli_emit(cli, &(struct fw_emit){"acpi", tables_document, tables_text, NULL, NULL, &shown, NULL});
 out:
 	if (snapshot)
 		fw_source_close(&machine); /* owns the set */

@@ -5,7 +5,67 @@
 #include "cache-options.h"
 #include "diff-jsonl.h"
 #include "diff-writers.h"
+#include "emit.h"
 #include "query-writers.h"
+
+/* The comparison of two sources, old and new. */
+struct compared {
+	struct fw_source *src[2];
+	struct fw_setlist *la, *lb;
+	const struct fw_diff *d;
+	const char *path[2];
+};
+
+static void compared_jsonl(struct fw_cli *cli, const void *ctx)
+{
+	const struct compared *s = ctx;
+	json_t *body = fw_diff_json(s->d, s->la, s->lb);
+	struct fw_record_key ka, kb;
+	fw_record_key_init(&ka, s->path[0], s->src[0]->kind == FW_SOURCE_MACHINE ? s->src[0]->machine : NULL);
+	fw_record_key_init(&kb, s->path[1], s->src[1]->kind == FW_SOURCE_MACHINE ? s->src[1]->machine : NULL);
+	fw_diff_print_jsonl(cli, body, &ka, &kb);
+	fw_record_key_free(&ka);
+	fw_record_key_free(&kb);
+	json_decref(body);
+}
+
+static json_t *compared_document(const void *ctx)
+{
+	const struct compared *c = ctx;
+	json_t *doc = json_object(), *body = fw_diff_json(c->d, c->la, c->lb);
+	json_t *sides = json_object();
+	for (int i = 0; i < 2; i++) {
+		struct fw_source *src = c->src[i];
+		json_t *s = json_object();
+		json_object_set_new(s, "path", json_string(c->path[i]));
+		json_object_set_new(s, "kind", json_string(fw_source_kind_name(src->kind)));
+		json_object_set_new(s, "image", src->image_name ? json_string(src->image_name) : json_null());
+		if (src->kind != FW_SOURCE_LIST)
+			json_object_set_new(s, "current_source",
+					    fw_cli_json_current_source(fw_source_current(src), fw_source_current_text(src)));
+		json_object_set_new(sides, i ? "new" : "old", s);
+	}
+	json_object_set_new(doc, "sources", sides);
+	const char *k;
+	json_t *v;
+	json_object_foreach(body, k, v) json_object_set(doc, k, v);
+	json_decref(body);
+	return doc;
+}
+
+static void compared_markdown(struct fw_cli *cli, const void *ctx)
+{
+	const struct compared *s = ctx;
+	FILE *f = fw_cli_out(cli);
+	fprintf(f, "# Changes from %s to %s\n\n", s->path[0], s->path[1]);
+	fw_diff_markdown(f, s->d, 2);
+}
+
+static void compared_text(struct fw_cli *cli, const void *ctx)
+{
+	const struct compared *s = ctx;
+	fw_diff_text(cli, s->d, s->path[0], s->path[1]);
+}
 
 static int run_diff(struct fw_cli *cli)
 {
@@ -60,45 +120,9 @@ static int run_diff(struct fw_cli *cli)
 		fw_log_warn(cli, "no settings compared: --module matched no setup forms on %s",
 			    fw_source_setlist(a) && fw_source_setlist(a)->n ? cli->argv[1] : cli->argv[0]);
 	struct fw_setlist *la = fw_source_setlist(a), *lb = fw_source_setlist(b);
-	if (fw_cli_format_is(cli, "jsonl")) {
-		json_t *body = fw_diff_json(&d, la, lb);
-		struct fw_record_key ka, kb;
-		fw_record_key_init(&ka, cli->argv[0], a->kind == FW_SOURCE_MACHINE ? a->machine : NULL);
-		fw_record_key_init(&kb, cli->argv[1], b->kind == FW_SOURCE_MACHINE ? b->machine : NULL);
-		fw_diff_print_jsonl(cli, body, &ka, &kb);
-		fw_record_key_free(&ka);
-		fw_record_key_free(&kb);
-		json_decref(body);
-	} else if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
-		json_t *doc = json_object(), *body = fw_diff_json(&d, la, lb);
-		json_t *sides = json_object();
-		struct fw_source *src[2] = {a, b};
-		for (int i = 0; i < 2; i++) {
-			json_t *s = json_object();
-			json_object_set_new(s, "path", json_string(cli->argv[i]));
-			json_object_set_new(s, "kind", json_string(fw_source_kind_name(src[i]->kind)));
-			json_object_set_new(s, "image", src[i]->image_name ? json_string(src[i]->image_name) : json_null());
-			if (src[i]->kind != FW_SOURCE_LIST)
-				json_object_set_new(s, "current_source", fw_cli_json_current_source(fw_source_current(src[i]),
-												     fw_source_current_text(src[i])));
-			json_object_set_new(sides, i ? "new" : "old", s);
-		}
-		json_object_set_new(doc, "sources", sides);
-		const char *k;
-		json_t *v;
-		json_object_foreach(body, k, v) json_object_set(doc, k, v);
-		json_decref(body);
-		if (fw_cli_format_is(cli, "json"))
-			fw_cli_print_json(cli, doc);
-		else
-			fw_cli_print_json_as_xml(cli, doc, "diff");
-	} else if (fw_cli_format_is(cli, "markdown")) {
-		FILE *f = fw_cli_out(cli);
-		fprintf(f, "# Changes from %s to %s\n\n", cli->argv[0], cli->argv[1]);
-		fw_diff_markdown(f, &d, 2);
-	} else {
-		fw_diff_text(cli, &d, cli->argv[0], cli->argv[1]);
-	}
+	struct compared shown = {{a, b}, la, lb, &d, {cli->argv[0], cli->argv[1]}};
+	fw_cli_emit(cli, &(struct fw_emit){"diff", compared_document, compared_text, compared_markdown, compared_jsonl, &shown,
+					   NULL});
 	rc = fw_diff_count(&d) ? FW_EXIT_DIFFERENT : 0;
 	fw_diff_free(&d);
 	fw_source_close(a);

@@ -6,6 +6,7 @@
 #include "cache-options.h"
 #include "cli.h"
 #include "doctor-metrics.h"
+#include "emit.h"
 #include "output-text.h"
 #include "query-writers.h"
 #include "record-key.h"
@@ -66,6 +67,64 @@ static void print_text(struct fw_cli *cli, const char *src, const char *profile,
 		status_color(cli, FW_CHECK_FAIL), rep->fail, r, rep->skip);
 }
 
+/* The report, and what the writers name beside it. */
+struct shown {
+	struct fw_source *src;
+	const struct fw_doctor_report *rep;
+	struct fw_record_key *key;
+	const char *profile, *source;
+	bool settings; /* the checks read BIOS settings */
+};
+
+static json_t *shown_document(const void *ctx)
+{
+	const struct shown *s = ctx;
+	json_t *doc = fw_doctor_report_json(s->rep);
+	json_object_set_new(doc, "source", json_string(s->source));
+	json_object_set_new(doc, "profile", json_string(s->profile));
+	json_object_set_new(doc, "current_source",
+			    fw_cli_json_current_source(fw_source_current(s->src), fw_source_current_text(s->src)));
+	return doc;
+}
+
+/* one line per check, keyed, so the checks of a fleet can be concatenated */
+static void shown_jsonl(struct fw_cli *cli, const void *ctx)
+{
+	const struct shown *s = ctx;
+	json_t *doc = fw_doctor_report_json(s->rep), *e;
+	size_t i;
+	json_array_foreach(json_object_get(doc, "checks"), i, e)
+	{
+		json_t *o = json_object();
+		json_object_set_new(o, "profile", json_string(s->profile));
+		const char *k;
+		json_t *v;
+		json_object_foreach(e, k, v) json_object_set(o, k, v);
+		fw_cli_print_jsonl(cli, fw_record_key_wrap(s->key, o));
+	}
+	json_decref(doc);
+}
+
+static int shown_metrics(struct fw_cli *cli, const void *ctx)
+{
+	const struct shown *s = ctx;
+	struct fw_doctor_metrics m = {s->key, s->rep, fw_source_inventory(s->src), time(NULL),
+				      fw_cli_format_is(cli, "openmetrics")};
+	fw_doctor_write_metrics(fw_cli_out(cli), &m);
+	return 0;
+}
+
+static const struct fw_emit_writer shown_writers[] = {
+	{"prometheus", shown_metrics}, {"openmetrics", shown_metrics}, {NULL, NULL}};
+
+static void shown_text(struct fw_cli *cli, const void *ctx)
+{
+	const struct shown *s = ctx;
+	print_text(cli, s->source, s->profile, s->rep);
+	if (s->settings)
+		fprintf(fw_cli_out(cli), "BIOS settings' current values: %s\n", fw_source_current_text(s->src));
+}
+
 static int run_doctor(struct fw_cli *cli)
 {
 	const char *profile = fw_cli_opt(cli, "profile") ? fw_cli_opt(cli, "profile") : "all";
@@ -92,39 +151,8 @@ static int run_doctor(struct fw_cli *cli)
 	fw_doctor_run(&ctx, &rep);
 	struct fw_record_key key;
 	fw_record_key_init(&key, cli->argv[0], src.kind == FW_SOURCE_MACHINE ? src.machine : NULL);
-	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
-		json_t *doc = fw_doctor_report_json(&rep);
-		json_object_set_new(doc, "source", json_string(cli->argv[0]));
-		json_object_set_new(doc, "profile", json_string(profile));
-		json_object_set_new(doc, "current_source",
-				    fw_cli_json_current_source(fw_source_current(&src), fw_source_current_text(&src)));
-		if (fw_cli_format_is(cli, "json"))
-			fw_cli_print_json(cli, doc);
-		else
-			fw_cli_print_json_as_xml(cli, doc, "doctor");
-	} else if (fw_cli_format_is(cli, "jsonl")) {
-		/* one line per check, keyed, so the checks of a fleet can be concatenated */
-		json_t *doc = fw_doctor_report_json(&rep), *e;
-		size_t i;
-		json_array_foreach(json_object_get(doc, "checks"), i, e)
-		{
-			json_t *o = json_object();
-			json_object_set_new(o, "profile", json_string(profile));
-			const char *k;
-			json_t *v;
-			json_object_foreach(e, k, v) json_object_set(o, k, v);
-			fw_cli_print_jsonl(cli, fw_record_key_wrap(&key, o));
-		}
-		json_decref(doc);
-	} else if (fw_cli_format_is(cli, "prometheus") || fw_cli_format_is(cli, "openmetrics")) {
-		struct fw_doctor_metrics m = {&key, &rep, fw_source_inventory(&src), time(NULL),
-					      fw_cli_format_is(cli, "openmetrics")};
-		fw_doctor_write_metrics(fw_cli_out(cli), &m);
-	} else {
-		print_text(cli, cli->argv[0], profile, &rep);
-		if (ctx.src.setting)
-			fprintf(fw_cli_out(cli), "BIOS settings' current values: %s\n", fw_source_current_text(&src));
-	}
+	struct shown shown = {&src, &rep, &key, profile, cli->argv[0], ctx.src.setting != NULL};
+	fw_cli_emit(cli, &(struct fw_emit){"doctor", shown_document, shown_text, NULL, shown_jsonl, &shown, shown_writers});
 	rc = rep.fail ? FW_EXIT_DIFFERENT : 0;
 	fw_record_key_free(&key);
 	fw_doctor_report_free(&rep);

@@ -95,7 +95,7 @@ static int run_find(struct fw_cli *cli)
 	struct fw_record_key key;
 	fw_record_key_init(&key, cli->argv[0], src.kind == FW_SOURCE_MACHINE ? src.machine : NULL);
 	struct found shown = {cli->argv[0], cli->argv[1], l, &hits, &key, &src};
-	fw_cli_emit(cli, &(struct fw_emit){"find", found_document, found_text, found_markdown, found_jsonl, &shown});
+	fw_cli_emit(cli, &(struct fw_emit){"find", found_document, found_text, found_markdown, found_jsonl, &shown, NULL});
 	rc = hits.n ? 0 : FW_EXIT_DIFFERENT;
 	fw_record_key_free(&key);
 	fw_hits_free(&hits);

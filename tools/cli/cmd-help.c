@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "emit.h"
 #include "output-text.h"
 #include "tools/query/topics.h"
 #include "parsers/nearest.h"
@@ -707,6 +708,26 @@ static json_t *help_json(void)
 
 /* --- the command ----------------------------------------------------------------------------- */
 
+static json_t *command_document(const void *c)
+{
+	return command_json(c);
+}
+
+static void command_text(struct fw_cli *cli, const void *c)
+{
+	fw_cli_print_command_help(fw_cli_out(cli), c, cli->color);
+}
+
+static json_t *usage_document(const void *ctx)
+{
+	return help_json();
+}
+
+static void usage_text(struct fw_cli *cli, const void *ctx)
+{
+	fw_cli_print_usage(fw_cli_out(cli));
+}
+
 static int run_help(struct fw_cli *cli)
 {
 	const char *man_dir = fw_cli_opt(cli, "man-dir");
@@ -731,19 +752,10 @@ static int run_help(struct fw_cli *cli)
 		fprintf(stderr, "fwlens help: no command '%s'. See 'fwlens help'.\n", cli->argv[0]);
 		return FW_EXIT_USAGE;
 	}
-	bool json = fw_cli_format_is(cli, "json"), xml = fw_cli_format_is(cli, "xml");
-	if (json || xml) {
-		json_t *doc = c ? command_json(c) : help_json();
-		if (json)
-			fw_cli_print_json(cli, doc);
-		else
-			fw_cli_print_json_as_xml(cli, doc, c ? "command" : "help");
-		return 0;
-	}
 	if (c)
-		fw_cli_print_command_help(f, c, cli->color);
+		fw_cli_emit(cli, &(struct fw_emit){"command", command_document, command_text, NULL, NULL, c, NULL});
 	else
-		fw_cli_print_usage(f);
+		fw_cli_emit(cli, &(struct fw_emit){"help", usage_document, usage_text, NULL, NULL, NULL, NULL});
 	return 0;
 }
 

@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "emit.h"
 #include "ifr-writers.h"
 
 void fw_ifr_put_line(FILE *f, const char *s)
@@ -277,31 +278,42 @@ static void formset_text(FILE *f, struct fw_cli *cli, struct fw_settings *s, con
 	fputc('\n', f);
 }
 
+/* The context is the settings (the formset writers take them unqualified). */
+static json_t *forms_document(const void *ctx)
+{
+	struct fw_settings *sp = (struct fw_settings *)ctx;
+	json_t *doc = json_object(), *sets = json_array();
+	for (uint32_t i = 0; i < sp->nfsets; i++)
+		json_array_append_new(sets, fw_ifr_json_formset(sp, fw_settings_formset_at(sp, i)));
+	json_object_set_new(doc, "formsets", sets);
+	return doc;
+}
+
+static void forms_text(struct fw_cli *cli, const void *ctx)
+{
+	struct fw_settings *sp = (struct fw_settings *)ctx;
+	for (uint32_t i = 0; i < sp->nfsets; i++)
+		formset_text(fw_cli_out(cli), cli, sp, fw_settings_formset_at(sp, i));
+}
+
+/* the text IFRExtractor writes, for tools that read it */
+static int forms_ifrextractor(struct fw_cli *cli, const void *ctx)
+{
+	const struct fw_settings *sp = ctx;
+	for (uint32_t i = 0; i < sp->nfsets; i++)
+		fw_ifrx_write(fw_cli_out(cli), fw_settings_formset_at(sp, i));
+	return 0;
+}
+
+static const struct fw_emit_writer forms_writers[] = {{"ifrextractor", forms_ifrextractor}, {NULL, NULL}};
+
 static int run_ifr(struct fw_cli *cli)
 {
 	struct fw_ifr_cli_forms forms;
 	int rc = fw_ifr_cli_forms_open(cli, &forms, false);
 	if (rc)
 		return rc;
-	struct fw_settings *sp = forms.settings;
-	FILE *f = fw_cli_out(cli);
-	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
-		json_t *doc = json_object(), *sets = json_array();
-		for (uint32_t i = 0; i < sp->nfsets; i++)
-			json_array_append_new(sets, fw_ifr_json_formset(sp, fw_settings_formset_at(sp, i)));
-		json_object_set_new(doc, "formsets", sets);
-		if (fw_cli_format_is(cli, "json"))
-			fw_cli_print_json(cli, doc);
-		else
-			fw_cli_print_json_as_xml(cli, doc, "ifr");
-	} else {
-		for (uint32_t i = 0; i < sp->nfsets; i++) {
-			if (fw_cli_format_is(cli, "ifrextractor"))
-				fw_ifrx_write(f, fw_settings_formset_at(sp, i));
-			else
-				formset_text(f, cli, sp, fw_settings_formset_at(sp, i));
-		}
-	}
+	fw_cli_emit(cli, &(struct fw_emit){"ifr", forms_document, forms_text, NULL, NULL, forms.settings, forms_writers});
 	fw_ifr_cli_forms_close(&forms);
 	return 0;
 }

@@ -205,7 +205,7 @@ static int run_info(struct fw_cli *cli)
 	char sha[FW_SHA256_HEX_LEN];
 	fw_sha256_hex(fw.tree->input, fw.tree->input_len, sha);
 	struct shown shown = {&fw, in, sha};
-	fw_cli_emit(cli, &(struct fw_emit){"info", shown_document, shown_text, NULL, NULL, &shown});
+	fw_cli_emit(cli, &(struct fw_emit){"info", shown_document, shown_text, NULL, NULL, &shown, NULL});
 	free(in);
 	fw_firmware_close(&fw);
 	return 0;

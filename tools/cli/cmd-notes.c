@@ -8,6 +8,7 @@
 #include "cache-options.h"
 #include "cli.h"
 #include "diff-writers.h"
+#include "emit.h"
 #include "topo-dot.h"
 #include "tools/query/notes.h"
 
@@ -95,6 +96,37 @@ static bool draw_topology(struct fw_cli *cli, struct fw_source *src, const char 
 	return true;
 }
 
+struct shown {
+	struct fw_source *src;
+	const struct fw_notes_options *no;
+};
+
+/* Written to memory first: the blocks the user wrote in the file being replaced are kept. */
+static int notes_markdown(struct fw_cli *cli, const void *ctx)
+{
+	const struct shown *s = ctx;
+	char *fresh = NULL;
+	size_t freshlen = 0;
+	FILE *mem = open_memstream(&fresh, &freshlen);
+	if (!mem) {
+		struct fw_error err;
+		fw_error_set(&err, FW_E_INTERNAL, "notes: cannot buffer the output");
+		return fw_cli_fail(cli, &err);
+	}
+	fw_notes_write(mem, s->src, s->no);
+	fclose(mem);
+	size_t oldlen = 0, outlen = 0;
+	char *old = read_previous_output(cli, &oldlen);
+	char *merged = fw_notes_keep_user_blocks(old, oldlen, fresh, freshlen, &outlen);
+	fwrite(merged, 1, outlen, fw_cli_out(cli));
+	free(merged);
+	free(old);
+	free(fresh);
+	return 0;
+}
+
+static const struct fw_emit_writer notes_writers[] = {{"markdown", notes_markdown}, {NULL, NULL}};
+
 static int run_notes(struct fw_cli *cli)
 {
 	struct fw_source_options so = {.image = fw_cli_opt(cli, "image"), .lang = fw_cli_opt(cli, "lang"),
@@ -123,26 +155,14 @@ static int run_notes(struct fw_cli *cli)
 	char svg_path[4096];
 	if (svg_dir && draw_topology(cli, &src, svg_dir, svg_path, sizeof(svg_path)))
 		no.topology_picture = svg_path;
-	/* written to memory first: the blocks the user wrote in the file being replaced are kept */
-	char *fresh = NULL;
-	size_t freshlen = 0;
-	FILE *mem = open_memstream(&fresh, &freshlen);
-	if (!mem) {
+	struct shown shown = {&src, &no};
+	int rc = fw_cli_emit(cli, &(struct fw_emit){"notes", NULL, NULL, NULL, NULL, &shown, notes_writers});
+	if (rc) {
 		fw_source_close(&src);
 		if (previous)
 			fw_source_close(&prev);
-		fw_error_set(&err, FW_E_INTERNAL, "notes: cannot buffer the output");
-		return fw_cli_fail(cli, &err);
+		return rc;
 	}
-	fw_notes_write(mem, &src, &no);
-	fclose(mem);
-	size_t oldlen = 0, outlen = 0;
-	char *old = read_previous_output(cli, &oldlen);
-	char *merged = fw_notes_keep_user_blocks(old, oldlen, fresh, freshlen, &outlen);
-	fwrite(merged, 1, outlen, fw_cli_out(cli));
-	free(merged);
-	free(old);
-	free(fresh);
 	for (size_t i = 0; i < src.nwarnings; i++)
 		fw_log_warn(cli, "%s", src.warnings[i]);
 	if (previous) {

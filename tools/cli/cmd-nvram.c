@@ -7,6 +7,7 @@
 
 #include "capsule/detect.h"
 #include "cli.h"
+#include "emit.h"
 #include "parsers/file.h"
 #include "parsers/hash.h"
 #include "parsers/nvar.h"
@@ -320,6 +321,22 @@ static bool warn_visit(struct fw_node *n, void *ctx)
 	return true;
 }
 
+struct shown {
+	const struct listing *l;
+	const char *path;
+};
+
+static json_t *shown_document(const void *ctx)
+{
+	const struct shown *s = ctx;
+	return listing_json(s->l, s->path);
+}
+
+static void shown_text(struct fw_cli *cli, const void *ctx)
+{
+	listing_text(cli, ((const struct shown *)ctx)->l);
+}
+
 static int run_nvram(struct fw_cli *cli)
 {
 	const char *path = cli->argv[0];
@@ -340,15 +357,8 @@ static int run_nvram(struct fw_cli *cli)
 		fw_error_set(&err, FW_E_NOT_FOUND, "%s: no NVRAM store found", path);
 		return fw_cli_fail(cli, &err);
 	}
-	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
-		json_t *doc = listing_json(&l, path);
-		if (fw_cli_format_is(cli, "json"))
-			fw_cli_print_json(cli, doc);
-		else
-			fw_cli_print_json_as_xml(cli, doc, "nvram");
-	} else {
-		listing_text(cli, &l);
-	}
+	struct shown shown = {&l, path};
+	fw_cli_emit(cli, &(struct fw_emit){"nvram", shown_document, shown_text, NULL, NULL, &shown, NULL});
 	fw_node_walk(in.tree->root, warn_visit, cli);
 	listing_free(&l);
 	fw_vars_input_close(&in);

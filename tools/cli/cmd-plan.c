@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cache-options.h"
+#include "emit.h"
 #include "parsers/file.h"
 #include "plan-writers.h"
 #include "query-writers.h"
@@ -92,6 +93,78 @@ static void name_checks(struct fw_plan *p, const struct fw_topics *t)
 	}
 }
 
+/* What --verify found: each planned value now, and the doctor checks the plan names. */
+struct verified {
+	struct fw_source *src;
+	const char *path;
+	const struct fw_verify *v;
+	const struct fw_doctor_report *rep;
+	const char *const *checks;
+	size_t nchecks;
+};
+
+static json_t *verified_document(const void *ctx)
+{
+	const struct verified *s = ctx;
+	json_t *doc = json_object(), *arr = json_array();
+	json_object_set_new(doc, "source", json_string(s->src->path));
+	json_object_set_new(doc, "plan", json_string(s->path));
+	json_object_set_new(doc, "current_source",
+			    fw_cli_json_current_source(fw_source_current(s->src), fw_source_current_text(s->src)));
+	for (size_t i = 0; i < s->v->n; i++) {
+		const struct fw_verify_item *it = &s->v->items[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "prompt", json_string(it->prompt));
+		json_object_set_new(o, "varstore", json_string(it->varstore));
+		json_object_set_new(o, "offset", json_integer(it->offset));
+		json_object_set_new(o, "width", json_integer(it->width));
+		json_object_set_new(o, "want", json_string(it->want_text));
+		json_object_set_new(o, "now", it->has_now ? json_string(it->now_text) : json_null());
+		json_object_set_new(o, "state", json_string(fw_verify_state_name(it->state)));
+		json_object_set_new(o, "why", it->why ? json_string(it->why) : json_null());
+		json_array_append_new(arr, o);
+	}
+	json_object_set_new(doc, "entries", arr);
+	json_object_set_new(doc, "failed", json_integer((json_int_t)s->v->failed));
+	json_t *doc_checks = json_array();
+	for (size_t i = 0; i < s->nchecks; i++)
+		for (size_t r = 0; r < s->rep->count; r++)
+			if (strcmp(s->rep->results[r].id, s->checks[i]) == 0) {
+				json_t *o = json_object();
+				json_object_set_new(o, "id", json_string(s->checks[i]));
+				json_object_set_new(o, "status", json_string(fw_check_status_name(s->rep->results[r].status)));
+				json_array_append_new(doc_checks, o);
+			}
+	json_object_set_new(doc, "doctor", doc_checks);
+	return doc;
+}
+
+/* one document either way: a verification is not a stream of records */
+static int verified_as_json(struct fw_cli *cli, const void *ctx)
+{
+	fw_cli_print_json(cli, verified_document(ctx));
+	return 0;
+}
+
+static const struct fw_emit_writer verified_writers[] = {{"jsonl", verified_as_json}, {NULL, NULL}};
+
+static void verified_text(struct fw_cli *cli, const void *ctx)
+{
+	const struct verified *s = ctx;
+	FILE *f = fw_cli_out(cli);
+	fprintf(f, "Verify %s against %s (values from %s)\n", s->path, s->src->path, s->v->current_source);
+	for (size_t i = 0; i < s->v->n; i++) {
+		const struct fw_verify_item *it = &s->v->items[i];
+		fprintf(f, "  %-10s %s = %s (planned %s)%s%s\n", fw_verify_state_name(it->state), it->prompt,
+			it->has_now ? it->now_text : "?", it->want_text, it->why ? ": " : "", it->why ? it->why : "");
+	}
+	fprintf(f, "%zu of %zu planned values in effect\n", s->v->n - s->v->failed, s->v->n);
+	for (size_t i = 0; i < s->nchecks; i++)
+		for (size_t r = 0; r < s->rep->count; r++)
+			if (strcmp(s->rep->results[r].id, s->checks[i]) == 0)
+				fprintf(f, "doctor %s: %s\n", s->checks[i], fw_check_status_name(s->rep->results[r].status));
+}
+
 static int run_verify(struct fw_cli *cli, struct fw_source *src, const char *path)
 {
 	struct fw_error err;
@@ -134,52 +207,8 @@ static int run_verify(struct fw_cli *cli, struct fw_source *src, const char *pat
 	}
 	if (v.warning)
 		fw_log_warn(cli, "%s", v.warning);
-	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "jsonl")) {
-		json_t *doc = json_object(), *arr = json_array();
-		json_object_set_new(doc, "source", json_string(src->path));
-		json_object_set_new(doc, "plan", json_string(path));
-		json_object_set_new(doc, "current_source",
-				    fw_cli_json_current_source(fw_source_current(src), fw_source_current_text(src)));
-		for (size_t i = 0; i < v.n; i++) {
-			const struct fw_verify_item *it = &v.items[i];
-			json_t *o = json_object();
-			json_object_set_new(o, "prompt", json_string(it->prompt));
-			json_object_set_new(o, "varstore", json_string(it->varstore));
-			json_object_set_new(o, "offset", json_integer(it->offset));
-			json_object_set_new(o, "width", json_integer(it->width));
-			json_object_set_new(o, "want", json_string(it->want_text));
-			json_object_set_new(o, "now", it->has_now ? json_string(it->now_text) : json_null());
-			json_object_set_new(o, "state", json_string(fw_verify_state_name(it->state)));
-			json_object_set_new(o, "why", it->why ? json_string(it->why) : json_null());
-			json_array_append_new(arr, o);
-		}
-		json_object_set_new(doc, "entries", arr);
-		json_object_set_new(doc, "failed", json_integer((json_int_t)v.failed));
-		json_t *doc_checks = json_array();
-		for (size_t i = 0; i < nchecks; i++)
-			for (size_t r = 0; r < rep.count; r++)
-				if (strcmp(rep.results[r].id, checks[i]) == 0) {
-					json_t *o = json_object();
-					json_object_set_new(o, "id", json_string(checks[i]));
-					json_object_set_new(o, "status", json_string(fw_check_status_name(rep.results[r].status)));
-					json_array_append_new(doc_checks, o);
-				}
-		json_object_set_new(doc, "doctor", doc_checks);
-		fw_cli_print_json(cli, doc);
-	} else {
-		FILE *f = fw_cli_out(cli);
-		fprintf(f, "Verify %s against %s (values from %s)\n", path, src->path, v.current_source);
-		for (size_t i = 0; i < v.n; i++) {
-			const struct fw_verify_item *it = &v.items[i];
-			fprintf(f, "  %-10s %s = %s (planned %s)%s%s\n", fw_verify_state_name(it->state), it->prompt,
-				it->has_now ? it->now_text : "?", it->want_text, it->why ? ": " : "", it->why ? it->why : "");
-		}
-		fprintf(f, "%zu of %zu planned values in effect\n", v.n - v.failed, v.n);
-		for (size_t i = 0; i < nchecks; i++)
-			for (size_t r = 0; r < rep.count; r++)
-				if (strcmp(rep.results[r].id, checks[i]) == 0)
-					fprintf(f, "doctor %s: %s\n", checks[i], fw_check_status_name(rep.results[r].status));
-	}
+	struct verified shown = {src, path, &v, &rep, checks, nchecks};
+	fw_cli_emit(cli, &(struct fw_emit){"verify", verified_document, verified_text, NULL, NULL, &shown, verified_writers});
 	int rc = v.failed ? FW_EXIT_DIFFERENT : 0;
 	fw_verify_free(&v);
 	if (rep.results)
@@ -187,6 +216,51 @@ static int run_verify(struct fw_cli *cli, struct fw_source *src, const char *pat
 	json_decref(plan);
 	return rc;
 }
+
+/* A change set, in the forms the admin's tools take. */
+struct planned {
+	struct fw_plan *p;
+	const char *profile, *hii_crc, *registry;
+};
+
+static json_t *planned_document(const void *ctx)
+{
+	const struct planned *s = ctx;
+	return fw_plan_json(s->p, s->profile);
+}
+
+static void planned_jsonl(struct fw_cli *cli, const void *ctx)
+{
+	const struct planned *s = ctx;
+	for (size_t i = 0; i < s->p->n; i++)
+		fw_cli_print_jsonl(cli, fw_plan_entry_json(s->p, i));
+}
+
+static void planned_text(struct fw_cli *cli, const void *ctx)
+{
+	fw_plan_write_text(cli, ((const struct planned *)ctx)->p);
+}
+
+static int planned_sce(struct fw_cli *cli, const void *ctx)
+{
+	const struct planned *s = ctx;
+	fw_plan_write_sce(cli, s->p, s->hii_crc);
+	return 0;
+}
+
+static int planned_redfish(struct fw_cli *cli, const void *ctx)
+{
+	const struct planned *s = ctx;
+	return fw_plan_write_redfish(cli, s->p, s->registry);
+}
+
+static int planned_efivarfs(struct fw_cli *cli, const void *ctx)
+{
+	return fw_plan_write_efivarfs(cli, ((const struct planned *)ctx)->p);
+}
+
+static const struct fw_emit_writer planned_writers[] = {
+	{"sce", planned_sce}, {"redfish", planned_redfish}, {"efivarfs", planned_efivarfs}, {NULL, NULL}};
 
 static int run_plan(struct fw_cli *cli)
 {
@@ -266,20 +340,8 @@ static int run_plan(struct fw_cli *cli)
 		fw_plan_free(&p);
 		goto out;
 	}
-	if (fw_cli_format_is(cli, "json")) {
-		fw_cli_print_json(cli, fw_plan_json(&p, profile));
-	} else if (fw_cli_format_is(cli, "jsonl")) {
-		for (size_t i = 0; i < p.n; i++)
-			fw_cli_print_jsonl(cli, fw_plan_entry_json(&p, i));
-	} else if (fw_cli_format_is(cli, "sce")) {
-		fw_plan_write_sce(cli, &p, src.hii_crc);
-	} else if (fw_cli_format_is(cli, "redfish")) {
-		rc = fw_plan_write_redfish(cli, &p, registry);
-	} else if (fw_cli_format_is(cli, "efivarfs")) {
-		rc = fw_plan_write_efivarfs(cli, &p);
-	} else {
-		fw_plan_write_text(cli, &p);
-	}
+	struct planned shown = {&p, profile, src.hii_crc, registry};
+	rc = fw_cli_emit(cli, &(struct fw_emit){"plan", planned_document, planned_text, NULL, planned_jsonl, &shown, planned_writers});
 	fw_plan_free(&p);
 out:
 	fw_source_close(&src);

@@ -9,6 +9,7 @@
 #include "capsule/detect.h"
 #include "capsule/version.h"
 #include "cli.h"
+#include "emit.h"
 #include "parsers/hash.h"
 
 struct psp_run {
@@ -310,6 +311,73 @@ static bool find_efs(struct fw_node *n, void *ctx)
 	return true;
 }
 
+/* What the command shows: the EFS found, with their directories, and the versions. */
+struct shown {
+	struct psp_run *r;
+	const struct efs_list *l;
+	const struct fw_versions *v;
+	const char *path;
+	bool flash;
+};
+
+static json_t *psp_document(const void *ctx)
+{
+	const struct shown *s = ctx;
+	struct psp_run *r = s->r;
+	const struct efs_list *lp = s->l;
+	json_t *doc = json_object(), *efs = json_array();
+	json_object_set_new(doc, "input", json_string(s->path));
+	for (size_t i = 0; i < lp->count; i++) {
+		const struct fw_node *n = lp->items[i];
+		const struct fw_amd_efs *e = n->ext;
+		json_t *o = json_object(), *dirs = json_array(), *ptr = json_object();
+		json_object_set_new(o, "offset", fw_cli_json_offset(n->offset));
+		json_object_set_new(o, "generation", json_integer(e->second_gen ? 2 : 1));
+		json_object_set_new(ptr, "psp", json_integer(e->psp));
+		json_object_set_new(ptr, "psp_legacy", json_integer(e->psp_legacy));
+		json_t *bios = json_array();
+		for (int k = 0; k < 4; k++)
+			json_array_append_new(bios, json_integer(e->bios[k]));
+		json_object_set_new(ptr, "bios", bios);
+		json_object_set_new(ptr, "psp_backup", json_integer(e->psp_backup));
+		json_object_set_new(o, "pointers", ptr);
+		for (const struct fw_node *c = n->first_child; c; c = c->next)
+			if (c->kind == FW_NODE_PSP_DIRECTORY)
+				json_array_append_new(dirs, dir_json(r, c));
+		json_object_set_new(o, "directories", dirs);
+		if (n->diags)
+			json_object_set_new(o, "diagnostics", diags_json(n));
+		json_array_append_new(efs, o);
+	}
+	json_object_set_new(doc, "efs", efs);
+	json_object_set_new(doc, "versions", versions_json(s->v));
+	return doc;
+}
+
+static void psp_text(struct fw_cli *cli, const void *ctx)
+{
+	const struct shown *s = ctx;
+	struct psp_run *r = s->r;
+	const struct efs_list *lp = s->l;
+	FILE *f = fw_cli_out(cli);
+	const char *bold = fw_cli_color(cli, "bold"), *reset = fw_cli_color(cli, "reset");
+	for (size_t i = 0; i < lp->count; i++) {
+		const struct fw_node *n = lp->items[i];
+		const struct fw_amd_efs *e = n->ext;
+		fprintf(f, "%sAMD EFS%s at 0x%llX (%s generation)\n", bold, reset, (unsigned long long)n->offset,
+			e->second_gen ? "second" : "first");
+		for (const struct fw_diag *d = n->diags; d; d = d->next)
+			fprintf(f, "  %s%s: %s%s\n", fw_cli_color(cli, "yellow"), fw_diag_severity_name(d->severity), d->msg, reset);
+		for (const struct fw_node *c = n->first_child; c; c = c->next)
+			if (c->kind == FW_NODE_PSP_DIRECTORY)
+				text_dir(r, c, 2);
+		fputc('\n', f);
+	}
+	if (!lp->count && s->flash)
+		fprintf(f, "no AMD Embedded Firmware Structure (0x55AA55AA with a pointer to a directory) in this input\n\n");
+	text_versions(cli, s->v);
+}
+
 static int run_psp(struct fw_cli *cli)
 {
 	const char *path = cli->argv[0];
@@ -334,56 +402,8 @@ static int run_psp(struct fw_cli *cli)
 		fw_error_set(&err, FW_E_NOT_FOUND, "%s: no AMD Embedded Firmware Structure, AGESA string, SEV firmware or microcode entry", path);
 		return fw_cli_fail(cli, &err);
 	}
-	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
-		json_t *doc = json_object(), *efs = json_array();
-		json_object_set_new(doc, "input", json_string(path));
-		for (size_t i = 0; i < l.count; i++) {
-			const struct fw_node *n = l.items[i];
-			const struct fw_amd_efs *e = n->ext;
-			json_t *o = json_object(), *dirs = json_array(), *ptr = json_object();
-			json_object_set_new(o, "offset", fw_cli_json_offset(n->offset));
-			json_object_set_new(o, "generation", json_integer(e->second_gen ? 2 : 1));
-			json_object_set_new(ptr, "psp", json_integer(e->psp));
-			json_object_set_new(ptr, "psp_legacy", json_integer(e->psp_legacy));
-			json_t *bios = json_array();
-			for (int k = 0; k < 4; k++)
-				json_array_append_new(bios, json_integer(e->bios[k]));
-			json_object_set_new(ptr, "bios", bios);
-			json_object_set_new(ptr, "psp_backup", json_integer(e->psp_backup));
-			json_object_set_new(o, "pointers", ptr);
-			for (const struct fw_node *c = n->first_child; c; c = c->next)
-				if (c->kind == FW_NODE_PSP_DIRECTORY)
-					json_array_append_new(dirs, dir_json(&r, c));
-			json_object_set_new(o, "directories", dirs);
-			if (n->diags)
-				json_object_set_new(o, "diagnostics", diags_json(n));
-			json_array_append_new(efs, o);
-		}
-		json_object_set_new(doc, "efs", efs);
-		json_object_set_new(doc, "versions", versions_json(&v));
-		if (fw_cli_format_is(cli, "json"))
-			fw_cli_print_json(cli, doc);
-		else
-			fw_cli_print_json_as_xml(cli, doc, "psp");
-	} else {
-		FILE *f = fw_cli_out(cli);
-		const char *bold = fw_cli_color(cli, "bold"), *reset = fw_cli_color(cli, "reset");
-		for (size_t i = 0; i < l.count; i++) {
-			const struct fw_node *n = l.items[i];
-			const struct fw_amd_efs *e = n->ext;
-			fprintf(f, "%sAMD EFS%s at 0x%llX (%s generation)\n", bold, reset, (unsigned long long)n->offset,
-				e->second_gen ? "second" : "first");
-			for (const struct fw_diag *d = n->diags; d; d = d->next)
-				fprintf(f, "  %s%s: %s%s\n", fw_cli_color(cli, "yellow"), fw_diag_severity_name(d->severity), d->msg, reset);
-			for (const struct fw_node *c = n->first_child; c; c = c->next)
-				if (c->kind == FW_NODE_PSP_DIRECTORY)
-					text_dir(&r, c, 2);
-			fputc('\n', f);
-		}
-		if (!l.count && flash)
-			fprintf(f, "no AMD Embedded Firmware Structure (0x55AA55AA with a pointer to a directory) in this input\n\n");
-		text_versions(cli, &v);
-	}
+	struct shown shown = {&r, &l, &v, path, flash};
+	fw_cli_emit(cli, &(struct fw_emit){"psp", psp_document, psp_text, NULL, NULL, &shown, NULL});
 	if (!l.count && flash)
 		fw_log_warn(cli, "%s: no AMD Embedded Firmware Structure found", path);
 	free(l.items);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cache-options.h"
+#include "emit.h"
 #include "output-text.h"
 #include "query-writers.h"
 #include "record-key.h"
@@ -74,6 +75,105 @@ static void write_markdown(struct fw_cli *cli, struct fw_setlist *l, const struc
 	}
 }
 
+/* --list-topics: the topics of the rules */
+static json_t *topic_json(const struct fw_topics *topics, const struct fw_topic *t, bool lines)
+{
+	json_t *o = json_object();
+	if (lines)
+		json_object_set_new(o, "source", json_string(topics->source));
+	json_object_set_new(o, "name", json_string(t->name));
+	json_object_set_new(o, "title", json_string(t->title));
+	json_object_set_new(o, "description", t->description ? json_string(t->description) : json_null());
+	json_object_set_new(o, "setting_rules", json_integer((json_int_t)t->nsettings));
+	json_object_set_new(o, "fact_rules", json_integer((json_int_t)t->nfacts));
+	return o;
+}
+
+static json_t *topics_document(const void *ctx)
+{
+	const struct fw_topics *topics = ctx;
+	json_t *doc = json_object(), *arr = json_array();
+	for (size_t i = 0; i < topics->count; i++)
+		json_array_append_new(arr, topic_json(topics, &topics->topics[i], false));
+	json_object_set_new(doc, "rules", json_string(topics->source));
+	json_object_set_new(doc, "topics", arr);
+	return doc;
+}
+
+static void topics_jsonl(struct fw_cli *cli, const void *ctx)
+{
+	const struct fw_topics *topics = ctx;
+	for (size_t i = 0; i < topics->count; i++)
+		fw_cli_print_jsonl(cli, topic_json(topics, &topics->topics[i], true));
+}
+
+static void topics_text(struct fw_cli *cli, const void *ctx)
+{
+	const struct fw_topics *topics = ctx;
+	FILE *f = fw_cli_out(cli);
+	for (size_t i = 0; i < topics->count; i++)
+		fprintf(f, "%-16s %s (%zu setting rules, %zu facts)\n", topics->topics[i].name, topics->topics[i].title,
+			topics->topics[i].nsettings, topics->topics[i].nfacts);
+}
+
+/* the answer: settings matched and machine facts, per topic */
+struct answered {
+	struct fw_source *src;
+	struct fw_setlist *l;
+	const struct fw_topic **sel;
+	size_t nsel;
+	const struct fw_hits *hits;
+	const struct fw_fact_answers *facts;
+	struct fw_record_key *key;
+	const char *source;
+};
+
+static json_t *answered_document(const void *ctx)
+{
+	const struct answered *s = ctx;
+	json_t *doc = json_object(), *arr = json_array(), *tops = json_array();
+	json_object_set_new(doc, "source", json_string(s->source));
+	for (size_t t = 0; t < s->nsel; t++)
+		json_array_append_new(tops, json_string(s->sel[t]->name));
+	json_object_set_new(doc, "topics", tops);
+	json_object_set_new(doc, "current_source",
+			    fw_cli_json_current_source(fw_source_current(s->src), fw_source_current_text(s->src)));
+	for (size_t i = 0; i < s->hits->n; i++)
+		json_array_append_new(arr, fw_query_json_hit(s->l, &s->hits->items[i]));
+	json_object_set_new(doc, "matches", arr);
+	if (s->src->kind == FW_SOURCE_MACHINE) {
+		json_t *fa = json_array();
+		for (size_t i = 0; i < s->facts->n; i++)
+			json_array_append_new(fa, fw_query_json_fact(&s->facts->items[i]));
+		json_object_set_new(doc, "facts", fa);
+	}
+	return doc;
+}
+
+static void answered_jsonl(struct fw_cli *cli, const void *ctx)
+{
+	const struct answered *s = ctx;
+	for (size_t i = 0; i < s->hits->n; i++)
+		fw_cli_print_jsonl(cli, fw_record_key_wrap(s->key, fw_query_json_hit(s->l, &s->hits->items[i])));
+	for (size_t i = 0; i < s->facts->n; i++) {
+		json_t *o = fw_query_json_fact(&s->facts->items[i]);
+		json_object_set_new(o, "fact", json_true());
+		fw_cli_print_jsonl(cli, fw_record_key_wrap(s->key, o));
+	}
+}
+
+static void answered_markdown(struct fw_cli *cli, const void *ctx)
+{
+	const struct answered *s = ctx;
+	write_markdown(cli, s->l, s->sel, s->nsel, s->hits, s->facts);
+}
+
+static void answered_text(struct fw_cli *cli, const void *ctx)
+{
+	const struct answered *s = ctx;
+	write_text(cli, s->l, s->sel, s->nsel, s->hits, s->facts);
+}
+
 static int run_query(struct fw_cli *cli)
 {
 	struct fw_topics topics;
@@ -82,41 +182,7 @@ static int run_query(struct fw_cli *cli)
 	if (!fw_topics_load(fw_cli_opt(cli, "rules"), &topics, &err))
 		return fw_cli_fail(cli, &err);
 	if (fw_cli_flag(cli, "list-topics")) {
-		bool lines = fw_cli_format_is(cli, "jsonl");
-		if (lines || fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
-			json_t *arr = json_array();
-			for (size_t i = 0; i < topics.count; i++) {
-				const struct fw_topic *t = &topics.topics[i];
-				json_t *o = json_object();
-				if (lines)
-					json_object_set_new(o, "source", json_string(topics.source));
-				json_object_set_new(o, "name", json_string(t->name));
-				json_object_set_new(o, "title", json_string(t->title));
-				json_object_set_new(o, "description", t->description ? json_string(t->description) : json_null());
-				json_object_set_new(o, "setting_rules", json_integer((json_int_t)t->nsettings));
-				json_object_set_new(o, "fact_rules", json_integer((json_int_t)t->nfacts));
-				if (lines)
-					fw_cli_print_jsonl(cli, o);
-				else
-					json_array_append_new(arr, o);
-			}
-			if (lines) {
-				json_decref(arr);
-			} else {
-				json_t *doc = json_object();
-				json_object_set_new(doc, "rules", json_string(topics.source));
-				json_object_set_new(doc, "topics", arr);
-				if (fw_cli_format_is(cli, "json"))
-					fw_cli_print_json(cli, doc);
-				else
-					fw_cli_print_json_as_xml(cli, doc, "topics");
-			}
-		} else {
-			FILE *f = fw_cli_out(cli);
-			for (size_t i = 0; i < topics.count; i++)
-				fprintf(f, "%-16s %s (%zu setting rules, %zu facts)\n", topics.topics[i].name, topics.topics[i].title,
-					topics.topics[i].nsettings, topics.topics[i].nfacts);
-		}
+		fw_cli_emit(cli, &(struct fw_emit){"topics", topics_document, topics_text, NULL, topics_jsonl, &topics, NULL});
 		fw_topics_free(&topics);
 		return 0;
 	}
@@ -168,40 +234,9 @@ static int run_query(struct fw_cli *cli)
 	fw_query_cli_warnings(cli, &src, NULL);
 	struct fw_record_key key;
 	fw_record_key_init(&key, cli->argv[0], src.kind == FW_SOURCE_MACHINE ? src.machine : NULL);
-	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
-		json_t *doc = json_object(), *arr = json_array(), *tops = json_array();
-		json_object_set_new(doc, "source", json_string(cli->argv[0]));
-		for (size_t t = 0; t < nsel; t++)
-			json_array_append_new(tops, json_string(sel[t]->name));
-		json_object_set_new(doc, "topics", tops);
-		json_object_set_new(doc, "current_source",
-				    fw_cli_json_current_source(fw_source_current(&src), fw_source_current_text(&src)));
-		for (size_t i = 0; i < hits.n; i++)
-			json_array_append_new(arr, fw_query_json_hit(l, &hits.items[i]));
-		json_object_set_new(doc, "matches", arr);
-		if (src.kind == FW_SOURCE_MACHINE) {
-			json_t *fa = json_array();
-			for (size_t i = 0; i < facts.n; i++)
-				json_array_append_new(fa, fw_query_json_fact(&facts.items[i]));
-			json_object_set_new(doc, "facts", fa);
-		}
-		if (fw_cli_format_is(cli, "json"))
-			fw_cli_print_json(cli, doc);
-		else
-			fw_cli_print_json_as_xml(cli, doc, "query");
-	} else if (fw_cli_format_is(cli, "jsonl")) {
-		for (size_t i = 0; i < hits.n; i++)
-			fw_cli_print_jsonl(cli, fw_record_key_wrap(&key, fw_query_json_hit(l, &hits.items[i])));
-		for (size_t i = 0; i < facts.n; i++) {
-			json_t *o = fw_query_json_fact(&facts.items[i]);
-			json_object_set_new(o, "fact", json_true());
-			fw_cli_print_jsonl(cli, fw_record_key_wrap(&key, o));
-		}
-	} else if (fw_cli_format_is(cli, "markdown")) {
-		write_markdown(cli, l, sel, nsel, &hits, &facts);
-	} else {
-		write_text(cli, l, sel, nsel, &hits, &facts);
-	}
+	struct answered shown = {&src, l, sel, nsel, &hits, &facts, &key, cli->argv[0]};
+	fw_cli_emit(cli, &(struct fw_emit){"query", answered_document, answered_text, answered_markdown, answered_jsonl, &shown,
+					   NULL});
 	rc = hits.n || facts.n ? 0 : FW_EXIT_DIFFERENT;
 	fw_record_key_free(&key);
 	fw_fact_answers_free(&facts);

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "emit.h"
 #include "ifr-writers.h"
 #include "output-text.h"
 #include "plan-writers.h"
@@ -198,40 +199,35 @@ static void write_markdown(struct fw_cli *cli, const struct fw_settings *s, cons
 
 /* ---- a settings list (an AMISCE export, JSON saved earlier) ---- */
 
-static int write_list(struct fw_cli *cli, struct fw_ifr_cli_forms *forms)
+static json_t *list_document(const void *ctx)
 {
+	const struct fw_ifr_cli_forms *forms = ctx;
 	struct fw_setlist *l = forms->list;
-	const char *module = fw_cli_opt(cli, "module");
-	if (module && !fw_setlist_keep_module(l, module)) {
-		struct fw_error err;
-		fw_error_set(&err, FW_E_NOT_FOUND, "%s: no settings of module \"%s\"", cli->argv[0], module);
-		return fw_cli_fail(cli, &err);
-	}
-	const char *cs_text = fw_source_current_text(&forms->src);
-	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
-		json_t *doc = json_object(), *arr = json_array();
-		json_object_set_new(doc, "current_source", fw_cli_json_current_source(fw_source_current(&forms->src), cs_text));
-		if (forms->src.hii_crc)
-			json_object_set_new(doc, "hii_crc32", json_string(forms->src.hii_crc));
-		for (size_t i = 0; i < l->n; i++)
-			json_array_append_new(arr, fw_query_json_setting(l, &l->items[i]));
-		json_object_set_new(doc, "settings", arr);
-		if (fw_cli_format_is(cli, "json"))
-			fw_cli_print_json(cli, doc);
-		else
-			fw_cli_print_json_as_xml(cli, doc, "settings");
-		return 0;
-	}
-	if (fw_cli_format_is(cli, "jsonl")) {
-		struct fw_record_key key;
-		fw_record_key_init(&key, cli->argv[0], NULL);
-		for (size_t i = 0; i < l->n; i++)
-			fw_cli_print_jsonl(cli, fw_record_key_wrap(&key, fw_query_json_setting(l, &l->items[i])));
-		fw_record_key_free(&key);
-		return 0;
-	}
-	if (!fw_cli_format_is(cli, "text"))
-		return fw_cli_usage_error(cli, "a settings list prints as text, json, jsonl or xml");
+	struct fw_source *src = (struct fw_source *)&forms->src;
+	json_t *doc = json_object(), *arr = json_array();
+	json_object_set_new(doc, "current_source", fw_cli_json_current_source(fw_source_current(src), fw_source_current_text(src)));
+	if (src->hii_crc)
+		json_object_set_new(doc, "hii_crc32", json_string(src->hii_crc));
+	for (size_t i = 0; i < l->n; i++)
+		json_array_append_new(arr, fw_query_json_setting(l, &l->items[i]));
+	json_object_set_new(doc, "settings", arr);
+	return doc;
+}
+
+static void list_jsonl(struct fw_cli *cli, const void *ctx)
+{
+	struct fw_setlist *l = ((const struct fw_ifr_cli_forms *)ctx)->list;
+	struct fw_record_key key;
+	fw_record_key_init(&key, cli->argv[0], NULL);
+	for (size_t i = 0; i < l->n; i++)
+		fw_cli_print_jsonl(cli, fw_record_key_wrap(&key, fw_query_json_setting(l, &l->items[i])));
+	fw_record_key_free(&key);
+}
+
+static void list_text(struct fw_cli *cli, const void *ctx)
+{
+	const struct fw_ifr_cli_forms *forms = ctx;
+	struct fw_setlist *l = forms->list;
 	FILE *f = fw_cli_out(cli);
 	const char *dim = fw_cli_color(cli, "dim"), *r = fw_cli_color(cli, "reset");
 	for (size_t i = 0; i < l->n; i++) {
@@ -257,9 +253,89 @@ static int write_list(struct fw_cli *cli, struct fw_ifr_cli_forms *forms)
 	fprintf(f, "\n%zu settings\n", l->n);
 	if (forms->src.hii_crc)
 		fprintf(f, "HIICrc32 %s\n", forms->src.hii_crc);
-	fprintf(f, "current values: %s\n", cs_text);
+	fprintf(f, "current values: %s\n", fw_source_current_text((struct fw_source *)&forms->src));
+}
+
+/* the forms' own formats: records read back have no forms to write them from */
+static int list_refuses(struct fw_cli *cli, const void *ctx)
+{
+	return fw_cli_usage_error(cli, "a settings list prints as text, json, jsonl or xml");
+}
+
+static const struct fw_emit_writer list_writers[] = {
+	{"sce", list_refuses}, {"markdown", list_refuses}, {"redfish-registry", list_refuses}, {NULL, NULL}};
+
+static int write_list(struct fw_cli *cli, struct fw_ifr_cli_forms *forms)
+{
+	const char *module = fw_cli_opt(cli, "module");
+	if (module && !fw_setlist_keep_module(forms->list, module)) {
+		struct fw_error err;
+		fw_error_set(&err, FW_E_NOT_FOUND, "%s: no settings of module \"%s\"", cli->argv[0], module);
+		return fw_cli_fail(cli, &err);
+	}
+	return fw_cli_emit(cli, &(struct fw_emit){"settings", list_document, list_text, NULL, list_jsonl, forms, list_writers});
+}
+
+/* ---- the settings of forms ---- */
+
+struct shown {
+	const struct fw_settings *s;
+	struct fw_source *src;
+};
+
+static json_t *settings_document(const void *ctx)
+{
+	const struct shown *sh = ctx;
+	const struct fw_settings *s = sh->s;
+	const char *cs_text = fw_source_current_text(sh->src);
+	json_t *doc = json_object(), *arr = json_array();
+	for (uint32_t i = 0; i < s->n; i++)
+		json_array_append_new(arr, with_source(fw_ifr_json_question(&s->items[i], s->bound), &s->items[i], cs_text));
+	json_object_set_new(doc, "current_source", fw_cli_json_current_source(fw_source_current(sh->src), cs_text));
+	json_object_set_new(doc, "settings", arr);
+	return doc;
+}
+
+static void settings_jsonl(struct fw_cli *cli, const void *ctx)
+{
+	const struct shown *sh = ctx;
+	const struct fw_settings *s = sh->s;
+	const char *cs_text = fw_source_current_text(sh->src);
+	struct fw_record_key key;
+	fw_record_key_init(&key, cli->argv[0], sh->src->kind == FW_SOURCE_MACHINE ? sh->src->machine : NULL);
+	for (uint32_t i = 0; i < s->n; i++)
+		fw_cli_print_jsonl(cli, fw_record_key_wrap(&key, with_source(fw_ifr_json_question(&s->items[i], s->bound),
+									      &s->items[i], cs_text)));
+	fw_record_key_free(&key);
+}
+
+static void settings_text(struct fw_cli *cli, const void *ctx)
+{
+	const struct shown *sh = ctx;
+	write_text(cli, sh->s, fw_source_current_text(sh->src));
+}
+
+static void settings_markdown(struct fw_cli *cli, const void *ctx)
+{
+	const struct shown *sh = ctx;
+	write_markdown(cli, sh->s, fw_source_current_text(sh->src));
+}
+
+static int settings_sce(struct fw_cli *cli, const void *ctx)
+{
+	write_sce(cli, ((const struct shown *)ctx)->s);
 	return 0;
 }
+
+static int settings_registry(struct fw_cli *cli, const void *ctx)
+{
+	const char *base = strrchr(cli->argv[0], '/');
+	fw_cli_print_json(cli, fw_redfish_registry_json(((const struct shown *)ctx)->s, base ? base + 1 : cli->argv[0]));
+	return 0;
+}
+
+static const struct fw_emit_writer settings_writers[] = {
+	{"sce", settings_sce}, {"redfish-registry", settings_registry}, {NULL, NULL}};
 
 static int run_settings(struct fw_cli *cli)
 {
@@ -272,38 +348,14 @@ static int run_settings(struct fw_cli *cli)
 		fw_ifr_cli_forms_close(&forms);
 		return rc;
 	}
-	struct fw_settings *s = forms.settings;
-	const struct fw_current_source *cs = fw_source_current(&forms.src);
-	const char *cs_text = fw_source_current_text(&forms.src);
-	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
-		json_t *doc = json_object(), *arr = json_array();
-		for (uint32_t i = 0; i < s->n; i++)
-			json_array_append_new(arr, with_source(fw_ifr_json_question(&s->items[i], s->bound), &s->items[i], cs_text));
-		json_object_set_new(doc, "current_source", fw_cli_json_current_source(cs, cs_text));
-		json_object_set_new(doc, "settings", arr);
-		if (fw_cli_format_is(cli, "json"))
-			fw_cli_print_json(cli, doc);
-		else
-			fw_cli_print_json_as_xml(cli, doc, "settings");
-	} else if (fw_cli_format_is(cli, "jsonl")) {
-		struct fw_record_key key;
-		fw_record_key_init(&key, cli->argv[0], forms.src.kind == FW_SOURCE_MACHINE ? forms.src.machine : NULL);
-		for (uint32_t i = 0; i < s->n; i++)
-			fw_cli_print_jsonl(cli, fw_record_key_wrap(&key, with_source(fw_ifr_json_question(&s->items[i], s->bound),
-										      &s->items[i], cs_text)));
-		fw_record_key_free(&key);
-	} else if (fw_cli_format_is(cli, "sce")) {
-		write_sce(cli, s);
-	} else if (fw_cli_format_is(cli, "redfish-registry")) {
-		const char *base = strrchr(cli->argv[0], '/');
-		fw_cli_print_json(cli, fw_redfish_registry_json(s, base ? base + 1 : cli->argv[0]));
-	} else if (fw_cli_format_is(cli, "markdown")) {
-		write_markdown(cli, s, cs_text);
-	} else {
-		write_text(cli, s, cs_text);
-	}
+	struct shown shown = {forms.settings, &forms.src};
+	/* where current values come from is settled before any writer runs (it loads the variables) */
+	fw_source_current(&forms.src);
+	fw_source_current_text(&forms.src);
+	rc = fw_cli_emit(cli, &(struct fw_emit){"settings", settings_document, settings_text, settings_markdown, settings_jsonl,
+						&shown, settings_writers});
 	fw_ifr_cli_forms_close(&forms);
-	return 0;
+	return rc;
 }
 
 static const struct fw_option settings_options[] = {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "emit.h"
 #include "parsers/hash.h"
 #include "tools/host/machine.h"
 #include "tools/host/snapshot.h"
@@ -89,6 +90,68 @@ static size_t count_dir(struct fw_machine *m, const char *rel)
 	return n;
 }
 
+/* What show tells of a snapshot or machine folder. */
+struct shown {
+	const char *path;
+	struct fw_machine *m;
+	json_t *manifest, *members;
+	size_t checked, mismatched;
+	json_t *facts, *counts, *unreadable;
+};
+
+static json_t *shown_document(const void *ctx)
+{
+	const struct shown *s = ctx;
+	json_t *doc = json_object();
+	json_object_set_new(doc, "path", json_string(s->path));
+	json_object_set_new(doc, "kind", json_string(fw_machine_kind(s->m) == FW_MACHINE_SNAPSHOT ? "snapshot" : "folder"));
+	if (s->manifest) {
+		json_object_set(doc, "created", json_object_get(s->manifest, "created"));
+		json_object_set(doc, "tool", json_object_get(s->manifest, "tool"));
+		json_object_set(doc, "source", json_object_get(s->manifest, "source"));
+		json_object_set_new(doc, "members", json_integer((json_int_t)json_array_size(s->members)));
+		json_object_set_new(doc, "links", json_integer((json_int_t)json_array_size(json_object_get(s->manifest, "links"))));
+		json_object_set_new(doc, "members_checked", json_integer((json_int_t)s->checked));
+		json_object_set_new(doc, "members_mismatched", json_integer((json_int_t)s->mismatched));
+	}
+	json_object_set(doc, "facts", s->facts);
+	json_object_set(doc, "counts", s->counts);
+	json_object_set(doc, "unreadable", s->unreadable);
+	return doc;
+}
+
+static void shown_text(struct fw_cli *cli, const void *ctx)
+{
+	const struct shown *s = ctx;
+	FILE *f = fw_cli_out(cli);
+	const char *b = fw_cli_color(cli, "bold"), *r = fw_cli_color(cli, "reset");
+	fprintf(f, "%s%s%s: %s\n", b, s->path, r, fw_machine_kind(s->m) == FW_MACHINE_SNAPSHOT ? "fwlens snapshot" : "machine folder");
+	if (s->manifest) {
+		fprintf(f, "  created   %s by %s\n", json_string_value(json_object_get(s->manifest, "created")),
+			json_string_value(json_object_get(s->manifest, "tool")));
+		fprintf(f, "  from      %s\n", json_string_value(json_object_get(json_object_get(s->manifest, "source"), "root")));
+		fprintf(f, "  members   %zu files, %zu links; %zu checked, %zu mismatched\n", json_array_size(s->members),
+			json_array_size(json_object_get(s->manifest, "links")), s->checked, s->mismatched);
+	}
+	const char *k;
+	json_t *v, *e;
+	size_t i;
+	json_object_foreach(s->facts, k, v) fprintf(f, "  %-13s %s\n", k, json_is_string(v) ? json_string_value(v) : "(not captured)");
+	json_object_foreach(s->counts, k, v)
+	{
+		if (json_is_boolean(v))
+			fprintf(f, "  %-13s %s\n", k, json_is_true(v) ? "yes" : "no");
+		else
+			fprintf(f, "  %-13s %lld\n", k, (long long)json_integer_value(v));
+	}
+	if (json_array_size(s->unreadable)) {
+		fprintf(f, "  unreadable:\n");
+		json_array_foreach(s->unreadable, i, e)
+			fprintf(f, "    %s: %s\n", json_string_value(json_object_get(e, "path")),
+				json_string_value(json_object_get(e, "reason")));
+	}
+}
+
 static int run_show(struct fw_cli *cli)
 {
 	if (cli->argc != 2)
@@ -150,57 +213,11 @@ static int run_show(struct fw_cli *cli)
 	json_object_set_new(counts, "kernel_log", json_boolean(fw_machine_exists(m, "var/log/dmesg")));
 	json_t *unreadable = manifest ? json_incref(json_object_get(manifest, "unreadable")) : json_array();
 
-	if (fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "xml")) {
-		json_t *doc = json_object();
-		json_object_set_new(doc, "path", json_string(path));
-		json_object_set_new(doc, "kind", json_string(fw_machine_kind(m) == FW_MACHINE_SNAPSHOT ? "snapshot" : "folder"));
-		if (manifest) {
-			json_object_set(doc, "created", json_object_get(manifest, "created"));
-			json_object_set(doc, "tool", json_object_get(manifest, "tool"));
-			json_object_set(doc, "source", json_object_get(manifest, "source"));
-			json_object_set_new(doc, "members", json_integer((json_int_t)json_array_size(members)));
-			json_object_set_new(doc, "links", json_integer((json_int_t)json_array_size(json_object_get(manifest, "links"))));
-			json_object_set_new(doc, "members_checked", json_integer((json_int_t)checked));
-			json_object_set_new(doc, "members_mismatched", json_integer((json_int_t)mismatched));
-		}
-		json_object_set_new(doc, "facts", facts);
-		json_object_set_new(doc, "counts", counts);
-		json_object_set_new(doc, "unreadable", unreadable);
-		if (fw_cli_format_is(cli, "json"))
-			fw_cli_print_json(cli, doc);
-		else
-			fw_cli_print_json_as_xml(cli, doc, "snapshot");
-	} else {
-		FILE *f = fw_cli_out(cli);
-		const char *b = fw_cli_color(cli, "bold"), *r = fw_cli_color(cli, "reset");
-		fprintf(f, "%s%s%s: %s\n", b, path, r, fw_machine_kind(m) == FW_MACHINE_SNAPSHOT ? "fwlens snapshot" : "machine folder");
-		if (manifest) {
-			fprintf(f, "  created   %s by %s\n", json_string_value(json_object_get(manifest, "created")),
-				json_string_value(json_object_get(manifest, "tool")));
-			fprintf(f, "  from      %s\n", json_string_value(json_object_get(json_object_get(manifest, "source"), "root")));
-			fprintf(f, "  members   %zu files, %zu links; %zu checked, %zu mismatched\n", json_array_size(members),
-				json_array_size(json_object_get(manifest, "links")), checked, mismatched);
-		}
-		const char *k;
-		json_t *v;
-		json_object_foreach(facts, k, v) fprintf(f, "  %-13s %s\n", k, json_is_string(v) ? json_string_value(v) : "(not captured)");
-		json_object_foreach(counts, k, v)
-		{
-			if (json_is_boolean(v))
-				fprintf(f, "  %-13s %s\n", k, json_is_true(v) ? "yes" : "no");
-			else
-				fprintf(f, "  %-13s %lld\n", k, (long long)json_integer_value(v));
-		}
-		if (json_array_size(unreadable)) {
-			fprintf(f, "  unreadable:\n");
-			json_array_foreach(unreadable, i, e)
-				fprintf(f, "    %s: %s\n", json_string_value(json_object_get(e, "path")),
-					json_string_value(json_object_get(e, "reason")));
-		}
-		json_decref(facts);
-		json_decref(counts);
-		json_decref(unreadable);
-	}
+	struct shown shown = {path, m, manifest, members, checked, mismatched, facts, counts, unreadable};
+	fw_cli_emit(cli, &(struct fw_emit){"snapshot", shown_document, shown_text, NULL, NULL, &shown, NULL});
+	json_decref(facts);
+	json_decref(counts);
+	json_decref(unreadable);
 	json_decref(manifest);
 	fw_machine_close(m);
 	if (mismatched) {

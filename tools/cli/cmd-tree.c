@@ -1,5 +1,6 @@
 /* fwlens tree: the whole node tree of a firmware input. */
 #include "cli.h"
+#include "emit.h"
 #include "tools/cli/tree-json.h"
 #include "tree-writers.h"
 
@@ -12,6 +13,38 @@ static const struct fw_option tree_options[] = {
 	{"no-search", 0, NULL, "do not scan raw areas (raw files and sections, pad files) for nested volumes", NULL},
 	{0},
 };
+
+/* The tree, streamed: JSON and XML are written node by node, not built as one document. */
+struct shown_tree {
+	const struct fw_firmware *fw;
+	const struct fw_tree_text_opts *o;
+};
+
+static int tree_json(struct fw_cli *cli, const void *ctx)
+{
+	const struct shown_tree *s = ctx;
+	fw_tree_write_json(fw_cli_out(cli), s->fw->tree, fw_input_kind_name(s->fw->kind), s->o->crc ? FW_JSON_CRC32 : 0);
+	return 0;
+}
+
+static int tree_xml(struct fw_cli *cli, const void *ctx)
+{
+	const struct shown_tree *s = ctx;
+	if (fw_tree_write_xml(fw_cli_out(cli), s->fw->tree, fw_input_kind_name(s->fw->kind), s->o->crc))
+		return 0;
+	struct fw_error err;
+	fw_error_set(&err, FW_E_IO, "writing XML failed");
+	return fw_cli_fail(cli, &err);
+}
+
+static void tree_text(struct fw_cli *cli, const void *ctx)
+{
+	const struct shown_tree *s = ctx;
+	fw_tree_write_text(fw_cli_out(cli), s->fw->tree, s->o);
+	fw_cli_report_diagnostics(cli, s->fw->tree, 20);
+}
+
+static const struct fw_emit_writer tree_writers[] = {{"json", tree_json}, {"xml", tree_xml}, {NULL, NULL}};
 
 static int run_tree(struct fw_cli *cli)
 {
@@ -30,22 +63,10 @@ static int run_tree(struct fw_cli *cli)
 	int rc;
 	if (!fw_cli_open_firmware(cli, cli->argv[0], flags, &fw, &rc))
 		return rc;
-	const char *kind = fw_input_kind_name(fw.kind);
-	if (fw_cli_format_is(cli, "json")) {
-		fw_tree_write_json(fw_cli_out(cli), fw.tree, kind, o.crc ? FW_JSON_CRC32 : 0);
-	} else if (fw_cli_format_is(cli, "xml")) {
-		if (!fw_tree_write_xml(fw_cli_out(cli), fw.tree, kind, o.crc)) {
-			struct fw_error err;
-			fw_error_set(&err, FW_E_IO, "writing XML failed");
-			fw_firmware_close(&fw);
-			return fw_cli_fail(cli, &err);
-		}
-	} else {
-		fw_tree_write_text(fw_cli_out(cli), fw.tree, &o);
-		fw_cli_report_diagnostics(cli, fw.tree, 20);
-	}
+	struct shown_tree shown = {&fw, &o};
+	rc = fw_cli_emit(cli, &(struct fw_emit){"tree", NULL, tree_text, NULL, NULL, &shown, tree_writers});
 	fw_firmware_close(&fw);
-	return 0;
+	return rc;
 }
 
 FW_COMMAND(tree,

@@ -251,7 +251,7 @@ static int run_verify(struct fw_cli *cli)
 		goto out;
 	}
 	struct verdict shown = {path, c, &r};
-	fw_cli_emit(cli, &(struct fw_emit){"verify", verdict_document, verdict_text, NULL, NULL, &shown});
+	fw_cli_emit(cli, &(struct fw_emit){"verify", verdict_document, verdict_text, NULL, NULL, &shown, NULL});
 	rc = r.valid ? FW_EXIT_OK : FW_EXIT_DIFFERENT;
 out:
 	fw_verify_report_free(&r);

@@ -43,7 +43,7 @@ static void version_text(struct fw_cli *cli, const void *ctx)
 
 static int run_version(struct fw_cli *cli)
 {
-	fw_cli_emit(cli, &(struct fw_emit){"version", version_document, version_text, NULL, NULL, NULL});
+	fw_cli_emit(cli, &(struct fw_emit){"version", version_document, version_text, NULL, NULL, NULL, NULL});
 	return 0;
 }
 

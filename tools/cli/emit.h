@@ -1,16 +1,26 @@
-/* One path from a command's result to the output: the command describes its document once
- * (how to build the JSON document, how to write text, and markdown or JSON lines where it has
- * them) and fw_cli_emit picks by --format. json prints the document, xml renders the same
- * document, jsonl and markdown use their writers, everything else is text.
+/* One path from a command's result to the output: every command that prints a document
+ * describes it once (how to build the JSON document, how to write text, and markdown or JSON
+ * lines where it has them, and writers of formats only it has) and fw_cli_emit picks by --format.
+ * A command's own writer for a format comes first; then json prints the document, xml renders
+ * the same document, jsonl and markdown use their writers, and text is the text writer. Which
+ * formats a command takes is its `.formats` (anything else is a usage error, exit 2, naming them).
  *
- * To add an output format: its name in the commands' `.formats`, its branch in fw_cli_emit
- * (tools/cli/emit.c), and a writer member here when the format needs one per command. */
+ * To add an output format: its name in the commands' `.formats`, and either a writer in the
+ * command's `writers` (one command) or a member here and its branch in fw_cli_emit (emit.c) when
+ * several commands write it. */
 #ifndef FW_CLI_EMIT_H
 #define FW_CLI_EMIT_H
 
 #include <jansson.h>
 
 #include "cli.h"
+
+/* A format one command writes its own way (ifrextractor, sce, prometheus, dot, ...), or its own
+ * json/xml when it streams them instead of building a document. */
+struct fw_emit_writer {
+	const char *format;
+	int (*write)(struct fw_cli *cli, const void *ctx); /* 0, or the exit code of a failure it reported */
+};
 
 struct fw_emit {
 	const char *root;                                    /* XML root element */
@@ -19,9 +29,11 @@ struct fw_emit {
 	void (*markdown)(struct fw_cli *cli, const void *ctx); /* NULL: markdown is not offered */
 	void (*jsonl)(struct fw_cli *cli, const void *ctx);  /* NULL: jsonl is not offered */
 	const void *ctx;
+	const struct fw_emit_writer *writers;                /* ends with {NULL}; NULL: none */
 };
 
-/* Write the result in the format the command line asked for. */
-void fw_cli_emit(struct fw_cli *cli, const struct fw_emit *e);
+/* Write the result in the format the command line asked for; 0, or the exit code of a writer
+ * that failed. */
+int fw_cli_emit(struct fw_cli *cli, const struct fw_emit *e);
 
 #endif
