@@ -232,16 +232,17 @@ bool fw_firmware_recognise(const uint8_t *p, size_t n)
 	return false;
 }
 
-bool fw_firmware_open(const char *path, const struct fw_open_options *o, struct fw_firmware *fw, struct fw_error *err)
+bool fw_firmware_open_file(struct fw_file *file, const struct fw_open_options *o, struct fw_firmware *fw,
+			   struct fw_error *err)
 {
 	memset(fw, 0, sizeof(*fw));
-	if (!fw_file_open(path, &fw->file, err))
-		return false;
+	fw->file = *file;
+	memset(file, 0, sizeof(*file));
 	if (!fw_archive_unwrap(&fw->file, fw_firmware_recognise, err)) {
 		fw_file_close(&fw->file);
 		return false;
 	}
-	if (!parse_into(fw, fw->file.data, fw->file.len, fw->file.path ? fw->file.path : path, o, err)) {
+	if (!parse_into(fw, fw->file.data, fw->file.len, fw->file.path, o, err)) {
 		fw_file_close(&fw->file);
 		return false;
 	}

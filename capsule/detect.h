@@ -31,9 +31,12 @@ struct fw_firmware {
 	enum fw_input_kind kind;
 };
 
-/* Map `path` read-only and build its tree. A structure that cannot be parsed becomes an opaque
- * node with a diagnostic; only an input that is nothing fwlens knows, or a hard limit, fails. */
-bool fw_firmware_open(const char *path, const struct fw_open_options *o, struct fw_firmware *fw, struct fw_error *err);
+/* Build the tree of a file the caller opened read-only (taken over: closed with the firmware, or
+ * at once on failure; a vendor archive is unwrapped to the image it holds). A structure that
+ * cannot be parsed becomes an opaque node with a diagnostic; only an input that is nothing fwlens
+ * knows, or a hard limit, fails. Paths are opened by the query layer: fw_source_open_firmware. */
+bool fw_firmware_open_file(struct fw_file *file, const struct fw_open_options *o, struct fw_firmware *fw,
+			   struct fw_error *err);
 /* The same over a buffer the caller keeps alive (fuzzers, tests). */
 bool fw_firmware_parse_buffer(const uint8_t *p, size_t n, const struct fw_open_options *o, struct fw_firmware *fw,
 			      struct fw_error *err);
@@ -42,7 +45,7 @@ void fw_firmware_close(struct fw_firmware *fw);
 bool fw_ffs_file_probe(const struct fw_view *v, struct fw_ffs_ctx *ctx);
 /* Whether bytes are what a flash tool writes: a capsule, a flash image with an Intel descriptor,
  * or anything holding a firmware volume (the member of a vendor archive taken as the image; not
- * the flashing tools and texts beside it). fw_firmware_open unwraps archives with it. */
+ * the flashing tools and texts beside it). fw_firmware_open_file unwraps archives with it. */
 bool fw_firmware_recognise(const uint8_t *p, size_t n);
 
 #endif

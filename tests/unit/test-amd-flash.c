@@ -13,6 +13,7 @@
 #include "capsule/version.h"
 #include "harness.h"
 #include "parsers/hash.h"
+#include "tools/query/source.h"
 
 #define MIB ((size_t)1 << 20)
 
@@ -564,7 +565,7 @@ TEST(amd_versions_fid_of_the_wrx90e)
 		SKIP("corpus firmware/asus-wrx90e-sage-se-1203_rebuilt.cap not present");
 	struct fw_firmware fw;
 	struct fw_error err;
-	CHECK(fw_firmware_open(path, NULL, &fw, &err));
+	CHECK(fw_source_open_firmware(path, NULL, &fw, &err));
 	struct fw_versions v;
 	fw_versions_collect(fw.tree, &v);
 	/* the AGESA string lies in the LZMA-compressed DXE volume (UEFIExtract's dump shows it there) */

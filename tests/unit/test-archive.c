@@ -11,6 +11,7 @@
 #include "harness.h"
 #include "parsers/archive.h"
 #include "parsers/tar.h"
+#include "tools/query/source.h"
 
 struct file {
 	const char *name;
@@ -251,7 +252,7 @@ TEST(archive_firmware_open_takes_the_capsule)
 	fclose(f);
 	struct fw_firmware fw;
 	struct fw_error err;
-	bool ok = fw_firmware_open(path, NULL, &fw, &err);
+	bool ok = fw_source_open_firmware(path, NULL, &fw, &err);
 	unlink(path);
 	CHECK_MSG(ok, "%s", err.msg);
 	CHECK_EQ(fw.kind, FW_INPUT_CAPSULE);

@@ -13,6 +13,7 @@
 #include "parsers/hash.h"
 #include "parsers/intel-descriptor.h"
 #include "tools/cli/tree-json.h"
+#include "tools/query/source.h"
 
 static struct fw_node *find(struct fw_node *root, const char *guid, enum fw_node_kind kind)
 {
@@ -81,7 +82,7 @@ static bool open_data(const char *rel, struct fw_firmware *fw)
 		return false;
 	struct fw_error err;
 	fw_error_clear(&err);
-	return fw_firmware_open(path, NULL, fw, &err);
+	return fw_source_open_firmware(path, NULL, fw, &err);
 }
 
 TEST(firmware_mini_volume_layout)
@@ -531,7 +532,7 @@ TEST(firmware_corpus_inputs_detected)
 		struct fw_firmware fw;
 		struct fw_error err;
 		fw_error_clear(&err);
-		CHECK_MSG(fw_firmware_open(path, NULL, &fw, &err), "%s: %s", cases[i].rel, err.msg);
+		CHECK_MSG(fw_source_open_firmware(path, NULL, &fw, &err), "%s: %s", cases[i].rel, err.msg);
 		CHECK_MSG(fw.kind == cases[i].kind, "%s: kind %s", cases[i].rel, fw_input_kind_name(fw.kind));
 		CHECK_STR(fw.tree->root->type, cases[i].type);
 		struct counts c = count(fw.tree->root);
@@ -748,7 +749,7 @@ TEST(firmware_debian_images_match_uefiextract)
 		struct fw_firmware fw;
 		struct fw_error err;
 		fw_error_clear(&err);
-		CHECK_MSG(fw_firmware_open(img, NULL, &fw, &err), "%s: %s", img, err.msg);
+		CHECK_MSG(fw_source_open_firmware(img, NULL, &fw, &err), "%s: %s", img, err.msg);
 		fw_node_walk(fw.tree->root, tree_keys_visit, &got);
 		fw_firmware_close(&fw);
 		bool same = same_keys(&want, &got, why, sizeof(why));
@@ -793,7 +794,7 @@ TEST(firmware_wrx90e_capsule_matches_a68_report)
 	struct fw_firmware fw;
 	struct fw_error err;
 	fw_error_clear(&err);
-	CHECK_MSG(fw_firmware_open(cap_path, NULL, &fw, &err), "%s", err.msg);
+	CHECK_MSG(fw_source_open_firmware(cap_path, NULL, &fw, &err), "%s", err.msg);
 	CHECK_EQ(fw.kind, FW_INPUT_CAPSULE);
 	CHECK_EQ(fw.tree->root->kind, FW_NODE_CAPSULE);
 	CHECK_STR(fw.tree->root->type, "Aptio signed");

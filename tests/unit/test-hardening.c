@@ -19,6 +19,7 @@
 #include "tools/host/machine.h"
 #include "tools/query/setlist.h"
 #include "tools/host/snapshot.h"
+#include "tools/query/source.h"
 #include "tools/query/topics.h"
 #include "tools/query/user-regex.h"
 
@@ -57,7 +58,7 @@ TEST(tree_json_stream_equals_document)
 		CHECK_MSG(path, "%s is missing", fixtures[i]);
 		struct fw_firmware fw;
 		struct fw_error err;
-		CHECK_MSG(fw_firmware_open(path, NULL, &fw, &err), "%s: %s", fixtures[i], err.msg);
+		CHECK_MSG(fw_source_open_firmware(path, NULL, &fw, &err), "%s: %s", fixtures[i], err.msg);
 		CHECK_MSG(stream_matches(&fw, 0), "%s", fixtures[i]);
 		CHECK_MSG(stream_matches(&fw, FW_JSON_CRC32), "%s with CRC32", fixtures[i]);
 		fw_firmware_close(&fw);
@@ -345,7 +346,7 @@ static char *tree_json_with_threads(const char *path, const char *threads)
 	struct fw_error err;
 	char *text = NULL;
 	size_t len = 0;
-	if (fw_firmware_open(path, NULL, &fw, &err)) {
+	if (fw_source_open_firmware(path, NULL, &fw, &err)) {
 		FILE *f = open_memstream(&text, &len);
 		fw_tree_write_json(f, fw.tree, fw_input_kind_name(fw.kind), FW_JSON_CRC32);
 		fclose(f);

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "emit.h"
 #include "parsers/hash.h"
+#include "tools/query/source.h"
 
 struct psp_run {
 	struct fw_cli *cli;
@@ -384,7 +385,7 @@ static int run_psp(struct fw_cli *cli)
 	struct fw_firmware fw;
 	struct fw_error err;
 	fw_error_clear(&err);
-	if (!fw_firmware_open(path, NULL, &fw, &err))
+	if (!fw_source_open_firmware(path, NULL, &fw, &err))
 		return fw_cli_fail(cli, &err);
 	struct psp_run r = {.cli = cli, .t = fw.tree, .inflate = fw_cli_flag(cli, "inflate")};
 	struct efs_list l = {0};

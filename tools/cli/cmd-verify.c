@@ -11,6 +11,7 @@
 #include "emit.h"
 #include "parsers/archive.h"
 #include "parsers/file.h"
+#include "tools/query/source.h"
 
 static json_t *area_json(const struct fw_verify_area *a)
 {
@@ -217,10 +218,10 @@ static int run_verify(struct fw_cli *cli)
 	struct fw_view payload;
 	struct fw_capsule model;
 	const struct fw_capsule *c = NULL;
-	if (fw_capsule_probe(&v)) {
+	if (fw_input_recognise_bytes(file.data, file.len, NULL, FW_INPUT_BIT(FW_INPUT_CAPSULE)) == FW_INPUT_CAPSULE) {
 		n = fw_capsule_parse(t, NULL, &v, &payload, &err);
 		c = fw_capsule_of(n);
-	} else if (!fw_firmware_open(path, NULL, &fw, &err)) {
+	} else if (!fw_source_open_firmware(path, NULL, &fw, &err)) {
 		if (err.code != FW_E_IO && err.code != FW_E_LIMIT) {
 			char why[FW_ERROR_MSG_MAX];
 			snprintf(why, sizeof(why), "%s", err.msg);

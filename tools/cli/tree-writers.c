@@ -8,13 +8,14 @@
 
 #include "parsers/hash.h"
 #include "tools/cli/tree-json.h"
+#include "tools/query/source.h"
 
 bool fw_cli_open_firmware(struct fw_cli *cli, const char *path, unsigned flags, struct fw_firmware *fw, int *rc)
 {
 	struct fw_open_options o = {flags, NULL};
 	struct fw_error err;
 	fw_error_clear(&err);
-	if (!fw_firmware_open(path, &o, fw, &err)) {
+	if (!fw_source_open_firmware(path, &o, fw, &err)) {
 		*rc = fw_cli_fail(cli, &err);
 		return false;
 	}

@@ -125,7 +125,7 @@ static bool add_file(struct fw_acpi_set *s, const char *path, struct fw_error *e
 static bool add_image(struct fw_acpi_set *s, const char *path, struct fw_error *err)
 {
 	struct fw_firmware fw;
-	bool ok = fw_firmware_open(path, NULL, &fw, err);
+	bool ok = fw_source_open_firmware(path, NULL, &fw, err);
 	if (ok) {
 		ok = fw_acpi_set_add_tree(s, fw.tree, path, err);
 		fw_firmware_close(&fw);

@@ -276,6 +276,17 @@ enum fw_input_kind fw_source_recognise(const char *path, uint64_t accept)
 	return kind;
 }
 
+bool fw_source_open_firmware(const char *path, const struct fw_open_options *o, struct fw_firmware *fw,
+			     struct fw_error *err)
+{
+	struct fw_file f;
+	if (!fw_file_open(path, &f, err)) {
+		memset(fw, 0, sizeof(*fw));
+		return false;
+	}
+	return fw_firmware_open_file(&f, o, fw, err);
+}
+
 bool fw_source_open_hii(const char *path, const struct fw_hii_options *o, struct fw_hii_input *in, struct fw_error *err)
 {
 	memset(in, 0, sizeof(*in));
@@ -283,7 +294,7 @@ bool fw_source_open_hii(const char *path, const struct fw_hii_options *o, struct
 	struct fw_firmware fw;
 	struct fw_error ferr;
 	bool used = false;
-	if (fw_firmware_open(path, NULL, &fw, &ferr)) {
+	if (fw_source_open_firmware(path, NULL, &fw, &ferr)) {
 		if (!fw_hii_open_firmware(in, &fw, o, &used, err))
 			return false;
 		if (used)

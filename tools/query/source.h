@@ -100,6 +100,9 @@ bool fw_source_open(const char *path, const struct fw_source_options *o, struct 
 /* What `path` is (a file, a folder, "-" for standard input), among the kinds in `accept`
  * (FW_ACCEPT_*, capsule/recognise.h): the one place a path is looked at to decide. */
 enum fw_input_kind fw_source_recognise(const char *path, uint64_t accept);
+/* The firmware tree of a path (capsule/detect.h: fw_firmware_open_file). */
+bool fw_source_open_firmware(const char *path, const struct fw_open_options *o, struct fw_firmware *fw,
+			     struct fw_error *err);
 /* The ACPI tables of a path (FW_ACCEPT_ACPI: a binary table or several, acpidump text, a folder
  * of tables, a root holding sys/firmware/acpi/tables, a firmware image carrying tables),
  * decoded (source-acpi.c). */

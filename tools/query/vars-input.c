@@ -12,7 +12,7 @@
 
 static bool open_as_firmware(const char *path, struct fw_vars_input *in, struct fw_error *err)
 {
-	if (!fw_firmware_open(path, NULL, &in->fw, err))
+	if (!fw_source_open_firmware(path, NULL, &in->fw, err))
 		return false;
 	in->have_fw = true;
 	in->tree = in->fw.tree;
