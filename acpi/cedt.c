@@ -1,7 +1,9 @@
-/* CEDT decoder (listing). */
+/* CEDT: its layout row (the structures and how they are written) and the structures as a model. */
 #include "cedt.h"
 
 #include <string.h>
+
+#include "acpi/fields.h"
 
 static const struct fw_field chbs_fields[CHBS__COUNT] = {
 	[CHBS_TYPE] = {"Type", FW_FT_U8, 0, 0, 0, NULL},
@@ -11,7 +13,7 @@ static const struct fw_field chbs_fields[CHBS__COUNT] = {
 	[CHBS_VERSION] = {"CxlVersion", FW_FT_U32, 8, 0, 0, NULL},
 	[CHBS_RESERVED1] = {"Reserved1", FW_FT_U32, 12, 0, FW_FF_HIDDEN, NULL},
 	[CHBS_BASE] = {"Base", FW_FT_U64, 16, 0, FW_FF_HEX, NULL},
-	[CHBS_SIZE] = {"Length", FW_FT_U64, 24, 0, FW_FF_HEX, NULL},
+	[CHBS_SIZE] = {"RegisterLength", FW_FT_U64, 24, 0, FW_FF_HEX, NULL},
 };
 const struct fw_layout fw_cedt_chbs_layout = FW_LAYOUT("CEDT CXL host bridge structure", 32, chbs_fields);
 
@@ -57,55 +59,133 @@ static uint32_t decode_ways(uint8_t eniw)
 	return 0;
 }
 
+/* CXIMS and RDPAS are listed by type and length. */
+static const struct fw_field listed_fields[] = {
+	{"Type", FW_FT_U8, 0, 0, FW_FF_HIDDEN, NULL},
+	{"Length", FW_FT_U16, 2, 0, FW_FF_HIDDEN, NULL},
+};
+static const struct fw_layout cxims = FW_LAYOUT("CEDT CXL XOR interleave math structure", 4, listed_fields);
+static const struct fw_layout rdpas = FW_LAYOUT("CEDT RCEC downstream port association structure", 4, listed_fields);
+static const struct fw_layout cedt = {"CEDT", FW_ACPI_HEADER_SIZE, NULL, 0};
+
+/* Beyond the bytes: the structure's kind, the CXL version, the interleave ways and arithmetic,
+ * the target UIDs after the fixed part. */
+static bool derive(const struct fw_acpi_table *t, size_t part, const char *name, struct fw_acpi_derived *out)
+{
+	const struct fw_acpi_part *p = &t->doc->parts[part];
+	const struct fw_acpi_value *v;
+	if (!strcmp(name, "TypeName")) {
+		out->s = fw_cedt_type_name((uint8_t)p->type);
+		return true;
+	}
+	if (!strcmp(name, "Targets")) {
+		if (p->layout != &fw_cedt_cfmws_layout || p->length < fw_cedt_cfmws_layout.size)
+			return false;
+		out->list = t->data.p + p->offset + fw_cedt_cfmws_layout.size;
+		out->nlist = (p->length - fw_cedt_cfmws_layout.size) / 4;
+		return true;
+	}
+	bool version = !strncmp(name, "CxlVersion", 10), ways = !strncmp(name, "Ways", 4);
+	if (!(v = fw_acpi_part_value(p, version ? "CxlVersion" : ways ? "InterleaveWays" : "InterleaveArithmetic")))
+		return false;
+	if (ways) {
+		out->u = decode_ways((uint8_t)v->u);
+		return out->u || !strcmp(name, "WaysOrZero");
+	}
+	static const char *const versions[] = {"1.1", "2.0"}, *const arithmetic[] = {"modulo", "xor"};
+	const char *const *names = version ? versions : arithmetic;
+	out->s = v->u < 2 ? names[v->u] : !strcmp(name, "CxlVersionShort") ? "?" : "unknown";
+	return true;
+}
+
+static const struct fw_acpi_show chbs_show[] = {
+	FW_ACPI_SHOW_SUBTABLE(derive),
+	{"uid", "Uid", FW_AS_NUMBER, false, NULL},
+	{"cxl_version", "CxlVersionName", FW_AS_TEXT, false, derive},
+	{"base", "Base", FW_AS_HEX, false, NULL},
+	{"size", "RegisterLength", FW_AS_HEX, false, NULL},
+	{NULL, "CxlVersionShort", FW_AS_TEXT, false, derive},
+};
+static const char *const chbs_text[] = {
+	"{@offset:@0x%03x} {TypeName}: host bridge UID {Uid}, CXL {CxlVersionShort}, registers {Base} + {RegisterLength}",
+	NULL,
+};
+static const struct fw_acpi_show cfmws_show[] = {
+	FW_ACPI_SHOW_SUBTABLE(derive),
+	{"base_hpa", "BaseHpa", FW_AS_HEX, false, NULL},
+	{"window_size", "WindowSize", FW_AS_HEX, false, NULL},
+	{"interleave_ways", "Ways", FW_AS_NUMBER, true, derive},
+	{"interleave_arithmetic", "ArithmeticName", FW_AS_TEXT, false, derive},
+	{"granularity_encoded", "HostBridgeInterleaveGranularity", FW_AS_NUMBER, false, NULL},
+	{"restrictions", "WindowRestrictions", FW_AS_FLAGS, false, NULL},
+	{"qtg_id", "QtgId", FW_AS_NUMBER, false, NULL},
+	{"targets", "Targets", FW_AS_LIST, false, derive},
+	{NULL, "WaysOrZero", FW_AS_NUMBER, false, derive},
+};
+static const char *const cfmws_text[] = {
+	"{@offset:@0x%03x} {TypeName}: window {BaseHpa} + {WindowSize}, {WaysOrZero}-way, {WindowRestrictions:names}; "
+	"targets{Targets:list}",
+	NULL,
+};
+static const struct fw_acpi_show other_show[] = {FW_ACPI_SHOW_SUBTABLE(derive)};
+static const char *const other_text[] = {"{@offset:@0x%03x} {TypeName}", NULL};
+static const struct fw_acpi_shape cedt_shapes[] = {
+	FW_ACPI_SHAPE(&fw_cedt_chbs_layout, chbs_show, chbs_text), FW_ACPI_SHAPE(&fw_cedt_cfmws_layout, cfmws_show, cfmws_text),
+	FW_ACPI_SHAPE(&cxims, other_show, other_text),           FW_ACPI_SHAPE(&rdpas, other_show, other_text),
+	FW_ACPI_SHAPE(NULL, other_show, other_text),
+};
+static const struct fw_acpi_view cedt_view = FW_ACPI_VIEW(cedt_shapes, "structures");
+static const struct fw_acpi_subtype types[] = {
+	{FW_CEDT_CHBS, &fw_cedt_chbs_layout, -1, NULL},
+	{FW_CEDT_CFMWS, &fw_cedt_cfmws_layout, -1, NULL},
+	{FW_CEDT_CXIMS, &cxims, -1, NULL},
+	{FW_CEDT_RDPAS, &rdpas, -1, NULL},
+};
+const struct fw_acpi_layout fw_acpi_cedt_table = {
+	.fixed = &cedt, .rest = FW_ACPI_REST_RECORDS, .start_field = -1, .count_field = -1,
+	.records = {"structure", 1, 2, 2}, .types = types, .ntypes = 4, .view = &cedt_view,
+};
+
+/* The structures as a model, and the checks on a memory window's interleave. */
 void *fw_acpi_cedt_decode(struct fw_acpi_table *t, struct fw_arena *a)
 {
 	struct fw_cedt *m = fw_arena_alloc(a, sizeof(*m));
+	const struct fw_acpi_doc *d = t->doc;
 	const struct fw_view *v = &t->data;
-	size_t cap = 0;
-	static const struct fw_acpi_record_format fmt = {"structure", 1, 2, 2};
-	struct fw_acpi_record r;
-	for (size_t next = FW_ACPI_HEADER_SIZE; fw_acpi_next_record(t, a, v, 0, &next, &fmt, &r);) {
-		size_t off = r.offset;
-		uint8_t type = (uint8_t)r.type;
-		uint16_t len = (uint16_t)r.length;
-		m->entries = fw_acpi_grow(a, m->entries, &cap, m->n + 1, sizeof(*m->entries));
+	m->entries = fw_arena_alloc(a, (d->nparts + 1) * sizeof(*m->entries));
+	for (size_t k = 1; k < d->nparts; k++) {
+		const struct fw_acpi_part *p = &d->parts[k];
+		size_t off = p->offset;
+		uint16_t len = (uint16_t)p->length;
 		struct fw_cedt_entry *e = &m->entries[m->n++];
-		memset(e, 0, sizeof(*e));
-		e->offset = (uint32_t)off;
-		e->type = type;
+		e->offset = p->offset;
+		e->type = (uint8_t)p->type;
 		e->length = len;
-		if (type == FW_CEDT_CHBS) {
-			const struct fw_layout *l = &fw_cedt_chbs_layout;
-			if (len < l->size) {
-				fw_acpi_diag(t, a, FW_DIAG_ERROR, off, "%s at 0x%zx has Length %u, needs %u", l->name, off, len, l->size);
-			} else {
-				e->uid = (uint32_t)fw_layout_get(l, v, off, CHBS_UID);
-				e->cxl_version = (uint32_t)fw_layout_get(l, v, off, CHBS_VERSION);
-				e->base = fw_layout_get(l, v, off, CHBS_BASE);
-				e->size = fw_layout_get(l, v, off, CHBS_SIZE);
-			}
-		} else if (type == FW_CEDT_CFMWS) {
-			const struct fw_layout *l = &fw_cedt_cfmws_layout;
-			if (len < l->size) {
-				fw_acpi_diag(t, a, FW_DIAG_ERROR, off, "%s at 0x%zx has Length %u, needs %u", l->name, off, len, l->size);
-			} else {
-				e->base = fw_layout_get(l, v, off, CFMWS_BASE);
-				e->size = fw_layout_get(l, v, off, CFMWS_SIZE);
-				e->ways_encoded = (uint8_t)fw_layout_get(l, v, off, CFMWS_ENIW);
-				e->arithmetic = (uint8_t)fw_layout_get(l, v, off, CFMWS_ARITHMETIC);
-				e->granularity_encoded = (uint32_t)fw_layout_get(l, v, off, CFMWS_GRANULARITY);
-				e->restrictions = (uint16_t)fw_layout_get(l, v, off, CFMWS_RESTRICTIONS);
-				e->qtg_id = (uint16_t)fw_layout_get(l, v, off, CFMWS_QTG);
-				e->ways = decode_ways(e->ways_encoded);
-				e->targets = v->p + off + l->size;
-				e->ntargets = (len - l->size) / 4;
-				if (!e->ways)
-					fw_acpi_diag(t, a, FW_DIAG_WARN, off + 24, "CFMWS at 0x%zx: reserved interleave ways encoding %u", off,
-						     e->ways_encoded);
-				else if (e->ntargets < e->ways)
-					fw_acpi_diag(t, a, FW_DIAG_ERROR, off, "CFMWS at 0x%zx: %u-way interleave but room for %zu targets",
-						     off, e->ways, e->ntargets);
-			}
+		const struct fw_layout *l = p->layout;
+		if (!l || len < l->size)
+			continue;
+		if (l == &fw_cedt_chbs_layout) {
+			e->uid = (uint32_t)fw_layout_get(l, v, off, CHBS_UID);
+			e->cxl_version = (uint32_t)fw_layout_get(l, v, off, CHBS_VERSION);
+			e->base = fw_layout_get(l, v, off, CHBS_BASE);
+			e->size = fw_layout_get(l, v, off, CHBS_SIZE);
+		} else if (l == &fw_cedt_cfmws_layout) {
+			e->base = fw_layout_get(l, v, off, CFMWS_BASE);
+			e->size = fw_layout_get(l, v, off, CFMWS_SIZE);
+			e->ways_encoded = (uint8_t)fw_layout_get(l, v, off, CFMWS_ENIW);
+			e->arithmetic = (uint8_t)fw_layout_get(l, v, off, CFMWS_ARITHMETIC);
+			e->granularity_encoded = (uint32_t)fw_layout_get(l, v, off, CFMWS_GRANULARITY);
+			e->restrictions = (uint16_t)fw_layout_get(l, v, off, CFMWS_RESTRICTIONS);
+			e->qtg_id = (uint16_t)fw_layout_get(l, v, off, CFMWS_QTG);
+			e->ways = decode_ways(e->ways_encoded);
+			e->targets = v->p + off + l->size;
+			e->ntargets = (len - l->size) / 4;
+			if (!e->ways)
+				fw_acpi_diag(t, a, FW_DIAG_WARN, off + 24, "CFMWS at 0x%zx: reserved interleave ways encoding %u", off,
+					     e->ways_encoded);
+			else if (e->ntargets < e->ways)
+				fw_acpi_diag(t, a, FW_DIAG_ERROR, off, "CFMWS at 0x%zx: %u-way interleave but room for %zu targets", off,
+					     e->ways, e->ntargets);
 		}
 	}
 	return m;

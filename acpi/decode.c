@@ -20,6 +20,7 @@
 extern const struct fw_acpi_layout fw_acpi_bert_table;
 extern const struct fw_acpi_layout fw_acpi_bgrt_table;
 extern const struct fw_acpi_layout fw_acpi_cdit_table;
+extern const struct fw_acpi_layout fw_acpi_cedt_table;
 extern const struct fw_acpi_layout fw_acpi_crat_table;
 extern const struct fw_acpi_layout fw_acpi_einj_table;
 extern const struct fw_acpi_layout fw_acpi_erst_table;
@@ -27,6 +28,7 @@ extern const struct fw_acpi_layout fw_acpi_facs_table;
 extern const struct fw_acpi_layout fw_acpi_fadt_table;
 extern const struct fw_acpi_layout fw_acpi_fpdt_table;
 extern const struct fw_acpi_layout fw_acpi_hest_table;
+extern const struct fw_acpi_layout fw_acpi_hmat_table;
 extern const struct fw_acpi_layout fw_acpi_hpet_table;
 extern const struct fw_acpi_layout fw_acpi_mcfg_table;
 extern const struct fw_acpi_layout fw_acpi_msct_table;
@@ -57,8 +59,8 @@ static const struct fw_acpi_decoder decoders[] = {
 	HOOK("DMAR", "DMA Remapping Table (Intel VT-d)", DMAR, fw_acpi_dmar_decode),
 	HOOK("APIC", "Multiple APIC Description Table (MADT)", MADT, fw_acpi_madt_decode),
 	HOOKED_LAYOUT("FACP", "Fixed ACPI Description Table (FADT)", FADT, fw_acpi_fadt_decode, fw_acpi_fadt_table),
-	HOOK("HMAT", "Heterogeneous Memory Attribute Table", HMAT, fw_acpi_hmat_decode),
-	HOOK("CEDT", "CXL Early Discovery Table", CEDT, fw_acpi_cedt_decode),
+	HOOKED_LAYOUT("HMAT", "Heterogeneous Memory Attribute Table", HMAT, fw_acpi_hmat_decode, fw_acpi_hmat_table),
+	HOOKED_LAYOUT("CEDT", "CXL Early Discovery Table", CEDT, fw_acpi_cedt_decode, fw_acpi_cedt_table),
 	LAYOUT("FACS", "Firmware ACPI Control Structure (no checksum)", fw_acpi_facs_table),
 	/* Alphabetical: LAYOUT rows are decoded from their layout, NAMED rows are listed by name only. */
 	NAMED("DSDT", "Differentiated System Description Table (AML)"),

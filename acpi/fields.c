@@ -256,6 +256,13 @@ bool fw_acpi_show_value(const struct fw_acpi_table *t, size_t part, const struct
 	*v = NULL;
 	out->u = 0;
 	out->s = NULL;
+	out->list = NULL;
+	out->nlist = 0;
+	if (name[0] == '@' && t->doc && part < t->doc->nparts) {
+		const struct fw_acpi_part *p = &t->doc->parts[part];
+		out->u = !strcmp(name, "@offset") ? p->offset : !strcmp(name, "@type") ? (uint64_t)p->type : p->length;
+		return true;
+	}
 	for (size_t i = 0; i < sh->nshow; i++)
 		if (sh->show[i].derive && !strcmp(sh->show[i].name, name))
 			return sh->show[i].derive(t, part, name, out);

@@ -113,12 +113,16 @@ enum fw_acpi_as {
 	FW_AS_NAME,   /* the ENUM name, or null */
 	FW_AS_FLAGS,  /* the number, and KEY_names: the FLAGS names as an array */
 	FW_AS_BOOL,
-	FW_AS_TEXT,   /* a string (derived) */
+	FW_AS_TEXT,   /* a string (derived); the number when the derived value has no string */
+	FW_AS_LIST,   /* an array of little-endian u32 (derived `list`) */
 };
 
 struct fw_acpi_derived {
 	uint64_t u;
 	const char *s;
+	const uint8_t *list; /* FW_AS_LIST: nlist x u32 */
+	size_t nlist;
+	char buf[64];        /* room for `s` */
 };
 /* Fill `out` with the derived value `name` for part `part` of the table's document; false: the
  * value is absent. One function serves every derived value of a table. */
@@ -127,7 +131,8 @@ typedef bool (*fw_acpi_derive_fn)(const struct fw_acpi_table *t, size_t part, co
 
 struct fw_acpi_show {
 	const char *key;          /* JSON key ("outer.key" puts it in object "outer"); NULL: text only */
-	const char *name;         /* a field of the part, or the name of a derived value */
+	const char *name;         /* a field of the part, the name of a derived value, or "@offset",
+	                             "@type", "@length": the part's place, subtable type and length */
 	uint8_t as;               /* enum fw_acpi_as */
 	bool null_if_absent;      /* else an absent value leaves its key out */
 	fw_acpi_derive_fn derive; /* NULL for a field */
@@ -136,7 +141,7 @@ struct fw_acpi_show {
 /* One part layout's JSON object and text lines. Lines are NULL-ended, written after two spaces:
  * "{Name}" is the value as every writer shows it (fw_acpi_value_str), "{Name:%04x}" a printf
  * conversion of it, "{Name:names}" its FLAGS names ("none" for 0), "{Name:name|other}" its ENUM
- * name (or "other"), "{Name:s}" a derived string. A line with an absent value is left out;
+ * name (or "other"), "{Name:list}" a derived list as " 7 8". A line with an absent value is left out;
  * "{?Name...}" instead writes nothing; a line starting "{!Name}" is written only when Name is not
  * zero. */
 struct fw_acpi_shape {
@@ -152,6 +157,11 @@ struct fw_acpi_view {
 	const char *list_key; /* the JSON array of the parts after the fixed part */
 };
 
+/* What every subtable of a listing shows first: its place, kind (the derived "TypeName"), type
+ * and length; its text lines start "{@offset:@0x%03x} {TypeName}". */
+#define FW_ACPI_SHOW_SUBTABLE(derive)                                                                             \
+	{"offset", "@offset", FW_AS_NUMBER, false, NULL}, {"type", "TypeName", FW_AS_TEXT, false, derive},            \
+		{"type_id", "@type", FW_AS_NUMBER, false, NULL}, {"length", "@length", FW_AS_NUMBER, false, NULL}
 #define FW_ACPI_SHAPE(l, show, text) {l, show, sizeof(show) / sizeof((show)[0]), text}
 #define FW_ACPI_VIEW(shapes, key) {shapes, sizeof(shapes) / sizeof((shapes)[0]), key}
 

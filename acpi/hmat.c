@@ -1,7 +1,11 @@
-/* HMAT decoder (listing). */
+/* HMAT: its layout row (the structures and how they are written) and the structures as a model. */
 #include "hmat.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "acpi/fields.h"
 
 static const struct fw_field prox_fields[HMAT_PROX__COUNT] = {
 	[HMAT_PROX_TYPE] = {"Type", FW_FT_U16, 0, 0, 0, NULL},
@@ -56,40 +60,124 @@ const char *fw_hmat_type_name(uint16_t type)
 	return "unknown";
 }
 
+static const struct fw_field hmat_fields[] = {{"Reserved", FW_FT_U32, 36, 0, FW_FF_HIDDEN, NULL}};
+static const struct fw_layout hmat = FW_LAYOUT("HMAT", FW_HMAT_HEADER_SIZE, hmat_fields);
+
+/* Beyond the bytes: the structure's kind, the initiator domain when Flags say it is valid, the
+ * data type's name (its number when it has none), counts and sizes as people read them. */
+static bool derive(const struct fw_acpi_table *t, size_t part, const char *name, struct fw_acpi_derived *out)
+{
+	const struct fw_acpi_part *p = &t->doc->parts[part];
+	const struct fw_acpi_value *v;
+	if (!strcmp(name, "TypeName")) {
+		out->s = fw_hmat_type_name((uint16_t)p->type);
+		return true;
+	}
+	if (!strcmp(name, "AttachedInitiator")) {
+		const struct fw_acpi_value *flags = fw_acpi_part_value(p, "Flags");
+		v = fw_acpi_part_value(p, "AttachedInitiatorProximityDomain");
+		out->u = v ? v->u : 0;
+		return v && flags && (flags->u & 1);
+	}
+	if (!strcmp(name, "DataTypeName")) {
+		if (!(v = fw_acpi_part_value(p, "DataType")))
+			return false;
+		out->u = v->u;
+		out->s = fw_named_value_name(fw_hmat_data_type_names, v->u);
+		return true;
+	}
+	if (!strcmp(name, "CacheSize")) {
+		if (!(v = fw_acpi_part_value(p, "MemorySideCacheSize")))
+			return false;
+		out->s = fw_acpi_size_str(v->u, out->buf, sizeof(out->buf));
+		return true;
+	}
+	/* "1 initiator", "2 targets" */
+	bool initiators = !strcmp(name, "Initiators");
+	if (!(v = fw_acpi_part_value(p, initiators ? "InitiatorProximityDomains" : "TargetProximityDomains")))
+		return false;
+	snprintf(out->buf, sizeof(out->buf), "%" PRIu64 " %s%s", v->u, initiators ? "initiator" : "target", v->u == 1 ? "" : "s");
+	out->s = out->buf;
+	return true;
+}
+
+static const struct fw_acpi_show prox_show[] = {
+	FW_ACPI_SHOW_SUBTABLE(derive),
+	{"flags", "Flags", FW_AS_NUMBER, false, NULL},
+	{"initiator_proximity_domain", "AttachedInitiator", FW_AS_NUMBER, true, derive},
+	{"memory_proximity_domain", "MemoryProximityDomain", FW_AS_NUMBER, false, NULL},
+};
+static const char *const prox_text[] = {
+	"{@offset:@0x%03x} {TypeName}: memory domain {MemoryProximityDomain}{?AttachedInitiator:, attached initiator domain %u}",
+	NULL,
+};
+static const struct fw_acpi_show loc_show[] = {
+	FW_ACPI_SHOW_SUBTABLE(derive),
+	{"flags", "Flags", FW_AS_NUMBER, false, NULL},
+	{"data_type", "DataTypeName", FW_AS_TEXT, false, derive},
+	{"initiators", "InitiatorProximityDomains", FW_AS_NUMBER, false, NULL},
+	{"targets", "TargetProximityDomains", FW_AS_NUMBER, false, NULL},
+	{"entry_base_unit", "EntryBaseUnit", FW_AS_HEX, false, NULL},
+	{NULL, "Initiators", FW_AS_TEXT, false, derive},
+	{NULL, "Targets", FW_AS_TEXT, false, derive},
+};
+static const char *const loc_text[] = {
+	"{@offset:@0x%03x} {TypeName}: {DataType:name|unknown data type}, {Initiators} x {Targets}, base unit {EntryBaseUnit:%u}",
+	NULL,
+};
+static const struct fw_acpi_show cache_show[] = {
+	FW_ACPI_SHOW_SUBTABLE(derive),
+	{"memory_proximity_domain", "MemoryProximityDomain", FW_AS_NUMBER, false, NULL},
+	{"cache_size", "MemorySideCacheSize", FW_AS_HEX, false, NULL},
+	{"cache_attributes", "CacheAttributes", FW_AS_HEX, false, NULL},
+	{NULL, "CacheSize", FW_AS_TEXT, false, derive},
+};
+static const char *const cache_text[] = {
+	"{@offset:@0x%03x} {TypeName}: memory domain {MemoryProximityDomain}, {CacheSize} cache, attributes 0x{CacheAttributes:%08x}",
+	NULL,
+};
+static const struct fw_acpi_show other_show[] = {FW_ACPI_SHOW_SUBTABLE(derive)};
+static const char *const other_text[] = {"{@offset:@0x%03x} {TypeName}", NULL};
+static const struct fw_acpi_shape hmat_shapes[] = {
+	FW_ACPI_SHAPE(&fw_hmat_proximity_layout, prox_show, prox_text),
+	FW_ACPI_SHAPE(&fw_hmat_locality_layout, loc_show, loc_text),
+	FW_ACPI_SHAPE(&fw_hmat_cache_layout, cache_show, cache_text),
+	FW_ACPI_SHAPE(NULL, other_show, other_text),
+};
+static const struct fw_acpi_view hmat_view = FW_ACPI_VIEW(hmat_shapes, "structures");
+static const struct fw_acpi_subtype types[] = {
+	{FW_HMAT_ADDRESS_RANGE, &fw_hmat_proximity_layout, -1, NULL},
+	{FW_HMAT_LOCALITY, &fw_hmat_locality_layout, -1, NULL},
+	{FW_HMAT_CACHE, &fw_hmat_cache_layout, -1, NULL},
+};
+const struct fw_acpi_layout fw_acpi_hmat_table = {
+	.fixed = &hmat, .rest = FW_ACPI_REST_RECORDS, .start_field = -1, .count_field = -1,
+	.records = {"structure", 2, 4, 4}, .types = types, .ntypes = 3, .view = &hmat_view,
+};
+
+/* The structures as a model, and the check the layout cannot make: a locality structure's lists
+ * and matrix fit in its Length. */
 void *fw_acpi_hmat_decode(struct fw_acpi_table *t, struct fw_arena *a)
 {
 	struct fw_hmat *m = fw_arena_alloc(a, sizeof(*m));
+	const struct fw_acpi_doc *d = t->doc;
 	const struct fw_view *v = &t->data;
-	if (!fw_view_has(v, 0, FW_HMAT_HEADER_SIZE)) {
-		fw_acpi_diag(t, a, FW_DIAG_ERROR, 0, "HMAT of 0x%zx bytes is shorter than its 40-byte header", v->len);
-		return m;
-	}
-	size_t cap = 0;
-	static const struct fw_acpi_record_format fmt = {"structure", 2, 4, 4};
-	struct fw_acpi_record r;
-	for (size_t next = FW_HMAT_HEADER_SIZE; fw_acpi_next_record(t, a, v, 0, &next, &fmt, &r);) {
-		size_t off = r.offset;
-		uint16_t type = (uint16_t)r.type;
-		uint32_t len = r.length;
-		m->entries = fw_acpi_grow(a, m->entries, &cap, m->n + 1, sizeof(*m->entries));
+	m->entries = fw_arena_alloc(a, (d->nparts + 1) * sizeof(*m->entries));
+	for (size_t k = 1; k < d->nparts; k++) {
+		const struct fw_acpi_part *p = &d->parts[k];
+		size_t off = p->offset;
 		struct fw_hmat_entry *e = &m->entries[m->n++];
-		memset(e, 0, sizeof(*e));
-		e->offset = (uint32_t)off;
-		e->type = type;
-		e->length = len;
-		const struct fw_layout *l = type == FW_HMAT_ADDRESS_RANGE ? &fw_hmat_proximity_layout
-					    : type == FW_HMAT_LOCALITY   ? &fw_hmat_locality_layout
-					    : type == FW_HMAT_CACHE      ? &fw_hmat_cache_layout
-									 : NULL;
-		if (!l) {
-			fw_acpi_diag(t, a, FW_DIAG_INFO, off, "unknown structure type %u at 0x%zx left undecoded", type, off);
-		} else if (len < l->size) {
-			fw_acpi_diag(t, a, FW_DIAG_ERROR, off, "%s at 0x%zx has Length %u, the structure needs %u", l->name, off, len, l->size);
-		} else if (type == FW_HMAT_ADDRESS_RANGE) {
+		e->offset = p->offset;
+		e->type = (uint16_t)p->type;
+		e->length = p->length;
+		const struct fw_layout *l = p->layout;
+		if (!l || p->length < l->size)
+			continue;
+		if (l == &fw_hmat_proximity_layout) {
 			e->flags = (uint32_t)fw_layout_get(l, v, off, HMAT_PROX_FLAGS);
 			e->initiator_pd = (uint32_t)fw_layout_get(l, v, off, HMAT_PROX_INITIATOR_PD);
 			e->memory_pd = (uint32_t)fw_layout_get(l, v, off, HMAT_PROX_MEMORY_PD);
-		} else if (type == FW_HMAT_LOCALITY) {
+		} else if (l == &fw_hmat_locality_layout) {
 			e->flags = (uint32_t)fw_layout_get(l, v, off, HMAT_LOC_FLAGS);
 			e->data_type = (uint8_t)fw_layout_get(l, v, off, HMAT_LOC_DATA_TYPE);
 			e->initiators = (uint32_t)fw_layout_get(l, v, off, HMAT_LOC_INITIATORS);
@@ -98,9 +186,9 @@ void *fw_acpi_hmat_decode(struct fw_acpi_table *t, struct fw_arena *a)
 			/* 4 bytes per initiator and target, 2 per matrix entry. */
 			uint64_t need = (uint64_t)l->size + 4ull * e->initiators + 4ull * e->targets +
 					2ull * (uint64_t)e->initiators * e->targets;
-			if (need > len)
+			if (need > e->length)
 				fw_acpi_diag(t, a, FW_DIAG_ERROR, off, "locality structure at 0x%zx: %u x %u domains need %llu bytes, Length is %u",
-					     off, e->initiators, e->targets, (unsigned long long)need, len);
+					     off, e->initiators, e->targets, (unsigned long long)need, e->length);
 		} else {
 			e->memory_pd = (uint32_t)fw_layout_get(l, v, off, HMAT_CACHE_MEMORY_PD);
 			e->cache_size = fw_layout_get(l, v, off, HMAT_CACHE_SIZE);

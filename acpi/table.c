@@ -1,6 +1,7 @@
 /* ACPI table header layout, checksum and the per-table record. */
 #include "table.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -218,4 +219,15 @@ char *fw_acpi_devid_str(uint16_t devid, char out[12])
 {
 	snprintf(out, 12, "%02x:%02x.%u", devid >> 8, (devid >> 3) & 0x1F, devid & 7);
 	return out;
+}
+
+const char *fw_acpi_size_str(uint64_t n, char *buf, size_t len)
+{
+	if (n >= (1ull << 30) && !(n & ((1ull << 30) - 1)))
+		snprintf(buf, len, "%" PRIu64 " GiB", n >> 30);
+	else if (n >= (1ull << 20))
+		snprintf(buf, len, "%" PRIu64 " MiB", n >> 20);
+	else
+		snprintf(buf, len, "%" PRIu64 " KiB", n >> 10);
+	return buf;
 }

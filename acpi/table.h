@@ -122,6 +122,8 @@ void *fw_acpi_grow(struct fw_arena *a, void *arr, size_t *cap, size_t need, size
 
 /* "SSSS:BB:DD.F" from a segment and a 16-bit requester id (bus<<8 | dev<<3 | fn). */
 char *fw_acpi_bdf_str(uint16_t segment, uint16_t devid, char out[16]);
+/* "3583 MiB", "640 KiB", "2 GiB" (exact multiples only get the bigger unit). */
+const char *fw_acpi_size_str(uint64_t n, char *buf, size_t len);
 /* "BB:DD.F" */
 char *fw_acpi_devid_str(uint16_t devid, char out[12]);
 

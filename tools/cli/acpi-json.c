@@ -6,10 +6,8 @@
 #include <string.h>
 
 #include "acpi-write.h"
-#include "acpi/cedt.h"
 #include "acpi/dmar.h"
 #include "acpi/fields.h"
-#include "acpi/hmat.h"
 #include "acpi/ivrs.h"
 #include "acpi/madt.h"
 #include "acpi/srat.h"
@@ -440,74 +438,6 @@ static json_t *madt_json(const struct fw_madt *m)
 	return o;
 }
 
-/* --- HMAT, CEDT ---------------------------------------------------------------------- */
-
-static json_t *hmat_json(const struct fw_hmat *m)
-{
-	json_t *o = json_object(), *a = json_array();
-	for (size_t i = 0; i < m->n; i++) {
-		const struct fw_hmat_entry *e = &m->entries[i];
-		json_t *j = json_object();
-		json_object_set_new(j, "offset", json_integer(e->offset));
-		json_object_set_new(j, "type", json_string(fw_hmat_type_name(e->type)));
-		json_object_set_new(j, "type_id", json_integer(e->type));
-		json_object_set_new(j, "length", json_integer(e->length));
-		if (e->type == FW_HMAT_ADDRESS_RANGE) {
-			json_object_set_new(j, "flags", json_integer(e->flags));
-			json_object_set_new(j, "initiator_proximity_domain", (e->flags & 1) ? json_integer(e->initiator_pd) : json_null());
-			json_object_set_new(j, "memory_proximity_domain", json_integer(e->memory_pd));
-		} else if (e->type == FW_HMAT_LOCALITY) {
-			const char *dt = fw_named_value_name(fw_hmat_data_type_names, e->data_type);
-			json_object_set_new(j, "flags", json_integer(e->flags));
-			json_object_set_new(j, "data_type", dt ? json_string(dt) : json_integer(e->data_type));
-			json_object_set_new(j, "initiators", json_integer(e->initiators));
-			json_object_set_new(j, "targets", json_integer(e->targets));
-			json_object_set_new(j, "entry_base_unit", fw_json_hex(e->base_unit));
-		} else if (e->type == FW_HMAT_CACHE) {
-			json_object_set_new(j, "memory_proximity_domain", json_integer(e->memory_pd));
-			json_object_set_new(j, "cache_size", fw_json_hex(e->cache_size));
-			json_object_set_new(j, "cache_attributes", fw_json_hex(e->cache_attributes));
-		}
-		json_array_append_new(a, j);
-	}
-	json_object_set_new(o, "structures", a);
-	return o;
-}
-
-static json_t *cedt_json(const struct fw_cedt *m)
-{
-	json_t *o = json_object(), *a = json_array();
-	for (size_t i = 0; i < m->n; i++) {
-		const struct fw_cedt_entry *e = &m->entries[i];
-		json_t *j = json_object();
-		json_object_set_new(j, "offset", json_integer(e->offset));
-		json_object_set_new(j, "type", json_string(fw_cedt_type_name(e->type)));
-		json_object_set_new(j, "type_id", json_integer(e->type));
-		json_object_set_new(j, "length", json_integer(e->length));
-		if (e->type == FW_CEDT_CHBS) {
-			json_object_set_new(j, "uid", json_integer(e->uid));
-			json_object_set_new(j, "cxl_version", json_string(e->cxl_version == 0 ? "1.1" : e->cxl_version == 1 ? "2.0" : "unknown"));
-			json_object_set_new(j, "base", fw_json_hex(e->base));
-			json_object_set_new(j, "size", fw_json_hex(e->size));
-		} else if (e->type == FW_CEDT_CFMWS) {
-			json_object_set_new(j, "base_hpa", fw_json_hex(e->base));
-			json_object_set_new(j, "window_size", fw_json_hex(e->size));
-			json_object_set_new(j, "interleave_ways", e->ways ? json_integer(e->ways) : json_null());
-			json_object_set_new(j, "interleave_arithmetic", json_string(e->arithmetic == 0 ? "modulo" : e->arithmetic == 1 ? "xor" : "unknown"));
-			json_object_set_new(j, "granularity_encoded", json_integer(e->granularity_encoded));
-			set_flags(j, "restrictions", &fw_cedt_restriction_names, e->restrictions);
-			json_object_set_new(j, "qtg_id", json_integer(e->qtg_id));
-			json_t *tg = json_array();
-			for (size_t k = 0; k < e->ntargets; k++)
-				json_array_append_new(tg, json_integer(fw_le32(e->targets + 4 * k)));
-			json_object_set_new(j, "targets", tg);
-		}
-		json_array_append_new(a, j);
-	}
-	json_object_set_new(o, "structures", a);
-	return o;
-}
-
 /* --- tables described by their layout ------------------------------------------------------------ */
 
 static void value_json(json_t *o, const struct fw_acpi_value *v)
@@ -596,7 +526,16 @@ static void shape_json(json_t *o, const struct fw_acpi_table *t, size_t part, co
 				name = v ? fw_acpi_value_names(v, buf, sizeof(buf)) : dv.s;
 				j = name ? json_string(name) : json_null();
 				break;
-			case FW_AS_TEXT: j = json_string(dv.s ? dv.s : v ? fw_acpi_value_str(v, buf, sizeof(buf)) : ""); break;
+			case FW_AS_TEXT:
+				j = dv.s ? json_string(dv.s)
+				    : v  ? json_string(fw_acpi_value_str(v, buf, sizeof(buf)))
+					 : json_integer((json_int_t)dv.u);
+				break;
+			case FW_AS_LIST:
+				j = json_array();
+				for (size_t k = 0; k < dv.nlist; k++)
+					json_array_append_new(j, json_integer(fw_le32(dv.list + 4 * k)));
+				break;
 			case FW_AS_FLAGS: {
 				char nkey[96];
 				json_object_set_new(into, key, json_integer((json_int_t)dv.u));
@@ -678,8 +617,6 @@ static json_t *decoded_json(const struct fw_acpi_table *t)
 	case FW_ACPI_MODEL_SRAT: return srat_json(t->model);
 	case FW_ACPI_MODEL_DMAR: return dmar_json(t->model);
 	case FW_ACPI_MODEL_MADT: return madt_json(t->model);
-	case FW_ACPI_MODEL_HMAT: return hmat_json(t->model);
-	case FW_ACPI_MODEL_CEDT: return cedt_json(t->model);
 	default: break;
 	}
 	return NULL;

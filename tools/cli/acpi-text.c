@@ -6,10 +6,8 @@
 #include <string.h>
 
 #include "acpi-write.h"
-#include "acpi/cedt.h"
 #include "acpi/dmar.h"
 #include "acpi/fields.h"
-#include "acpi/hmat.h"
 #include "acpi/ivrs.h"
 #include "acpi/madt.h"
 #include "acpi/srat.h"
@@ -34,18 +32,6 @@ static const char *flags_str(const struct fw_bitfields *names, uint64_t v, char 
 static const char *bdf(uint16_t seg, uint16_t devid, char buf[16])
 {
 	return fw_acpi_bdf_str(seg, devid, buf);
-}
-
-/* "3583 MiB", "640 KiB", "2 GiB" (exact multiples only get the bigger unit). */
-static const char *size_str(uint64_t n, char *buf, size_t len)
-{
-	if (n >= (1ull << 30) && !(n & ((1ull << 30) - 1)))
-		snprintf(buf, len, "%" PRIu64 " GiB", n >> 30);
-	else if (n >= (1ull << 20))
-		snprintf(buf, len, "%" PRIu64 " MiB", n >> 20);
-	else
-		snprintf(buf, len, "%" PRIu64 " KiB", n >> 10);
-	return buf;
 }
 
 static void efr_features_line(const struct out *o, uint64_t efr, uint64_t efr2)
@@ -224,7 +210,7 @@ static void srat_text(const struct out *o, const struct fw_srat *m)
 		case FW_SRAT_RINTC: break; /* summarised per domain above */
 		case FW_SRAT_MEMORY:
 			fprintf(o->f, "  @0x%03x memory  domain %u  0x%012" PRIx64 "-0x%012" PRIx64 " (%s)  %s\n", e->offset,
-				e->proximity_domain, e->base, e->size ? e->base + e->size - 1 : e->base, size_str(e->size, a, sizeof(a)),
+				e->proximity_domain, e->base, e->size ? e->base + e->size - 1 : e->base, fw_acpi_size_str(e->size, a, sizeof(a)),
 				flags_str(&fw_srat_memory_flag_names, e->flags, buf, sizeof(buf)));
 			break;
 		case FW_SRAT_GIC_ITS: fprintf(o->f, "  @0x%03x GIC ITS %u  domain %u\n", e->offset, e->id, e->proximity_domain); break;
@@ -325,49 +311,6 @@ static void madt_text(const struct out *o, const struct fw_madt *m)
 	fputc('\n', o->f);
 }
 
-/* --- HMAT, CEDT ---------------------------------------------------------------------- */
-
-static void hmat_text(const struct out *o, const struct fw_hmat *m)
-{
-	for (size_t i = 0; i < m->n; i++) {
-		const struct fw_hmat_entry *e = &m->entries[i];
-		fprintf(o->f, "  @0x%03x %s", e->offset, fw_hmat_type_name(e->type));
-		if (e->type == FW_HMAT_ADDRESS_RANGE) {
-			fprintf(o->f, ": memory domain %u", e->memory_pd);
-			if (e->flags & 1)
-				fprintf(o->f, ", attached initiator domain %u", e->initiator_pd);
-		} else if (e->type == FW_HMAT_LOCALITY) {
-			const char *dt = fw_named_value_name(fw_hmat_data_type_names, e->data_type);
-			fprintf(o->f, ": %s, %u initiator%s x %u target%s, base unit %" PRIu64, dt ? dt : "unknown data type",
-				e->initiators, e->initiators == 1 ? "" : "s", e->targets, e->targets == 1 ? "" : "s", e->base_unit);
-		} else if (e->type == FW_HMAT_CACHE) {
-			char sz[32];
-			fprintf(o->f, ": memory domain %u, %s cache, attributes 0x%08x", e->memory_pd, size_str(e->cache_size, sz, sizeof(sz)),
-				e->cache_attributes);
-		}
-		fputc('\n', o->f);
-	}
-}
-
-static void cedt_text(const struct out *o, const struct fw_cedt *m)
-{
-	char buf[128];
-	for (size_t i = 0; i < m->n; i++) {
-		const struct fw_cedt_entry *e = &m->entries[i];
-		fprintf(o->f, "  @0x%03x %s", e->offset, fw_cedt_type_name(e->type));
-		if (e->type == FW_CEDT_CHBS)
-			fprintf(o->f, ": host bridge UID %u, CXL %s, registers 0x%" PRIx64 " + 0x%" PRIx64, e->uid,
-				e->cxl_version == 0 ? "1.1" : e->cxl_version == 1 ? "2.0" : "?", e->base, e->size);
-		else if (e->type == FW_CEDT_CFMWS) {
-			fprintf(o->f, ": window 0x%" PRIx64 " + 0x%" PRIx64 ", %u-way, %s; targets", e->base, e->size, e->ways,
-				flags_str(&fw_cedt_restriction_names, e->restrictions, buf, sizeof(buf)));
-			for (size_t k = 0; k < e->ntargets; k++)
-				fprintf(o->f, " %u", fw_le32(e->targets + 4 * k));
-		}
-		fputc('\n', o->f);
-	}
-}
-
 /* --- tables described by their layout ------------------------------------------------------------ */
 
 /* Opaque bytes that are all zero say nothing: left out of the text. */
@@ -406,6 +349,11 @@ static bool placeholder(const struct fw_acpi_table *t, size_t part, const struct
 		snprintf(out, len, "%s", v ? fw_acpi_value_str(v, buf, sizeof(buf)) : dv.s ? dv.s : "");
 		if (!v && !dv.s)
 			snprintf(out, len, "%" PRIu64, dv.u);
+	} else if (!strcmp(fmt, "list")) {
+		size_t k = 0;
+		out[0] = '\0';
+		for (size_t i = 0; i < dv.nlist && k < len; i++)
+			k += (size_t)snprintf(out + k, len - k, " %u", fw_le32(dv.list + 4 * i));
 	} else if (!strcmp(fmt, "names")) {
 		snprintf(out, len, "%s", flags_str(v ? v->field->names : NULL, dv.u, buf, sizeof(buf)));
 	} else if (!strncmp(fmt, "name", 4)) {
@@ -529,8 +477,6 @@ static void decoded_text(const struct out *o, const struct fw_acpi_table *t)
 	case FW_ACPI_MODEL_SRAT: srat_text(o, t->model); break;
 	case FW_ACPI_MODEL_DMAR: dmar_text(o, t->model); break;
 	case FW_ACPI_MODEL_MADT: madt_text(o, t->model); break;
-	case FW_ACPI_MODEL_HMAT: hmat_text(o, t->model); break;
-	case FW_ACPI_MODEL_CEDT: cedt_text(o, t->model); break;
 	default: break;
 	}
 }

@@ -1,6 +1,6 @@
 /* The ACPI section of a diff: tables added, removed and changed, with decoded field-level
  * differences for every table described by a layout (compared field by field, acpi/fields.h:
- * FADT, MCFG, SLIT, RSDP, XSDT and the simple tables) and for the complex tables IVRS and SRAT, and
+ * FADT, MCFG, SLIT, RSDP, XSDT, HMAT, CEDT and the simple tables) and for the complex tables IVRS and SRAT, and
  * the PCI root-bridge map (DSDT/SSDT through iasl) when the tables it is built from changed.
  *
  * A table with a layout needs nothing here; a complex table (a hook in acpi/decode.c) gets a
