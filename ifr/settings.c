@@ -401,6 +401,178 @@ void fw_settings_describe(struct fw_settings *s, const struct fw_hii_form_pkg *f
 	}
 }
 
+/* ---- one question in several forms ---- */
+
+/* The same storage shown through two forms (AMI Setup repeats a question in the menus it belongs
+ * to, often with other options or under other conditions) is one setting. Only an exact match
+ * merges: same formset (so one varstore table and one question namespace), same varstore, offset,
+ * width and bits, same kind and the same prompt; two prompts over one byte (TPM State / TCM
+ * State) stay two settings, as do questions whose conditions could not be read. */
+static bool same_question(const struct fw_setting *a, const struct fw_setting *b)
+{
+	const struct fw_ifr_question *x = a->q, *y = b->q;
+	if (a->fp != b->fp || !a->vs || a->vs != b->vs || !x->width || x->kind != y->kind || x->width != y->width ||
+	    x->var_info != y->var_info || x->bit_field != y->bit_field ||
+	    (x->bit_field && (x->bit_offset != y->bit_offset || x->bit_width != y->bit_width)))
+		return false;
+	if (!a->varstore_name || !b->varstore_name || strcmp(a->varstore_name, b->varstore_name) != 0)
+		return false;
+	if (strcmp(a->prompt, b->prompt) != 0)
+		return false;
+	for (uint32_t k = 0; k < a->nconds; k++)
+		if (!a->conds[k].cond->expr)
+			return false;
+	for (uint32_t k = 0; k < b->nconds; k++)
+		if (!b->conds[k].cond->expr)
+			return false;
+	return true;
+}
+
+static struct fw_ifr_expr *expr_of2(struct fw_arena *a, uint8_t op, struct fw_ifr_expr *l, struct fw_ifr_expr *r)
+{
+	struct fw_ifr_expr *e = fw_arena_alloc(a, sizeof(*e));
+	e->op = op;
+	e->nargs = 2;
+	e->args[0] = l;
+	e->args[1] = r;
+	e->expanded = 1 + l->expanded + r->expanded;
+	return e;
+}
+
+static bool hides(const struct fw_ifr_cond *c)
+{
+	return c->kind != FW_IFR_COND_GRAYOUT;
+}
+
+/* What hides (hide true) or grays out (hide false) one setting: its conditions of that kind, or'ed;
+ * NULL when none. */
+static struct fw_ifr_expr *any_of(struct fw_arena *a, const struct fw_setting *st, bool hide)
+{
+	struct fw_ifr_expr *e = NULL;
+	for (uint32_t k = 0; k < st->nconds; k++) {
+		const struct fw_ifr_cond *c = st->conds[k].cond;
+		if (hides(c) != hide)
+			continue;
+		e = e ? expr_of2(a, FW_IFR_OR, e, c->expr) : c->expr;
+	}
+	return e;
+}
+
+/* Fold copy `t` into setting `m`: every menu path, the union of the options and default stores,
+ * and conditions that hold only when they hold on every path: hidden when hidden on each, grayed
+ * out when grayed out on each (a path with none leaves none). */
+static void merge_into(struct fw_settings *s, struct fw_setting *m, const struct fw_setting *t)
+{
+	struct fw_arena *a = arena(s);
+	const char **paths = fw_arena_alloc(a, FW_SETTINGS_MAX_PATHS * sizeof(*paths));
+	uint32_t np = 0;
+	for (uint32_t i = 0; i < m->npaths && np < FW_SETTINGS_MAX_PATHS; i++)
+		paths[np++] = m->paths[i];
+	for (uint32_t i = 0; i < t->npaths && np < FW_SETTINGS_MAX_PATHS; i++) {
+		bool seen = false;
+		for (uint32_t k = 0; k < np && !seen; k++)
+			seen = strcmp(paths[k], t->paths[i]) == 0;
+		if (!seen)
+			paths[np++] = t->paths[i];
+	}
+	if (!m->npaths && t->npaths) {
+		m->path0 = t->path0;
+		m->npath0 = t->npath0;
+	}
+	m->paths = paths;
+	m->npaths = np;
+	m->reachable = m->reachable || t->reachable;
+	if (!m->keyword)
+		m->keyword = t->keyword;
+
+	struct fw_setting_option *opts = fw_arena_alloc(a, (m->noptions + t->noptions + 1) * sizeof(*opts));
+	uint32_t no = m->noptions;
+	memcpy(opts, m->options, m->noptions * sizeof(*opts));
+	for (uint32_t i = 0; i < t->noptions; i++) {
+		bool seen = false;
+		for (uint32_t k = 0; k < no && !seen; k++)
+			seen = opts[k].opt->value.u == t->options[i].opt->value.u;
+		if (!seen)
+			opts[no++] = t->options[i];
+	}
+	m->options = opts;
+	m->noptions = no;
+
+	struct fw_setting_default *defs = fw_arena_alloc(a, (m->ndefaults + t->ndefaults + 1) * sizeof(*defs));
+	uint32_t nd = m->ndefaults;
+	memcpy(defs, m->defaults, m->ndefaults * sizeof(*defs));
+	for (uint32_t i = 0; i < t->ndefaults; i++) {
+		bool seen = false;
+		for (uint32_t k = 0; k < nd && !seen; k++)
+			seen = defs[k].store_id == t->defaults[i].store_id;
+		if (!seen)
+			defs[nd++] = t->defaults[i];
+	}
+	m->defaults = defs;
+	m->ndefaults = nd;
+
+	struct fw_settings_env env;
+	fw_settings_env_init(&env, m->fp, NULL);
+	struct fw_setting_cond *conds = fw_arena_alloc(a, 2 * sizeof(*conds));
+	uint32_t nc = 0;
+	for (int hide = 1; hide >= 0; hide--) {
+		struct fw_ifr_expr *em = any_of(a, m, hide), *et = any_of(a, t, hide);
+		if (!em || !et)
+			continue;
+		struct fw_ifr_cond *c = fw_arena_alloc(a, sizeof(*c));
+		c->kind = hide ? FW_IFR_COND_SUPPRESS : FW_IFR_COND_GRAYOUT;
+		c->expr = expr_of2(a, FW_IFR_AND, em, et);
+		conds[nc].cond = c;
+		conds[nc].text = cond_text(a, c, &env);
+		conds[nc].state = -1;
+		nc++;
+	}
+	m->conds = conds;
+	m->nconds = nc;
+
+	struct fw_setting_cond *checks = fw_arena_alloc(a, (m->nchecks + t->nchecks + 1) * sizeof(*checks));
+	memcpy(checks, m->checks, m->nchecks * sizeof(*checks));
+	memcpy(checks + m->nchecks, t->checks, t->nchecks * sizeof(*checks));
+	m->checks = checks;
+	m->nchecks += t->nchecks;
+	uint16_t *qids = fw_arena_alloc(a, m->copies * sizeof(*qids));
+	if (m->copies > 1)
+		memcpy(qids, m->copy_qids, (m->copies - 1) * sizeof(*qids));
+	qids[m->copies - 1] = t->q->question_id;
+	m->copy_qids = qids;
+	m->copies++;
+	evaluate(m, &env);
+}
+
+/* The setting among items [from, n) that `t` is another copy of, or NULL. */
+static struct fw_setting *earlier_copy(struct fw_settings *s, uint32_t from, const struct fw_setting *t)
+{
+	for (uint32_t i = from; i < s->n; i++)
+		if (s->items[i].q->var_info == t->q->var_info && same_question(&s->items[i], t))
+			return &s->items[i];
+	return NULL;
+}
+
+/* Add question q of formset f (reached in form `paths`) as a setting, or fold it into the setting
+ * it repeats. */
+static void add_question(struct fw_settings *s, struct fw_settings_formset *f, uint32_t first,
+			 const struct fw_ifr_question *q, const struct form_paths *paths)
+{
+	struct fw_setting *st = &s->items[s->n];
+	memset(st, 0, sizeof(*st));
+	fill(s, st, f->fp, q, paths);
+	st->copies = 1;
+	struct fw_setting *m = earlier_copy(s, first, st);
+	if (m) {
+		merge_into(s, m, st);
+		f->setting_of_op[q->op_index] = (uint32_t)(m - s->items) + 1;
+		memset(st, 0, sizeof(*st));
+		return;
+	}
+	s->n++;
+	f->setting_of_op[q->op_index] = s->n;
+}
+
 bool fw_settings_build(struct fw_hii_db *db, const char *module, struct fw_settings *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -424,14 +596,13 @@ bool fw_settings_build(struct fw_hii_db *db, const char *module, struct fw_setti
 			f->fp = fp;
 			f->setting_of_op = fw_arena_alloc(&db->arena, (fp->fs.nops + 1) * sizeof(uint32_t));
 			compute_paths(out, f);
+			uint32_t first = out->n;
 			for (uint32_t v = 0; v < f->nvisit; v++) {
 				const struct fw_ifr_form *form = &fp->fs.forms[f->visit_order[v]];
 				for (const struct fw_ifr_question *q = form->first; q; q = q->next_in_form) {
 					if (!fw_ifr_question_has_value(q) || f->setting_of_op[q->op_index])
 						continue;
-					struct fw_setting *st = &out->items[out->n++];
-					fill(out, st, fp, q, &f->forms[f->visit_order[v]]);
-					f->setting_of_op[q->op_index] = out->n;
+					add_question(out, f, first, q, &f->forms[f->visit_order[v]]);
 				}
 			}
 			/* questions outside any form */
@@ -439,9 +610,7 @@ bool fw_settings_build(struct fw_hii_db *db, const char *module, struct fw_setti
 				const struct fw_ifr_question *q = fp->fs.items[k];
 				if (q->form || !fw_ifr_question_has_value(q))
 					continue;
-				struct fw_setting *st = &out->items[out->n++];
-				fill(out, st, fp, q, NULL);
-				f->setting_of_op[q->op_index] = out->n;
+				add_question(out, f, first, q, NULL);
 			}
 		}
 	}
@@ -455,9 +624,13 @@ static void number_text(struct fw_setting *st)
 {
 	const struct fw_ifr_question *q = st->q;
 	if (q->kind == FW_IFR_K_ONE_OF) {
-		const struct fw_ifr_option *o = fw_ifr_option_for(q, st->current);
+		/* the setting's options: a question shown in several forms has those of every copy */
+		const struct fw_setting_option *o = NULL;
+		for (uint32_t k = 0; k < st->noptions && !o; k++)
+			if (st->options[k].opt->value.u == st->current)
+				o = &st->options[k];
 		st->current_valid = o != NULL;
-		st->current_text = o ? fw_hii_string(st->fp, o->text) : NULL;
+		st->current_text = o ? fw_hii_string(st->fp, o->opt->text) : NULL;
 	} else if (q->kind == FW_IFR_K_CHECKBOX) {
 		st->current_valid = st->current <= 1;
 		st->current_text = st->current == 1 ? "Enabled" : st->current == 0 ? "Disabled" : NULL;

@@ -16,7 +16,10 @@
  * Menu paths: from the first form of each formset, REF opcodes are followed in opcode order; the
  * first visit fixes the order of the list, every further route adds a path (up to
  * FW_SETTINGS_MAX_PATHS, cycles cut). Forms no REF reaches come after, with their own title as
- * path. Each question is listed once.
+ * path. Each question is listed once; a question repeated in several forms of one formset (same
+ * varstore, offset, width, bits, kind and prompt) is one setting with every path, the union of
+ * the options, and conditions that hold only where they hold on every path (hidden when each
+ * copy is hidden).
  */
 #ifndef FW_SETTINGS_H
 #define FW_SETTINGS_H
@@ -74,6 +77,9 @@ struct fw_setting {
 	struct fw_setting_cond *checks;   /* inconsistent-if, no-submit-if, warning-if */
 	uint32_t nchecks;
 	bool reachable;                   /* reached through REFs from the formset's first form */
+	uint32_t copies;                  /* questions of the formset folded into this one (same storage,
+					     kind and prompt in several forms): 1 when it is alone */
+	const uint16_t *copy_qids;        /* the question ids of the copies after the first (copies - 1) */
 	/* bound values (fw_settings_bind) */
 	const struct fw_variable *var;
 	bool has_current;

@@ -61,12 +61,14 @@ if t_need_file wrx90e-forms "$CAP" "WRX90E capsule" && t_need_cmd wrx90e-forms U
 		m=${pair%%:*} dump="$CORPUS/ifr/asus-wrx90e-sage-se_1203_${pair#*:}.ifr.txt"
 		fwlens settings "$T_DIR/$m/body.bin" --format jsonl >"$T_DIR/$m.jsonl" 2>/dev/null
 		sed -n 's/^[[:space:]]*\(OneOf\|CheckBox\|Numeric\|String\|Password\|OrderedList\) Prompt: "\([^"]*\)".*QuestionId: 0x\([0-9A-F]*\), VarStoreId: 0x\([0-9A-F]*\), Var[A-Za-z]*: 0x\([0-9A-F]*\).*/\3 \4 \5 \2/p' "$dump" | grep -v '^[0-9A-F]* 0 ' | sed 's/^\([^ ]* [^ ]* [^ ]*\)  */\1 /; s/  *$//' | sort -u >"$T_DIR/$m.want"
-		awk 'function first(re,   x) { if (!match($0, re)) return -1; x = substr($0, RSTART, RLENGTH); sub(/.*: */, "", x); return x + 0 }
-		{
-			q = first("\"question_id\": *[0-9]+"); v = first("\"varstore_id\": *[0-9]+"); o = first("\"offset\": *[0-9]+")
-			p = $0; sub(/^\{("source": *"[^"]*", *)?"kind": *"[a-z-]*", *"prompt": *"/, "", p); sub(/", *"(prompt_raw|help)":.*/, "", p)
-			printf "%X %X %X %s\n", q, v, o, p
-		}' "$T_DIR/$m.jsonl" | sed 's/  *$//' | sort -u >"$T_DIR/$m.have"
+		# a question shown in several forms is one setting: its other question ids are also_question_ids
+		python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    s = json.loads(line)
+    for q in [s["question_id"]] + s.get("also_question_ids", []):
+        print(("%X %X %X %s" % (q, s["varstore_id"], s["offset"] if s.get("offset") is not None else -1, s["prompt"])).rstrip())
+' "$T_DIR/$m.jsonl" | sort -u >"$T_DIR/$m.have"
 		missing=$(comm -23 "$T_DIR/$m.want" "$T_DIR/$m.have" | wc -l)
 		total=$(wc -l <"$T_DIR/$m.want")
 		if [ "$total" -gt 100 ] && [ "$missing" -eq 0 ]; then pass "wrx90e-$m-every-question ($total)"; else fail "wrx90e-$m-every-question" "$missing of $total missing: $(comm -23 "$T_DIR/$m.want" "$T_DIR/$m.have" | head -2 | tr '\n' ' ')"; fi
@@ -120,5 +122,6 @@ if t_need_file wrx90e-capsule "$CAP" "WRX90E capsule"; then
 	t_contains wrx90e-capsule-cbs-shp '"module_name": "CbsSetupDxeSHP"'
 	t_contains wrx90e-capsule-setup '"module": "899407D7-99FE-43D8-9A21-79EC328CAC21"'
 	t_run wrx90e-capsule-settings 0 fwlens settings "$CAP" --module CbsSetupDxeSHP --format jsonl
-	[ "$(wc -l <"$T_OUT")" -eq 988 ] && pass wrx90e-capsule-shp-988-settings || fail wrx90e-capsule-shp-988-settings "$(wc -l <"$T_OUT")"
+	# 988 questions with storage, three of them a second copy of one (Split RMP Table, ...)
+	[ "$(wc -l <"$T_OUT")" -eq 985 ] && pass wrx90e-capsule-shp-985-settings || fail wrx90e-capsule-shp-985-settings "$(wc -l <"$T_OUT")"
 fi

@@ -14,7 +14,9 @@ norm() {
 import json, os, sys
 sys.path.insert(0, os.path.join(os.environ["FWLENS_SRCDIR"], "tests", "cli"))
 from jsonutil import drop
-d = drop(json.load(open(sys.argv[1])), "current_source")
+d = json.load(open(sys.argv[1]))
+for k in ("current_source", "old_source", "new_source"):
+    d = drop(d, k)
 for k in ("source", "sources", "input", "path", "kind", "created", "tool", "members", "links",
           "members_checked", "members_mismatched", "unreadable"):
     d.pop(k, None)

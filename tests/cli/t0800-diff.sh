@@ -110,7 +110,8 @@ sys.path.insert(0, os.path.join(os.environ["FWLENS_SRCDIR"], "tests", "cli"))
 from jsonutil import drop
 for d in (a, b):
     d.pop("sources")
-    drop(d, "current_source")  # where values came from names each input (a folder, a snapshot)
+    for k in ("current_source", "old_source", "new_source"):
+        drop(d, k)  # where values came from names each input (a folder, a snapshot)
 bad = []
 if a != b:
     bad.append("the snapshots do not give the folders' diff")

@@ -223,6 +223,19 @@ TEST(ifr_decode_synthetic_formset)
 }
 
 static struct fw_variable var_cfg;
+static struct fw_variable *var_cfg_items[] = {&var_cfg};
+
+/* The variable "Cfg" of the synthetic formsets holding `data`, as efivarfs would give it. */
+static struct fw_varlist cfg_vars(uint8_t *data, size_t n)
+{
+	var_cfg.name = "Cfg";
+	memcpy(var_cfg.guid.b, var_guid, 16);
+	var_cfg.data = data;
+	var_cfg.size = n;
+	var_cfg.state = FW_VAR_STATE_VALID;
+	var_cfg.store = "efivarfs";
+	return (struct fw_varlist){var_cfg_items, 1, 1};
+}
 
 TEST(settings_pairing_paths_conditions_values)
 {
@@ -275,14 +288,7 @@ TEST(settings_pairing_paths_conditions_values)
 	data[4] = 0;
 	data[6] = 0xF4, data[7] = 0x01;
 	data[8] = 0x02;
-	var_cfg.name = "Cfg";
-	memcpy(var_cfg.guid.b, var_guid, 16);
-	var_cfg.data = data;
-	var_cfg.size = sizeof(data);
-	var_cfg.state = FW_VAR_STATE_VALID;
-	var_cfg.store = "efivarfs";
-	struct fw_variable *items[] = {&var_cfg};
-	struct fw_varlist vars = {items, 1, 1};
+	struct fw_varlist vars = cfg_vars(data, sizeof(data));
 	fw_settings_bind(&s, &vars);
 	CHECK_EQ(s.bound_vars, 3);
 	CHECK(s.items[0].has_current);
@@ -299,6 +305,102 @@ TEST(settings_pairing_paths_conditions_values)
 	data[8] = 0x01;
 	fw_settings_bind(&s, &vars);
 	CHECK_EQ(s.items[2].current, 0);
+	fw_settings_free(&s);
+	fw_hii_close(&in);
+	free(b.p);
+}
+
+/* "Speed" (Cfg+8, one byte) shown in two forms, each under the Mode value the other is hidden by,
+ * with another option in each; beside it a two-byte "Speed" and an "Other" at the same offset. */
+static void repeated_form_package(struct tb *b)
+{
+	size_t at = tb_pkg_begin(b);
+	tb_u8(b, 0x0E), tb_u8(b, 0x80 | 23); /* FORM_SET */
+	for (int i = 0; i < 16; i++)
+		tb_u8(b, (uint8_t)(0xB0 + i));
+	tb_u16(b, 1), tb_u16(b, 2), tb_u8(b, 0);
+	tb_op(b, 0x5C, 0, 4, 0, 0, 0, 0); /* DEFAULTSTORE name 0, id 0 */
+	tb_u8(b, 0x24), tb_u8(b, 26);      /* VARSTORE "Cfg" */
+	tb_put(b, var_guid, 16), tb_u16(b, 1), tb_u16(b, 0x20), tb_put(b, "Cfg", 4);
+	tb_op(b, 0x01, 1, 4, 1, 0, 3, 0);                          /* FORM 1 "Main" */
+	tb_op(b, 0x0F, 0, 13, QH(4, 0, 1, 0, 0, 0), 2, 0);         /* REF to form 2 "Advanced" */
+	tb_op(b, 0x0F, 0, 13, QH(13, 0, 2, 0, 0, 0), 3, 0);        /* REF to form 3 "Boot" */
+	tb_op(b, 0x05, 1, 15, QH(5, 6, 0x10, 1, 4, 0), 0x00, 0, 1, 0); /* ONE_OF "Mode" u8 at 4 */
+	tb_op(b, 0x09, 0, 5, 7, 0, 0x10, 0x00, 0);                 /* "Off" = 0, default */
+	tb_op(b, 0x09, 0, 5, 8, 0, 0x00, 0x00, 1);                 /* "On" = 1 */
+	tb_op(b, 0x29, 0, 0);
+	tb_op(b, 0x29, 0, 0);                                      /* end FORM 1 */
+	tb_op(b, 0x01, 1, 4, 2, 0, 4, 0);                          /* FORM 2 "Advanced" */
+	tb_op(b, 0x0A, 1, 0);                                      /* SUPPRESS_IF Mode == Off */
+	tb_op(b, 0x12, 0, 4, 0x10, 0, 0, 0);
+	tb_op(b, 0x05, 1, 15, QH(9, 0, 0x20, 1, 8, 0), 0x00, 0, 2, 0); /* ONE_OF "Speed" u8 at 8 */
+	tb_op(b, 0x09, 0, 5, 10, 0, 0x10, 0x00, 0);                /* "Slow" = 0, default */
+	tb_op(b, 0x09, 0, 5, 11, 0, 0x00, 0x00, 1);                /* "Fast" = 1 */
+	tb_op(b, 0x29, 0, 0);
+	tb_op(b, 0x29, 0, 0);                                      /* end SUPPRESS_IF */
+	tb_op(b, 0x29, 0, 0);                                      /* end FORM 2 */
+	tb_op(b, 0x01, 1, 4, 3, 0, 13, 0);                         /* FORM 3 "Boot" */
+	tb_op(b, 0x0A, 1, 0);                                      /* SUPPRESS_IF Mode == On */
+	tb_op(b, 0x12, 0, 4, 0x10, 0, 1, 0);
+	tb_op(b, 0x05, 1, 15, QH(9, 0, 0x21, 1, 8, 0), 0x00, 0, 2, 0); /* the same "Speed" */
+	tb_op(b, 0x09, 0, 5, 10, 0, 0x10, 0x00, 0);                /* "Slow" = 0 */
+	tb_op(b, 0x09, 0, 5, 12, 0, 0x00, 0x00, 2);                /* "Turbo" = 2 */
+	tb_op(b, 0x29, 0, 0);
+	tb_op(b, 0x29, 0, 0);                                      /* end SUPPRESS_IF */
+	tb_op(b, 0x05, 1, 18, QH(9, 0, 0x22, 1, 8, 0), 0x01, 0, 0, 2, 0, 1, 0); /* "Speed" u16 at 8 */
+	tb_op(b, 0x09, 0, 6, 10, 0, 0x10, 0x01, 0, 0);
+	tb_op(b, 0x29, 0, 0);
+	tb_op(b, 0x05, 1, 15, QH(14, 0, 0x23, 1, 8, 0), 0x00, 0, 2, 0); /* "Other" u8 at 8 */
+	tb_op(b, 0x09, 0, 5, 10, 0, 0x10, 0x00, 0);
+	tb_op(b, 0x29, 0, 0);
+	tb_op(b, 0x29, 0, 0); /* end FORM 3 */
+	tb_op(b, 0x29, 0, 0); /* end FORM_SET */
+	tb_pkg_end(b, at, 0x02);
+}
+
+TEST(settings_one_question_in_two_forms_is_one_setting)
+{
+	static const char *const strs[] = {"Test Set", "help", "Main", "Advanced", "Mode", "Mode help", "Off",
+					   "On", "Speed", "Slow", "Fast", "Turbo", "Boot", "Other"};
+	struct tb b = {0};
+	repeated_form_package(&b);
+	tb_strings(&b, "en-US", strs, 14);
+	struct fw_hii_input in;
+	struct fw_error err;
+	struct fw_hii_options o = {.lang = "en-US"};
+	CHECK_MSG(fw_hii_open_buffer(b.p, b.n, &o, &in, &err), "%s", err.msg);
+	struct fw_settings s;
+	CHECK(fw_settings_build(&in.db, NULL, &s));
+	/* Mode, Speed (both forms), Speed of two bytes, Other */
+	CHECK_EQ(s.n, 4);
+	const struct fw_setting *speed = &s.items[1];
+	CHECK_STR(speed->prompt, "Speed");
+	CHECK_EQ(speed->q->width, 1);
+	CHECK_EQ(speed->copies, 2);
+	CHECK_EQ(speed->npaths, 2);
+	CHECK_STR(speed->paths[0], "Test Set > Main > Advanced");
+	CHECK_STR(speed->paths[1], "Test Set > Main > Boot");
+	CHECK_EQ(speed->noptions, 3);
+	CHECK_STR(speed->options[2].text, "Turbo");
+	/* hidden only where both copies are hidden */
+	CHECK_EQ(speed->nconds, 1);
+	CHECK_STR(fw_ifr_cond_kind_name(speed->conds[0].cond->kind), "suppress-if");
+	CHECK_STR(speed->conds[0].text, "Mode == Off and Mode == On");
+	CHECK_STR(s.items[2].prompt, "Speed");
+	CHECK_EQ(s.items[2].q->width, 2);
+	CHECK_EQ(s.items[2].copies, 1);
+	CHECK_STR(s.items[3].prompt, "Other");
+	/* the second copy's question id finds the one setting */
+	CHECK(fw_settings_question(&s, &in.db.modules[0]->forms[0], 0x21) == speed);
+
+	static uint8_t data[0x20];
+	data[4] = 0; /* Mode Off: the Advanced copy is hidden, the Boot copy is shown */
+	data[8] = 2;
+	struct fw_varlist vars = cfg_vars(data, sizeof(data));
+	fw_settings_bind(&s, &vars);
+	CHECK_EQ(speed->hidden, 0);
+	CHECK_STR(speed->current_text, "Turbo");
+	CHECK(speed->current_valid);
 	fw_settings_free(&s);
 	fw_hii_close(&in);
 	free(b.p);

@@ -67,6 +67,47 @@ static void print_text(struct fw_cli *cli, const char *src, const char *profile,
 		status_color(cli, FW_CHECK_FAIL), rep->fail, r, rep->skip);
 }
 
+/* One table that pastes into notes: a row per check, its evidence (where it was read, then what
+ * it says) and fix in cells of their own. */
+static void print_markdown(struct fw_cli *cli, const char *src, const char *profile, const struct fw_doctor_report *rep,
+			   const char *values_from)
+{
+	FILE *f = fw_cli_out(cli);
+	fputs("# Doctor: ", f);
+	fw_md_cell(f, src);
+	fprintf(f, " (profile %s)\n\n", profile);
+	fprintf(f, "%zu checks: %zu pass, %zu warn, %zu fail, %zu skip.", rep->count, rep->pass, rep->warn, rep->fail,
+		rep->skip);
+	if (values_from) {
+		fputs(" BIOS settings' current values: ", f);
+		fw_md_cell(f, values_from);
+		fputc('.', f);
+	}
+	fputs("\n\n| Status | Check | Id | What it says | Evidence | Fix |\n|---|---|---|---|---|---|\n", f);
+	for (size_t i = 0; i < rep->count; i++) {
+		const struct fw_check_result *c = &rep->results[i];
+		fprintf(f, "| %s | ", fw_check_status_name(c->status));
+		fw_md_cell(f, c->title);
+		fputs(" | ", f);
+		fw_md_cell(f, c->id);
+		fputs(" | ", f);
+		fw_md_cell(f, c->explanation);
+		fputs(" | ", f);
+		size_t k;
+		json_t *e;
+		json_array_foreach(c->evidence, k, e)
+		{
+			fputs(k ? "; " : "", f);
+			fw_md_cell(f, fw_evidence_from(e));
+			fputs(": ", f);
+			fw_md_cell(f, fw_evidence_text(e));
+		}
+		fputs(" | ", f);
+		fw_md_cell(f, c->fix);
+		fputs(" |\n", f);
+	}
+}
+
 /* The report, and what the writers name beside it. */
 struct shown {
 	struct fw_source *src;
@@ -125,6 +166,12 @@ static void shown_text(struct fw_cli *cli, const void *ctx)
 		fprintf(fw_cli_out(cli), "BIOS settings' current values: %s\n", fw_source_current_text(s->src));
 }
 
+static void shown_markdown(struct fw_cli *cli, const void *ctx)
+{
+	const struct shown *s = ctx;
+	print_markdown(cli, s->source, s->profile, s->rep, s->settings ? fw_source_current_text(s->src) : NULL);
+}
+
 static int run_doctor(struct fw_cli *cli)
 {
 	const char *profile = fw_cli_opt(cli, "profile") ? fw_cli_opt(cli, "profile") : "all";
@@ -152,7 +199,7 @@ static int run_doctor(struct fw_cli *cli)
 	struct fw_record_key key;
 	fw_record_key_init(&key, cli->argv[0], src.kind == FW_SOURCE_MACHINE ? src.machine : NULL);
 	struct shown shown = {&src, &rep, &key, profile, cli->argv[0], ctx.src.setting != NULL};
-	fw_cli_emit(cli, &(struct fw_emit){"doctor", shown_document, shown_text, NULL, shown_jsonl, &shown, shown_writers});
+	fw_cli_emit(cli, &(struct fw_emit){"doctor", shown_document, shown_text, shown_markdown, shown_jsonl, &shown, shown_writers});
 	rc = rep.fail ? FW_EXIT_DIFFERENT : 0;
 	fw_record_key_free(&key);
 	fw_doctor_report_free(&rep);
@@ -169,7 +216,7 @@ static const struct fw_option doctor_options[] = {
 };
 
 FW_COMMAND(doctor,
-	.synopsis = "SRC [--profile sev-snp-host|vfio|p2p|all] [--image FILE] [--image-dir DIR] [--cache-dir DIR|--no-cache] [--format text|json|jsonl|xml|prometheus|openmetrics]",
+	.synopsis = "SRC [--profile sev-snp-host|vfio|p2p|all] [--image FILE] [--image-dir DIR] [--cache-dir DIR|--no-cache] [--format text|json|jsonl|xml|markdown|prometheus|openmetrics]",
 	.summary = "Check whether a host is set up right for SEV-SNP, vfio passthrough and GPU peer-to-peer",
 	.description =
 		"SRC is a machine: a snapshot file, a folder laid out like a Linux root, or / for this machine. "
@@ -187,7 +234,7 @@ FW_COMMAND(doctor,
 		"machine with the same BIOS does not decode the image again; a snapshot captured with --image-ref finds its "
 		"image in --image-dir, or needs none when the cache has it.\n\n"
 		"Exit status 1 when any check fails.",
-	.formats = "text,json,jsonl,xml,prometheus,openmetrics",
+	.formats = "text,json,jsonl,xml,markdown,prometheus,openmetrics",
 	.options = doctor_options,
 	.examples = "fwlens doctor /\n"
 		    "fwlens doctor host.fwsnap --profile p2p\n"

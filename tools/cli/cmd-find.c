@@ -42,8 +42,20 @@ static void found_markdown(struct fw_cli *cli, const void *ctx)
 {
 	const struct found *x = ctx;
 	FILE *f = fw_cli_out(cli);
-	fprintf(f, FW_QUERY_MD_HEADER, "Matched");
+	bool modules = fw_query_hits_span_modules(x->hits);
+	const char *last = NULL;
+	if (!modules)
+		fprintf(f, FW_QUERY_MD_HEADER, "Matched");
 	for (size_t i = 0; i < x->hits->n; i++) {
+		const char *m = fw_query_module_of(x->hits->items[i].it);
+		if (modules && (!last || strcmp(last, m) != 0)) {
+			/* one table per module, under a heading naming it */
+			fprintf(f, "%s## Module ", last ? "\n" : "");
+			fw_md_cell(f, m);
+			fputs("\n\n", f);
+			fprintf(f, FW_QUERY_MD_HEADER, "Matched");
+		}
+		last = m;
 		char matched[256] = "";
 		for (size_t k = 0; k < x->hits->items[i].nreasons; k++) {
 			size_t used = strlen(matched);
@@ -56,7 +68,13 @@ static void found_markdown(struct fw_cli *cli, const void *ctx)
 static void found_text(struct fw_cli *cli, const void *ctx)
 {
 	const struct found *x = ctx;
+	bool modules = fw_query_hits_span_modules(x->hits);
+	const char *last = NULL;
 	for (size_t i = 0; i < x->hits->n; i++) {
+		const char *m = fw_query_module_of(x->hits->items[i].it);
+		if (modules && (!last || strcmp(last, m) != 0))
+			fw_query_text_module(cli, x->hits->items[i].it);
+		last = m;
 		char why[512] = "";
 		for (size_t k = 0; k < x->hits->items[i].nreasons; k++) {
 			size_t used = strlen(why);

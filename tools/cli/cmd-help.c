@@ -88,10 +88,18 @@ static void print_option(FILE *f, const struct fw_option *o, const struct fw_com
 	else
 		snprintf(left, sizeof(left), "      --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
 	char *text;
-	if (strcmp(o->name, "format") == 0 && cmd->formats)
-		text = fw_xasprintf("output format: %s (default %.*s)", cmd->formats, (int)strcspn(cmd->formats, ","),
-				    cmd->formats);
-	else
+	if (strcmp(o->name, "format") == 0 && cmd->formats) {
+		/* "text, json, ...": a long list wraps at its commas */
+		char list[256];
+		size_t k = 0;
+		for (const char *c = cmd->formats; *c && k + 3 < sizeof(list); c++) {
+			list[k++] = *c;
+			if (*c == ',')
+				list[k++] = ' ';
+		}
+		list[k] = '\0';
+		text = fw_xasprintf("output format: %s (default %.*s)", list, (int)strcspn(cmd->formats, ","), cmd->formats);
+	} else
 		text = fw_xstrdup(o->help);
 	/* options are a two-column list; a long left column puts the help on the next line */
 	const char *pad = "                              ";

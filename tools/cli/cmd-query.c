@@ -19,10 +19,17 @@ static void write_text(struct fw_cli *cli, struct fw_setlist *l, const struct fw
 			for (size_t k = 0; k < hits->items[i].nreasons; k++)
 				n += strcmp(hits->items[i].reasons[k].topic, sel[t]->name) == 0;
 		fprintf(f, "%s%s%s: %s (%zu setting%s)\n", b, sel[t]->name, r, sel[t]->title, n, n == 1 ? "" : "s");
+		bool modules = fw_query_hits_span_modules(hits);
+		const char *last = NULL;
 		for (size_t i = 0; i < hits->n; i++)
 			for (size_t k = 0; k < hits->items[i].nreasons; k++)
-				if (strcmp(hits->items[i].reasons[k].topic, sel[t]->name) == 0)
+				if (strcmp(hits->items[i].reasons[k].topic, sel[t]->name) == 0) {
+					const char *m = fw_query_module_of(hits->items[i].it);
+					if (modules && (!last || strcmp(last, m) != 0))
+						fw_query_text_module(cli, hits->items[i].it);
+					last = m;
 					fw_query_text_setting(cli, l, hits->items[i].it, hits->items[i].reasons[k].why);
+				}
 		bool any = false;
 		for (size_t i = 0; facts && i < facts->n; i++) {
 			const struct fw_fact_answer *a = &facts->items[i];
@@ -51,11 +58,24 @@ static void write_markdown(struct fw_cli *cli, struct fw_setlist *l, const struc
 	FILE *f = fw_cli_out(cli);
 	for (size_t t = 0; t < nsel; t++) {
 		fprintf(f, "## %s: %s\n\n", sel[t]->name, sel[t]->title);
-		fprintf(f, FW_QUERY_MD_HEADER, "Why");
+		bool modules = fw_query_hits_span_modules(hits);
+		const char *last = NULL;
+		if (!modules)
+			fprintf(f, FW_QUERY_MD_HEADER, "Why");
 		for (size_t i = 0; i < hits->n; i++)
 			for (size_t k = 0; k < hits->items[i].nreasons; k++)
-				if (strcmp(hits->items[i].reasons[k].topic, sel[t]->name) == 0)
+				if (strcmp(hits->items[i].reasons[k].topic, sel[t]->name) == 0) {
+					const char *m = fw_query_module_of(hits->items[i].it);
+					if (modules && (!last || strcmp(last, m) != 0)) {
+						/* one table per module, under a heading naming it */
+						fprintf(f, "%s### %s in module ", last ? "\n" : "", sel[t]->name);
+						fw_md_cell(f, m);
+						fputs("\n\n", f);
+						fprintf(f, FW_QUERY_MD_HEADER, "Why");
+					}
+					last = m;
 					fw_query_md_row(f, l, hits->items[i].it, hits->items[i].reasons[k].why);
+				}
 		bool any = false;
 		for (size_t i = 0; facts && i < facts->n; i++) {
 			const struct fw_fact_answer *a = &facts->items[i];

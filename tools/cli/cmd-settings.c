@@ -67,17 +67,58 @@ static json_t *with_source(json_t *o, const struct fw_setting *st, const char *c
 	return o;
 }
 
+/* Settings of several modules (two AMD CBS modules, one per CPU generation, beside AMI Setup) are
+ * listed module by module, and each menu section names its module. */
+static bool several_modules(const struct fw_settings *s)
+{
+	for (uint32_t i = 1; i < s->n; i++)
+		if (s->items[i].fp->module != s->items[0].fp->module)
+			return true;
+	return false;
+}
+
+static const char *module_label(const struct fw_hii_module *m, char *buf, size_t len)
+{
+	char g[40];
+	if (m->name && m->has_guid)
+		snprintf(buf, len, "%s (%s)", m->name, fw_guid_format(&m->guid, g));
+	else
+		snprintf(buf, len, "%s", m->name ? m->name : m->has_guid ? fw_guid_format(&m->guid, g) : "unnamed module");
+	return buf;
+}
+
+static uint32_t settings_of_module(const struct fw_settings *s, uint32_t from)
+{
+	uint32_t n = 0;
+	for (uint32_t i = from; i < s->n && s->items[i].fp->module == s->items[from].fp->module; i++)
+		n++;
+	return n;
+}
+
 static void write_text(struct fw_cli *cli, const struct fw_settings *s, const char *cs_text)
 {
 	FILE *f = fw_cli_out(cli);
 	const char *last = NULL;
+	const struct fw_hii_module *last_module = NULL;
+	bool modules = several_modules(s);
 	const char *b = fw_cli_color(cli, "bold"), *r = fw_cli_color(cli, "reset"), *dim = fw_cli_color(cli, "dim");
 	const char *red = fw_cli_color(cli, "red"), *yel = fw_cli_color(cli, "yellow");
 	for (uint32_t i = 0; i < s->n; i++) {
 		const struct fw_setting *st = &s->items[i];
 		const char *path = st->npaths ? st->paths[0] : "(not reachable from a menu)";
+		if (modules && st->fp->module != last_module) {
+			char mb[160];
+			fprintf(f, "%s%s== module %s: %u settings ==%s\n", last ? "\n" : "", b,
+				module_label(st->fp->module, mb, sizeof(mb)), settings_of_module(s, i), r);
+			last_module = st->fp->module;
+			last = NULL;
+			fputc('\n', f);
+		}
 		if (!last || strcmp(last, path) != 0) {
-			fprintf(f, "%s%s%s%s\n", last ? "\n" : "", b, path, r);
+			fprintf(f, "%s%s%s%s", last ? "\n" : "", b, path, r);
+			if (modules)
+				fprintf(f, "  %s[%s]%s", dim, st->fp->module->name ? st->fp->module->name : "unnamed module", r);
+			fputc('\n', f);
 			last = path;
 		}
 		char db[32], cb[80];
@@ -154,11 +195,28 @@ static void write_markdown(struct fw_cli *cli, const struct fw_settings *s, cons
 	fprintf(f, "# Settings of %s\n\nCurrent values: ", base ? base + 1 : cli->argv[0]);
 	fw_md_cell(f, cs_text);
 	fputc('\n', f);
+	const struct fw_hii_module *last_module = NULL;
+	bool modules = several_modules(s);
 	for (uint32_t i = 0; i < s->n; i++) {
 		const struct fw_setting *st = &s->items[i];
 		const char *path = st->npaths ? st->paths[0] : "(not reachable from a menu)";
+		if (modules && st->fp->module != last_module) {
+			char mb[160];
+			fprintf(f, "\n## Module ");
+			fw_md_cell(f, module_label(st->fp->module, mb, sizeof(mb)));
+			fprintf(f, "\n\n%u settings.\n", settings_of_module(s, i));
+			last_module = st->fp->module;
+			last = NULL;
+		}
 		if (!last || strcmp(last, path) != 0) {
-			fprintf(f, "\n## %s\n\n", path);
+			fprintf(f, "\n%s ", modules ? "###" : "##");
+			fw_md_cell(f, path);
+			if (modules) {
+				fputs(" (", f);
+				fw_md_cell(f, st->fp->module->name ? st->fp->module->name : "unnamed module");
+				fputc(')', f);
+			}
+			fputs("\n\n", f);
 			fprintf(f, s->bound ? "| Setting | Current | Default | Options | Varstore | Offset | Width | Conditions |\n"
 					      "|---|---|---|---|---|---|---|---|\n"
 					    : "| Setting | Default | Options | Varstore | Offset | Width | Conditions |\n"

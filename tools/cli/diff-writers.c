@@ -78,6 +78,8 @@ static json_t *entry_json(const struct fw_diff_entry *e)
 	json_object_set_new(o, "key", json_string(e->key));
 	if (e->name)
 		json_object_set_new(o, "name", json_string(e->name));
+	if (e->where)
+		json_object_set_new(o, "where", json_string(e->where));
 	if (e->old_value || e->kind != FW_DIFF_ADDED)
 		json_object_set_new(o, "old", str_or_null(e->old_value));
 	if (e->new_value || e->kind != FW_DIFF_REMOVED)
@@ -157,6 +159,8 @@ json_t *fw_diff_json(const struct fw_diff *d, struct fw_setlist *la, struct fw_s
 		json_object_set_new(o, "new", str_or_null(v->new_value));
 		json_object_set_new(o, "old_value", v->a->has_current ? json_integer((json_int_t)v->a->current) : json_null());
 		json_object_set_new(o, "new_value", v->b->has_current ? json_integer((json_int_t)v->b->current) : json_null());
+		json_object_set_new(o, "old_source", str_or_null(d->values_source[0]));
+		json_object_set_new(o, "new_source", str_or_null(d->values_source[1]));
 		if (d->topic_filter)
 			json_object_set_new(o, "topics", topics_json(v->topics));
 		json_array_append_new(values, o);
@@ -206,6 +210,40 @@ static const char *sign_of(enum fw_diff_kind k)
 static const char *kind_color(struct fw_cli *cli, enum fw_diff_kind k)
 {
 	return fw_cli_color(cli, k == FW_DIFF_ADDED ? "green" : k == FW_DIFF_REMOVED ? "red" : k == FW_DIFF_MOVED ? "cyan" : "yellow");
+}
+
+/* The module a changed setting belongs to: its new side's, "A -> B" when it moved between modules
+ * (or --module-a and --module-b compare two). Settings of several modules are listed module by
+ * module, each group under a line naming it. */
+static const char *setting_module(const struct fw_diff_setting *s, char *buf, size_t len)
+{
+	const char *ma = s->a ? fw_query_module_of(s->a) : NULL, *mb = s->b ? fw_query_module_of(s->b) : NULL;
+	if (ma && mb && strcmp(ma, mb) != 0)
+		snprintf(buf, len, "%s -> %s", ma, mb);
+	else
+		snprintf(buf, len, "%s", mb ? mb : ma);
+	return buf;
+}
+
+/* The distinct modules of the listed settings, in order of first appearance; 0 (list them in one
+ * group) when there are more than `max`. */
+static size_t diff_modules(const struct fw_diff *d, bool verbose, char (*mods)[160], size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < d->nsettings; i++) {
+		if (d->settings[i].layout_only && !verbose)
+			continue;
+		char buf[160];
+		setting_module(&d->settings[i], buf, sizeof(buf));
+		size_t k = 0;
+		while (k < n && strcmp(mods[k], buf) != 0)
+			k++;
+		if (k == n && n == max)
+			return 0;
+		if (k == n)
+			snprintf(mods[n++], sizeof(mods[0]), "%s", buf);
+	}
+	return n;
 }
 
 /* Hashes are shortened for reading; JSON keeps them whole. */
@@ -268,6 +306,35 @@ static size_t entries_in(const struct fw_diff *d, const char *section)
 	return n;
 }
 
+/* Modules known only by their GUID are many and say little: without -v they are counted, one line
+ * per volume and kind of change, after the named ones. */
+static bool grouped(const struct fw_diff_entry *e, bool verbose)
+{
+	return !verbose && strcmp(e->section, "modules") == 0 && !e->name;
+}
+
+/* Where an entry's module is: "volume @0x1000000", "both copies", or "" */
+static const char *entry_volume(const struct fw_diff_entry *e)
+{
+	return e->where ? e->where : "";
+}
+
+/* The groups of unnamed modules: each first entry of its (volume, kind), with its count. */
+static size_t group_count(const struct fw_diff *d, const struct fw_diff_entry *e, bool *first)
+{
+	size_t n = 0, i = 0;
+	const struct fw_diff_entry *x;
+	*first = true;
+	while ((x = fw_diff_entry_in(d, "modules", &i))) {
+		if (!grouped(x, false) || x->kind != e->kind || strcmp(entry_volume(x), entry_volume(e)) != 0)
+			continue;
+		if (x < e)
+			*first = false;
+		n++;
+	}
+	return n;
+}
+
 static void text_entries(struct fw_cli *cli, const struct fw_diff *d, const char *section, const char *title)
 {
 	size_t n = entries_in(d, section);
@@ -279,11 +346,15 @@ static void text_entries(struct fw_cli *cli, const struct fw_diff *d, const char
 	size_t i = 0;
 	const struct fw_diff_entry *e;
 	while ((e = fw_diff_entry_in(d, section, &i))) {
+		if (grouped(e, cli->verbose))
+			continue;
 		bool group = e->group && strcmp(e->group, e->key) != 0;
 		fprintf(f, "  %s%s %s%s%s", kind_color(cli, e->kind), sign_of(e->kind), group ? e->group : "",
 			group ? ": " : "", e->key);
 		if (e->name)
 			fprintf(f, " %s", e->name);
+		if (e->where && (e->copies || strncmp(e->where, "volume", 6) != 0))
+			fprintf(f, "  (%s)", e->where);
 		fprintf(f, "%s", r);
 		if (e->kind == FW_DIFF_CHANGED && (e->old_value || e->new_value) && !e->nfields)
 			fprintf(f, ": %s -> %s", e->old_value ? e->old_value : "(none)", e->new_value ? e->new_value : "(none)");
@@ -294,6 +365,19 @@ static void text_entries(struct fw_cli *cli, const struct fw_diff *d, const char
 		fputc('\n', f);
 		if (e->kind == FW_DIFF_CHANGED)
 			text_fields(f, e->fields, e->nfields, false);
+	}
+	i = 0;
+	while ((e = fw_diff_entry_in(d, section, &i))) {
+		bool first;
+		if (!grouped(e, cli->verbose))
+			continue;
+		size_t g = group_count(d, e, &first);
+		if (!first)
+			continue;
+		const char *vol = entry_volume(e);
+		fprintf(f, "  %s%s %zu module%s without a name %s%s%s (GUIDs with -v)\n", kind_color(cli, e->kind),
+			sign_of(e->kind), g, g == 1 ? "" : "s", fw_diff_kind_name(e->kind), *vol ? " in " : "", vol);
+		fputs(r, f);
 	}
 }
 
@@ -311,13 +395,26 @@ void fw_diff_text(struct fw_cli *cli, const struct fw_diff *d, const char *a_nam
 				cli->verbose ? "" : ", listed with -v");
 		fputc('\n', f);
 		const enum fw_diff_kind order[] = {FW_DIFF_ADDED, FW_DIFF_REMOVED, FW_DIFF_MOVED, FW_DIFF_CHANGED};
-		for (size_t k = 0; k < 4; k++)
-			for (size_t i = 0; i < d->nsettings; i++)
-				if (d->settings[i].kind == order[k] && (cli->verbose || !d->settings[i].layout_only))
-					text_setting(cli, &d->settings[i]);
+		static char mods[64][160];
+		size_t nm = diff_modules(d, cli->verbose, mods, 64);
+		for (size_t m = 0; m < (nm > 1 ? nm : 1); m++) {
+			if (nm > 1)
+				fprintf(f, "  %smodule %s%s\n", b, mods[m], r);
+			for (size_t k = 0; k < 4; k++)
+				for (size_t i = 0; i < d->nsettings; i++) {
+					char mb[160];
+					if (d->settings[i].kind == order[k] && (cli->verbose || !d->settings[i].layout_only) &&
+					    (nm <= 1 || strcmp(setting_module(&d->settings[i], mb, sizeof(mb)), mods[m]) == 0))
+						text_setting(cli, &d->settings[i]);
+				}
+		}
 	}
 	if (d->nvalues) {
 		fprintf(f, "\n%sValues%s (%zu)\n", b, r, d->nvalues);
+		fprintf(f, "  %sold values from %s%s\n", fw_cli_color(cli, "dim"),
+			d->values_source[0] ? d->values_source[0] : "not known", r);
+		fprintf(f, "  %snew values from %s%s\n", fw_cli_color(cli, "dim"),
+			d->values_source[1] ? d->values_source[1] : "not known", r);
 		for (size_t i = 0; i < d->nvalues; i++) {
 			const struct fw_diff_value *v = &d->values[i];
 			fprintf(f, "  %s~ %s%s  %s%s%s: %s -> %s", kind_color(cli, FW_DIFF_CHANGED), v->b->prompt, r,
@@ -369,65 +466,87 @@ static void md_fields(FILE *f, const struct fw_diff_field *fl, size_t n, bool ol
 	}
 }
 
+/* One row of the settings table: a moved setting's new and old menu in their own columns. */
+static void md_setting_row(FILE *f, const struct fw_diff *d, const struct fw_diff_setting *s)
+{
+	char db[64];
+	const struct fw_setlist_item *it = s->b ? s->b : s->a;
+	fprintf(f, "| %s | ", fw_diff_kind_name(s->kind));
+	fw_md_cell(f, it->prompt);
+	fputs(" | ", f);
+	fw_md_cell(f, s->kind == FW_DIFF_MOVED ? s->b->path : it->path);
+	fputs(" | ", f);
+	if (s->kind == FW_DIFF_MOVED)
+		fw_md_cell(f, s->a->path);
+	fputs(" | ", f);
+	if (s->kind == FW_DIFF_MOVED) {
+		md_fields(f, s->fields, s->nfields, true);
+		fputs(" | ", f);
+		md_fields(f, s->fields, s->nfields, false);
+	} else if (s->kind == FW_DIFF_CHANGED) {
+		md_fields(f, s->fields, s->nfields, true);
+		fputs(" | ", f);
+		md_fields(f, s->fields, s->nfields, false);
+	} else if (s->kind == FW_DIFF_ADDED) {
+		const char *def = fw_setlist_default_text(s->b, db, sizeof(db));
+		fputs(" | ", f);
+		if (def) {
+			fputs("default ", f);
+			fw_md_cell(f, def);
+		}
+	} else {
+		const char *def = fw_setlist_default_text(s->a, db, sizeof(db));
+		if (def) {
+			fputs("default ", f);
+			fw_md_cell(f, def);
+		}
+		fputs(" | ", f);
+	}
+	if (d->topic_filter) {
+		fputs(" | ", f);
+		fw_md_cell(f, s->topics);
+	}
+	fputs(" |\n", f);
+}
+
 void fw_diff_markdown(FILE *f, const struct fw_diff *d, int level)
 {
 	if (d->have_settings && d->nsettings) {
 		md_heading(f, level, "Settings");
 		if (d->topic_filter)
 			fprintf(f, "Settings of the topics %s.\n\n", d->topic_filter);
-		fprintf(f, "| Change | Prompt | Path | Moved from | Old | New |%s\n|---|---|---|---|---|---|%s\n",
-			d->topic_filter ? " Topics |" : "", d->topic_filter ? "---|" : "");
 		const enum fw_diff_kind order[] = {FW_DIFF_ADDED, FW_DIFF_REMOVED, FW_DIFF_MOVED, FW_DIFF_CHANGED};
-		char db[64];
-		for (size_t k = 0; k < 4; k++)
-			for (size_t i = 0; i < d->nsettings; i++) {
-				const struct fw_diff_setting *s = &d->settings[i];
-				if (s->kind != order[k] || s->layout_only)
-					continue;
-				const struct fw_setlist_item *it = s->b ? s->b : s->a;
-				fprintf(f, "| %s | ", fw_diff_kind_name(s->kind));
-				fw_md_cell(f, it->prompt);
-				fputs(" | ", f);
-				fw_md_cell(f, s->kind == FW_DIFF_MOVED ? s->b->path : it->path);
-				fputs(" | ", f);
-				if (s->kind == FW_DIFF_MOVED)
-					fw_md_cell(f, s->a->path);
-				fputs(" | ", f);
-				if (s->kind == FW_DIFF_MOVED) {
-					md_fields(f, s->fields, s->nfields, true);
-					fputs(" | ", f);
-					md_fields(f, s->fields, s->nfields, false);
-				} else if (s->kind == FW_DIFF_CHANGED) {
-					md_fields(f, s->fields, s->nfields, true);
-					fputs(" | ", f);
-					md_fields(f, s->fields, s->nfields, false);
-				} else if (s->kind == FW_DIFF_ADDED) {
-					const char *def = fw_setlist_default_text(s->b, db, sizeof(db));
-					fputs(" | ", f);
-					if (def) {
-						fputs("default ", f);
-						fw_md_cell(f, def);
-					}
-				} else {
-					const char *def = fw_setlist_default_text(s->a, db, sizeof(db));
-					if (def) {
-						fputs("default ", f);
-						fw_md_cell(f, def);
-					}
-					fputs(" | ", f);
-				}
-				if (d->topic_filter) {
-					fputs(" | ", f);
-					fw_md_cell(f, s->topics);
-				}
-				fputs(" |\n", f);
+		static char mods[64][160];
+		size_t nm = diff_modules(d, false, mods, 64);
+		for (size_t m = 0; m < (nm > 1 ? nm : 1); m++) {
+			if (nm > 1) {
+				/* one table per module, under a heading naming it */
+				fprintf(f, "%s%.*s Module ", m ? "\n" : "", level + 1, "######");
+				fw_md_cell(f, mods[m]);
+				fputs("\n\n", f);
 			}
+			fprintf(f, "| Change | Prompt | Path | Moved from | Old | New |%s\n|---|---|---|---|---|---|%s\n",
+				d->topic_filter ? " Topics |" : "", d->topic_filter ? "---|" : "");
+			for (size_t k = 0; k < 4; k++)
+				for (size_t i = 0; i < d->nsettings; i++) {
+					const struct fw_diff_setting *s = &d->settings[i];
+					char mb[160];
+					if (s->kind == order[k] && !s->layout_only &&
+					    (nm <= 1 || strcmp(setting_module(s, mb, sizeof(mb)), mods[m]) == 0))
+						md_setting_row(f, d, s);
+				}
+		}
 		if (d->layout_only)
 			fprintf(f, "\n%zu more settings changed only their varstore offset or width.\n", d->layout_only);
 		fputc('\n', f);
 	}
 	if (d->nvalues) {
 		md_heading(f, level, "Values");
+		fputs("Old values from ", f);
+		fw_md_cell(f, d->values_source[0] ? d->values_source[0] : "not known");
+		fputs("; new values from ", f);
+		fw_md_cell(f, d->values_source[1] ? d->values_source[1] : "not known");
+		fputs(". A value that only follows its changed default is listed under Settings, not here.\n\n", f);
 		fprintf(f, "| Prompt | Path | Old | New |%s\n|---|---|---|---|%s\n", d->topic_filter ? " Topics |" : "",
 			d->topic_filter ? "---|" : "");
 		for (size_t i = 0; i < d->nvalues; i++) {
@@ -461,6 +580,8 @@ void fw_diff_markdown(FILE *f, const struct fw_diff *d, int level)
 		const struct fw_diff_entry *e;
 		char buf[32];
 		while ((e = fw_diff_entry_in(d, sections[s].section, &i))) {
+			if (grouped(e, false))
+				continue;
 			fprintf(f, "| %s | ", fw_diff_kind_name(e->kind));
 			if (e->group)
 				fprintf(f, "%s ", e->group);
@@ -468,6 +589,11 @@ void fw_diff_markdown(FILE *f, const struct fw_diff *d, int level)
 			if (e->name) {
 				fputc(' ', f);
 				fw_md_cell(f, e->name);
+			}
+			if (e->where && (e->copies || strncmp(e->where, "volume", 6) != 0)) {
+				fputs(" (", f);
+				fw_md_cell(f, e->where);
+				fputc(')', f);
 			}
 			fputs(" | ", f);
 			const char *what = strcmp(sections[s].section, "modules") == 0 ? "sha256" : "";
@@ -481,6 +607,19 @@ void fw_diff_markdown(FILE *f, const struct fw_diff *d, int level)
 			else
 				fw_md_cell(f, e->new_value ? short_hash(what, e->new_value, buf, sizeof(buf)) : NULL);
 			fputs(" |\n", f);
+		}
+		i = 0;
+		while ((e = fw_diff_entry_in(d, sections[s].section, &i))) {
+			bool first;
+			if (!grouped(e, false))
+				continue;
+			size_t g = group_count(d, e, &first);
+			if (!first)
+				continue;
+			fprintf(f, "| %s | %zu module%s without a name%s", fw_diff_kind_name(e->kind), g, g == 1 ? "" : "s",
+				*entry_volume(e) ? ", in " : "");
+			fw_md_cell(f, entry_volume(e));
+			fputs(" (GUIDs in the JSON) |  |  |\n", f);
 		}
 		fputc('\n', f);
 	}

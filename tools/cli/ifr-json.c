@@ -132,6 +132,12 @@ json_t *fw_ifr_json_question(const struct fw_setting *st, bool with_current)
 	json_object_set_new(o, "help", json_string(st->help));
 	json_object_set_new(o, "keyword", str_or_null(st->keyword));
 	json_object_set_new(o, "question_id", json_integer(q->question_id));
+	if (st->copies > 1) { /* the same question in other forms, folded into this setting */
+		json_t *ids = json_array();
+		for (uint32_t i = 0; i + 1 < st->copies; i++)
+			json_array_append_new(ids, json_integer(st->copy_qids[i]));
+		json_object_set_new(o, "also_question_ids", ids);
+	}
 	json_object_set_new(o, "varstore_id", json_integer(q->varstore_id));
 	json_object_set_new(o, "varstore", str_or_null(st->varstore_name));
 	json_object_set_new(o, "varstore_guid", st->vs ? guid_json(&st->vs->guid) : json_null());

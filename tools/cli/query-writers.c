@@ -177,6 +177,28 @@ json_t *fw_query_json_fact(const struct fw_fact_answer *a)
 	return o;
 }
 
+const char *fw_query_module_of(const struct fw_setlist_item *it)
+{
+	return it->module_name ? it->module_name : it->module ? it->module : "?";
+}
+
+bool fw_query_hits_span_modules(const struct fw_hits *hits)
+{
+	for (size_t i = 1; i < hits->n; i++)
+		if (strcmp(fw_query_module_of(hits->items[i].it), fw_query_module_of(hits->items[0].it)) != 0)
+			return true;
+	return false;
+}
+
+void fw_query_text_module(struct fw_cli *cli, const struct fw_setlist_item *it)
+{
+	FILE *f = fw_cli_out(cli);
+	fprintf(f, "  %smodule %s", fw_cli_color(cli, "bold"), fw_query_module_of(it));
+	if (it->module_name && it->module)
+		fprintf(f, " (%s)", it->module);
+	fprintf(f, "%s\n", fw_cli_color(cli, "reset"));
+}
+
 const char *fw_query_where(const struct fw_setlist_item *it, char *buf, size_t len)
 {
 	const char *vs = it->varstore ? it->varstore : "?";

@@ -32,6 +32,13 @@ json_t *fw_query_json_fact(const struct fw_fact_answer *a);
 /* A markdown row: | Setting | Path | Module | Where | Default | Current | Condition | last | */
 #define FW_QUERY_MD_HEADER "| Setting | Path | Module | Where | Default | Current | Condition | %s |\n|---|---|---|---|---|---|---|---|\n"
 void fw_query_md_row(FILE *f, struct fw_setlist *l, const struct fw_setlist_item *it, const char *last);
+/* Which module a setting is in ("CbsSetupDxeSHP", else its FFS GUID, else "?"), and whether the
+ * hits span several modules: find, query and diff then list them module by module, each group
+ * under a line naming its module (two AMD CBS modules, one per CPU generation, share menu paths). */
+const char *fw_query_module_of(const struct fw_setlist_item *it);
+bool fw_query_hits_span_modules(const struct fw_hits *hits);
+/* The line that opens a module group in text: "  module CbsSetupDxeSHP (B6488E5A-...)". */
+void fw_query_text_module(struct fw_cli *cli, const struct fw_setlist_item *it);
 /* "AmdSetupSHP+0x36/1" or "Setup bit 12:1" into buf. */
 const char *fw_query_where(const struct fw_setlist_item *it, char *buf, size_t len);
 /* A setting in text: prompt and value on the first line, path, storage, options and condition

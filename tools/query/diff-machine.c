@@ -47,6 +47,16 @@ static const char *module_key(const struct fw_module *m, char *buf, size_t len)
 	return buf;
 }
 
+/* The volume a module lies in, by its offset in the input ("volume @0x1000000"); a volume inside
+ * compressed data is named by the one around it that has an offset. */
+static const char *module_volume(struct fw_arena *ar, const struct fw_module *m)
+{
+	for (const struct fw_node *n = m->node ? m->node->parent : NULL; n; n = n->parent)
+		if (n->kind == FW_NODE_VOLUME && n->offset != FW_OFFSET_UNKNOWN)
+			return fw_arena_printf(ar, "volume @0x%llX", (unsigned long long)n->offset);
+	return NULL;
+}
+
 static void module_entry(struct fw_diff *d, enum fw_diff_kind kind, struct fw_module *a, struct fw_module *b)
 {
 	struct fw_module *m = b ? b : a;
@@ -54,6 +64,7 @@ static void module_entry(struct fw_diff *d, enum fw_diff_kind kind, struct fw_mo
 	struct fw_diff_entry *e = fw_diff_add_entry(d, "modules", NULL, kind, fw_guid_format(&m->guid, g),
 					a ? fw_module_sha256(a) : NULL, b ? fw_module_sha256(b) : NULL);
 	e->name = m->name ? fw_arena_strdup(&d->arena, m->name) : NULL;
+	e->where = module_volume(&d->arena, m);
 	if (kind != FW_DIFF_CHANGED)
 		return;
 	struct fw_diff_fields f = {.n = 0};
@@ -83,9 +94,77 @@ static void node_push(struct fw_diff_nodes *l, const struct fw_module *m)
 	l->v[l->n++] = m->node;
 }
 
+/* A module with several copies (a backup volume repeats them) is listed once per copy with the
+ * copy's volume, or once for all copies when each changed the same way (same kind, same bytes
+ * before and after). The first copy's entry is marked, the others dropped. */
+static bool has_copies(const struct fw_inventory *inv, const struct fw_guid *g)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < inv->nmodules && n < 2; i++)
+		n += fw_guid_eq(&inv->modules[i].guid, g);
+	return n > 1;
+}
+
+static bool same_change(const struct fw_diff_entry *x, const struct fw_diff_entry *e)
+{
+	if (x->kind != e->kind || !fw_diff_str_eq(x->old_value, e->old_value) || !fw_diff_str_eq(x->new_value, e->new_value) ||
+	    x->nfields != e->nfields)
+		return false;
+	for (size_t k = 0; k < x->nfields; k++)
+		if (!fw_diff_str_eq(x->fields[k].old_value, e->fields[k].old_value) ||
+		    !fw_diff_str_eq(x->fields[k].new_value, e->fields[k].new_value))
+			return false;
+	return true;
+}
+
+static void module_copies(struct fw_diff *d, size_t first, const struct fw_inventory *ia, const struct fw_inventory *ib)
+{
+	for (size_t i = first; i < d->nentries; i++) {
+		struct fw_guid g;
+		d->entries[i].copies = fw_guid_parse(d->entries[i].key, &g) && (has_copies(ia, &g) || has_copies(ib, &g));
+	}
+}
+
+/* Entries [first, n) whose `copies` is set: one entry for all copies of a key when each changed
+ * the same way, else one per copy (each with its own `where`). */
+static void merge_copies(struct fw_diff *d, size_t first)
+{
+	size_t n = d->nentries - first;
+	if (!n)
+		return;
+	/* decide for every entry first, then compact */
+	char *drop = fw_xcalloc(n, 1);
+	for (size_t i = first; i < d->nentries; i++) {
+		struct fw_diff_entry *e = &d->entries[i];
+		if (!e->copies || drop[i - first])
+			continue;
+		size_t same = 0, all = 0;
+		for (size_t j = first; j < d->nentries; j++) {
+			const struct fw_diff_entry *x = &d->entries[j];
+			if (!x->copies || strcmp(x->key, e->key) != 0)
+				continue;
+			all++;
+			same += same_change(x, e);
+		}
+		if (all < 2 || same != all)
+			continue;
+		for (size_t j = i + 1; j < d->nentries; j++)
+			if (d->entries[j].copies && strcmp(d->entries[j].key, e->key) == 0)
+				drop[j - first] = 1;
+		e->where = all == 2 ? "both copies" : fw_arena_printf(&d->arena, "all %zu copies", all);
+	}
+	size_t kept = first;
+	for (size_t i = first; i < d->nentries; i++)
+		if (!drop[i - first])
+			d->entries[kept++] = d->entries[i];
+	d->nentries = kept;
+	free(drop);
+}
+
 void fw_diff_modules(struct fw_diff *d, struct fw_inventory *ia, struct fw_inventory *ib, const struct fw_diff_options *o,
 			 struct fw_diff_nodes *da, struct fw_diff_nodes *db)
 {
+	size_t first = d->nentries;
 	struct fw_strmap mb;
 	fw_strmap_init(&mb);
 	char key[64];
@@ -112,6 +191,8 @@ void fw_diff_modules(struct fw_diff *d, struct fw_inventory *ia, struct fw_inven
 		}
 		fw_strmap_free(&mb);
 		free(used);
+		module_copies(d, first, ia, ib);
+	merge_copies(d, first);
 		return;
 	}
 	for (size_t i = 0; i < ia->nmodules; i++) {
@@ -138,6 +219,8 @@ void fw_diff_modules(struct fw_diff *d, struct fw_inventory *ia, struct fw_inven
 		}
 	fw_strmap_free(&mb);
 	free(used);
+	module_copies(d, first, ia, ib);
+	merge_copies(d, first);
 }
 
 /* ---- EFI variables ---- */
@@ -150,28 +233,62 @@ static const char *var_key(const struct fw_variable *v, char *buf, size_t len)
 	return buf;
 }
 
+/* Stores of one image can hold a variable twice (the NVRAM volume and its backup, two defaults
+ * stores): the n-th record of a key on one side is paired with the n-th on the other. */
+static const char *nth_key(struct fw_strmap *count, const char *key, char *buf, size_t len, unsigned *nth)
+{
+	uintptr_t n = (uintptr_t)fw_strmap_get(count, key);
+	fw_strmap_put(count, key, (void *)(n + 1));
+	*nth = (unsigned)n;
+	snprintf(buf, len, "%s#%u", key, (unsigned)n);
+	return buf;
+}
+
+static void var_where(struct fw_diff *d, struct fw_diff_entry *e, const struct fw_variable *v, unsigned nth,
+		      bool copies)
+{
+	e->copies = copies;
+	if (copies)
+		e->where = v->offset != FW_OFFSET_UNKNOWN
+				   ? fw_arena_printf(&d->arena, "copy %u, record @0x%llX", nth + 1, (unsigned long long)v->offset)
+				   : fw_arena_printf(&d->arena, "copy %u", nth + 1);
+}
+
 void fw_diff_variables(struct fw_diff *d, const struct fw_varlist *va, const struct fw_varlist *vb)
 {
-	struct fw_strmap mb;
+	size_t first = d->nentries;
+	struct fw_strmap mb, na, nb;
 	fw_strmap_init(&mb);
-	char key[512];
+	fw_strmap_init(&na);
+	fw_strmap_init(&nb);
+	char key[512], nkey[530];
+	unsigned nth;
 	for (size_t i = 0; i < vb->count; i++)
-		fw_strmap_put(&mb, var_key(vb->items[i], key, sizeof(key)), vb->items[i]);
-	struct fw_strmap seen;
+		fw_strmap_put(&mb, nth_key(&nb, var_key(vb->items[i], key, sizeof(key)), nkey, sizeof(nkey), &nth),
+			      vb->items[i]);
+	struct fw_strmap seen, ca;
 	fw_strmap_init(&seen);
+	fw_strmap_init(&ca);
+	for (size_t i = 0; i < va->count; i++)
+		nth_key(&ca, var_key(va->items[i], key, sizeof(key)), nkey, sizeof(nkey), &nth);
 	char sha_a[FW_SHA256_HEX_LEN], sha_b[FW_SHA256_HEX_LEN];
 	for (size_t i = 0; i < va->count; i++) {
 		const struct fw_variable *a = va->items[i];
 		var_key(a, key, sizeof(key));
-		fw_strmap_put(&seen, key, (void *)a);
-		const struct fw_variable *b = fw_strmap_get(&mb, key);
+		bool copies = (uintptr_t)fw_strmap_get(&ca, key) > 1 || (uintptr_t)fw_strmap_get(&nb, key) > 1;
+		nth_key(&na, key, nkey, sizeof(nkey), &nth);
+		fw_strmap_put(&seen, nkey, (void *)a);
+		const struct fw_variable *b = fw_strmap_get(&mb, nkey);
 		if (!b) {
-			fw_diff_add_entry(d, "variables", NULL, FW_DIFF_REMOVED, key, fw_arena_printf(&d->arena, "%zu bytes", a->size), NULL);
+			struct fw_diff_entry *e = fw_diff_add_entry(d, "variables", NULL, FW_DIFF_REMOVED, key,
+								    fw_arena_printf(&d->arena, "%zu bytes", a->size), NULL);
+			var_where(d, e, a, nth, copies);
 			continue;
 		}
 		if (a->size == b->size && memcmp(a->data, b->data, a->size) == 0 && a->attributes == b->attributes)
 			continue;
 		struct fw_diff_entry *e = fw_diff_add_entry(d, "variables", NULL, FW_DIFF_CHANGED, key, NULL, NULL);
+		var_where(d, e, b, nth, copies);
 		struct fw_diff_fields f = {.n = 0};
 		if (a->size != b->size)
 			fw_diff_field(&f, "size", fw_arena_printf(&d->arena, "%zu", a->size), fw_arena_printf(&d->arena, "%zu", b->size), NULL);
@@ -183,12 +300,24 @@ void fw_diff_variables(struct fw_diff *d, const struct fw_varlist *va, const str
 		e->fields = fw_diff_keep_fields(d, &f);
 		e->nfields = f.n;
 	}
+	struct fw_strmap nb2;
+	fw_strmap_init(&nb2);
 	for (size_t i = 0; i < vb->count; i++) {
 		const struct fw_variable *b = vb->items[i];
-		if (!fw_strmap_has(&seen, var_key(b, key, sizeof(key))))
-			fw_diff_add_entry(d, "variables", NULL, FW_DIFF_ADDED, key, NULL, fw_arena_printf(&d->arena, "%zu bytes", b->size));
+		var_key(b, key, sizeof(key));
+		bool copies = (uintptr_t)fw_strmap_get(&ca, key) > 1 || (uintptr_t)fw_strmap_get(&nb, key) > 1;
+		if (!fw_strmap_has(&seen, nth_key(&nb2, key, nkey, sizeof(nkey), &nth))) {
+			struct fw_diff_entry *e = fw_diff_add_entry(d, "variables", NULL, FW_DIFF_ADDED, key, NULL,
+								    fw_arena_printf(&d->arena, "%zu bytes", b->size));
+			var_where(d, e, b, nth, copies);
+		}
 	}
+	merge_copies(d, first);
+	fw_strmap_free(&nb2);
+	fw_strmap_free(&ca);
 	fw_strmap_free(&seen);
+	fw_strmap_free(&na);
+	fw_strmap_free(&nb);
 	fw_strmap_free(&mb);
 }
 

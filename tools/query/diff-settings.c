@@ -492,6 +492,8 @@ void fw_diff_settings(struct fw_setlist *la, struct fw_setlist *lb, struct fw_di
 	d->have_settings = true;
 	d->a_settings = la->n;
 	d->b_settings = lb->n;
+	d->values_source[0] = la->current_source ? fw_arena_strdup(&d->arena, la->current_source) : NULL;
+	d->values_source[1] = lb->current_source ? fw_arena_strdup(&d->arena, lb->current_source) : NULL;
 	match_stage(&m, KEY_PATH);
 	match_stage(&m, KEY_PROMPT);
 	match_stage(&m, KEY_FAMILY);

@@ -65,6 +65,9 @@ struct fw_diff_entry {
 	enum fw_diff_kind kind;
 	const char *key;     /* "bios", "AmdSetupSHP", "Setup 899407D7-...", GUID, "IVRS" */
 	const char *name;    /* module name, or NULL */
+	const char *where;   /* modules: the volume of the copy ("volume @0x1000000"), "both copies" when
+			      * the change is the same in every copy; NULL for the other sections */
+	bool copies;         /* modules: the GUID has several copies (a backup volume): say which */
 	const char *old_value, *new_value;
 	struct fw_diff_field *fields;
 	size_t nfields;
@@ -86,6 +89,7 @@ struct fw_diff {
 	size_t layout_only;
 	struct fw_diff_value *values;
 	size_t nvalues, values_cap;
+	const char *values_source[2];    /* where each side's current values came from (current_source) */
 	struct fw_diff_entry *entries;
 	size_t nentries, entries_cap;
 	const char **notes;              /* what could not be compared, for the command to log */
