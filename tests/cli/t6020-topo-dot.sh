@@ -1,6 +1,7 @@
 #!/bin/sh
 # The topology as a picture: `acpi topo --format dot` on a sample machine folder and snapshot
-# (golden), rendered by Graphviz into SVG whose nodes and edges are checked; `notes --svg DIR`
+# (golden), rendered by Graphviz into SVG whose nodes, edges and clusters (NUMA domains inside a
+# socket cluster that says the socket is not known) are checked; `notes --svg DIR`
 # links the drawing, and without Graphviz keeps the table and says so.
 . "$(dirname "$0")/lib.sh"
 
@@ -10,6 +11,20 @@ t_need_cmd topo-dot iasl || exit 0
 
 t_golden topo-dot-1201 "$G/topo-1201.dot" t_in_dir "$SAMPLES" fwlens acpi topo sysroot-1201 --format dot
 cp "$T_OUT" "$T_DIR/folder.dot"
+# the eight NUMA domains are drawn inside the socket cluster
+python3 - "$T_OUT" <<'PY' && pass topo-dot-sockets || fail topo-dot-sockets "the NUMA domains are not all inside the socket cluster"
+import sys
+depth, inside, n = 0, None, 0
+for line in open(sys.argv[1]):
+    if "subgraph cluster_socket_unknown" in line:
+        inside = depth
+    if inside is not None and "subgraph cluster_pxm" in line:
+        n += 1
+    depth += line.count("{") - line.count("}")
+    if inside is not None and depth <= inside:
+        inside = None
+sys.exit(0 if n == 8 else 1)
+PY
 fwlens snapshot capture --root "$SAMPLES/sysroot-1201" -o "$T_DIR/s1201.fwsnap" -q
 t_run topo-dot-snapshot 0 fwlens acpi topo "$T_DIR/s1201.fwsnap" --format dot
 cmp -s "$T_OUT" "$T_DIR/folder.dot" && pass topo-dot-snapshot-same || fail topo-dot-snapshot-same "the snapshot draws differently from its folder"
@@ -41,6 +56,8 @@ if len(gpus) != 8: bad.append("%d GPU nodes, want 8" % len(gpus))
 if len(bridges) != 8: bad.append("%d root bridges, want 8" % len(bridges))
 if len(iommus) != 8: bad.append("%d IOMMUs, want 8" % len(iommus))
 if not any("NUMA domain" in c for c in clusters): bad.append("no NUMA domain cluster")
+# no table the samples carry says which socket a domain is on: one cluster around them says so
+if sum(1 for c in clusters if c.startswith("socket not known")) != 1: bad.append("no socket cluster")
 if not any("ACS redirect on" in t for t in nodes.values()): bad.append("no port with ACS redirect on")
 if not all("IOMMU group" in nodes[g] and "owner:" in nodes[g] for g in gpus): bad.append("a GPU without owner or group")
 if not any("IO_PAGE_FAULT" in t for _, t in edges): bad.append("no IO_PAGE_FAULT pair")

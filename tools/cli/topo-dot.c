@@ -120,6 +120,13 @@ void fw_topo_dot(FILE *f, const struct fw_acpi_topo *t, const struct fw_host *h)
 {
 	char a[16], id[48], pid[48];
 	fputs("digraph topology {\n  rankdir=TB;\n  node [fontname=\"Helvetica\", fontsize=10];\n", f);
+	/* Sockets: SRAT and MADT give proximity domains and APIC IDs, not the package they sit in (that
+	 * would be PPTT's physical-package nodes, which fwlens does not decode), so the NUMA domains are
+	 * drawn inside one cluster that says the socket is not known, rather than a guessed split. */
+	if (t->ndomains)
+		fputs("  subgraph cluster_socket_unknown {\n    label=\"socket not known: SRAT and MADT do not say which socket "
+		      "a NUMA domain is on\";\n    style=dotted;\n",
+		      f);
 	/* NUMA domains with their root bridges; bridges of no known domain outside any cluster */
 	for (size_t i = 0; i < t->ndomains; i++) {
 		const struct fw_topo_domain *d = &t->domains[i];
@@ -133,6 +140,8 @@ void fw_topo_dot(FILE *f, const struct fw_acpi_topo *t, const struct fw_host *h)
 				bridge_node(f, &t->bridges[k], k);
 		fprintf(f, "    pxm%u [shape=point, style=invis];\n  }\n", d->pxm);
 	}
+	if (t->ndomains)
+		fputs("  }\n", f);
 	for (size_t k = 0; k < t->nbridges; k++) {
 		const struct fw_topo_bridge *b = &t->bridges[k];
 		bool placed = false;
