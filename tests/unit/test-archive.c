@@ -262,3 +262,81 @@ TEST(archive_firmware_open_takes_the_capsule)
 	free(p);
 	free(bytes);
 }
+
+static bool named_b(const char *name)
+{
+	return strcmp(name, "b") == 0;
+}
+
+TEST(tar_compressed_is_read_as_the_plain_tar)
+{
+	uint8_t big[1000];
+	memset(big, 7, sizeof(big));
+	struct file fl[] = {{"a", big, 1000}, {"b", (const uint8_t *)"bee", 3}};
+	static const struct {
+		int filter;
+		const char *name;
+	} forms[] = {{ARCHIVE_FILTER_GZIP, "gzip"}, {ARCHIVE_FILTER_XZ, "xz"}, {ARCHIVE_FILTER_ZSTD, "zstd"},
+		     {ARCHIVE_FILTER_BZIP2, "bzip2"}};
+	size_t plain_len;
+	uint8_t *plain = write_archive(ARCHIVE_FORMAT_TAR_PAX_RESTRICTED, ARCHIVE_FILTER_NONE, fl, 2, &plain_len);
+	struct fw_view pv = fw_view_make(plain, plain_len, 0);
+	CHECK(fw_tar_probe_compressed(&pv) == NULL);
+	uint64_t at[2]; /* where the plain tar's headers are */
+	struct fw_tar_reader pr;
+	struct fw_tar_entry pe;
+	fw_tar_reader_init(&pr, &pv, NULL);
+	for (int k = 0; k < 2; k++) {
+		CHECK(fw_tar_next(&pr, &pe, NULL));
+		at[k] = pe.header_offset;
+	}
+	fw_tar_reader_free(&pr);
+	CHECK(at[1] > at[0]);
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		size_t len;
+		uint8_t *p = write_archive(ARCHIVE_FORMAT_TAR_PAX_RESTRICTED, forms[i].filter, fl, 2, &len);
+		struct fw_view v = fw_view_make(p, len, 0);
+		CHECK(!fw_tar_probe(&v));
+		const char *name = fw_tar_probe_compressed(&v);
+		CHECK_MSG(name && strcmp(name, forms[i].name) == 0, "%s: %s", forms[i].name, name ? name : "not a tar");
+		/* the same members, offsets in the inflated tar */
+		struct fw_tar_reader r;
+		struct fw_tar_entry e;
+		struct fw_error err;
+		fw_error_clear(&err);
+		fw_tar_reader_init(&r, &v, NULL);
+		r.lim = (struct fw_tar_limits){2, 1000, 1003};
+		CHECK(fw_tar_next(&r, &e, &err));
+		CHECK_STR(e.name, "a");
+		CHECK_EQ(e.data.len, 1000);
+		CHECK_EQ(e.header_offset, at[0]);
+		CHECK(memcmp(e.data.p, big, 1000) == 0);
+		CHECK(fw_tar_next(&r, &e, &err));
+		CHECK_STR(e.name, "b");
+		CHECK_EQ(e.header_offset, at[1]);
+		CHECK(memcmp(e.data.p, "bee", 3) == 0);
+		CHECK(!fw_tar_next(&r, &e, &err));
+		CHECK_EQ(err.code, FW_OK);
+		fw_tar_reader_free(&r);
+		/* a member not wanted is not read, but its size still counts against the total */
+		static const struct fw_tar_limits lims[] = {{2, 3, 1003}, {2, 3, 1002}};
+		for (size_t k = 0; k < 2; k++) {
+			fw_error_clear(&err);
+			fw_tar_reader_init(&r, &v, &lims[k]);
+			r.want = named_b;
+			bool got = fw_tar_next(&r, &e, &err);
+			CHECK_MSG(k == 0 ? got && strcmp(e.name, "b") == 0
+					 : !got && err.code == FW_E_LIMIT && strstr(err.msg, "b takes the members past their total limit"),
+				  "%s", err.msg);
+			fw_tar_reader_free(&r);
+		}
+		free(p);
+	}
+	/* a gzip file that holds no tar is none */
+	size_t len;
+	uint8_t *raw = write_archive(ARCHIVE_FORMAT_RAW, ARCHIVE_FILTER_GZIP, fl, 1, &len);
+	struct fw_view rv = fw_view_make(raw, len, 0);
+	CHECK(fw_tar_probe_compressed(&rv) == NULL);
+	free(raw);
+	free(plain);
+}

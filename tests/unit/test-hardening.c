@@ -421,3 +421,28 @@ TEST(snapshot_second_manifest_refused)
 	CHECK(strstr(err.msg, "two.fwsnap: a second manifest.json at 0x"));
 	free(p);
 }
+
+/* ---- FWLENS_LIMITS: lowers, never raises; malformed is refused ---------------------------------- */
+
+TEST(limits_env_lowers_never_raises)
+{
+	char why[160];
+	CHECK(fw_env_limits_valid(NULL, why, sizeof(why)));
+	CHECK(fw_env_limits_valid("inflate-total=1G,snapshot-members=10,snapshot-bytes=64K,snapshot-member=2M", why, sizeof(why)));
+	static const char *const bad[] = {"inflate-total", "inflate-total=", "inflate-total=x", "inflate-total=1T",
+					  "inflate-total=1KK", "other=1", "=1", "inflate-total=99999999999999999999",
+					  "inflate-total=17179869184G", "snapshot-members=1,,inflate-total=2"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK_MSG(!fw_env_limits_valid(bad[i], why, sizeof(why)) && strstr(why, "FWLENS_LIMITS: '"), "%s accepted", bad[i]);
+	struct fw_env saved = *fw_env(), e = saved;
+	e.limits = "inflate-total=64K,snapshot-members=99999999,snapshot-bytes=3M,snapshot-bytes=2M";
+	fw_env_set(&e);
+	CHECK_EQ(fw_env_limit("inflate-total", (uint64_t)2 << 30), 65536);
+	CHECK_EQ(fw_env_limit("snapshot-members", 200000), 200000); /* never raised */
+	CHECK_EQ(fw_env_limit("snapshot-bytes", (uint64_t)2 << 30), 2 << 20); /* the lowest given */
+	CHECK_EQ(fw_env_limit("snapshot-member", 128 << 20), 128 << 20);
+	struct fw_limits l = fw_limits_default();
+	CHECK_EQ(l.max_decompressed_total, 65536);
+	fw_env_set(&saved);
+	CHECK_EQ(fw_limits_default().max_decompressed_total, (uint64_t)2 << 30);
+}
