@@ -3,7 +3,8 @@
 # the same doctor and query answers from the image, from the cache without the image (query's
 # topic matches too), after the cache entry was damaged (rebuilt), and with --no-cache; other
 # topic rules miss the cache; the cache folder comes from $XDG_CACHE_HOME, else $HOME/.cache,
-# else --cache-dir; --cache-max and $FWLENS_CACHE_MAX bound it, the oldest entries going first.
+# else --cache-dir; --cache-max and $FWLENS_CACHE_MAX bound it, the oldest entries going first; find, notes
+# and plan give the same bytes warm (from the entry, without the image) as with --no-cache.
 . "$(dirname "$0")/lib.sh"
 
 CAP="$SAMPLES/ESC8000A-E13-ASUS-1104.CAP"
@@ -121,14 +122,49 @@ fwlens doctor "$T_DIR/full.fwsnap" --cache-dir "$T_DIR/c3" -q >/dev/null
 t_run cache-max-not-a-size 2 fwlens doctor "$T_DIR/full.fwsnap" --cache-max 10X
 grep -q -- "--cache-max takes a size of at least 1M" "$T_ERR" && pass cache-max-said || fail cache-max-said "$(head -c 200 "$T_ERR")"
 
-# find, notes and diff take --image-dir too (they read the image itself, never the cache)
+# find, notes and plan read the image through the cache as doctor and query do, byte for byte the same
+rm -rf "$T_DIR/xdg"
+cached() { # NAME COMMAND ARGS...: a --no-cache run, a cold run (stores the entry) and a warm run without the image (only
+	# the entry can give the forms) on the snapshot by reference, and a --no-cache and a warm run on the snapshot
+	# that stores the image: the same bytes and exit status each time
+	name=$1
+	cmd=$2
+	shift 2
+	fwlens "$cmd" "$T_DIR/ref.fwsnap" "$@" --image-dir "$T_DIR/images" --no-cache >"$T_DIR/c-want" 2>"$T_DIR/err"
+	want_rc=$?
+	[ ! -e "$T_DIR/xdg/fwlens" ] && [ -s "$T_DIR/c-want" ] && pass "$name-no-cache" || fail "$name-no-cache" "$(ls "$T_DIR/xdg/fwlens" 2>&1 | head -c 200) $(head -c 200 "$T_DIR/err")"
+	fwlens "$cmd" "$T_DIR/ref.fwsnap" "$@" --image-dir "$T_DIR/images" >"$T_DIR/c-cold" 2>/dev/null
+	cold_rc=$?
+	fwlens "$cmd" "$T_DIR/ref.fwsnap" "$@" >"$T_DIR/c-warm" 2>"$T_DIR/err"
+	warm_rc=$?
+	[ -s "$ENTRY" ] && cmp -s "$T_DIR/c-want" "$T_DIR/c-cold" && cmp -s "$T_DIR/c-want" "$T_DIR/c-warm" &&
+		[ "$want_rc" -lt 2 ] && [ "$cold_rc $warm_rc" = "$want_rc $want_rc" ] && pass "$name-warm-hit" ||
+		fail "$name-warm-hit" "rc $want_rc $cold_rc $warm_rc $(diff "$T_DIR/c-want" "$T_DIR/c-warm" | head -n 6 | tr '\n' ' ') $(head -c 200 "$T_DIR/err")"
+	fwlens "$cmd" "$T_DIR/full.fwsnap" "$@" --no-cache >"$T_DIR/c-want" 2>/dev/null
+	want_rc=$?
+	fwlens "$cmd" "$T_DIR/full.fwsnap" "$@" >"$T_DIR/c-warm" 2>/dev/null
+	warm_rc=$?
+	cmp -s "$T_DIR/c-want" "$T_DIR/c-warm" && [ "$want_rc" -lt 2 ] && [ "$want_rc" = "$warm_rc" ] && pass "$name-stored-image-warm" ||
+		fail "$name-stored-image-warm" "rc $want_rc $warm_rc $(diff "$T_DIR/c-want" "$T_DIR/c-warm" | head -n 6 | tr '\n' ' ')"
+	rm -rf "$T_DIR/xdg"
+}
+cached find find 'ASID' --format json
+cached notes notes
+cached plan plan --profile snp-host --format json
+fwlens notes "$T_DIR/ref.fwsnap" -q --image-dir "$T_DIR/images" >/dev/null
+fwlens notes "$T_DIR/ref.fwsnap" -q >"$T_DIR/notes.md"
+grep -q "^- Image: BIOS-1104.CAP, $SIZE bytes, sha256 $SHA$" "$T_DIR/notes.md" && pass notes-image-from-cache ||
+	fail notes-image-from-cache "$(grep -i image "$T_DIR/notes.md" | head -n 3)"
+fwlens plan "$T_DIR/ref.fwsnap" --profile snp-host --format json -q >"$T_DIR/plan.json"
+[ "$(jq -r .image_sha256 "$T_DIR/plan.json")" = "$SHA" ] && pass plan-image-from-cache || fail plan-image-from-cache "$(head -c 300 "$T_DIR/plan.json")"
+
+# find, notes and diff take --image-dir (diff reads the image itself, never the cache)
 rm -rf "$T_DIR/xdg"
 fwlens find "$T_DIR/full.fwsnap" 'ASID' --format json -q | jq -S 'del(.source)' >"$T_DIR/f1.json"
-fwlens find "$T_DIR/ref.fwsnap" 'ASID' --image-dir "$T_DIR/images" --format json -q | sed 's/ref\.fwsnap/full.fwsnap/g' | jq -S 'del(.source)' >"$T_DIR/f2.json"
+fwlens find "$T_DIR/ref.fwsnap" 'ASID' --image-dir "$T_DIR/images" --no-cache --format json -q | sed 's/ref\.fwsnap/full.fwsnap/g' | jq -S 'del(.source)' >"$T_DIR/f2.json"
 cmp -s "$T_DIR/f1.json" "$T_DIR/f2.json" && [ "$(jq '.matches | length' "$T_DIR/f2.json")" -gt 0 ] && pass find-image-dir ||
 	fail find-image-dir "$(diff "$T_DIR/f1.json" "$T_DIR/f2.json" | head -n 4 | tr '\n' ' ')"
+rm -rf "$T_DIR/xdg"
 t_run diff-image-dir 0 fwlens diff "$T_DIR/full.fwsnap" "$T_DIR/ref.fwsnap" --image-dir "$T_DIR/images" --format json -q
 [ "$(jq .summary.differences "$T_OUT")" = 0 ] && pass diff-image-dir-same || fail diff-image-dir-same "$(jq -c .summary "$T_OUT")"
-fwlens notes "$T_DIR/ref.fwsnap" --image-dir "$T_DIR/images" -q >"$T_DIR/notes.md"
-grep -q "sha256 $SHA" "$T_DIR/notes.md" && pass notes-image-dir || fail notes-image-dir "$(grep -i image "$T_DIR/notes.md" | head -n 3)"
-[ ! -e "$T_DIR/xdg/fwlens" ] && pass image-dir-commands-write-no-cache || fail image-dir-commands-write-no-cache "$(ls "$T_DIR/xdg/fwlens")"
+[ ! -e "$T_DIR/xdg/fwlens" ] && pass diff-writes-no-cache || fail diff-writes-no-cache "$(ls "$T_DIR/xdg/fwlens")"

@@ -8,7 +8,8 @@
 #include "tools/query/cache.h"
 #include "tools/query/source.h"
 
-/* Commands that need no more of an image than its forms and version facts (doctor, query). */
+/* Commands that need no more of an image than its forms, version facts and SHA-256 (doctor, query, find,
+ * notes, plan). */
 #define FW_CACHE_OPTIONS                                                                                             \
 	{"cache-dir", 0, "DIR", "cache of decoded firmware (default $XDG_CACHE_HOME/fwlens, else ~/.cache/fwlens)",    \
 	 NULL},                                                                                                        \

@@ -125,7 +125,7 @@ static const struct fw_option find_options[] = {
 	{"in", 0, "FIELD[,FIELD]", "where to look: prompt, help, option, varstore, keyword (comma-separated; default all)",
 	 "prompt,help,option,varstore,keyword"},
 	{"image", 0, "FILE", "BIOS image whose forms decode a machine's stored settings", NULL},
-	FW_IMAGE_DIR_OPTION,
+	FW_CACHE_OPTIONS,
 	{"module", 'm', "NAME|GUID", "only settings of this module", NULL},
 	{"vars", 'V', "VARS", "current values from here: anything `fwlens nvram` reads (efivarfs folder or tar, NVRAM store or volume, whole image)", NULL},
 	{"lang", 'l', "LANG", "display language of setup strings (default en-US)", NULL},

@@ -131,14 +131,18 @@ static int run_notes(struct fw_cli *cli)
 {
 	struct fw_source_options so = {.image = fw_cli_opt(cli, "image"), .lang = fw_cli_opt(cli, "lang"),
 				       .vars = fw_cli_opt(cli, "vars")};
-	fw_cli_cache_setup(cli, &so); /* --image-dir; notes hash the image, so no cache */
+	int rc = fw_cli_cache_setup(cli, &so);
+	if (rc)
+		return rc;
+	const char *previous = fw_cli_opt(cli, "previous");
+	if (previous)
+		so.cache = NULL; /* "Changes since" compares the images' modules: the whole firmware tree, no entry holds it */
 	struct fw_source src, prev;
 	struct fw_error err;
 	fw_error_clear(&err);
 	if (!fw_source_open(cli->argv[0], &so, &src, &err))
 		return fw_cli_fail(cli, &err);
 	struct fw_notes_options no = {.title = fw_cli_opt(cli, "title")};
-	const char *previous = fw_cli_opt(cli, "previous");
 	if (previous) {
 		struct fw_source_options po = {.image = fw_cli_opt(cli, "previous-image"), .lang = so.lang,
 					       .image_dir = so.image_dir};
@@ -156,7 +160,7 @@ static int run_notes(struct fw_cli *cli)
 	if (svg_dir && draw_topology(cli, &src, svg_dir, svg_path, sizeof(svg_path)))
 		no.topology_picture = svg_path;
 	struct shown shown = {&src, &no};
-	int rc = fw_cli_emit(cli, &(struct fw_emit){"notes", NULL, NULL, NULL, NULL, &shown, notes_writers});
+	rc = fw_cli_emit(cli, &(struct fw_emit){"notes", NULL, NULL, NULL, NULL, &shown, notes_writers});
 	if (rc) {
 		fw_source_close(&src);
 		if (previous)
@@ -179,7 +183,7 @@ static const struct fw_option notes_options[] = {
 	{"previous", 0, "OLD", "a previous snapshot or image: adds a \"Changes since\" section", NULL},
 	{"image", 0, "FILE", "BIOS image whose forms decode the machine's stored settings", NULL},
 	{"previous-image", 0, "FILE", "BIOS image for the previous machine (default: its stored image)", NULL},
-	FW_IMAGE_DIR_OPTION,
+	FW_CACHE_OPTIONS,
 	{"title", 0, "TEXT", "title of the notes (default: product, BIOS version and date)", NULL},
 	{"lang", 'l', "LANG", "display language of setup strings (default en-US)", NULL},
 	{"svg", 0, "DIR", "draw the topology into DIR/topology.svg with Graphviz and link it from the notes", NULL},

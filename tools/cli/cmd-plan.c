@@ -296,7 +296,11 @@ static int run_plan(struct fw_cli *cli)
 	struct fw_source src;
 	struct fw_source_options so = {.image = fw_cli_opt(cli, "image"), .lang = fw_cli_opt(cli, "lang"),
 				       .vars = fw_cli_opt(cli, "vars")};
-	fw_cli_cache_setup(cli, &so); /* --image-dir: a snapshot captured with --image-ref */
+	int crc = fw_cli_cache_setup(cli, &so); /* the cache, --image-dir */
+	if (crc) {
+		fw_topics_free(&topics);
+		return crc;
+	}
 	if (!fw_source_open(cli->argv[0], &so, &src, &err)) {
 		fw_topics_free(&topics);
 		return fw_cli_fail(cli, &err);
@@ -356,7 +360,7 @@ static const struct fw_option plan_options[] = {
 	{"from-doctor", 0, NULL, "plan the fixes of the BIOS checks doctor finds failing on SRC", NULL},
 	{"module", 'm', "NAME|GUID", "look settings up in this module only (two CBS modules, one prompt in two places)", NULL},
 	{"image", 0, "FILE", "for a machine: the BIOS image whose forms decode its variables (default: stored in the snapshot)", NULL},
-	FW_IMAGE_DIR_OPTION,
+	FW_CACHE_OPTIONS,
 	{"vars", 'V', "VARS", "current values from here: efivarfs folder or tar, NVRAM store, volume or image, AMISCE export, "
 			      "saved Redfish Bios resource", NULL},
 	{"registry", 0, "FILE", "redfish: check names and values against the BMC's BIOS AttributeRegistry (JSON)", NULL},

@@ -23,7 +23,7 @@ void fw_query_cli_warnings(struct fw_cli *cli, struct fw_source *src, const char
 int fw_query_cli_open(struct fw_cli *cli, const char *path, const char *image, struct fw_source *src)
 {
 	struct fw_source_options so = {.image = image, .lang = fw_cli_opt(cli, "lang"), .vars = fw_cli_opt(cli, "vars")};
-	int rc = fw_cli_cache_setup(cli, &so); /* find takes --image-dir, query the cache too */
+	int rc = fw_cli_cache_setup(cli, &so); /* the cache, --image-dir */
 	if (rc)
 		return rc;
 	struct fw_error err;

@@ -8,7 +8,6 @@
 
 #include "acpi/topo.h"
 #include "doctor-checks.h"
-#include "parsers/hash.h"
 
 /* The settings the notes tabulate, per area, with what each use needs (domain.md section 1).
  * To add a row: add {area, prompt, needs}; prompts missing from a BIOS are left out. */
@@ -142,12 +141,10 @@ static void header(FILE *f, struct fw_source *src, const struct fw_notes_options
 	} else if (src->kind == FW_SOURCE_MACHINE) {
 		fprintf(f, "- Read from: %s (machine folder)\n", src->path);
 	}
-	if (src->have_hii && src->image) {
-		/* src->image: the file, --image, or the image stored in the snapshot */
-		char sha[FW_SHA256_HEX_LEN];
+	const char *sha = src->have_hii ? fw_source_image_sha256(src) : NULL;
+	if (sha) /* the file, --image, or the image stored in the snapshot or named by it (its bytes or the cache) */
 		fprintf(f, "- Image: %s, %zu bytes, sha256 %s\n", src->image_name ? src->image_name : src->path, src->image_len,
-			fw_sha256_hex(src->image, src->image_len, sha));
-	}
+			sha);
 	fputc('\n', f);
 }
 

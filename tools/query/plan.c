@@ -9,7 +9,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "parsers/hash.h"
 #include "topics.h"
 
 static void *grow(void *ptr, size_t *cap, size_t need, size_t size)
@@ -48,8 +47,9 @@ bool fw_plan_init(struct fw_plan *p, struct fw_source *src, struct fw_error *err
 				    src->kind == FW_SOURCE_MACHINE ? " (give --image FILE, or capture the snapshot with --image)"
 				    : src->kind == FW_SOURCE_LIST ? " (a settings list has no storage bytes to change)" : "");
 	p->current_source = fw_arena_strdup(&p->arena, fw_source_current_text(src));
-	if (src->image && src->image_len)
-		fw_sha256_hex(src->image, src->image_len, p->image_sha256);
+	const char *sha = fw_source_image_sha256(src); /* the cache key when the forms came from the cache */
+	if (sha)
+		snprintf(p->image_sha256, sizeof(p->image_sha256), "%s", sha);
 	return true;
 }
 

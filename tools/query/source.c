@@ -79,8 +79,8 @@ static void image_bytes_of_hii(struct fw_source *src)
 	src->image_len = f->len;
 }
 
-/* The forms and version facts of the image with this SHA-256 from the cache; false on a miss. */
-static bool forms_from_cache(struct fw_source *src, const char *sha, const char *name)
+/* The forms and version facts of the image with this SHA-256 and size from the cache; false on a miss. */
+static bool forms_from_cache(struct fw_source *src, const char *sha, uint64_t size, const char *name)
 {
 	char why[256];
 	if (!fw_cache_load(src->opt.cache, sha, &src->cached, why, sizeof(why)))
@@ -97,6 +97,8 @@ static bool forms_from_cache(struct fw_source *src, const char *sha, const char 
 	}
 	src->hii.how = "modules of the firmware tree (from the cache)";
 	src->have_hii = src->from_cache = true;
+	src->image_len = (size_t)size;
+	snprintf(src->image_sha256, sizeof(src->image_sha256), "%s", sha);
 	if (!src->image_name)
 		src->image_name = fw_xstrdup(name);
 	return true;
@@ -139,7 +141,8 @@ static bool open_image_file(struct fw_source *src, const char *path, const char 
 	struct fw_hii_options ho = hii_options(src);
 	char sha[FW_SHA256_HEX_LEN] = "";
 	bool cache = src->opt.cache && src->opt.cache->dir && fw_cache_file_sha256(src->opt.cache, path, sha, NULL);
-	if (cache && forms_from_cache(src, sha, path))
+	struct stat st;
+	if (cache && stat(path, &st) == 0 && forms_from_cache(src, sha, (uint64_t)st.st_size, path))
 		return true;
 	if (!fw_source_open_hii(path, &ho, &src->hii, err)) {
 		fw_error_prefix(err, "%s", what);
@@ -149,8 +152,10 @@ static bool open_image_file(struct fw_source *src, const char *path, const char 
 		src->image_name = fw_xstrdup(path);
 	src->have_hii = true;
 	image_bytes_of_hii(src);
-	if (cache)
+	if (cache) {
+		snprintf(src->image_sha256, sizeof(src->image_sha256), "%s", sha);
 		forms_to_cache(src, sha);
+	}
 	return true;
 }
 
@@ -174,7 +179,8 @@ static bool open_image_ref(struct fw_source *src, struct fw_error *err)
 	json_t *doc = b.len <= 4096 ? json_loadb((const char *)b.data, b.len, 0, NULL) : NULL;
 	const char *sha = json_string_value(json_object_get(doc, "sha256"));
 	const char *name = json_string_value(json_object_get(doc, "name"));
-	if (!sha || strlen(sha) != 64 || !name) {
+	json_int_t size = json_integer_value(json_object_get(doc, "size"));
+	if (!sha || strlen(sha) != 64 || !name || size <= 0) {
 		fw_source_warn(src, "fwlens/image-ref.json in %s does not name an image (sha256, size, name)", src->path);
 		json_decref(doc);
 		return false;
@@ -183,7 +189,7 @@ static bool open_image_ref(struct fw_source *src, struct fw_error *err)
 	snprintf(want, sizeof(want), "%s", sha);
 	src->image_name = fw_xstrdup(name);
 	json_decref(doc);
-	if (forms_from_cache(src, want, name))
+	if (forms_from_cache(src, want, (uint64_t)size, name))
 		return true;
 	if (!src->opt.image_dir) {
 		fw_source_warn(src, "%s names its BIOS image %s (sha256 %s) without its bytes: give --image-dir DIR", src->path,
@@ -215,8 +221,9 @@ static bool open_forms(struct fw_source *src, struct fw_error *err)
 			char member[1100];
 			snprintf(member, sizeof(member), "fwlens/image/%s", src->image_name);
 			fw_cache_member_sha256(src->opt.cache, src->path, member, blob.data, blob.len, sha);
-			if (forms_from_cache(src, sha, src->image_name))
+			if (forms_from_cache(src, sha, blob.len, src->image_name))
 				return true;
+			snprintf(src->image_sha256, sizeof(src->image_sha256), "%s", sha);
 		}
 		struct fw_error e;
 		fw_error_clear(&e);
@@ -743,6 +750,13 @@ static void sev_from_log(struct fw_source *src, struct fw_inventory *inv)
 			return;
 		}
 	}
+}
+
+const char *fw_source_image_sha256(struct fw_source *src)
+{
+	if (!src->image_sha256[0] && src->image && src->image_len)
+		fw_sha256_hex(src->image, src->image_len, src->image_sha256);
+	return src->image_sha256[0] ? src->image_sha256 : NULL;
 }
 
 struct fw_inventory *fw_source_inventory(struct fw_source *src)

@@ -35,7 +35,7 @@ struct fw_source_options {
 	const char *module; /* restrict settings to a module (name or GUID) */
 	/* The cache of decoded firmware (NULL: none): the forms and version facts of an image already
 	 * seen are read from it, without the image. For commands that need no more of the image than
-	 * that (doctor, query). */
+	 * that (doctor, query, find, notes, plan). */
 	const struct fw_cache *cache;
 	const char *image_dir; /* where snapshots captured with --image-ref find their image */
 	const char *vars;   /* current values from here instead of the source's own variables: anything
@@ -61,7 +61,8 @@ struct fw_source {
 	char *image_name;
 	const uint8_t *image;   /* the image's bytes (firmware, --image, or stored in the snapshot); NULL when
 				   the forms came from the cache */
-	size_t image_len;
+	size_t image_len;       /* its length, also when the forms came from the cache */
+	char image_sha256[FW_SHA256_HEX_LEN]; /* "" until known: the cache key, or hashed on first use */
 	bool from_cache;        /* forms and image version facts read from the cache */
 	struct fw_cache_entry cached;
 	bool have_hii;
@@ -120,6 +121,10 @@ void fw_source_close(struct fw_source *src);
 bool fw_source_open_pair(const char *const paths[2], const struct fw_source_options *const opts[2],
 			 struct fw_source srcs[2], struct fw_error errs[2]);
 void fw_source_warn(struct fw_source *src, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The SHA-256 of the image the forms came from (the file, --image, stored in the snapshot or named
+ * by it), from the cache key or hashed once; NULL when the source has no image. */
+const char *fw_source_image_sha256(struct fw_source *src);
 
 /* The variables of the source (possibly empty, never NULL). */
 const struct fw_varlist *fw_source_vars(struct fw_source *src);
