@@ -353,7 +353,7 @@ static void build_domains(struct fw_acpi_topo *t)
 	if (t->srat)
 		for (size_t i = 0; i < t->srat->ndomains; i++) {
 			t->domains = fw_acpi_grow(&t->arena, t->domains, &cap, t->ndomains + 1, sizeof(*t->domains));
-			t->domains[t->ndomains++] = (struct fw_topo_domain){t->srat->domains[i], 0, 0, 0, 0};
+			t->domains[t->ndomains++] = (struct fw_topo_domain){t->srat->domains[i], 0, 0, 0, 0, -1, NULL};
 		}
 	for (size_t k = 0; k < t->nbridges; k++) {
 		struct fw_topo_bridge *b = &t->bridges[k];
@@ -370,7 +370,7 @@ static void build_domains(struct fw_acpi_topo *t)
 				topo_diag(t, FW_DIAG_WARN, "root bridge %s has _PXM %u, which SRAT does not describe", b->dsl.path, b->pxm);
 			}
 			t->domains = fw_acpi_grow(&t->arena, t->domains, &cap, t->ndomains + 1, sizeof(*t->domains));
-			t->domains[t->ndomains] = (struct fw_topo_domain){b->pxm, 0, 0, 0, 0};
+			t->domains[t->ndomains] = (struct fw_topo_domain){b->pxm, 0, 0, 0, 0, -1, NULL};
 			d = &t->domains[t->ndomains++];
 		}
 		d->bridges++;
@@ -393,6 +393,55 @@ static void build_domains(struct fw_acpi_topo *t)
 				d->initiators++;
 		}
 	}
+}
+
+/* The socket of each domain from Linux: node N's cpulist and each of its CPUs'
+ * topology/physical_package_id. Node N is taken as PXM N only when the node has as many CPUs as
+ * SRAT gives the domain (Linux numbers the domains in SRAT order, which the sample and most
+ * firmware keep ascending); a node whose CPUs span packages, or that has none, stays not known. */
+static void assign_sockets(struct fw_acpi_topo *t, const struct fw_topo_host *host)
+{
+	for (size_t i = 0; i < t->ndomains; i++) {
+		struct fw_topo_domain *d = &t->domains[i];
+		char rel[96];
+		snprintf(rel, sizeof(rel), "sys/devices/system/node/node%u/cpulist", d->pxm);
+		const char *list = host->attr(host->ctx, &t->arena, rel);
+		if (!list || !d->cpus)
+			continue;
+		int socket = -1;
+		size_t ncpus = 0;
+		bool same = true;
+		for (const char *p = list; *p && same;) {
+			char *end;
+			unsigned long first = strtoul(p, &end, 10), last = first;
+			if (end == p)
+				break;
+			if (*end == '-')
+				last = strtoul(end + 1, &end, 10);
+			for (unsigned long c = first; c <= last && same && ncpus <= 65536; c++, ncpus++) {
+				char crel[96];
+				snprintf(crel, sizeof(crel), "sys/devices/system/cpu/cpu%lu/topology/physical_package_id", c);
+				const char *pkg = host->attr(host->ctx, &t->arena, crel);
+				char *pend;
+				long v = pkg ? strtol(pkg, &pend, 10) : -1;
+				if (!pkg || *pend || v < 0 || (socket >= 0 && v != socket))
+					same = false;
+				socket = (int)v;
+			}
+			p = *end == ',' ? end + 1 : end;
+		}
+		if (!same || ncpus != d->cpus || socket < 0)
+			continue;
+		d->socket = socket;
+		d->socket_source = fw_arena_printf(&t->arena, "/%s and cpuN/topology/physical_package_id of its %zu CPUs", rel, ncpus);
+	}
+}
+
+static const char *folder_attr(void *ctx, struct fw_arena *a, const char *rel)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", (const char *)ctx, rel);
+	return read_attr(a, path);
 }
 
 static void build(struct fw_acpi_topo *t, struct fw_dsl_namespace *ns, const struct fw_topo_host *host)
@@ -427,7 +476,7 @@ static void build(struct fw_acpi_topo *t, struct fw_dsl_namespace *ns, const str
 		topo_diag(t, FW_DIAG_INFO,
 			  "the tables come from a firmware image: bus numbers, _PXM and _UID there are templates the firmware "
 			  "patches at boot; a running machine's tables hold the real values");
-	struct fw_topo_host folder = {folder_root_buses, folder_pci_devices, (void *)s->sysroot};
+	struct fw_topo_host folder = {folder_root_buses, folder_pci_devices, (void *)s->sysroot, folder_attr};
 	if (!host && s->sysroot)
 		host = &folder;
 	t->have_host = host != NULL;
@@ -441,6 +490,8 @@ static void build(struct fw_acpi_topo *t, struct fw_dsl_namespace *ns, const str
 		struct fw_topo_pci_device *devs = NULL;
 		size_t n = host->pci_devices ? host->pci_devices(host->ctx, &t->arena, &devs) : 0;
 		assign_devices(t, devs, n);
+		if (host->attr)
+			assign_sockets(t, host);
 		/* A device's numa_node is Linux's verdict; flag a bridge whose _PXM disagrees. */
 		for (size_t k = 0; k < t->nbridges; k++) {
 			const struct fw_topo_bridge *b = &t->bridges[k];

@@ -39,6 +39,9 @@ struct fw_topo_host {
 	size_t (*root_buses)(void *ctx, struct fw_arena *a, struct fw_topo_root_bus **out);
 	size_t (*pci_devices)(void *ctx, struct fw_arena *a, struct fw_topo_pci_device **out);
 	void *ctx;
+	/* A small sysfs file below the root ("sys/devices/system/node/node0/cpulist") as trimmed
+	 * text, or NULL; NULL callback: none. */
+	const char *(*attr)(void *ctx, struct fw_arena *a, const char *rel);
 };
 
 struct fw_topo_bridge {
@@ -67,6 +70,8 @@ struct fw_topo_domain {
 	uint64_t memory;      /* bytes of enabled memory ranges */
 	size_t initiators;    /* Generic Initiators */
 	size_t bridges;       /* root bridges whose _PXM is this domain */
+	int socket;           /* physical package of all the node's CPUs (Linux's sysfs), -1 not known */
+	const char *socket_source; /* the sysfs files read, when known */
 };
 
 struct fw_acpi_topo {

@@ -721,6 +721,16 @@ static void write_sev_probe(const struct variant *v)
 
 /* ---- the snapshot ---- */
 
+/* ---- sysfs: the CPUs' packages and the NUMA nodes' CPUs ---- */
+
+static void write_cpu_nodes(const struct topology *t)
+{
+	for (int cpu = 0; cpu < TOPO_CPUS; cpu++)
+		out_text(sample_printf("sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu), "%d\n", topo_cpu_socket(cpu));
+	for (int pxm = 0; pxm < (t->nps == 4 ? 4 : 1) * TOPO_SOCKETS; pxm++)
+		out_text(sample_printf("sys/devices/system/node/node%d/cpulist", pxm), "%s\n", topo_cpulist(t, pxm));
+}
+
 void write_sysroot(struct variant *v, const char *rel, enum sysroot_story story)
 {
 	const struct topology *t = topology_for(v);
@@ -755,6 +765,7 @@ void write_sysroot(struct variant *v, const char *rel, enum sysroot_story story)
 	out_mkdirs("sys/firmware/acpi/tables/dynamic");
 
 	write_pci(t);
+	write_cpu_nodes(t);
 	write_efivars(v, t);
 	write_dmi(v);
 	write_proc(v, t);

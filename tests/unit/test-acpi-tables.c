@@ -823,7 +823,7 @@ TEST(acpi_topo_uses_the_host_view)
 {
 	struct fw_acpi_set *s = open_data("acpi/srat-gi.acpidump.txt");
 	CHECK(s);
-	struct fw_topo_host host = {host_roots, host_devices, NULL};
+	struct fw_topo_host host = {host_roots, host_devices, NULL, NULL};
 	const char *texts[1] = {dsl_text};
 	size_t lens[1] = {sizeof(dsl_text) - 1};
 	const char *names[1] = {"DSDT"};
@@ -841,6 +841,55 @@ TEST(acpi_topo_uses_the_host_view)
 	fw_acpi_set_free(s);
 	CHECK_MSG(built, "%s", err.msg);
 	CHECK(ok);
+}
+
+/* Linux's sysfs as the topology reads it: node N's CPUs and each CPU's package. ctx: CPU 1's package. */
+static const char *host_attr(void *ctx, struct fw_arena *a, const char *rel)
+{
+	static const struct {
+		const char *rel, *text;
+	} files[] = {
+		{"sys/devices/system/node/node0/cpulist", "0-1"},
+		{"sys/devices/system/node/node1/cpulist", "2"},
+		{"sys/devices/system/node/node2/cpulist", ""},
+		{"sys/devices/system/cpu/cpu0/topology/physical_package_id", "0"},
+		{"sys/devices/system/cpu/cpu2/topology/physical_package_id", "1"},
+	};
+	if (!strcmp(rel, "sys/devices/system/cpu/cpu1/topology/physical_package_id"))
+		return fw_arena_strdup(a, ctx);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if (!strcmp(rel, files[i].rel))
+			return fw_arena_strdup(a, files[i].text);
+	return NULL;
+}
+
+/* SRAT gives domain 0 two CPUs and domain 1 one: with node 0 = CPUs 0-1 on package 0 and node 1 =
+ * CPU 2 on package 1 each domain gets its socket; when CPU 1 is on package 1, node 0 spans
+ * packages and its socket stays not known; domain 2 has no CPUs. */
+TEST(acpi_topo_sockets_from_sysfs)
+{
+	struct fw_acpi_set *s = open_data("acpi/srat-gi.acpidump.txt");
+	CHECK(s);
+	int got[2][3];
+	const char *source = NULL;
+	for (int k = 0; k < 2; k++) {
+		struct fw_topo_host host = {host_roots, host_devices, (void *)(k ? "1" : "0"), host_attr};
+		struct fw_acpi_topo *t = NULL;
+		struct fw_error err;
+		bool built = fw_acpi_topo_build_dsl(s, NULL, NULL, NULL, 0, &host, &t, &err);
+		CHECK_MSG(built, "%s", err.msg);
+		CHECK(t->ndomains >= 3);
+		for (int i = 0; i < 3; i++)
+			got[k][i] = t->domains[i].pxm == (uint32_t)i ? t->domains[i].socket : -9;
+		if (!k && t->domains[1].socket_source)
+			source = strstr(t->domains[1].socket_source, "/sys/devices/system/node/node1/cpulist and cpuN/topology/physical_package_id of its 1 CPUs")
+					 ? "ok" : t->domains[1].socket_source;
+		fw_acpi_topo_free(t);
+	}
+	fw_acpi_set_free(s);
+	CHECK_MSG(got[0][0] == 0 && got[0][1] == 1 && got[0][2] == -1, "%d %d %d", got[0][0], got[0][1], got[0][2]);
+	CHECK_MSG(got[1][0] == -1 && got[1][1] == 1 && got[1][2] == -1, "%d %d %d", got[1][0], got[1][1], got[1][2]);
+	CHECK_MSG(source && !strcmp(source, "ok"), "%s", source ? source : "no source");
 }
 
 static bool topo_has_diag(const struct fw_acpi_topo *t, enum fw_diag_severity sev, const char *part)

@@ -116,32 +116,70 @@ static void gpu_node(FILE *f, const struct fw_host *h, const struct fw_pci_devic
 	fputs("];\n", f);
 }
 
+/* A NUMA domain with its root bridges. */
+static void domain_cluster(FILE *f, const struct fw_acpi_topo *t, const struct fw_topo_domain *d)
+{
+	fprintf(f, "  subgraph cluster_pxm%u {\n    label=", d->pxm);
+	char label[128];
+	snprintf(label, sizeof(label), "NUMA domain (PXM) %u: %zu CPUs, %" PRIu64 " MiB", d->pxm, d->cpus, d->memory >> 20);
+	q(f, label);
+	fputs(";\n    style=dashed;\n", f);
+	for (size_t k = 0; k < t->nbridges; k++)
+		if (t->bridges[k].pxm_known && t->bridges[k].pxm == d->pxm)
+			bridge_node(f, &t->bridges[k], k);
+	fprintf(f, "    pxm%u [shape=point, style=invis];\n  }\n", d->pxm);
+}
+
 void fw_topo_dot(FILE *f, const struct fw_acpi_topo *t, const struct fw_host *h)
 {
 	char a[16], id[48], pid[48];
 	fputs("digraph topology {\n  rankdir=TB;\n  node [fontname=\"Helvetica\", fontsize=10];\n", f);
 	/* Sockets: SRAT and MADT give proximity domains and APIC IDs, not the package they sit in (that
-	 * would be PPTT's physical-package nodes, which fwlens does not decode), so the NUMA domains are
-	 * drawn inside one cluster that says the socket is not known, rather than a guessed split. */
-	if (t->ndomains)
+	 * would be PPTT's physical-package nodes, which fwlens does not decode). A running machine's
+	 * sysfs says it (the node's cpulist and each CPU's physical_package_id): those domains go inside
+	 * their socket; the others inside one cluster that says the socket is not known, rather than a
+	 * guessed split. */
+	int sockets[64];
+	size_t nsockets = 0;
+	bool unknown = false;
+	for (size_t i = 0; i < t->ndomains; i++) {
+		int s = t->domains[i].socket;
+		bool seen = s < 0;
+		unknown = unknown || s < 0;
+		for (size_t k = 0; k < nsockets && !seen; k++)
+			seen = sockets[k] == s;
+		if (!seen && nsockets == 64)
+			unknown = true;
+		else if (!seen) {
+			size_t at = nsockets++;
+			for (; at && sockets[at - 1] > s; at--)
+				sockets[at] = sockets[at - 1];
+			sockets[at] = s;
+		}
+	}
+	for (size_t k = 0; k < nsockets; k++) {
+		fprintf(f, "  subgraph cluster_socket%d {\n    label=\"socket %d (Linux: cpuN/topology/physical_package_id of the "
+			   "CPUs in /sys/devices/system/node/nodeN/cpulist)\";\n    style=dotted;\n",
+			sockets[k], sockets[k]);
+		for (size_t i = 0; i < t->ndomains; i++)
+			if (t->domains[i].socket == sockets[k])
+				domain_cluster(f, t, &t->domains[i]);
+		fputs("  }\n", f);
+	}
+	if (unknown) {
 		fputs("  subgraph cluster_socket_unknown {\n    label=\"socket not known: SRAT and MADT do not say which socket "
 		      "a NUMA domain is on\";\n    style=dotted;\n",
 		      f);
-	/* NUMA domains with their root bridges; bridges of no known domain outside any cluster */
-	for (size_t i = 0; i < t->ndomains; i++) {
-		const struct fw_topo_domain *d = &t->domains[i];
-		fprintf(f, "  subgraph cluster_pxm%u {\n    label=", d->pxm);
-		char label[128];
-		snprintf(label, sizeof(label), "NUMA domain (PXM) %u: %zu CPUs, %" PRIu64 " MiB", d->pxm, d->cpus, d->memory >> 20);
-		q(f, label);
-		fputs(";\n    style=dashed;\n", f);
-		for (size_t k = 0; k < t->nbridges; k++)
-			if (t->bridges[k].pxm_known && t->bridges[k].pxm == d->pxm)
-				bridge_node(f, &t->bridges[k], k);
-		fprintf(f, "    pxm%u [shape=point, style=invis];\n  }\n", d->pxm);
-	}
-	if (t->ndomains)
+		for (size_t i = 0; i < t->ndomains; i++) {
+			bool placed = false;
+			for (size_t k = 0; k < nsockets && !placed; k++)
+				placed = t->domains[i].socket == sockets[k];
+			if (!placed)
+				domain_cluster(f, t, &t->domains[i]);
+		}
 		fputs("  }\n", f);
+	}
+	/* bridges of no known domain outside any cluster */
 	for (size_t k = 0; k < t->nbridges; k++) {
 		const struct fw_topo_bridge *b = &t->bridges[k];
 		bool placed = false;

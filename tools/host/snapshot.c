@@ -1,6 +1,7 @@
 /* Machine snapshots: capture (root folder -> archive) and load (archive -> machine). */
 #include "snapshot.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -389,6 +390,31 @@ static void take_pci(struct capture *c)
 	fw_strlist_free(&names);
 }
 
+/* Which package each CPU is on and which CPUs each NUMA node holds: the topology puts each node
+ * under its socket from these. */
+static void take_cpu_nodes(struct capture *c)
+{
+	static const struct {
+		const char *dir, *prefix, *file;
+	} wanted[] = {
+		{"sys/devices/system/cpu", "cpu", "topology/physical_package_id"},
+		{"sys/devices/system/node", "node", "cpulist"},
+	};
+	for (size_t w = 0; w < sizeof(wanted) / sizeof(wanted[0]); w++) {
+		struct fw_strlist names;
+		if (!fw_machine_list(c->m, wanted[w].dir, &names))
+			continue;
+		size_t plen = strlen(wanted[w].prefix);
+		for (size_t i = 0; i < names.count; i++)
+			if (strncmp(names.items[i], wanted[w].prefix, plen) == 0 && isdigit((unsigned char)names.items[i][plen])) {
+				char rel[1024];
+				snprintf(rel, sizeof(rel), "%s/%s/%s", wanted[w].dir, names.items[i], wanted[w].file);
+				take_file(c, rel, "cpu-topology", true);
+			}
+		fw_strlist_free(&names);
+	}
+}
+
 static void take_iommu_groups(struct capture *c)
 {
 	const char *dir = "sys/kernel/iommu_groups";
@@ -626,6 +652,7 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 		take_file(&c, proc_files[i], "proc", true);
 	take_iommu_groups(&c);
 	take_pci(&c);
+	take_cpu_nodes(&c);
 	take_iommus(&c);
 	take_tree(&c, "sys/module/kvm_amd/parameters", "module-param", 0);
 	take_tree(&c, "sys/module/kvm/parameters", "module-param", 0);

@@ -940,11 +940,16 @@ static size_t host_pci_devices(void *ctx, struct fw_arena *a, struct fw_topo_pci
 	return n;
 }
 
+static const char *host_attr(void *ctx, struct fw_arena *a, const char *rel)
+{
+	return machine_attr(ctx, a, rel);
+}
+
 bool fw_source_topo_host(struct fw_source *src, struct fw_topo_host *out)
 {
 	if (src->kind != FW_SOURCE_MACHINE)
 		return false;
-	*out = (struct fw_topo_host){host_root_buses, host_pci_devices, src->machine};
+	*out = (struct fw_topo_host){host_root_buses, host_pci_devices, src->machine, host_attr};
 	return true;
 }
 
