@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parsers/error.h"
+
 static const struct fw_field srat_fields[SRAT__COUNT] = {
 	[SRAT_TABLE_REVISION] = {"TableRevision", FW_FT_U32, 36, 0, 0, NULL},
 	[SRAT_RESERVED] = {"Reserved", FW_FT_U64, 40, 0, FW_FF_HIDDEN, NULL},
@@ -261,4 +263,45 @@ void *fw_acpi_srat_decode(struct fw_acpi_table *t, struct fw_arena *a)
 	m->domains = d;
 	m->ndomains = k;
 	return m;
+}
+
+static bool srat_numbers_node_first(uint8_t type)
+{
+	return type == FW_SRAT_LOCAL_APIC || type == FW_SRAT_X2APIC || type == FW_SRAT_GICC ||
+	       type == FW_SRAT_GENERIC_INITIATOR || type == FW_SRAT_RINTC;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Sorting the domains numbered before PXM's first entry and counting the distinct ones keeps
+ * this O(n log n) on a table of any size. */
+int fw_srat_linux_node(const struct fw_srat *s, uint32_t pxm)
+{
+	uint32_t *before = fw_xcalloc(s->nentries ? s->nentries : 1, sizeof(*before));
+	size_t n = 0;
+	bool found = false;
+	for (int pass = 0; pass < 2 && !found; pass++)
+		for (size_t i = 0; i < s->nentries && !found; i++) {
+			const struct fw_srat_entry *e = &s->entries[i];
+			bool numbered = pass == 0 ? srat_numbers_node_first(e->type) : e->type == FW_SRAT_MEMORY;
+			if (!e->enabled || !numbered)
+				continue;
+			if (e->proximity_domain == pxm)
+				found = true;
+			else
+				before[n++] = e->proximity_domain;
+		}
+	int node = -1;
+	if (found) {
+		qsort(before, n, sizeof(*before), cmp_u32);
+		node = 0;
+		for (size_t i = 0; i < n; i++)
+			node += i == 0 || before[i] != before[i - 1];
+	}
+	free(before);
+	return node;
 }

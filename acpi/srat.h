@@ -94,6 +94,10 @@ struct fw_srat {
 };
 
 const char *fw_srat_type_name(uint8_t type);
+/* The node Linux gives proximity domain PXM (drivers/acpi/numa/srat.c): nodes are numbered from 0
+ * in the order domains first appear, first over the enabled processor and generic initiator
+ * entries in table order, then over the enabled memory entries. -1 when no enabled entry has it. */
+int fw_srat_linux_node(const struct fw_srat *s, uint32_t pxm);
 void *fw_acpi_srat_decode(struct fw_acpi_table *t, struct fw_arena *a);
 
 #endif

@@ -395,16 +395,19 @@ static void build_domains(struct fw_acpi_topo *t)
 	}
 }
 
-/* The socket of each domain from Linux: node N's cpulist and each of its CPUs'
- * topology/physical_package_id. Node N is taken as PXM N only when the node has as many CPUs as
- * SRAT gives the domain (Linux numbers the domains in SRAT order, which the sample and most
- * firmware keep ascending); a node whose CPUs span packages, or that has none, stays not known. */
+/* The socket of each domain from Linux: the node Linux numbers the domain as (in SRAT's order,
+ * as the kernel does), that node's cpulist and each of its CPUs' topology/physical_package_id.
+ * Only when the node has as many CPUs as SRAT gives the domain; a node whose CPUs span packages,
+ * or that has none, stays not known. */
 static void assign_sockets(struct fw_acpi_topo *t, const struct fw_topo_host *host)
 {
-	for (size_t i = 0; i < t->ndomains; i++) {
+	for (size_t i = 0; i < t->ndomains && t->srat; i++) {
 		struct fw_topo_domain *d = &t->domains[i];
+		int node = fw_srat_linux_node(t->srat, d->pxm);
+		if (node < 0)
+			continue;
 		char rel[96];
-		snprintf(rel, sizeof(rel), "sys/devices/system/node/node%u/cpulist", d->pxm);
+		snprintf(rel, sizeof(rel), "sys/devices/system/node/node%d/cpulist", node);
 		const char *list = host->attr(host->ctx, &t->arena, rel);
 		if (!list || !d->cpus)
 			continue;

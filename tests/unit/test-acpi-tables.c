@@ -892,6 +892,24 @@ TEST(acpi_topo_sockets_from_sysfs)
 	CHECK_MSG(source && !strcmp(source, "ok"), "%s", source ? source : "no source");
 }
 
+/* Linux numbers nodes as domains first appear, processors before memory, enabled entries only:
+ * memory of PXM 0 comes first in the table, yet the x2APIC entry makes PXM 1 node 0. */
+TEST(srat_linux_node_numbering)
+{
+	struct fw_srat_entry e[] = {
+		{.type = FW_SRAT_MEMORY, .proximity_domain = 0, .enabled = true},
+		{.type = FW_SRAT_X2APIC, .proximity_domain = 1, .enabled = true},
+		{.type = FW_SRAT_X2APIC, .proximity_domain = 5, .enabled = false},
+		{.type = FW_SRAT_LOCAL_APIC, .proximity_domain = 0, .enabled = true},
+		{.type = FW_SRAT_MEMORY, .proximity_domain = 3, .enabled = true},
+		{.type = FW_SRAT_MEMORY, .proximity_domain = 1, .enabled = true},
+	};
+	struct fw_srat s = {.entries = e, .nentries = sizeof(e) / sizeof(e[0])};
+	int n1 = fw_srat_linux_node(&s, 1), n0 = fw_srat_linux_node(&s, 0), n3 = fw_srat_linux_node(&s, 3);
+	int n5 = fw_srat_linux_node(&s, 5);
+	CHECK_MSG(n1 == 0 && n0 == 1 && n3 == 2 && n5 == -1, "%d %d %d %d", n1, n0, n3, n5);
+}
+
 static bool topo_has_diag(const struct fw_acpi_topo *t, enum fw_diag_severity sev, const char *part)
 {
 	for (const struct fw_diag *d = t->diags; d; d = d->next)
