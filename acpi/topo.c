@@ -2,16 +2,13 @@
 #include "topo.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "acpi/iasl.h"
 #include "acpi/mcfg.h"
-#include "parsers/file.h"
 
 static void topo_diag(struct fw_acpi_topo *t, enum fw_diag_severity sev, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -29,117 +26,6 @@ void fw_acpi_topo_free(struct fw_acpi_topo *t)
 		return;
 	fw_arena_free(&t->arena);
 	free(t);
-}
-
-/* --- the live root ------------------------------------------------------------------------------ */
-
-/* Small sysfs attribute as trimmed text, or NULL. */
-static const char *read_attr(struct fw_arena *a, const char *path)
-{
-	struct fw_file f;
-	struct fw_error err;
-	if (!fw_file_read(path, 4096, &f, &err))
-		return NULL;
-	size_t n = f.len;
-	while (n && isspace(f.data[n - 1]))
-		n--;
-	const char *s = fw_arena_strndup(a, (const char *)f.data, n);
-	fw_file_close(&f);
-	return s;
-}
-
-/* The last path component of a symlink target (iommu_group -> ../../kernel/iommu_groups/12),
- * or the file's text when the snapshot stored it as a file. */
-static const char *link_name(struct fw_arena *a, const char *path)
-{
-	char buf[4096];
-	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
-	if (n > 0) {
-		buf[n] = '\0';
-		const char *slash = strrchr(buf, '/');
-		return fw_arena_strdup(a, slash ? slash + 1 : buf);
-	}
-	return read_attr(a, path);
-}
-
-static size_t folder_root_buses(void *ctx, struct fw_arena *a, struct fw_topo_root_bus **out)
-{
-	const char *sysroot = ctx;
-	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s/sys/devices", sysroot);
-	DIR *d = opendir(dir);
-	size_t n = 0, cap = 0;
-	*out = NULL;
-	if (!d)
-		return 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		unsigned seg, bus;
-		char tail;
-		if (sscanf(e->d_name, "pci%4x:%2x%c", &seg, &bus, &tail) != 2)
-			continue;
-		char p[4400];
-		snprintf(p, sizeof(p), "%s/%s/firmware_node/path", dir, e->d_name);
-		const char *acpi = read_attr(a, p);
-		*out = fw_acpi_grow(a, *out, &cap, n + 1, sizeof(**out));
-		(*out)[n++] = (struct fw_topo_root_bus){(uint16_t)seg, (uint8_t)bus, acpi};
-		if (n >= 4096)
-			break;
-	}
-	closedir(d);
-	return n;
-}
-
-static int dev_cmp(const void *x, const void *y)
-{
-	const struct fw_topo_pci_device *a = x, *b = y;
-	return strcmp(a->bdf, b->bdf);
-}
-
-static size_t folder_pci_devices(void *ctx, struct fw_arena *a, struct fw_topo_pci_device **out)
-{
-	const char *sysroot = ctx;
-	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s/sys/bus/pci/devices", sysroot);
-	DIR *d = opendir(dir);
-	size_t n = 0, cap = 0;
-	*out = NULL;
-	if (!d)
-		return 0;
-	struct dirent *e;
-	while ((e = readdir(d)) && n < 65536) {
-		unsigned seg, bus, dev, fn;
-		char tail;
-		if (sscanf(e->d_name, "%4x:%2x:%2x.%1u%c", &seg, &bus, &dev, &fn, &tail) != 4 || dev > 31 || fn > 7)
-			continue;
-		char base[4400], p[4500];
-		snprintf(base, sizeof(base), "%s/%s", dir, e->d_name);
-		*out = fw_acpi_grow(a, *out, &cap, n + 1, sizeof(**out));
-		struct fw_topo_pci_device *pd = &(*out)[n++];
-		memset(pd, 0, sizeof(*pd));
-		pd->bdf = fw_arena_strdup(a, e->d_name);
-		pd->segment = (uint16_t)seg;
-		pd->bus = (uint8_t)bus;
-		pd->dev = (uint8_t)dev;
-		pd->fn = (uint8_t)fn;
-		snprintf(p, sizeof(p), "%s/vendor", base);
-		pd->vendor = read_attr(a, p);
-		snprintf(p, sizeof(p), "%s/device", base);
-		pd->device = read_attr(a, p);
-		snprintf(p, sizeof(p), "%s/class", base);
-		pd->class_code = read_attr(a, p);
-		snprintf(p, sizeof(p), "%s/numa_node", base);
-		const char *nn = read_attr(a, p);
-		pd->numa_node = nn ? atoi(nn) : -1;
-		snprintf(p, sizeof(p), "%s/iommu_group", base);
-		pd->iommu_group = link_name(a, p);
-		snprintf(p, sizeof(p), "%s/driver", base);
-		pd->driver = link_name(a, p);
-	}
-	closedir(d);
-	if (n)
-		qsort(*out, n, sizeof(**out), dev_cmp);
-	return n;
 }
 
 /* --- joining ----------------------------------------------------------------------------------- */
@@ -440,13 +326,6 @@ static void assign_sockets(struct fw_acpi_topo *t, const struct fw_topo_host *ho
 	}
 }
 
-static const char *folder_attr(void *ctx, struct fw_arena *a, const char *rel)
-{
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s", (const char *)ctx, rel);
-	return read_attr(a, path);
-}
-
 static void build(struct fw_acpi_topo *t, struct fw_dsl_namespace *ns, const struct fw_topo_host *host)
 {
 	const struct fw_acpi_set *s = t->set;
@@ -479,9 +358,6 @@ static void build(struct fw_acpi_topo *t, struct fw_dsl_namespace *ns, const str
 		topo_diag(t, FW_DIAG_INFO,
 			  "the tables come from a firmware image: bus numbers, _PXM and _UID there are templates the firmware "
 			  "patches at boot; a running machine's tables hold the real values");
-	struct fw_topo_host folder = {folder_root_buses, folder_pci_devices, (void *)s->sysroot, folder_attr};
-	if (!host && s->sysroot)
-		host = &folder;
 	t->have_host = host != NULL;
 	struct fw_topo_root_bus *roots = NULL;
 	size_t nroots = host && host->root_buses ? host->root_buses(host->ctx, &t->arena, &roots) : 0;

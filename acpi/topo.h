@@ -1,8 +1,10 @@
 /* ACPI topology: PCI root bridges (DSDT/SSDT through iasl) joined with their bus ranges, NUMA
  * proximity domains (_PXM, SRAT), the IOMMU (IVRS) covering each bus range and the SRAT Generic
- * Initiators and Ports behind them; on a live-root folder also the PCI devices under each.
+ * Initiators and Ports behind them; given a view of the running machine also the PCI devices
+ * under each and the socket of each domain. Nothing here reads a file: the view comes from the
+ * caller (tools/host/machine-topo.h reads it from a live root, a sysroot folder or a snapshot).
  *
- * Bus ranges come, best first, from the live root (/sys/devices/pciSSSS:BB/firmware_node/path
+ * Bus ranges come, best first, from the running machine (/sys/devices/pciSSSS:BB/firmware_node/path
  * names the bridge that owns each root bus), a static _CRS WordBusNumber, or _BBN resolved from
  * the DSL; the end of a range without _CRS is the next bridge's base minus one (the last one
  * ends where MCFG's window for the segment ends).
@@ -32,9 +34,8 @@ struct fw_topo_root_bus {
 	const char *acpi_path; /* as the kernel prints it ("\_SB_.S0D2"), or NULL */
 };
 
-/* Where the facts of a running machine come from. The default reads a folder laid out like a
- * live root (the set's sysroot); a caller with another view of a machine (a snapshot) supplies
- * its own. Results are allocated in `a`. */
+/* Where the facts of a running machine come from, supplied by the caller (none: the tables
+ * alone). Results are allocated in `a`. */
 struct fw_topo_host {
 	size_t (*root_buses)(void *ctx, struct fw_arena *a, struct fw_topo_root_bus **out);
 	size_t (*pci_devices)(void *ctx, struct fw_arena *a, struct fw_topo_pci_device **out);
@@ -98,7 +99,7 @@ struct fw_acpi_topo {
 struct fw_topo_options {
 	bool no_dsl;          /* skip iasl (tests, or a set without AML) */
 	unsigned iasl_timeout;
-	const struct fw_topo_host *host; /* NULL: the set's sysroot folder, if any */
+	const struct fw_topo_host *host; /* the running machine; NULL: the tables alone */
 };
 
 /* Build the topology of a finished set. Fails only when iasl is needed and cannot run

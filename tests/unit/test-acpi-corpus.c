@@ -723,7 +723,12 @@ TEST(acpi_samples_ivrs_and_topology)
 		ok = ok && gi == 8 && srat->ndomains == (v ? 8u : 2u);
 		struct fw_acpi_topo *topo = NULL;
 		if (ok && have_program(fw_iasl_program())) {
-			ok = fw_acpi_topo_build(s, NULL, &topo, &err) && topo->nbridges == 8;
+			/* the devices under each bridge from the root's sysfs, as `acpi topo ROOT` reads it */
+			struct fw_machine *sysfs = NULL;
+			struct fw_topo_host host;
+			struct fw_topo_options o = {.host = fw_source_acpi_topo_host(s, &sysfs, &host) ? &host : NULL};
+			ok = o.host && fw_acpi_topo_build(s, &o, &topo, &err) && topo->nbridges == 8;
+			fw_machine_close(sysfs);
 			for (size_t i = 0; ok && i < 8; i++) {
 				const struct fw_topo_bridge *b = &topo->bridges[i];
 				/* NPS1 (1104): one domain per socket; NPS4 (1201): one per root bridge. */

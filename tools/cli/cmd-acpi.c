@@ -97,7 +97,7 @@ static int run_topo(struct fw_cli *cli, const struct fw_acpi_set *set, const str
 		    const struct fw_host *machine)
 {
 	struct fw_topo_options o = {0};
-	o.host = host; /* a snapshot's devices and root buses; NULL: the set's sysroot folder */
+	o.host = host; /* the running machine's devices and root buses; NULL: the tables alone */
 	o.no_dsl = fw_cli_flag(cli, "no-dsl");
 	const char *timeout = fw_cli_opt(cli, "iasl-timeout");
 	if (timeout) {
@@ -164,7 +164,11 @@ static int run_acpi(struct fw_cli *cli)
 			have_folder = fw_source_open(src, NULL, &folder, &ferr);
 			pci = have_folder && folder.have_host ? &folder.host : NULL;
 		}
-		rc = run_topo(cli, set, snapshot && fw_source_topo_host(&machine, &host) ? &host : NULL, pci);
+		/* the running machine, a snapshot or the live root the tables were read from */
+		struct fw_machine *root = NULL;
+		bool have_host = snapshot ? fw_source_topo_host(&machine, &host) : fw_source_acpi_topo_host(set, &root, &host);
+		rc = run_topo(cli, set, have_host ? &host : NULL, pci);
+		fw_machine_close(root);
 		if (have_folder)
 			fw_source_close(&folder);
 		goto out;

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "source.h"
+#include "tools/host/machine-topo.h"
 
 /* Table files are small; a sysfs DSDT of a big server is a few MiB. */
 #define FOLDER_FILE_CAP ((size_t)256 << 20)
@@ -172,5 +173,14 @@ bool fw_source_acpi_open(const char *path, struct fw_acpi_set **out, struct fw_e
 	}
 	fw_acpi_set_finish(s);
 	*out = s;
+	return true;
+}
+
+bool fw_source_acpi_topo_host(const struct fw_acpi_set *s, struct fw_machine **m, struct fw_topo_host *out)
+{
+	*m = NULL;
+	if (!s->sysroot || !fw_machine_open(s->sysroot, m, NULL))
+		return false;
+	fw_machine_topo_host(*m, out);
 	return true;
 }

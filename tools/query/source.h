@@ -108,6 +108,11 @@ bool fw_source_open_firmware(const char *path, const struct fw_open_options *o, 
  * of tables, a root holding sys/firmware/acpi/tables, a firmware image carrying tables),
  * decoded (source-acpi.c). */
 bool fw_source_acpi_open(const char *path, struct fw_acpi_set **out, struct fw_error *err);
+/* The running machine behind a set read from a live root (s->sysroot): its sysfs as the
+ * topology's view (acpi/topo.h). *m, to close with fw_machine_close after the topology is
+ * built; false (nothing to close) for a set of any other source. */
+struct fw_topo_host;
+bool fw_source_acpi_topo_host(const struct fw_acpi_set *s, struct fw_machine **m, struct fw_topo_host *out);
 /* The HII forms of a path: every module of a firmware image, capsule, volume or FFS file (each
  * compressed section inflated once), or a section file, PE32/TE body or package blob as one blob. */
 bool fw_source_open_hii(const char *path, const struct fw_hii_options *o, struct fw_hii_input *in, struct fw_error *err);
@@ -154,7 +159,6 @@ struct fw_acpi_set *fw_source_acpi(struct fw_source *src);
 
 /* The running machine's root buses and PCI devices for the ACPI topology (acpi/topo.h), read
  * through the machine so a snapshot gives what its folder gives; false when not a machine. */
-struct fw_topo_host;
 bool fw_source_topo_host(struct fw_source *src, struct fw_topo_host *out);
 
 /* The decoded facts of one ACPI table of the machine as one line of text ("IVRS: 8 IOMMUs, EFR
