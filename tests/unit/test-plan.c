@@ -1,11 +1,13 @@
 /* AMISCE exports and plans on the sample image: parsing (layout, comments, code page, errors),
  * resolution of SETTING, values, and dependencies through the CBS conditions. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "harness.h"
 #include "tools/query/amisce.h"
 #include "tools/query/plan.h"
+#include "tools/query/say-once.h"
 
 static const char export_text[] =
 	"// Script File Name : nvram.txt\r\n"
@@ -149,4 +151,27 @@ TEST(plan_dependencies_through_conditions)
 	CHECK(p.entries[1].has_raw && p.entries[1].change);
 	fw_plan_free(&p);
 	fw_source_close(&src);
+}
+
+static void say(char ***items, size_t *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say(char ***items, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fw_say_once(items, n, fmt, ap);
+	va_end(ap);
+}
+
+/* A source's warnings and a plan's notes: each message once, in the order first said. */
+TEST(say_once_keeps_the_first_of_each_message)
+{
+	char **items = NULL;
+	size_t n = 0;
+	say(&items, &n, "condition %s not known", "A");
+	say(&items, &n, "condition %s not known", "B");
+	say(&items, &n, "condition %s not known", "A");
+	say(&items, &n, "%s", "condition B not known");
+	CHECK(n == 2);
+	CHECK(!strcmp(items[0], "condition A not known") && !strcmp(items[1], "condition B not known"));
+	fw_say_once_free(items, n);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "say-once.h"
 #include "topics.h"
 
 static void *grow(void *ptr, size_t *cap, size_t need, size_t size)
@@ -24,16 +25,10 @@ static void *grow(void *ptr, size_t *cap, size_t need, size_t size)
 static void note(struct fw_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(struct fw_plan *p, const char *fmt, ...)
 {
-	char buf[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	fw_say_once(&p->notes, &p->nnotes, fmt, ap);
 	va_end(ap);
-	for (size_t i = 0; i < p->nnotes; i++)
-		if (strcmp(p->notes[i], buf) == 0)
-			return;
-	p->notes = grow(p->notes, &p->notes_cap, p->nnotes + 1, sizeof(*p->notes));
-	p->notes[p->nnotes++] = fw_arena_strdup(&p->arena, buf);
 }
 
 bool fw_plan_init(struct fw_plan *p, struct fw_source *src, struct fw_error *err)
@@ -57,7 +52,7 @@ void fw_plan_free(struct fw_plan *p)
 {
 	fw_arena_free(&p->arena);
 	free(p->entries);
-	free(p->notes);
+	fw_say_once_free(p->notes, p->nnotes);
 	free(p->candidates);
 	memset(p, 0, sizeof(*p));
 }

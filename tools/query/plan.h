@@ -60,8 +60,8 @@ struct fw_plan {
 	struct fw_settings *s;
 	struct fw_plan_entry *entries;
 	size_t n, cap;
-	const char **notes;        /* warnings (unknown conditions, profile goals skipped) */
-	size_t nnotes, notes_cap;
+	char **notes;              /* warnings (unknown conditions, profile goals skipped), each once */
+	size_t nnotes;
 	const struct fw_setting **candidates; /* the last ambiguous SETTING's matches */
 	size_t ncandidates;
 	const char *current_source; /* where old values came from */

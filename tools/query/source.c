@@ -15,6 +15,7 @@
 #include "acpi/srat.h"
 #include "parsers/file.h"
 #include "parsers/prefetch.h"
+#include "say-once.h"
 #include "search.h"
 #include "topics.h"
 #include "tools/host/machine-topo.h"
@@ -31,17 +32,11 @@ const char *fw_source_kind_name(enum fw_source_kind k)
 
 void fw_source_warn(struct fw_source *src, const char *fmt, ...)
 {
-	char buf[1024];
+	/* models are built on demand by several callers: say each thing once */
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	fw_say_once(&src->warnings, &src->nwarnings, fmt, ap);
 	va_end(ap);
-	/* models are built on demand by several callers: say each thing once */
-	for (size_t i = 0; i < src->nwarnings; i++)
-		if (strcmp(src->warnings[i], buf) == 0)
-			return;
-	src->warnings = fw_xrealloc(src->warnings, (src->nwarnings + 1) * sizeof(char *));
-	src->warnings[src->nwarnings++] = fw_xstrdup(buf);
 }
 
 static struct fw_hii_options hii_options(const struct fw_source *src)
@@ -986,9 +981,7 @@ void fw_source_close(struct fw_source *src)
 	if (src->have_host)
 		fw_host_free(&src->host);
 	fw_machine_close(src->machine);
-	for (size_t i = 0; i < src->nwarnings; i++)
-		free(src->warnings[i]);
-	free(src->warnings);
+	fw_say_once_free(src->warnings, src->nwarnings);
 	free(src->image_name);
 	fw_cache_entry_free(&src->cached);
 	free(src->path);
