@@ -39,6 +39,7 @@ extern const struct fw_acpi_layout fw_acpi_rsdt_table;
 extern const struct fw_acpi_layout fw_acpi_slit_table;
 extern const struct fw_acpi_layout fw_acpi_spcr_table;
 extern const struct fw_acpi_layout fw_acpi_spmi_table;
+extern const struct fw_acpi_layout fw_acpi_srat_table;
 extern const struct fw_acpi_layout fw_acpi_uefi_table;
 extern const struct fw_acpi_layout fw_acpi_wsmt_table;
 extern const struct fw_acpi_layout fw_acpi_xsdt_table;
@@ -53,7 +54,7 @@ static const struct fw_acpi_decoder decoders[] = {
 	HOOKED_LAYOUT("XSDT", "Extended System Description Table", XSDT, fw_acpi_xsdt_decode, fw_acpi_xsdt_table),
 	HOOKED_LAYOUT("RSDT", "Root System Description Table", XSDT, fw_acpi_xsdt_decode, fw_acpi_rsdt_table),
 	HOOK("IVRS", "I/O Virtualization Reporting Structure (AMD IOMMU)", IVRS, fw_acpi_ivrs_decode),
-	HOOK("SRAT", "System Resource Affinity Table", SRAT, fw_acpi_srat_decode),
+	HOOKED_LAYOUT("SRAT", "System Resource Affinity Table", SRAT, fw_acpi_srat_decode, fw_acpi_srat_table),
 	HOOKED_LAYOUT("SLIT", "System Locality Distance Information Table", SLIT, fw_acpi_slit_decode, fw_acpi_slit_table),
 	HOOKED_LAYOUT("MCFG", "PCI Express Memory-mapped Configuration", MCFG, fw_acpi_mcfg_decode, fw_acpi_mcfg_table),
 	HOOK("DMAR", "DMA Remapping Table (Intel VT-d)", DMAR, fw_acpi_dmar_decode),

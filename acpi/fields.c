@@ -112,8 +112,8 @@ static void records_with_length(struct fw_acpi_doc *d, struct fw_acpi_table *t, 
 		}
 		struct fw_acpi_part *p = new_part(d, a, "not described", r.offset, r.length, r.type);
 		p->described = false;
-		fw_acpi_diag(t, a, FW_DIAG_INFO, r.offset, "%s type 0x%x at 0x%zx (%u bytes) is not described: left as bytes",
-			     l->records.what, r.type, r.offset, r.length);
+		fw_acpi_diag(t, a, FW_DIAG_INFO, r.offset, "unknown %s type %u at 0x%zx (%u bytes) left undecoded", l->records.what,
+			     r.type, r.offset, r.length);
 	}
 }
 
@@ -258,6 +258,8 @@ bool fw_acpi_show_value(const struct fw_acpi_table *t, size_t part, const struct
 	out->s = NULL;
 	out->list = NULL;
 	out->nlist = 0;
+	out->lines = NULL;
+	out->nlines = 0;
 	if (name[0] == '@' && t->doc && part < t->doc->nparts) {
 		const struct fw_acpi_part *p = &t->doc->parts[part];
 		out->u = !strcmp(name, "@offset") ? p->offset : !strcmp(name, "@type") ? (uint64_t)p->type : p->length;

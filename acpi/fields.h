@@ -115,6 +115,9 @@ enum fw_acpi_as {
 	FW_AS_BOOL,
 	FW_AS_TEXT,   /* a string (derived); the number when the derived value has no string */
 	FW_AS_LIST,   /* an array of little-endian u32 (derived `list`) */
+	FW_AS_PARTS,  /* an array of the parts whose layout is called `name`, each as its shape shows it */
+	FW_AS_COUNTS, /* an object: per subtable type in ascending order, the derived `name` of its first
+	                 part and how many parts have that type */
 };
 
 struct fw_acpi_derived {
@@ -122,6 +125,8 @@ struct fw_acpi_derived {
 	const char *s;
 	const uint8_t *list; /* FW_AS_LIST: nlist x u32 */
 	size_t nlist;
+	const char *const *lines; /* text lines of their own ("{*Name}") */
+	size_t nlines;
 	char buf[64];        /* room for `s` */
 };
 /* Fill `out` with the derived value `name` for part `part` of the table's document; false: the
@@ -143,7 +148,8 @@ struct fw_acpi_show {
  * conversion of it, "{Name:names}" its FLAGS names ("none" for 0), "{Name:name|other}" its ENUM
  * name (or "other"), "{Name:list}" a derived list as " 7 8". A line with an absent value is left out;
  * "{?Name...}" instead writes nothing; a line starting "{!Name}" is written only when Name is not
- * zero. */
+ * zero. A line "{*Name}" stands for several: the text of each part a FW_AS_PARTS show `Name`
+ * lists, or the derived `lines` of Name. */
 struct fw_acpi_shape {
 	const struct fw_layout *layout;
 	const struct fw_acpi_show *show;
@@ -151,10 +157,19 @@ struct fw_acpi_shape {
 	const char *const *text;
 };
 
+/* diff's report of one difference: what differs, the two values, an optional note. */
+typedef void (*fw_acpi_change_fn)(void *ctx, const char *what, const char *a, const char *b, const char *note);
+/* Two tables of one signature compared by what they mean (domains, IOMMUs), for a table whose
+ * field-by-field differences would bury that; diff compares field by field when it finds none. */
+typedef void (*fw_acpi_compare_fn)(const struct fw_acpi_table *a, const struct fw_acpi_table *b,
+				   fw_acpi_change_fn change, void *ctx);
+
 struct fw_acpi_view {
 	const struct fw_acpi_shape *shapes;
 	size_t nshapes;
-	const char *list_key; /* the JSON array of the parts after the fixed part */
+	const char *list_key; /* the JSON array of the parts after the fixed part; NULL: only the
+	                         FW_AS_PARTS shows of the fixed part list parts */
+	fw_acpi_compare_fn compare; /* or NULL */
 };
 
 /* What every subtable of a listing shows first: its place, kind (the derived "TypeName"), type
@@ -163,7 +178,8 @@ struct fw_acpi_view {
 	{"offset", "@offset", FW_AS_NUMBER, false, NULL}, {"type", "TypeName", FW_AS_TEXT, false, derive},            \
 		{"type_id", "@type", FW_AS_NUMBER, false, NULL}, {"length", "@length", FW_AS_NUMBER, false, NULL}
 #define FW_ACPI_SHAPE(l, show, text) {l, show, sizeof(show) / sizeof((show)[0]), text}
-#define FW_ACPI_VIEW(shapes, key) {shapes, sizeof(shapes) / sizeof((shapes)[0]), key}
+#define FW_ACPI_VIEW(shapes, key) {shapes, sizeof(shapes) / sizeof((shapes)[0]), key, NULL}
+#define FW_ACPI_COMPARED_VIEW(shapes, key, compare) {shapes, sizeof(shapes) / sizeof((shapes)[0]), key, compare}
 
 /* The shape of a part, or NULL. */
 const struct fw_acpi_shape *fw_acpi_view_shape(const struct fw_acpi_view *v, const struct fw_acpi_part *p);

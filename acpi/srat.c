@@ -1,10 +1,14 @@
 /* SRAT layouts and decoder. */
 #include "srat.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "acpi/fields.h"
 #include "parsers/error.h"
+#include "parsers/strmap.h"
 
 static const struct fw_field srat_fields[SRAT__COUNT] = {
 	[SRAT_TABLE_REVISION] = {"TableRevision", FW_FT_U32, 36, 0, 0, NULL},
@@ -36,7 +40,7 @@ static const struct fw_field mem_fields[SRAT_MEM__COUNT] = {
 	[SRAT_MEM_LENGTH] = {"Length", FW_FT_U8, 1, 0, 0, NULL},
 	[SRAT_MEM_PD] = {"ProximityDomain", FW_FT_U32, 2, 0, 0, NULL},
 	[SRAT_MEM_BASE] = {"BaseAddress", FW_FT_U64, 8, 0, FW_FF_HEX, NULL},
-	[SRAT_MEM_SIZE] = {"Length", FW_FT_U64, 16, 0, FW_FF_HEX, NULL},
+	[SRAT_MEM_SIZE] = {"AddressLength", FW_FT_U64, 16, 0, FW_FF_HEX, NULL},
 	[SRAT_MEM_FLAGS] = {"Flags", FW_FT_U32, 28, 0, FW_FF_FLAGS, &fw_srat_memory_flag_names},
 };
 const struct fw_layout fw_srat_memory_layout = FW_LAYOUT("SRAT memory affinity", 40, mem_fields);
@@ -212,42 +216,72 @@ static int u32_cmp(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+static bool is_processor(uint8_t type)
+{
+	return type == FW_SRAT_LOCAL_APIC || type == FW_SRAT_X2APIC || type == FW_SRAT_GICC || type == FW_SRAT_RINTC;
+}
+
+/* The model and what the view shows beyond the bytes: the domains as a list, one line per
+ * domain with processors (they are summarised, not listed), the disabled entries Linux ignores. */
+struct srat_facts {
+	struct fw_srat m; /* first: t->model is the struct fw_srat */
+	uint8_t *domains_le;
+	const char **cpu_lines;
+	size_t ncpu_lines, off_cpus, off_mem;
+};
+
+static void summarise(struct srat_facts *x, struct fw_arena *a)
+{
+	struct fw_srat *m = &x->m;
+	x->domains_le = fw_arena_alloc(a, 4 * m->ndomains + 1);
+	x->cpu_lines = fw_arena_alloc(a, (m->ndomains + 1) * sizeof(*x->cpu_lines));
+	for (size_t d = 0; d < m->ndomains; d++) {
+		for (int b = 0; b < 4; b++)
+			x->domains_le[4 * d + b] = (uint8_t)(m->domains[d] >> (8 * b));
+		size_t cpus = 0;
+		for (size_t i = 0; i < m->nentries; i++) {
+			const struct fw_srat_entry *e = &m->entries[i];
+			cpus += e->enabled && e->proximity_domain == m->domains[d] && is_processor(e->type);
+		}
+		if (cpus)
+			x->cpu_lines[x->ncpu_lines++] = fw_arena_printf(a, "domain %u: %zu processor%s", m->domains[d], cpus,
+									 cpus == 1 ? "" : "s");
+	}
+	for (size_t i = 0; i < m->nentries; i++) {
+		const struct fw_srat_entry *e = &m->entries[i];
+		x->off_cpus += is_processor(e->type) && !e->enabled;
+		x->off_mem += e->type == FW_SRAT_MEMORY && !e->enabled;
+	}
+}
+
+/* The entries as a model (each part of the document is one entry), proximity domains as Linux
+ * reads them, and the checks the layout cannot make. */
 void *fw_acpi_srat_decode(struct fw_acpi_table *t, struct fw_arena *a)
 {
-	struct fw_srat *m = fw_arena_alloc(a, sizeof(*m));
+	struct srat_facts *x = fw_arena_alloc(a, sizeof(*x));
+	struct fw_srat *m = &x->m;
+	const struct fw_acpi_doc *doc = t->doc;
 	const struct fw_view *v = &t->data;
-	if (!fw_view_has(v, 0, FW_SRAT_HEADER_SIZE)) {
-		fw_acpi_diag(t, a, FW_DIAG_ERROR, 0, "SRAT of 0x%zx bytes is shorter than its 48-byte header", v->len);
-		return m;
-	}
-	m->table_revision = (uint32_t)fw_layout_get(&fw_srat_layout, v, 0, SRAT_TABLE_REVISION);
-	size_t cap = 0;
-	static const struct fw_acpi_record_format fmt = {"subtable", 1, 1, 1};
-	struct fw_acpi_record r;
-	for (size_t next = FW_SRAT_HEADER_SIZE; fw_acpi_next_record(t, a, v, 0, &next, &fmt, &r);) {
-		size_t off = r.offset;
-		uint8_t type = (uint8_t)r.type, len = (uint8_t)r.length;
-		m->entries = fw_acpi_grow(a, m->entries, &cap, m->nentries + 1, sizeof(*m->entries));
+	const struct fw_acpi_value *rev = fw_acpi_part_value(&doc->parts[0], "TableRevision");
+	m->table_revision = rev ? (uint32_t)rev->u : 0;
+	m->entries = fw_arena_alloc(a, doc->nparts * sizeof(*m->entries));
+	for (size_t k = 1; k < doc->nparts; k++) {
+		const struct fw_acpi_part *p = &doc->parts[k];
 		struct fw_srat_entry *e = &m->entries[m->nentries++];
 		memset(e, 0, sizeof(*e));
-		e->offset = (uint32_t)off;
-		e->type = type;
-		e->length = len;
-		const struct fw_layout *l = layout_for(type);
-		if (!l) {
-			fw_acpi_diag(t, a, FW_DIAG_INFO, off, "unknown subtable type %u at 0x%zx (%u bytes) left undecoded", type, off, len);
-		} else if (len < l->size) {
-			fw_acpi_diag(t, a, FW_DIAG_ERROR, off, "%s at 0x%zx has Length %u, the structure needs %u", l->name, off, len,
-				     l->size);
-		} else {
-			if (len != l->size)
-				fw_acpi_diag(t, a, FW_DIAG_INFO, off, "%s at 0x%zx has Length %u (expected %u); extra bytes ignored",
-					     l->name, off, len, l->size);
-			decode_entry(e, l, v, off, t->revision);
-			if ((type == FW_SRAT_GENERIC_INITIATOR || type == FW_SRAT_GENERIC_PORT) && e->handle_type > 1)
-				fw_acpi_diag(t, a, FW_DIAG_WARN, off + 3, "%s at 0x%zx: unknown device handle type %u", l->name, off,
-					     e->handle_type);
-		}
+		e->offset = p->offset;
+		e->type = (uint8_t)p->type;
+		e->length = (uint8_t)p->length;
+		const struct fw_layout *l = p->layout;
+		if (!l || p->length < l->size)
+			continue;
+		if (p->length != l->size)
+			fw_acpi_diag(t, a, FW_DIAG_INFO, p->offset, "%s at 0x%x has Length %u (expected %u); extra bytes ignored", l->name,
+				     p->offset, p->length, l->size);
+		decode_entry(e, l, v, p->offset, t->revision);
+		if (l == &fw_srat_gi_layout && e->handle_type > 1)
+			fw_acpi_diag(t, a, FW_DIAG_WARN, p->offset + 3, "%s at 0x%x: unknown device handle type %u", l->name, p->offset,
+				     e->handle_type);
 	}
 	/* Distinct proximity domains of the enabled entries. */
 	uint32_t *d = fw_arena_alloc(a, (m->nentries + 1) * sizeof(*d));
@@ -262,8 +296,246 @@ void *fw_acpi_srat_decode(struct fw_acpi_table *t, struct fw_arena *a)
 			d[k++] = d[i];
 	m->domains = d;
 	m->ndomains = k;
+	summarise(x, a);
 	return m;
 }
+
+/* ---- the view: what JSON and text show ---- */
+
+static bool derive(const struct fw_acpi_table *t, size_t part, const char *name, struct fw_acpi_derived *out)
+{
+	const struct srat_facts *x = t->model;
+	if (!x)
+		return false;
+	if (part == 0) {
+		if (!strcmp(name, "Domains")) {
+			out->list = x->domains_le;
+			out->nlist = x->m.ndomains;
+		} else if (!strcmp(name, "Entries")) {
+			out->u = x->m.nentries;
+		} else if (!strcmp(name, "DomainCpus")) {
+			out->lines = x->cpu_lines;
+			out->nlines = x->ncpu_lines;
+		} else {
+			out->u = !strcmp(name, "DisabledCpus") ? x->off_cpus
+				 : !strcmp(name, "DisabledMemory") ? x->off_mem
+								     : x->off_cpus + x->off_mem;
+		}
+		return true;
+	}
+	if (part > x->m.nentries)
+		return false;
+	const struct fw_srat_entry *e = &x->m.entries[part - 1];
+	bool gi = e->type == FW_SRAT_GENERIC_INITIATOR || e->type == FW_SRAT_GENERIC_PORT;
+	if (!strcmp(name, "TypeName")) {
+		out->s = fw_srat_type_name(e->type);
+	} else if (!strcmp(name, "Pxm")) {
+		out->u = e->proximity_domain;
+	} else if (!strcmp(name, "Enabled")) {
+		out->u = e->enabled;
+	} else if (!strcmp(name, "End")) {
+		out->u = e->size ? e->base + e->size - 1 : e->base;
+	} else if (!strcmp(name, "Size")) {
+		out->s = fw_acpi_size_str(e->size, out->buf, sizeof(out->buf));
+	} else if (!strcmp(name, "Kind")) {
+		out->s = e->type == FW_SRAT_GENERIC_INITIATOR ? "generic initiator" : "generic port";
+	} else if (!strcmp(name, "HandleType")) {
+		/* "PCI", "ACPI", or the number nobody named */
+		out->u = e->handle_type;
+		out->s = e->handle_type == FW_SRAT_GI_HANDLE_PCI ? "PCI" : e->handle_type == FW_SRAT_GI_HANDLE_ACPI ? "ACPI" : NULL;
+	} else if (!strcmp(name, "Handle")) {
+		char bdf[16];
+		if (e->handle_type == FW_SRAT_GI_HANDLE_PCI)
+			snprintf(out->buf, sizeof(out->buf), "PCI %s", fw_acpi_bdf_str(e->segment, e->bdf, bdf));
+		else if (e->handle_type == FW_SRAT_GI_HANDLE_ACPI)
+			snprintf(out->buf, sizeof(out->buf), "ACPI %s UID %u", e->hid, e->uid);
+		else
+			snprintf(out->buf, sizeof(out->buf), "handle type %u", e->handle_type);
+		out->s = out->buf;
+	} else if (!strcmp(name, "Segment") || !strcmp(name, "Bdf")) {
+		if (!gi || e->handle_type != FW_SRAT_GI_HANDLE_PCI)
+			return false;
+		out->u = e->segment;
+		if (name[0] == 'B')
+			out->s = fw_acpi_bdf_str(e->segment, e->bdf, out->buf);
+	} else if (!strcmp(name, "Hid") || !strcmp(name, "Uid")) {
+		if (!gi || e->handle_type != FW_SRAT_GI_HANDLE_ACPI)
+			return false;
+		out->u = e->uid;
+		if (name[0] == 'H')
+			out->s = e->hid;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+#define SHOW_ENTRY                                                                                               \
+	{"offset", "@offset", FW_AS_NUMBER, false, NULL}, {"type", "TypeName", FW_AS_TEXT, false, derive}, \
+		{"type_id", "@type", FW_AS_NUMBER, false, NULL},                                                 \
+		{"proximity_domain", "Pxm", FW_AS_NUMBER, false, derive},                                        \
+		{"enabled", "Enabled", FW_AS_BOOL, false, derive}
+#define SHOW_CPU(key, field)                                                                                   \
+	SHOW_ENTRY, {key, field, FW_AS_NUMBER, false, NULL}, {"flags", "Flags", FW_AS_FLAGS, false, NULL}, \
+		{"clock_domain", "ClockDomain", FW_AS_NUMBER, false, NULL}
+
+static const struct fw_acpi_show srat_show[] = {
+	{"table_revision", "TableRevision", FW_AS_NUMBER, false, NULL},
+	{"proximity_domains", "Domains", FW_AS_LIST, false, derive},
+	{NULL, "Entries", FW_AS_NUMBER, false, derive},
+	{NULL, "DomainCpus", FW_AS_TEXT, false, derive},
+	{NULL, "AnyDisabled", FW_AS_NUMBER, false, derive},
+	{NULL, "DisabledCpus", FW_AS_NUMBER, false, derive},
+	{NULL, "DisabledMemory", FW_AS_NUMBER, false, derive},
+};
+/* Processors are summarised per domain, everything else is listed; disabled entries are counted
+ * only: Linux ignores them. */
+static const char *const srat_text[] = {
+	"{Entries} entries; proximity domains of the enabled ones:{Domains:list}",
+	"{*DomainCpus}",
+	"{!AnyDisabled}disabled (ignored): {DisabledCpus} processor entries, {DisabledMemory} memory entries",
+	NULL,
+};
+static const struct fw_acpi_show apic_show[] = {SHOW_CPU("apic_id", "ApicId")};
+static const struct fw_acpi_show x2apic_show[] = {SHOW_CPU("x2apic_id", "X2ApicId")};
+static const struct fw_acpi_show gicc_show[] = {SHOW_CPU("acpi_processor_uid", "AcpiProcessorUid")};
+static const struct fw_acpi_show rintc_show[] = {SHOW_CPU("acpi_processor_uid", "AcpiProcessorUid")};
+static const char *const cpu_text[] = {NULL}; /* summarised per domain */
+static const struct fw_acpi_show memory_show[] = {
+	SHOW_ENTRY,
+	{"base_address", "BaseAddress", FW_AS_HEX, false, NULL},
+	{"length", "AddressLength", FW_AS_HEX, false, NULL},
+	{"flags", "Flags", FW_AS_FLAGS, false, NULL},
+	{NULL, "End", FW_AS_NUMBER, false, derive},
+	{NULL, "Size", FW_AS_TEXT, false, derive},
+};
+static const char *const memory_text[] = {
+	"{!Enabled}{@offset:@0x%03x} memory  domain {Pxm}  0x{BaseAddress:%012x}-0x{End:%012x} ({Size})  {Flags:names}",
+	NULL,
+};
+static const struct fw_acpi_show its_show[] = {SHOW_ENTRY, {"its_id", "ItsId", FW_AS_NUMBER, false, NULL}};
+static const char *const its_text[] = {"{@offset:@0x%03x} GIC ITS {ItsId}  domain {Pxm}", NULL};
+static const struct fw_acpi_show gi_show[] = {
+	SHOW_ENTRY,
+	{"flags", "Flags", FW_AS_FLAGS, false, NULL},
+	{"device_handle_type", "HandleType", FW_AS_TEXT, false, derive},
+	{"segment", "Segment", FW_AS_NUMBER, false, derive},
+	{"bdf", "Bdf", FW_AS_TEXT, false, derive},
+	{"hid", "Hid", FW_AS_TEXT, false, derive},
+	{"uid", "Uid", FW_AS_NUMBER, false, derive},
+	{NULL, "Kind", FW_AS_TEXT, false, derive},
+	{NULL, "Handle", FW_AS_TEXT, false, derive},
+};
+static const char *const gi_text[] = {"{@offset:@0x%03x} {Kind}  domain {Pxm}  {Handle}  {Flags:names}", NULL};
+static const struct fw_acpi_show other_show[] = {SHOW_ENTRY, {"length", "@length", FW_AS_NUMBER, false, NULL}};
+static const char *const other_text[] = {"{@offset:@0x%03x} type {@type}, {@length} bytes (unknown)", NULL};
+
+static const struct fw_acpi_shape srat_shapes[] = {
+	FW_ACPI_SHAPE(&fw_srat_layout, srat_show, srat_text),
+	FW_ACPI_SHAPE(&fw_srat_apic_layout, apic_show, cpu_text),
+	FW_ACPI_SHAPE(&fw_srat_x2apic_layout, x2apic_show, cpu_text),
+	FW_ACPI_SHAPE(&fw_srat_gicc_layout, gicc_show, cpu_text),
+	FW_ACPI_SHAPE(&fw_srat_rintc_layout, rintc_show, cpu_text),
+	FW_ACPI_SHAPE(&fw_srat_memory_layout, memory_show, memory_text),
+	FW_ACPI_SHAPE(&fw_srat_gic_its_layout, its_show, its_text),
+	FW_ACPI_SHAPE(&fw_srat_gi_layout, gi_show, gi_text),
+	FW_ACPI_SHAPE(NULL, other_show, other_text),
+};
+
+/* ---- diff: domains, what each holds, and which CPUs moved ---- */
+
+static void domains_text(const struct fw_srat *s, struct fw_acpi_text *doms, struct fw_acpi_text *cpus,
+			 struct fw_acpi_text *mem, struct fw_acpi_text *inits)
+{
+	for (size_t k = 0; k < s->ndomains; k++) {
+		uint32_t pd = s->domains[k];
+		size_t ncpu = 0;
+		uint64_t bytes = 0;
+		for (size_t i = 0; i < s->nentries; i++) {
+			const struct fw_srat_entry *e = &s->entries[i];
+			if (!e->enabled || e->proximity_domain != pd)
+				continue;
+			if (is_processor(e->type))
+				ncpu++;
+			else if (e->type == FW_SRAT_MEMORY)
+				bytes += e->size;
+		}
+		fw_acpi_text_put(doms, "%s%u", k ? " " : "", pd);
+		fw_acpi_text_put(cpus, "%s%u:%zu", k ? " " : "", pd, ncpu);
+		fw_acpi_text_put(mem, "%s%u:%" PRIu64 " MiB", k ? ", " : "", pd, bytes >> 20);
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < s->nentries; i++) {
+		const struct fw_srat_entry *e = &s->entries[i];
+		char bdf[16];
+		if (e->type != FW_SRAT_GENERIC_INITIATOR && e->type != FW_SRAT_GENERIC_PORT)
+			continue;
+		if (e->handle_type == FW_SRAT_GI_HANDLE_PCI)
+			fw_acpi_text_put(inits, "%s%s->%u", n++ ? ", " : "", fw_acpi_bdf_str(e->segment, e->bdf, bdf), e->proximity_domain);
+		else
+			fw_acpi_text_put(inits, "%s%s/%u->%u", n++ ? ", " : "", e->hid, e->uid, e->proximity_domain);
+	}
+}
+
+static bool is_apic_cpu(const struct fw_srat_entry *e)
+{
+	return (e->type == FW_SRAT_LOCAL_APIC || e->type == FW_SRAT_X2APIC) && e->enabled;
+}
+
+static void compare(const struct fw_acpi_table *ta, const struct fw_acpi_table *tb, fw_acpi_change_fn change, void *ctx)
+{
+	const struct fw_srat *a = ta->model, *b = tb->model;
+	if (!a || !b)
+		return;
+	static const char *const what[] = {"proximity domains", "CPUs per domain", "memory per domain", "generic initiators"};
+	struct fw_acpi_text ta4[4] = {0}, tb4[4] = {0};
+	domains_text(a, &ta4[0], &ta4[1], &ta4[2], &ta4[3]);
+	domains_text(b, &tb4[0], &tb4[1], &tb4[2], &tb4[3]);
+	for (int i = 0; i < 4; i++)
+		if (strcmp(ta4[i].buf, tb4[i].buf) != 0)
+			change(ctx, what[i], ta4[i].buf, tb4[i].buf, NULL);
+	/* CPUs by APIC id: how many changed domain, the first few named */
+	struct fw_strmap m;
+	fw_strmap_init(&m);
+	char key[32];
+	for (size_t i = 0; i < a->nentries; i++)
+		if (is_apic_cpu(&a->entries[i])) {
+			snprintf(key, sizeof(key), "%u", a->entries[i].id);
+			fw_strmap_put(&m, key, (void *)&a->entries[i]);
+		}
+	size_t moved = 0;
+	struct fw_acpi_text ex = {0};
+	for (size_t i = 0; i < b->nentries; i++) {
+		const struct fw_srat_entry *eb = &b->entries[i];
+		if (!is_apic_cpu(eb))
+			continue;
+		snprintf(key, sizeof(key), "%u", eb->id);
+		const struct fw_srat_entry *ea = fw_strmap_get(&m, key);
+		if (ea && ea->proximity_domain != eb->proximity_domain && moved++ < 4)
+			fw_acpi_text_put(&ex, "%sAPIC 0x%X %u->%u", moved > 1 ? ", " : "", eb->id, ea->proximity_domain,
+					 eb->proximity_domain);
+	}
+	fw_strmap_free(&m);
+	if (moved) {
+		char n[64];
+		snprintf(n, sizeof(n), "%zu CPUs in another domain", moved);
+		if (moved > 4)
+			fw_acpi_text_put(&ex, ", ...");
+		change(ctx, "CPU affinity", "-", n, ex.buf);
+	}
+}
+
+static const struct fw_acpi_view srat_view = FW_ACPI_COMPARED_VIEW(srat_shapes, "entries", compare);
+static const struct fw_acpi_subtype types[] = {
+	{FW_SRAT_LOCAL_APIC, &fw_srat_apic_layout, -1, NULL},    {FW_SRAT_MEMORY, &fw_srat_memory_layout, -1, NULL},
+	{FW_SRAT_X2APIC, &fw_srat_x2apic_layout, -1, NULL},      {FW_SRAT_GICC, &fw_srat_gicc_layout, -1, NULL},
+	{FW_SRAT_GIC_ITS, &fw_srat_gic_its_layout, -1, NULL},    {FW_SRAT_GENERIC_INITIATOR, &fw_srat_gi_layout, -1, NULL},
+	{FW_SRAT_GENERIC_PORT, &fw_srat_gi_layout, -1, NULL},    {FW_SRAT_RINTC, &fw_srat_rintc_layout, -1, NULL},
+};
+const struct fw_acpi_layout fw_acpi_srat_table = {
+	.fixed = &fw_srat_layout, .rest = FW_ACPI_REST_RECORDS, .start_field = -1, .count_field = -1,
+	.records = {"subtable", 1, 1, 1}, .types = types, .ntypes = sizeof(types) / sizeof(types[0]), .view = &srat_view,
+};
 
 static bool srat_numbers_node_first(uint8_t type)
 {

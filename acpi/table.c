@@ -231,3 +231,20 @@ const char *fw_acpi_size_str(uint64_t n, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64 " KiB", n >> 10);
 	return buf;
 }
+
+void fw_acpi_text_put(struct fw_acpi_text *t, const char *fmt, ...)
+{
+	if (t->used >= sizeof(t->buf) - 1)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(t->buf + t->used, sizeof(t->buf) - t->used, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	t->used += (size_t)n;
+	if (t->used >= sizeof(t->buf) - 1) {
+		t->used = sizeof(t->buf) - 1;
+		memcpy(t->buf + sizeof(t->buf) - 4, "...", 4);
+	}
+}

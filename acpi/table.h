@@ -127,4 +127,12 @@ const char *fw_acpi_size_str(uint64_t n, char *buf, size_t len);
 /* "BB:DD.F" */
 char *fw_acpi_devid_str(uint16_t devid, char out[12]);
 
+/* Text built piece by piece in a fixed buffer, truncated with "..." when too long (the values
+ * diff compares). */
+struct fw_acpi_text {
+	char buf[2048];
+	size_t used;
+};
+void fw_acpi_text_put(struct fw_acpi_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

@@ -10,7 +10,6 @@
 #include "acpi/fields.h"
 #include "acpi/ivrs.h"
 #include "acpi/madt.h"
-#include "acpi/srat.h"
 
 json_t *fw_json_hex(uint64_t v)
 {
@@ -249,71 +248,6 @@ static json_t *ivrs_json(const struct fw_ivrs *m)
 	return o;
 }
 
-/* --- SRAT ---------------------------------------------------------------------------- */
-
-static json_t *srat_json(const struct fw_srat *m)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "table_revision", json_integer(m->table_revision));
-	json_t *pd = json_array();
-	for (size_t i = 0; i < m->ndomains; i++)
-		json_array_append_new(pd, json_integer(m->domains[i]));
-	json_object_set_new(o, "proximity_domains", pd);
-	json_t *a = json_array();
-	for (size_t i = 0; i < m->nentries; i++) {
-		const struct fw_srat_entry *e = &m->entries[i];
-		json_t *j = json_object();
-		json_object_set_new(j, "offset", json_integer(e->offset));
-		json_object_set_new(j, "type", json_string(fw_srat_type_name(e->type)));
-		json_object_set_new(j, "type_id", json_integer(e->type));
-		json_object_set_new(j, "proximity_domain", json_integer(e->proximity_domain));
-		json_object_set_new(j, "enabled", json_boolean(e->enabled));
-		switch (e->type) {
-		case FW_SRAT_LOCAL_APIC:
-			json_object_set_new(j, "apic_id", json_integer(e->id));
-			set_flags(j, "flags", &fw_srat_cpu_flag_names, e->flags);
-			json_object_set_new(j, "clock_domain", json_integer(e->clock_domain));
-			break;
-		case FW_SRAT_X2APIC:
-			json_object_set_new(j, "x2apic_id", json_integer(e->id));
-			set_flags(j, "flags", &fw_srat_cpu_flag_names, e->flags);
-			json_object_set_new(j, "clock_domain", json_integer(e->clock_domain));
-			break;
-		case FW_SRAT_MEMORY:
-			json_object_set_new(j, "base_address", fw_json_hex(e->base));
-			json_object_set_new(j, "length", fw_json_hex(e->size));
-			set_flags(j, "flags", &fw_srat_memory_flag_names, e->flags);
-			break;
-		case FW_SRAT_GICC:
-		case FW_SRAT_RINTC:
-			json_object_set_new(j, "acpi_processor_uid", json_integer(e->id));
-			set_flags(j, "flags", &fw_srat_cpu_flag_names, e->flags);
-			json_object_set_new(j, "clock_domain", json_integer(e->clock_domain));
-			break;
-		case FW_SRAT_GIC_ITS: json_object_set_new(j, "its_id", json_integer(e->id)); break;
-		case FW_SRAT_GENERIC_INITIATOR:
-		case FW_SRAT_GENERIC_PORT:
-			set_flags(j, "flags", &fw_srat_initiator_flag_names, e->flags);
-			if (e->handle_type == FW_SRAT_GI_HANDLE_PCI) {
-				json_object_set_new(j, "device_handle_type", json_string("PCI"));
-				json_object_set_new(j, "segment", json_integer(e->segment));
-				json_object_set_new(j, "bdf", bdf(e->segment, e->bdf));
-			} else if (e->handle_type == FW_SRAT_GI_HANDLE_ACPI) {
-				json_object_set_new(j, "device_handle_type", json_string("ACPI"));
-				json_object_set_new(j, "hid", json_string(e->hid));
-				json_object_set_new(j, "uid", json_integer(e->uid));
-			} else {
-				json_object_set_new(j, "device_handle_type", json_integer(e->handle_type));
-			}
-			break;
-		default: json_object_set_new(j, "length", json_integer(e->length)); break;
-		}
-		json_array_append_new(a, j);
-	}
-	json_object_set_new(o, "entries", a);
-	return o;
-}
-
 /* --- DMAR ---------------------------------------------------------------------------------------- */
 
 static json_t *dmar_json(const struct fw_dmar *m)
@@ -491,6 +425,48 @@ static json_t *matrix_json(const struct fw_acpi_doc *d)
 	return rows;
 }
 
+static void shape_json(json_t *o, const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh);
+
+/* FW_AS_PARTS: the parts of one layout, each as its shape shows it. */
+static json_t *parts_json(const struct fw_acpi_table *t, const char *layout)
+{
+	const struct fw_acpi_doc *d = t->doc;
+	json_t *a = json_array();
+	for (size_t k = 1; k < d->nparts; k++) {
+		const struct fw_acpi_shape *sh = fw_acpi_view_shape(d->layout->view, &d->parts[k]);
+		if (!d->parts[k].layout || strcmp(d->parts[k].layout->name, layout) || !sh)
+			continue;
+		json_t *j = json_object();
+		shape_json(j, t, k, sh);
+		json_array_append_new(a, j);
+	}
+	return a;
+}
+
+/* FW_AS_COUNTS: {"name of type": parts of that type}, types in ascending order. */
+static json_t *counts_json(const struct fw_acpi_table *t, const struct fw_acpi_show *w)
+{
+	const struct fw_acpi_doc *d = t->doc;
+	json_t *o = json_object();
+	for (int64_t last = -1;;) {
+		size_t first = 0, n = 0;
+		for (size_t k = 1; k < d->nparts; k++) {
+			int64_t ty = d->parts[k].type;
+			if (ty <= last || (first && ty > d->parts[first].type))
+				continue;
+			if (!first || ty < d->parts[first].type)
+				first = k, n = 0;
+			n++;
+		}
+		if (!first)
+			return o;
+		last = d->parts[first].type;
+		struct fw_acpi_derived dv = {0};
+		if (w->derive(t, first, w->name, &dv) && dv.s)
+			json_object_set_new(o, dv.s, json_integer((json_int_t)n));
+	}
+}
+
 /* One part as its view shows it (acpi/fields.h: struct fw_acpi_show). */
 static void shape_json(json_t *o, const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh)
 {
@@ -498,6 +474,10 @@ static void shape_json(json_t *o, const struct fw_acpi_table *t, size_t part, co
 		const struct fw_acpi_show *w = &sh->show[i];
 		if (!w->key)
 			continue;
+		if (w->as == FW_AS_PARTS || w->as == FW_AS_COUNTS) {
+			json_object_set_new(o, w->key, w->as == FW_AS_PARTS ? parts_json(t, w->name) : counts_json(t, w));
+			continue;
+		}
 		const struct fw_acpi_value *v;
 		struct fw_acpi_derived dv;
 		bool has = fw_acpi_show_value(t, part, sh, w->name, &v, &dv);
@@ -536,6 +516,8 @@ static void shape_json(json_t *o, const struct fw_acpi_table *t, size_t part, co
 				for (size_t k = 0; k < dv.nlist; k++)
 					json_array_append_new(j, json_integer(fw_le32(dv.list + 4 * k)));
 				break;
+			case FW_AS_PARTS:
+			case FW_AS_COUNTS: break;
 			case FW_AS_FLAGS: {
 				char nkey[96];
 				json_object_set_new(into, key, json_integer((json_int_t)dv.u));
@@ -614,7 +596,6 @@ static json_t *decoded_json(const struct fw_acpi_table *t)
 		return fields_json(t);
 	switch (t->decoder->kind) {
 	case FW_ACPI_MODEL_IVRS: return ivrs_json(t->model);
-	case FW_ACPI_MODEL_SRAT: return srat_json(t->model);
 	case FW_ACPI_MODEL_DMAR: return dmar_json(t->model);
 	case FW_ACPI_MODEL_MADT: return madt_json(t->model);
 	default: break;

@@ -10,7 +10,6 @@
 #include "acpi/fields.h"
 #include "acpi/ivrs.h"
 #include "acpi/madt.h"
-#include "acpi/srat.h"
 
 struct out {
 	FILE *f;
@@ -163,70 +162,6 @@ static void ivrs_text(const struct out *o, const struct fw_ivrs *m)
 				b->flags, flags_str(&fw_ivmd_flag_names, b->flags, buf, sizeof(buf)));
 		} else {
 			fprintf(o->f, "  @0x%03x block type 0x%02x, %u bytes (not IVHD or IVMD)\n", b->offset, b->type, b->length);
-		}
-	}
-}
-
-/* --- SRAT ---------------------------------------------------------------------------- */
-
-static void srat_text(const struct out *o, const struct fw_srat *m)
-{
-	char buf[256], a[32];
-	fprintf(o->f, "  %zu entries; proximity domains of the enabled ones:", m->nentries);
-	for (size_t i = 0; i < m->ndomains; i++)
-		fprintf(o->f, " %u", m->domains[i]);
-	fputc('\n', o->f);
-	/* Processors are summarised per domain; everything else is listed. Disabled entries are
-	 * counted only: Linux ignores them. */
-	size_t off_cpus = 0, off_mem = 0;
-	for (size_t i = 0; i < m->nentries; i++) {
-		const struct fw_srat_entry *e = &m->entries[i];
-		bool cpu = e->type == FW_SRAT_LOCAL_APIC || e->type == FW_SRAT_X2APIC || e->type == FW_SRAT_GICC || e->type == FW_SRAT_RINTC;
-		off_cpus += cpu && !e->enabled;
-		off_mem += e->type == FW_SRAT_MEMORY && !e->enabled;
-	}
-	for (size_t d = 0; d < m->ndomains; d++) {
-		size_t cpus = 0;
-		for (size_t i = 0; i < m->nentries; i++) {
-			const struct fw_srat_entry *e = &m->entries[i];
-			if (e->enabled && e->proximity_domain == m->domains[d] &&
-			    (e->type == FW_SRAT_LOCAL_APIC || e->type == FW_SRAT_X2APIC || e->type == FW_SRAT_GICC || e->type == FW_SRAT_RINTC))
-				cpus++;
-		}
-		if (cpus)
-			fprintf(o->f, "  domain %u: %zu processor%s\n", m->domains[d], cpus, cpus == 1 ? "" : "s");
-	}
-	if (off_cpus || off_mem)
-		fprintf(o->f, "  disabled (ignored): %zu processor entries, %zu memory entries\n", off_cpus, off_mem);
-	for (size_t i = 0; i < m->nentries; i++) {
-		const struct fw_srat_entry *e = &m->entries[i];
-		if (!e->enabled && (e->type == FW_SRAT_MEMORY || e->type == FW_SRAT_LOCAL_APIC || e->type == FW_SRAT_X2APIC ||
-				    e->type == FW_SRAT_GICC || e->type == FW_SRAT_RINTC))
-			continue;
-		switch (e->type) {
-		case FW_SRAT_LOCAL_APIC:
-		case FW_SRAT_X2APIC:
-		case FW_SRAT_GICC:
-		case FW_SRAT_RINTC: break; /* summarised per domain above */
-		case FW_SRAT_MEMORY:
-			fprintf(o->f, "  @0x%03x memory  domain %u  0x%012" PRIx64 "-0x%012" PRIx64 " (%s)  %s\n", e->offset,
-				e->proximity_domain, e->base, e->size ? e->base + e->size - 1 : e->base, fw_acpi_size_str(e->size, a, sizeof(a)),
-				flags_str(&fw_srat_memory_flag_names, e->flags, buf, sizeof(buf)));
-			break;
-		case FW_SRAT_GIC_ITS: fprintf(o->f, "  @0x%03x GIC ITS %u  domain %u\n", e->offset, e->id, e->proximity_domain); break;
-		case FW_SRAT_GENERIC_INITIATOR:
-		case FW_SRAT_GENERIC_PORT:
-			fprintf(o->f, "  @0x%03x %s  domain %u  ", e->offset,
-				e->type == FW_SRAT_GENERIC_INITIATOR ? "generic initiator" : "generic port", e->proximity_domain);
-			if (e->handle_type == FW_SRAT_GI_HANDLE_PCI)
-				fprintf(o->f, "PCI %s", bdf(e->segment, e->bdf, a));
-			else if (e->handle_type == FW_SRAT_GI_HANDLE_ACPI)
-				fprintf(o->f, "ACPI %s UID %u", e->hid, e->uid);
-			else
-				fprintf(o->f, "handle type %u", e->handle_type);
-			fprintf(o->f, "  %s\n", flags_str(&fw_srat_initiator_flag_names, e->flags, buf, sizeof(buf)));
-			break;
-		default: fprintf(o->f, "  @0x%03x type %u, %u bytes (unknown)\n", e->offset, e->type, e->length); break;
 		}
 	}
 }
@@ -416,11 +351,38 @@ static bool render_line(const struct fw_acpi_table *t, size_t part, const struct
 	return true;
 }
 
+static void shape_text(const struct out *o, const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh);
+
+/* A "{*Name}" line: the text of the parts a FW_AS_PARTS show lists, or derived lines. */
+static void lines_text(const struct out *o, const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh,
+		       const char *line)
+{
+	char name[64];
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(line + 2, "}"), line + 2);
+	for (size_t i = 0; i < sh->nshow; i++)
+		if (sh->show[i].as == FW_AS_PARTS && !strcmp(sh->show[i].name, name)) {
+			const struct fw_acpi_doc *d = t->doc;
+			for (size_t k = 1; k < d->nparts; k++) {
+				const struct fw_acpi_shape *ps = fw_acpi_view_shape(d->layout->view, &d->parts[k]);
+				if (d->parts[k].layout && !strcmp(d->parts[k].layout->name, name) && ps)
+					shape_text(o, t, k, ps);
+			}
+			return;
+		}
+	const struct fw_acpi_value *v;
+	struct fw_acpi_derived dv;
+	if (fw_acpi_show_value(t, part, sh, name, &v, &dv))
+		for (size_t i = 0; i < dv.nlines; i++)
+			fprintf(o->f, "  %s\n", dv.lines[i]);
+}
+
 static void shape_text(const struct out *o, const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh)
 {
 	char line[1024];
 	for (const char *const *l = sh->text; l && *l; l++)
-		if (render_line(t, part, sh, *l, line, sizeof(line)))
+		if (!strncmp(*l, "{*", 2))
+			lines_text(o, t, part, sh, *l);
+		else if (render_line(t, part, sh, *l, line, sizeof(line)))
 			fprintf(o->f, "  %s\n", line);
 }
 
@@ -429,7 +391,8 @@ static void fields_text(const struct out *o, const struct fw_acpi_table *t)
 	const struct fw_acpi_doc *d = t->doc;
 	const struct fw_acpi_view *view = d->layout->view;
 	if (view) {
-		for (size_t k = 0; k < d->nparts; k++) {
+		/* without a list, parts are written where a "{*Name}" line of the fixed part puts them */
+		for (size_t k = 0; k < (view->list_key ? d->nparts : 1); k++) {
 			const struct fw_acpi_shape *sh = fw_acpi_view_shape(view, &d->parts[k]);
 			if (sh)
 				shape_text(o, t, k, sh);
@@ -474,7 +437,6 @@ static void decoded_text(const struct out *o, const struct fw_acpi_table *t)
 	}
 	switch (t->decoder->kind) {
 	case FW_ACPI_MODEL_IVRS: ivrs_text(o, t->model); break;
-	case FW_ACPI_MODEL_SRAT: srat_text(o, t->model); break;
 	case FW_ACPI_MODEL_DMAR: dmar_text(o, t->model); break;
 	case FW_ACPI_MODEL_MADT: madt_text(o, t->model); break;
 	default: break;

@@ -1,10 +1,10 @@
 /* The ACPI section of a diff: tables added, removed and changed, with decoded field-level
- * differences for every table described by a layout (compared field by field, acpi/fields.h:
- * FADT, MCFG, SLIT, RSDP, XSDT, HMAT, CEDT and the simple tables) and for the complex tables IVRS and SRAT, and
- * the PCI root-bridge map (DSDT/SSDT through iasl) when the tables it is built from changed.
+ * differences for every table described by a layout (compared field by field, acpi/fields.h; a
+ * view's `compare` first, SRAT's domains, when the table has one) and for the complex table IVRS,
+ * and the PCI root-bridge map (DSDT/SSDT through iasl) when the tables it is built from changed.
  *
  * A table with a layout needs nothing here; a complex table (a hook in acpi/decode.c) gets a
- * function like srat_fields() and its row in decoded_fields(). */
+ * function like ivrs_fields() and its row in decoded_fields(). */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,137 +13,36 @@
 
 #include "acpi/fields.h"
 #include "acpi/ivrs.h"
-#include "acpi/srat.h"
 #include "acpi/topo.h"
 #include "diff-internal.h"
 #include "parsers/hash.h"
 #include "parsers/strmap.h"
 
-/* Text built piece by piece in a fixed buffer, truncated with "..." when too long. */
-struct text {
-	char buf[2048];
-	size_t used;
-};
-
-static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct text *t, const char *fmt, ...)
-{
-	if (t->used >= sizeof(t->buf) - 1)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(t->buf + t->used, sizeof(t->buf) - t->used, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	t->used += (size_t)n;
-	if (t->used >= sizeof(t->buf) - 1) {
-		t->used = sizeof(t->buf) - 1;
-		memcpy(t->buf + sizeof(t->buf) - 4, "...", 4);
-	}
-}
-
-static void field_text(struct fw_diff *d, struct fw_diff_fields *f, const char *name, const struct text *a,
-		       const struct text *b)
+static void field_text(struct fw_diff *d, struct fw_diff_fields *f, const char *name, const struct fw_acpi_text *a,
+		       const struct fw_acpi_text *b)
 {
 	if (strcmp(a->buf, b->buf) != 0)
 		fw_diff_field(f, name, fw_arena_strdup(&d->arena, a->buf), fw_arena_strdup(&d->arena, b->buf), NULL);
 }
 
-/* ---- SRAT: domains, what each holds, and which CPUs moved ---- */
-
-static void srat_domains(const struct fw_srat *s, struct text *doms, struct text *cpus, struct text *mem,
-			 struct text *inits)
-{
-	for (size_t k = 0; k < s->ndomains; k++) {
-		uint32_t pd = s->domains[k];
-		size_t ncpu = 0;
-		uint64_t bytes = 0;
-		for (size_t i = 0; i < s->nentries; i++) {
-			const struct fw_srat_entry *e = &s->entries[i];
-			if (!e->enabled || e->proximity_domain != pd)
-				continue;
-			if (e->type == FW_SRAT_LOCAL_APIC || e->type == FW_SRAT_X2APIC || e->type == FW_SRAT_GICC ||
-			    e->type == FW_SRAT_RINTC)
-				ncpu++;
-			else if (e->type == FW_SRAT_MEMORY)
-				bytes += e->size;
-		}
-		put(doms, "%s%u", k ? " " : "", pd);
-		put(cpus, "%s%u:%zu", k ? " " : "", pd, ncpu);
-		put(mem, "%s%u:%" PRIu64 " MiB", k ? ", " : "", pd, bytes >> 20);
-	}
-	size_t n = 0;
-	for (size_t i = 0; i < s->nentries; i++) {
-		const struct fw_srat_entry *e = &s->entries[i];
-		if (e->type != FW_SRAT_GENERIC_INITIATOR && e->type != FW_SRAT_GENERIC_PORT)
-			continue;
-		if (e->handle_type == FW_SRAT_GI_HANDLE_PCI)
-			put(inits, "%s%04x:%02x:%02x.%u->%u", n++ ? ", " : "", e->segment, e->bdf >> 8, (e->bdf >> 3) & 0x1F,
-			    e->bdf & 7, e->proximity_domain);
-		else
-			put(inits, "%s%s/%u->%u", n++ ? ", " : "", e->hid, e->uid, e->proximity_domain);
-	}
-}
-
-static bool is_cpu(const struct fw_srat_entry *e)
-{
-	return e->type == FW_SRAT_LOCAL_APIC || e->type == FW_SRAT_X2APIC;
-}
-
-static void srat_fields(struct fw_diff *d, const struct fw_srat *a, const struct fw_srat *b, struct fw_diff_fields *f)
-{
-	struct text da = {0}, db = {0}, ca = {0}, cb = {0}, ma = {0}, mb = {0}, ia = {0}, ib = {0};
-	srat_domains(a, &da, &ca, &ma, &ia);
-	srat_domains(b, &db, &cb, &mb, &ib);
-	field_text(d, f, "proximity domains", &da, &db);
-	field_text(d, f, "CPUs per domain", &ca, &cb);
-	field_text(d, f, "memory per domain", &ma, &mb);
-	field_text(d, f, "generic initiators", &ia, &ib);
-	/* CPUs by APIC id: how many changed domain, the first few named */
-	struct fw_strmap m;
-	fw_strmap_init(&m);
-	char key[32];
-	for (size_t i = 0; i < a->nentries; i++)
-		if (is_cpu(&a->entries[i]) && a->entries[i].enabled) {
-			snprintf(key, sizeof(key), "%u", a->entries[i].id);
-			fw_strmap_put(&m, key, (void *)&a->entries[i]);
-		}
-	size_t moved = 0;
-	struct text ex = {0};
-	for (size_t i = 0; i < b->nentries; i++) {
-		const struct fw_srat_entry *eb = &b->entries[i];
-		if (!is_cpu(eb) || !eb->enabled)
-			continue;
-		snprintf(key, sizeof(key), "%u", eb->id);
-		const struct fw_srat_entry *ea = fw_strmap_get(&m, key);
-		if (ea && ea->proximity_domain != eb->proximity_domain && moved++ < 4)
-			put(&ex, "%sAPIC 0x%X %u->%u", moved > 1 ? ", " : "", eb->id, ea->proximity_domain, eb->proximity_domain);
-	}
-	fw_strmap_free(&m);
-	if (moved)
-		fw_diff_field(f, "CPU affinity", "-", fw_arena_printf(&d->arena, "%zu CPUs in another domain", moved),
-			      fw_arena_printf(&d->arena, "%s%s", ex.buf, moved > 4 ? ", ..." : ""));
-}
-
 /* ---- IVRS: the IOMMUs Linux uses, keyed by segment and device ---- */
 
-static void ivrs_efr_text(uint64_t efr, uint64_t efr2, struct text *t)
+static void ivrs_efr_text(uint64_t efr, uint64_t efr2, struct fw_acpi_text *t)
 {
 	const char *names[32];
 	size_t n = fw_ivrs_efr_features(efr, efr2, names, 32);
 	for (size_t i = 0; i < n; i++)
-		put(t, "%s%s", i ? " " : "", names[i]);
+		fw_acpi_text_put(t, "%s%s", i ? " " : "", names[i]);
 }
 
-static void ivrs_iommu_text(const struct fw_ivrs_block *b, struct text *t)
+static void ivrs_iommu_text(const struct fw_ivrs_block *b, struct fw_acpi_text *t)
 {
 	size_t devices = 0;
 	for (size_t i = 0; i < b->ncovered; i++)
 		devices += (size_t)(b->covered[i].last - b->covered[i].first) + 1;
-	put(t, "base 0x%" PRIX64 ", flags 0x%02X, %zu devices", b->base_address, b->flags, devices);
+	fw_acpi_text_put(t, "base 0x%" PRIX64 ", flags 0x%02X, %zu devices", b->base_address, b->flags, devices);
 	if (b->has_efr) {
-		put(t, ", EFR ");
+		fw_acpi_text_put(t, ", EFR ");
 		ivrs_efr_text(b->efr, b->efr2, t);
 	}
 }
@@ -179,12 +78,12 @@ static void ivrs_fields(struct fw_diff *d, const struct fw_ivrs *a, const struct
 		snprintf(key, sizeof(key), "%u:%u", x->segment, x->device_id);
 		fw_strmap_put(&seen, key, NULL);
 		const struct fw_ivrs_block *y = fw_strmap_get(&mb, key);
-		struct text ta = {0}, tb = {0};
+		struct fw_acpi_text ta = {0}, tb = {0};
 		ivrs_iommu_text(x, &ta);
 		if (y)
 			ivrs_iommu_text(y, &tb);
 		else
-			put(&tb, "(none)");
+			fw_acpi_text_put(&tb, "(none)");
 		field_text(d, f, iommu_name(&d->arena, x), &ta, &tb);
 	}
 	for (size_t i = 0; i < b->nblocks; i++) {
@@ -192,15 +91,15 @@ static void ivrs_fields(struct fw_diff *d, const struct fw_ivrs *a, const struct
 		snprintf(key, sizeof(key), "%u:%u", y->segment, y->device_id);
 		if (!y->linux_uses || fw_strmap_has(&seen, key))
 			continue;
-		struct text ta = {0}, tb = {0};
-		put(&ta, "(none)");
+		struct fw_acpi_text ta = {0}, tb = {0};
+		fw_acpi_text_put(&ta, "(none)");
 		ivrs_iommu_text(y, &tb);
 		field_text(d, f, iommu_name(&d->arena, y), &ta, &tb);
 	}
 	fw_strmap_free(&seen);
 	fw_strmap_free(&mb);
 	if (a->global_efr_valid && b->global_efr_valid && (a->global_efr != b->global_efr || a->global_efr2 != b->global_efr2)) {
-		struct text ta = {0}, tb = {0};
+		struct fw_acpi_text ta = {0}, tb = {0};
 		ivrs_efr_text(a->global_efr, a->global_efr2, &ta);
 		ivrs_efr_text(b->global_efr, b->global_efr2, &tb);
 		field_text(d, f, "features Linux uses", &ta, &tb);
@@ -275,11 +174,11 @@ static void doc_values(struct fw_arena *ar, const struct fw_acpi_doc *doc, struc
 		}
 	}
 	if (doc->matrix) {
-		struct text t = {0};
+		struct fw_acpi_text t = {0};
 		for (uint32_t r = 0; r < doc->matrix_n; r++) {
-			put(&t, "%s", r ? "; " : "");
+			fw_acpi_text_put(&t, "%s", r ? "; " : "");
 			for (uint32_t c = 0; c < doc->matrix_n; c++)
-				put(&t, "%s%u", c ? " " : "", doc->matrix[r * doc->matrix_n + c]);
+				fw_acpi_text_put(&t, "%s%u", c ? " " : "", doc->matrix[r * doc->matrix_n + c]);
 		}
 		fw_strmap_put(m, "distances", fw_arena_strdup(ar, t.buf));
 		(*order)[(*n)++] = "distances";
@@ -318,14 +217,29 @@ static void doc_fields(struct fw_diff *d, const struct fw_acpi_doc *a, const str
 	fw_strmap_free(&mb);
 }
 
+struct change_ctx {
+	struct fw_diff *d;
+	struct fw_diff_fields *f;
+};
+
+static void change(void *ctx, const char *what, const char *a, const char *b, const char *note)
+{
+	struct change_ctx *c = ctx;
+	struct fw_arena *ar = &c->d->arena;
+	fw_diff_field(c->f, fw_arena_strdup(ar, what), fw_arena_strdup(ar, a), fw_arena_strdup(ar, b),
+		      note ? fw_arena_strdup(ar, note) : NULL);
+}
+
 static void decoded_fields(struct fw_diff *d, const struct fw_acpi_table *a, const struct fw_acpi_table *b,
 			   struct fw_diff_fields *f)
 {
 	const void *ma, *mb;
-	if (a->doc && b->doc && a->doc->layout == b->doc->layout)
+	const struct fw_acpi_view *view = a->doc ? a->doc->layout->view : NULL;
+	size_t before = f->n;
+	if (a->doc && b->doc && a->doc->layout == b->doc->layout && view && view->compare)
+		view->compare(a, b, change, &(struct change_ctx){d, f});
+	if (a->doc && b->doc && a->doc->layout == b->doc->layout && f->n == before)
 		doc_fields(d, a->doc, b->doc, f);
-	else if ((ma = fw_acpi_table_model(a, FW_ACPI_MODEL_SRAT)) && (mb = fw_acpi_table_model(b, FW_ACPI_MODEL_SRAT)))
-		srat_fields(d, ma, mb, f);
 	else if ((ma = fw_acpi_table_model(a, FW_ACPI_MODEL_IVRS)) && (mb = fw_acpi_table_model(b, FW_ACPI_MODEL_IVRS)))
 		ivrs_fields(d, ma, mb, f);
 }
@@ -391,18 +305,18 @@ static const struct fw_topo_bridge *bridge_at(const struct fw_acpi_topo *t, cons
 	return NULL;
 }
 
-static void bridge_text(const struct fw_topo_bridge *b, struct text *t)
+static void bridge_text(const struct fw_topo_bridge *b, struct fw_acpi_text *t)
 {
 	if (b->bus_known)
-		put(t, "segment %u, buses %02X-%02X", b->segment, b->bus_first, b->bus_last);
+		fw_acpi_text_put(t, "segment %u, buses %02X-%02X", b->segment, b->bus_first, b->bus_last);
 	else
-		put(t, "buses unknown");
+		fw_acpi_text_put(t, "buses unknown");
 	if (b->pxm_known)
-		put(t, ", _PXM %u", b->pxm);
+		fw_acpi_text_put(t, ", _PXM %u", b->pxm);
 	if (b->dsl.uid)
-		put(t, ", _UID %s", b->dsl.uid);
+		fw_acpi_text_put(t, ", _UID %s", b->dsl.uid);
 	if (b->iommu)
-		put(t, ", IOMMU %02x:%02x.%u", b->iommu->device_id >> 8, (b->iommu->device_id >> 3) & 0x1F,
+		fw_acpi_text_put(t, ", IOMMU %02x:%02x.%u", b->iommu->device_id >> 8, (b->iommu->device_id >> 3) & 0x1F,
 		    b->iommu->device_id & 7);
 }
 
@@ -410,7 +324,7 @@ static void diff_bridges(struct fw_diff *d, const struct fw_acpi_topo *a, const 
 {
 	for (size_t i = 0; i < a->nbridges; i++) {
 		const struct fw_topo_bridge *x = &a->bridges[i], *y = bridge_at(b, x->dsl.path);
-		struct text ta = {0}, tb = {0};
+		struct fw_acpi_text ta = {0}, tb = {0};
 		bridge_text(x, &ta);
 		if (!y) {
 			fw_diff_add_entry(d, "acpi", "root bridges", FW_DIFF_REMOVED, x->dsl.path, ta.buf, NULL);
@@ -422,7 +336,7 @@ static void diff_bridges(struct fw_diff *d, const struct fw_acpi_topo *a, const 
 	}
 	for (size_t i = 0; i < b->nbridges; i++)
 		if (!bridge_at(a, b->bridges[i].dsl.path)) {
-			struct text tb = {0};
+			struct fw_acpi_text tb = {0};
 			bridge_text(&b->bridges[i], &tb);
 			fw_diff_add_entry(d, "acpi", "root bridges", FW_DIFF_ADDED, b->bridges[i].dsl.path, NULL, tb.buf);
 		}
