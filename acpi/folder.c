@@ -1,6 +1,7 @@
 /* Tables from a folder laid out like /sys/firmware/acpi/tables: one file per table (DSDT, FACP,
  * SSDT1..n, ...), dynamically loaded tables in dynamic/, and data/ (BERT regions and the like,
- * not tables) skipped. Any other file that does not start like a table is skipped with a note,
+ * not tables) skipped. Any other file that does not start like a table (the recogniser's
+ * fw_acpi_table_file_probe) is skipped with a note,
  * so a folder of acpixtract .dat files works too. Files are read in natural order (SSDT2 before
  * SSDT10), top level first, then dynamic/. The files come through callbacks (fw_acpi_files): a
  * folder on disk (tools/query/source-acpi.c, where a link is followed only while it stays inside
@@ -10,9 +11,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "acpi/rsdp.h"
 #include "acpi/set.h"
+#include "capsule/recognise.h"
 #include "parsers/file.h"
+
+_Static_assert(FW_ACPI_HEADER_SIZE == FW_ACPI_TABLE_FILE_MIN, "the recogniser knows the common header's size");
 
 
 static int natural_cmp(const void *x, const void *y)
@@ -81,8 +84,7 @@ static bool add_dir(struct fw_acpi_set *s, const struct fw_acpi_files *fs, const
 			ok = false;
 			break;
 		}
-		bool rsdp = len >= 8 && memcmp(data, FW_RSDP_SIGNATURE, 8) == 0;
-		if (!rsdp && !fw_acpi_looks_like_table(data, len)) {
+		if (!fw_acpi_table_file_probe(data, len)) {
 			fw_acpi_set_diag(s, FW_DIAG_INFO, "%s: skipped, not an ACPI table", origin);
 			continue;
 		}

@@ -31,15 +31,6 @@ void fw_acpi_set_checksum(uint8_t *table, size_t len)
 	table[9] = (uint8_t)(0x100 - fw_sum8(table, len));
 }
 
-bool fw_acpi_looks_like_table(const uint8_t *p, size_t n)
-{
-	if (!fw_acpi_signature_ok(p, n))
-		return false;
-	if (memcmp(p, "FACS", 4) == 0)
-		return fw_le32(p + 4) >= 64;
-	return fw_le32(p + 4) >= FW_ACPI_HEADER_SIZE;
-}
-
 /* Fixed-width header text: printable ASCII, trailing spaces and NULs removed. */
 static void copy_chars(char *dst, const uint8_t *src, size_t n)
 {

@@ -81,9 +81,6 @@ struct fw_acpi_table {
 bool fw_acpi_table_parse(struct fw_acpi_table *t, const struct fw_view *bytes, struct fw_arena *a,
 			 struct fw_error *err);
 
-/* Does `p` (n bytes) start with something that looks like an ACPI table: a printable signature
- * and a plausible Length? Used by scans and input detection. */
-bool fw_acpi_looks_like_table(const uint8_t *p, size_t n);
 /* Only the signature (four of [A-Z0-9_!] and room for a Length): fw_acpi_signature_ok, the
  * recogniser's probe (capsule/recognise.h). */
 

@@ -220,16 +220,11 @@ bool fw_firmware_parse_buffer(const uint8_t *p, size_t n, const struct fw_open_o
 	return parse_into(fw, p, n, NULL, o, err);
 }
 
-bool fw_firmware_recognise(const uint8_t *p, size_t n)
+bool fw_firmware_unwrap(struct fw_file *f, struct fw_error *err)
 {
-	struct fw_view v = fw_view_make(p, n, 0);
-	if (fw_capsule_probe(&v) || fw_ifd_probe(&v))
+	if (!fw_input_archive_probe(f->data, f->len))
 		return true;
-	uint64_t len;
-	for (const uint8_t *q = p; (q = memmem(q, n - (size_t)(q - p), "_FVH", 4)); q++)
-		if (q - p >= 40 && fw_volume_probe(&v, (size_t)(q - p) - 40, true, &len))
-			return true;
-	return false;
+	return fw_archive_unwrap(f, fw_input_firmware_member, err);
 }
 
 bool fw_firmware_open_file(struct fw_file *file, const struct fw_open_options *o, struct fw_firmware *fw,
@@ -238,7 +233,7 @@ bool fw_firmware_open_file(struct fw_file *file, const struct fw_open_options *o
 	memset(fw, 0, sizeof(*fw));
 	fw->file = *file;
 	memset(file, 0, sizeof(*file));
-	if (!fw_archive_unwrap(&fw->file, fw_firmware_recognise, err)) {
+	if (!fw_firmware_unwrap(&fw->file, err)) {
 		fw_file_close(&fw->file);
 		return false;
 	}

@@ -43,9 +43,10 @@ bool fw_firmware_parse_buffer(const uint8_t *p, size_t n, const struct fw_open_o
 void fw_firmware_close(struct fw_firmware *fw);
 /* One FFS file spanning the input (the probe of FW_INPUT_FFS_FILE); fills the file's context. */
 bool fw_ffs_file_probe(const struct fw_view *v, struct fw_ffs_ctx *ctx);
-/* Whether bytes are what a flash tool writes: a capsule, a flash image with an Intel descriptor,
- * or anything holding a firmware volume (the member of a vendor archive taken as the image; not
- * the flashing tools and texts beside it). fw_firmware_open_file unwraps archives with it. */
-bool fw_firmware_recognise(const uint8_t *p, size_t n);
+/* When f holds a vendor download (an archive, as the recogniser says), its bytes become those of
+ * the member the recogniser takes as the image (fw_input_firmware_member) and its path
+ * "ARCHIVE:MEMBER"; f is left as it was when it is no archive. fw_firmware_open_file does this
+ * first. False (f unchanged) on error. */
+bool fw_firmware_unwrap(struct fw_file *f, struct fw_error *err);
 
 #endif

@@ -11,6 +11,8 @@
 #include "capsule.h"
 #include "parsers/acpidump.h"
 #include "parsers/ffs.h"
+#include "parsers/fv.h"
+#include "parsers/intel-descriptor.h"
 #include "parsers/firmware.h"
 #include "parsers/hash.h"
 #include "parsers/nvar.h"
@@ -137,6 +139,15 @@ bool fw_acpi_signature_ok(const uint8_t *p, size_t n)
 	return true;
 }
 
+bool fw_acpi_table_file_probe(const uint8_t *p, size_t n)
+{
+	if (n >= 8 && memcmp(p, "RSD PTR ", 8) == 0)
+		return true;
+	if (!fw_acpi_signature_ok(p, n))
+		return false;
+	return fw_le32(p + 4) >= (memcmp(p, "FACS", 4) == 0 ? 64u : FW_ACPI_TABLE_FILE_MIN);
+}
+
 static bool probe_acpi_table(struct fw_input_look *l)
 {
 	struct fw_view v;
@@ -257,6 +268,43 @@ static bool probe_amd_microcode(struct fw_input_look *l)
 static bool probe_anything(struct fw_input_look *l)
 {
 	return !l->is_dir;
+}
+
+/* ---- what vendor downloads come in ---- */
+
+bool fw_input_archive_probe(const uint8_t *p, size_t n)
+{
+	static const struct {
+		const char *magic;
+		size_t len;
+	} magics[] = {
+		{"PK\x03\x04", 4},                 /* zip */
+		{"PK\x05\x06", 4},                 /* zip with no member */
+		{"7z\xBC\xAF\x27\x1C", 6},         /* 7z */
+		{"\x1F\x8B\x08", 3},               /* gzip (deflate) */
+		{"\xFD" "7zXZ\x00", 6},            /* xz */
+		{"\x28\xB5\x2F\xFD", 4},           /* zstd */
+	};
+	for (size_t i = 0; i < sizeof(magics) / sizeof(magics[0]); i++)
+		if (n >= magics[i].len && memcmp(p, magics[i].magic, magics[i].len) == 0)
+			return true;
+	/* bzip2: "BZh", the block size, then the first block's magic (the digits of pi) */
+	if (n >= 10 && memcmp(p, "BZh", 3) == 0 && p[3] >= '1' && p[3] <= '9' && memcmp(p + 4, "\x31\x41\x59\x26\x53\x59", 6) == 0)
+		return true;
+	struct fw_view v = fw_view_make(p, n, 0);
+	return fw_tar_probe(&v);
+}
+
+bool fw_input_firmware_member(const uint8_t *p, size_t n)
+{
+	struct fw_view v = fw_view_make(p, n, 0);
+	if (fw_capsule_probe(&v) || fw_ifd_probe(&v))
+		return true;
+	uint64_t len;
+	for (const uint8_t *q = p; (q = memmem(q, n - (size_t)(q - p), "_FVH", 4)); q++)
+		if (q - p >= 40 && fw_volume_probe(&v, (size_t)(q - p) - 40, true, &len))
+			return true;
+	return false;
 }
 
 /* The one table: every kind, its name, its probe; tried in this order. */

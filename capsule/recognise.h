@@ -102,9 +102,21 @@ enum fw_input_kind fw_input_recognise(struct fw_input_look *look, uint64_t accep
 /* The same over bytes in memory (a firmware buffer, an archive member); `name` may be NULL. */
 enum fw_input_kind fw_input_recognise_bytes(const uint8_t *p, size_t n, const char *name, uint64_t accept);
 
+/* What vendor downloads come in: bytes that start like an archive or compressed file the archive
+ * reader takes (zip, 7z, tar, gzip, xz, zstd, bzip2: parsers/archive.h), and of its members the
+ * one that is what a flash tool writes: a capsule, a flash image with an Intel descriptor, or
+ * anything holding a firmware volume (not the flashing tools and texts beside it). The firmware
+ * reader unwraps archives with both (fw_firmware_unwrap, detect.h). */
+bool fw_input_archive_probe(const uint8_t *p, size_t n);
+bool fw_input_firmware_member(const uint8_t *p, size_t n);
+
 /* Probes other code shares: ACPI table signatures (upper-case letters, digits, '_', '!') and
  * AMISCE export text. */
 bool fw_acpi_signature_ok(const uint8_t *p, size_t n);
+/* Which files of a folder of ACPI tables are tables (acpi/folder.c skips the others): the RSDP,
+ * or a signature and a Length the common header fits in (FACS, which has none: 64 bytes). */
+#define FW_ACPI_TABLE_FILE_MIN 36
+bool fw_acpi_table_file_probe(const uint8_t *p, size_t n);
 bool fw_amisce_probe(const char *text, size_t len);
 /* The format name a snapshot's manifest carries (tools/host/snapshot.c writes it). */
 #define FW_SNAPSHOT_FORMAT "fwlens-snapshot"

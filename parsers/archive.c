@@ -7,36 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tar.h"
-
 static const char *chosen_member;
 
 void fw_archive_choose_member(const char *name)
 {
 	chosen_member = name;
-}
-
-bool fw_archive_probe(const struct fw_view *v)
-{
-	static const struct {
-		const char *magic;
-		size_t len;
-	} magics[] = {
-		{"PK\x03\x04", 4},                 /* zip */
-		{"PK\x05\x06", 4},                 /* zip with no member */
-		{"7z\xBC\xAF\x27\x1C", 6},         /* 7z */
-		{"\x1F\x8B\x08", 3},               /* gzip (deflate) */
-		{"\xFD" "7zXZ\x00", 6},            /* xz */
-		{"\x28\xB5\x2F\xFD", 4},           /* zstd */
-	};
-	for (size_t i = 0; i < sizeof(magics) / sizeof(magics[0]); i++)
-		if (v->len >= magics[i].len && memcmp(v->p, magics[i].magic, magics[i].len) == 0)
-			return true;
-	/* bzip2: "BZh", the block size, then the first block's magic (the digits of pi) */
-	if (v->len >= 10 && memcmp(v->p, "BZh", 3) == 0 && v->p[3] >= '1' && v->p[3] <= '9' &&
-	    memcmp(v->p + 4, "\x31\x41\x59\x26\x53\x59", 6) == 0)
-		return true;
-	return fw_tar_probe(v);
 }
 
 /* Member names go into one-line messages: control characters and other bytes shown as \xHH. */
@@ -241,9 +216,6 @@ bool fw_archive_extract(const uint8_t *p, size_t n, const char *name, fw_archive
 
 bool fw_archive_unwrap(struct fw_file *f, fw_archive_recognise_fn recognise, struct fw_error *err)
 {
-	struct fw_view v = fw_view_make(f->data, f->len, 0);
-	if (!fw_archive_probe(&v))
-		return true;
 	const char *name = f->path ? f->path : "input";
 	uint8_t *data;
 	size_t len;

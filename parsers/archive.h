@@ -1,7 +1,8 @@
 /* Vendor downloads: a firmware image inside a zip, 7z, tar (plain or compressed with gzip, bzip2,
  * xz or zstd) or gzip file, read into memory through libarchive with the archive's own bounds
  * (members, bytes of one member, bytes of all of them, and their ratio to the archive's size).
- * Nothing is written to disk. Of the members, the one the caller recognises as firmware is taken;
+ * Nothing is written to disk. Of the members, the one the caller recognises as firmware is taken
+ * (capsule/recognise.h says which bytes are an archive and which member is an image);
  * with several, the caller (--member NAME) names one, and the error lists them. */
 #ifndef FW_ARCHIVE_H
 #define FW_ARCHIVE_H
@@ -24,9 +25,6 @@
 #define FW_ARCHIVE_RATIO_FLOOR ((uint64_t)64 << 20)
 #endif
 
-/* True when the bytes start like an archive or compressed file this reader takes. */
-bool fw_archive_probe(const struct fw_view *v);
-
 /* Whether a member's bytes are a firmware image (the caller's recogniser). */
 typedef bool (*fw_archive_recognise_fn)(const uint8_t *p, size_t n);
 
@@ -39,8 +37,9 @@ void fw_archive_choose_member(const char *name);
 bool fw_archive_extract(const uint8_t *p, size_t n, const char *name, fw_archive_recognise_fn recognise, uint8_t **out,
 			size_t *outlen, char **member, struct fw_error *err);
 
-/* When f holds an archive: its bytes become the recognised member's and its path
- * "ARCHIVE:MEMBER"; f is left as it was when it is no archive. False (f unchanged) on error. */
+/* f holds an archive (what bytes are is the recogniser's to say: fw_input_archive_probe,
+ * capsule/recognise.h): its bytes become the recognised member's and its path "ARCHIVE:MEMBER".
+ * False (f unchanged) on error. */
 bool fw_archive_unwrap(struct fw_file *f, fw_archive_recognise_fn recognise, struct fw_error *err);
 
 #endif

@@ -1,20 +1,16 @@
 /* Linux efivarfs (reference/formats.md 5.4): a file per variable, named `Name-guid` with the GUID
- * in lower case, holding the u32 attributes and then the data. Read from one file, from a folder
- * laid out like /sys/firmware/efi/efivars, or from a tar archive of such a folder (plain, or
+ * in lower case, holding the u32 attributes and then the data. Read from one file's bytes, the
+ * files of a folder laid out like /sys/firmware/efi/efivars (listed and read by the caller:
+ * tools/query/vars-input.c, tools/query/source.c), or a tar archive of such a folder (plain, or
  * compressed with gzip, xz, zstd or bzip2: the same reader and limits, on the inflated bytes). */
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "file.h"
 #include "nvar.h"
 #include "nvram.h"
 #include "tar.h"
 
 #define EFIVAR_GUID_LEN 36
-/* Larger than any variable a firmware accepts (they cap a variable at tens of KiB). */
-#define EFIVAR_FILE_CAP ((size_t)16 << 20)
 #ifdef FW_FUZZING /* a compressed tar inflates its members: fuzz inputs need less room */
 #define EFIVAR_TAR_CAP ((size_t)16 << 20)
 #else
@@ -106,7 +102,7 @@ bool fw_efivarfs_parse_file(struct fw_tree *t, struct fw_node *parent, const cha
  * member's bytes, so the tree owns them. */
 static bool load_tar(struct fw_tree *t, struct fw_node *store, const struct fw_view *v, struct fw_error *err)
 {
-	const struct fw_tar_limits lim = {EFIVAR_TAR_MEMBERS, EFIVAR_FILE_CAP, EFIVAR_TAR_CAP};
+	const struct fw_tar_limits lim = {EFIVAR_TAR_MEMBERS, FW_EFIVARFS_FILE_CAP, EFIVAR_TAR_CAP};
 	struct fw_tar_reader r;
 	struct fw_tar_entry e;
 	fw_tar_reader_init(&r, v, &lim);
@@ -130,92 +126,25 @@ static bool load_tar(struct fw_tree *t, struct fw_node *store, const struct fw_v
 	return ok && err->code == FW_OK;
 }
 
-static int cmp_str(const void *a, const void *b)
+struct fw_node *fw_efivarfs_new_store(struct fw_tree *t, struct fw_error *err)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return new_store(t, NULL, NULL, err);
 }
 
-static bool load_dir(const char *path, struct fw_tree *t, struct fw_error *err)
+bool fw_efivarfs_parse_tar(struct fw_tree *t, const struct fw_view *v, const char *name, struct fw_error *err)
 {
-	DIR *d = opendir(path);
-	if (!d)
-		return fw_error_errno(err, "%s: cannot open the folder", path);
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.' || !fw_efivarfs_name_ok(e->d_name))
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			names = fw_xrealloc(names, cap * sizeof(*names));
-		}
-		names[n++] = fw_xstrdup(e->d_name);
-	}
-	closedir(d);
-	qsort(names, n, sizeof(*names), cmp_str);
-	bool ok = true;
-	struct fw_node *store = new_store(t, NULL, NULL, err);
+	if (v->len > EFIVAR_TAR_CAP)
+		return fw_error_set(err, FW_E_LIMIT, "%s: input is larger than the limit of %zu bytes", name, EFIVAR_TAR_CAP);
+	const char *compression = fw_tar_probe_compressed(v);
+	struct fw_node *store = new_store(t, NULL, v, err);
 	if (!store)
-		ok = false;
-	for (size_t i = 0; i < n && ok; i++) {
-		char *full = fw_xasprintf("%s/%s", path, names[i]);
-		struct stat st;
-		struct fw_file f;
-		struct fw_error sub;
-		fw_error_clear(&sub);
-		if (stat(full, &st) != 0 || !S_ISREG(st.st_mode)) {
-			free(full);
-			continue;
-		}
-		if (!fw_file_read(full, EFIVAR_FILE_CAP, &f, &sub)) {
-			fw_node_diag(t, store, FW_DIAG_WARN, FW_OFFSET_UNKNOWN, "%s", sub.msg);
-		} else {
-			fw_tree_own(t, (void *)f.data, f.len);
-			struct fw_view v = fw_view_make(f.data, f.len, FW_OFFSET_UNKNOWN);
-			free(f.path);
-			if (!fw_efivarfs_parse_file(t, store, names[i], &v, &sub)) {
-				if (sub.code == FW_E_LIMIT) {
-					fw_error_set(err, sub.code, "%s", sub.msg);
-					ok = false;
-				} else {
-					fw_node_diag(t, store, FW_DIAG_WARN, FW_OFFSET_UNKNOWN, "%s", sub.msg);
-				}
-			}
-		}
-		free(full);
-	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	return ok;
-}
-
-bool fw_efivarfs_load(const char *path, struct fw_tree *t, struct fw_error *err)
-{
-	if (fw_is_directory(path))
-		return load_dir(path, t, err);
-	struct fw_file f;
-	if (!fw_file_read(path, EFIVAR_TAR_CAP, &f, err))
 		return false;
-	fw_tree_own(t, (void *)f.data, f.len);
-	free(f.path);
-	t->input = f.data;
-	t->input_len = f.len;
-	struct fw_view v = fw_view_make(f.data, f.len, 0);
-	const char *compression = fw_tar_probe_compressed(&v);
-	if (compression || fw_tar_probe(&v)) {
-		struct fw_node *store = new_store(t, NULL, &v, err);
-		if (!store)
-			return false;
-		fw_node_field_str(t, store, "Container", "tar");
-		if (compression)
-			fw_node_field_str(t, store, "Compression", compression);
-		if (!load_tar(t, store, &v, err))
-			return false;
-		if (!store->first_child)
-			return fw_error_set(err, FW_E_NOT_FOUND, "%s: the archive holds no efivarfs files (Name-guid)", path);
-		return true;
-	}
-	return fw_efivarfs_parse_file(t, NULL, path, &v, err);
+	fw_node_field_str(t, store, "Container", "tar");
+	if (compression)
+		fw_node_field_str(t, store, "Compression", compression);
+	if (!load_tar(t, store, v, err))
+		return false;
+	if (!store->first_child)
+		return fw_error_set(err, FW_E_NOT_FOUND, "%s: the archive holds no efivarfs files (Name-guid)", name);
+	return true;
 }

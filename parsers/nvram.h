@@ -55,11 +55,16 @@ bool fw_efivarfs_parse_file(struct fw_tree *t, struct fw_node *parent, const cha
 			    struct fw_error *err);
 /* True when a file name has the efivarfs form Name-guid. */
 bool fw_efivarfs_name_ok(const char *file_name);
-/* A folder laid out like /sys/firmware/efi/efivars, a tar archive of one (plain, or compressed
- * with gzip, xz, zstd or bzip2), or a single efivarfs file: the tree gets an nvram-store root
- * ("efivarfs") holding the variables. An archive with no Name-guid member is FW_E_NOT_FOUND
- * (its other members are not read). */
-bool fw_efivarfs_load(const char *path, struct fw_tree *t, struct fw_error *err);
+/* Larger than any variable a firmware accepts (they cap a variable at tens of KiB). */
+#define FW_EFIVARFS_FILE_CAP ((size_t)16 << 20)
+/* The root of a tree holding the variables of a folder laid out like /sys/firmware/efi/efivars
+ * (an nvram store "efivarfs" of no bytes): each file goes under it (fw_efivarfs_parse_file). */
+struct fw_node *fw_efivarfs_new_store(struct fw_tree *t, struct fw_error *err);
+/* A tar archive of such a folder (plain, or compressed with gzip, xz, zstd or bzip2; the
+ * recogniser says it is one: FW_INPUT_EFIVARFS_TAR), `name` in messages: the tree gets an
+ * nvram-store root ("efivarfs") over v holding the variables, which keep views into v. An archive
+ * with no Name-guid member is FW_E_NOT_FOUND (its other members are not read). */
+bool fw_efivarfs_parse_tar(struct fw_tree *t, const struct fw_view *v, const char *name, struct fw_error *err);
 
 /* Every variable under `root` (all versions when all_versions, else the live ones). */
 void fw_nvram_collect(struct fw_node *root, bool all_versions, struct fw_varlist *out);

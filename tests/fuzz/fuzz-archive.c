@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capsule/recognise.h"
 #include "parsers/archive.h"
 
 /* A stand-in for the firmware recogniser: any member holding a volume signature. */
@@ -13,8 +14,7 @@ static bool holds_volume(const uint8_t *p, size_t n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fw_view v = fw_view_make(data, size, 0);
-	if (!fw_archive_probe(&v))
+	if (!fw_input_archive_probe(data, size))
 		return 0;
 	static const char *const choices[] = {NULL, "BIOS.CAP"};
 	for (size_t k = 0; k < 2; k++) {

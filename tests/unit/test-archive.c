@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "capsule/detect.h"
+#include "capsule/recognise.h"
 #include "harness.h"
 #include "parsers/archive.h"
 #include "parsers/tar.h"
@@ -157,8 +158,7 @@ TEST(archive_7z_and_zip_give_the_one_image)
 	for (size_t k = 0; k < 3; k++) {
 		size_t len;
 		uint8_t *p = write_archive(formats[k], filters[k], fl, 3, &len);
-		struct fw_view v = fw_view_make(p, len, 0);
-		CHECK(fw_archive_probe(&v));
+		CHECK(fw_input_archive_probe(p, len));
 		uint8_t *out;
 		size_t outlen;
 		char *member;

@@ -7,6 +7,7 @@
 
 #include "capsule/recognise.h"
 #include "harness.h"
+#include "parsers/fv.h"
 #include "parsers/tar.h"
 #include "tools/query/source.h"
 
@@ -121,4 +122,62 @@ TEST(recognise_folders)
 	snprintf(sub, sizeof(sub), "%s/proc", dir);
 	rmdir(sub);
 	rmdir(dir);
+}
+
+/* What vendor downloads come in, by their first bytes; of their members, the one a flash tool
+ * writes (here: bytes holding a firmware volume header, FFSv2, not at the start). */
+TEST(recognise_vendor_archives_and_the_image_member)
+{
+	static const struct {
+		const char *bytes;
+		size_t len;
+		bool archive;
+	} starts[] = {
+		{"PK\x03\x04", 4, true},          {"PK\x05\x06", 4, true},
+		{"7z\xBC\xAF\x27\x1C", 6, true},  {"\x1F\x8B\x08\x00", 4, true},
+		{"\xFD" "7zXZ\x00", 6, true},     {"\x28\xB5\x2F\xFD", 4, true},
+		{"BZh9\x31\x41\x59\x26\x53\x59", 10, true},
+		{"BZh9\x17\x72\x45\x38\x50\x90", 10, false}, /* an empty bzip2 stream holds no block */
+		{"BZh0\x31\x41\x59\x26\x53\x59", 10, false}, {"PK\x01\x02", 4, false},
+		{"\x1F\x8B\x07", 3, false},       {"PK\x03", 3, false},
+	};
+	for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
+		CHECK_MSG(fw_input_archive_probe((const uint8_t *)starts[i].bytes, starts[i].len) == starts[i].archive,
+			  "start %zu", i);
+	size_t n;
+	uint8_t *tar = tar_of("BIOS.CAP", "x", &n);
+	CHECK(fw_input_archive_probe(tar, n));
+	CHECK(!fw_input_firmware_member(tar, n));
+	free(tar);
+
+	static uint8_t image[0x200];
+	memset(image, 0xFF, sizeof(image));
+	uint8_t *fvh = image + 0x80;
+	fw_layout_put_guid(&fw_fvh_layout, fvh, FVH_FILE_SYSTEM_GUID, &fw_guid_ffs2);
+	fw_layout_put(&fw_fvh_layout, fvh, FVH_LENGTH, 0x80000);
+	fw_layout_put(&fw_fvh_layout, fvh, FVH_SIGNATURE, FW_FVH_SIGNATURE);
+	fw_layout_put(&fw_fvh_layout, fvh, FVH_HEADER_LENGTH, 0x48);
+	fw_layout_put(&fw_fvh_layout, fvh, FVH_REVISION, 2);
+	CHECK(fw_input_firmware_member(image, sizeof(image)));
+	CHECK(!fw_input_archive_probe(image, sizeof(image)));
+	/* the volume header must fit: cut inside it, the bytes are no image */
+	CHECK(!fw_input_firmware_member(image, 0x80 + 0x40));
+	CHECK(!fw_input_firmware_member((const uint8_t *)"Flash it with AFUEFI64 _FVH", 27));
+}
+
+/* Which files of a folder of ACPI tables are tables (the others are skipped with a note). */
+TEST(recognise_acpi_table_files)
+{
+	static const uint8_t dsdt[36] = {'D', 'S', 'D', 'T', 36};
+	static const uint8_t short_len[36] = {'S', 'S', 'D', 'T', 35};
+	static const uint8_t facs[64] = {'F', 'A', 'C', 'S', 64};
+	static const uint8_t facs_short[64] = {'F', 'A', 'C', 'S', 63};
+	CHECK(fw_acpi_table_file_probe(dsdt, sizeof(dsdt)));
+	CHECK(!fw_acpi_table_file_probe(short_len, sizeof(short_len)));
+	CHECK(fw_acpi_table_file_probe(facs, sizeof(facs)));
+	CHECK(!fw_acpi_table_file_probe(facs_short, sizeof(facs_short)));
+	CHECK(fw_acpi_table_file_probe((const uint8_t *)"RSD PTR ", 8));
+	CHECK(!fw_acpi_table_file_probe((const uint8_t *)"dsdt\x24\0\0\0", 8));
+	CHECK(!fw_acpi_table_file_probe((const uint8_t *)"DSDT", 4));
+	CHECK(!fw_acpi_table_file_probe((const uint8_t *)"# acpidump text\n", 16));
 }

@@ -9,7 +9,6 @@
 #include "capsule/detect.h"
 #include "cli.h"
 #include "emit.h"
-#include "parsers/archive.h"
 #include "parsers/file.h"
 #include "tools/query/source.h"
 
@@ -207,7 +206,7 @@ static int run_verify(struct fw_cli *cli)
 	struct fw_file file;
 	if (!fw_file_open(path, &file, &err))
 		return fw_cli_fail(cli, &err);
-	if (!fw_archive_unwrap(&file, fw_firmware_recognise, &err)) { /* the capsule of a vendor download */
+	if (!fw_firmware_unwrap(&file, &err)) { /* the capsule of a vendor download */
 		fw_file_close(&file);
 		return fw_cli_fail(cli, &err);
 	}

@@ -1,9 +1,12 @@
 /* Opening any input that holds EFI variables; naming where current values came from. */
 #include "vars-input.h"
 
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "parsers/nvar.h"
 #include "parsers/tar.h"
@@ -19,6 +22,59 @@ static bool open_as_firmware(const char *path, struct fw_vars_input *in, struct 
 	return true;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A folder laid out like /sys/firmware/efi/efivars: its Name-guid files in name order, each read
+ * into the tree; one that cannot be read is a warning on the store, other files are not read. */
+static bool load_efivarfs_folder(const char *path, struct fw_tree *t, struct fw_error *err)
+{
+	DIR *d = opendir(path);
+	if (!d)
+		return fw_error_errno(err, "%s: cannot open the folder", path);
+	struct fw_strlist names = {0};
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' && fw_efivarfs_name_ok(e->d_name))
+			fw_strlist_push(&names, e->d_name);
+	closedir(d);
+	if (names.count)
+		qsort(names.items, names.count, sizeof(*names.items), cmp_str);
+	struct fw_node *store = fw_efivarfs_new_store(t, err);
+	bool ok = store != NULL;
+	for (size_t i = 0; i < names.count && ok; i++) {
+		char *full = fw_xasprintf("%s/%s", path, names.items[i]);
+		struct stat st;
+		struct fw_file f;
+		struct fw_error sub;
+		fw_error_clear(&sub);
+		if (stat(full, &st) != 0 || !S_ISREG(st.st_mode)) {
+			free(full);
+			continue;
+		}
+		if (!fw_file_read(full, FW_EFIVARFS_FILE_CAP, &f, &sub)) {
+			fw_node_diag(t, store, FW_DIAG_WARN, FW_OFFSET_UNKNOWN, "%s", sub.msg);
+		} else {
+			fw_tree_own(t, (void *)f.data, f.len);
+			struct fw_view v = fw_view_make(f.data, f.len, FW_OFFSET_UNKNOWN);
+			free(f.path);
+			if (!fw_efivarfs_parse_file(t, store, names.items[i], &v, &sub)) {
+				if (sub.code == FW_E_LIMIT) {
+					fw_error_set(err, sub.code, "%s", sub.msg);
+					ok = false;
+				} else {
+					fw_node_diag(t, store, FW_DIAG_WARN, FW_OFFSET_UNKNOWN, "%s", sub.msg);
+				}
+			}
+		}
+		free(full);
+	}
+	fw_strlist_free(&names);
+	return ok;
+}
+
 /* Folders and tar archives of efivarfs (plain or compressed), bare VSS regions and efivarfs dumps
  * of defaults variables under another name are read here; capsules, images, volumes, NVAR stores
  * and efivarfs files go through the firmware tree. What the input is comes from the recogniser. */
@@ -30,7 +86,7 @@ bool fw_vars_input_open(const char *path, struct fw_vars_input *in, struct fw_er
 		in->folder = true;
 		in->tree = fw_tree_new(NULL);
 		in->tree->input_path = path;
-		return fw_efivarfs_load(path, in->tree, err);
+		return load_efivarfs_folder(path, in->tree, err);
 	}
 	if (kind != FW_INPUT_EFIVARFS_TAR && kind != FW_INPUT_VSS_STORE && kind != FW_INPUT_NVRAM_DEFAULTS)
 		return open_as_firmware(path, in, err);
@@ -45,7 +101,7 @@ bool fw_vars_input_open(const char *path, struct fw_vars_input *in, struct fw_er
 	if (kind == FW_INPUT_EFIVARFS_TAR) {
 		struct fw_error e;
 		fw_error_clear(&e);
-		if (fw_efivarfs_load(path, in->tree, &e))
+		if (fw_efivarfs_parse_tar(in->tree, &v, path, &e))
 			return true;
 		if (e.code != FW_E_NOT_FOUND)
 			return fw_error_set(err, e.code, "%s", e.msg);
