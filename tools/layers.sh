@@ -13,7 +13,8 @@
 # With BUILD (a build folder holding one archive per layer, libfwlens-LAYER.a), the link is
 # checked too: every symbol one layer's archive takes from another's is defined in a lower
 # layer, and the Makefile links the archives top layer first (the reverse of its LAYERS), so
-# a lower layer that calls up fails to link.
+# a lower layer that calls up fails to link; and no object of the layers below the query layer
+# opens a path (but for the few named below).
 # Usage: tools/layers.sh [SRCDIR [BUILD]]
 set -u
 cd "${1:-.}" || exit 4
@@ -94,5 +95,28 @@ if [ -n "$build" ]; then
 	rm -f "$defs"
 	echo "link: $used symbols taken from other layers' archives, $wrong from a layer above or beside; linked as $order"
 	bad=$((bad + wrong))
+	# Only the query layer's source opens what the user names: the layers below take bytes, trees
+	# and callbacks. An object of these archives that calls the C library (or the base layer's
+	# readers) to open or look up a file or folder is reported, but for the ones named: the base
+	# layer's readers themselves and its cleanup of temporary outputs, iasl runs (files of their
+	# own in a temporary folder), and the --key PEM file of `verify`, still read by its path.
+	opens='open open64 openat openat64 fopen fopen64 freopen freopen64 opendir fdopendir scandir scandir64 ftw nftw
+		readlink readlinkat stat stat64 lstat lstat64 fstatat fstatat64 access faccessat realpath
+		fw_file_read fw_file_open fw_is_directory'
+	allowed='base:file.o base:cleanup.o acpi:iasl.o capsule:signature.o'
+	objects=0 opening=0
+	for l in base capsule ifr acpi; do
+		[ -f "$build/libfwlens-$l.a" ] || continue
+		objects=$((objects + $(ar t "$build/libfwlens-$l.a" | wc -l)))
+		for pair in $(nm -A -u "$build/libfwlens-$l.a" 2>/dev/null | awk '$(NF-1) == "U" { n = split($1, p, ":"); print p[n-1] ":" $NF }' | sort -u); do
+			obj=${pair%%:*} sym=${pair#*:}
+			case " $allowed " in *" $l:$obj "*) continue ;; esac
+			case " $(echo $opens) " in *" $sym "*) ;; *) continue ;; esac
+			echo "libfwlens-$l.a: $obj calls $sym (opens a path below the query layer)"
+			opening=$((opening + 1))
+		done
+	done
+	echo "paths: $objects objects of the base, capsule, ifr and acpi archives checked, $opening calls that open a path (allowed: $allowed)"
+	bad=$((bad + opening))
 fi
 [ "$bad" -eq 0 ]

@@ -1,8 +1,8 @@
 #!/bin/sh
 # The layering holds by a check, not by discipline: tools/layers.sh finds every include that
 # points up or sideways and every symbol a layer's archive takes from a layer above or beside
-# (its findings are printed), and that the Makefile links the archives top layer first; on the
-# tree and its build, and on planted mistakes.
+# (its findings are printed), that the Makefile links the archives top layer first, and that no
+# object below the query layer opens a path; on the tree and its build, and on planted mistakes.
 . "$(dirname "$0")/lib.sh"
 
 LAYERS="$FWLENS_SRCDIR/tools/layers.sh"
@@ -11,6 +11,9 @@ sh "$LAYERS" "$FWLENS_SRCDIR" "$FWLENS_BUILD" >"$T_OUT" 2>&1 || T_STATUS=$?
 sed 's/^/# /' "$T_OUT"
 if [ "$T_STATUS" -eq 0 ]; then pass tree-layers-hold; else fail tree-layers-hold "$(grep -c -e includes -e uses "$T_OUT") findings"; fi
 t_contains tree-link-order "linked as query host acpi ifr capsule base"
+# no object below the query layer opens a path, but the ones named
+t_contains tree-paths "calls that open a path (allowed: base:file.o base:cleanup.o acpi:iasl.o capsule:signature.o)"
+t_contains tree-paths-none ", 0 calls that open a path"
 
 # planted: the base layer including the ACPI layer (up), and ACPI including IFR (sideways)
 mkdir -p "$T_DIR/src/parsers" "$T_DIR/src/acpi" "$T_DIR/src/ifr"
@@ -57,3 +60,17 @@ T_STATUS=0
 sh "$LAYERS" "$T_DIR/order" "$FWLENS_BUILD" >"$T_OUT" 2>&1 || T_STATUS=$?
 [ "$T_STATUS" -eq 1 ] && pass planted-order-exit-1 || fail planted-order-exit-1 "exit $T_STATUS"
 t_contains planted-order "Makefile: the archives are linked as 'base capsule ifr acpi host query', not top layer first ('query host acpi ifr capsule base')"
+
+# planted in a copy of the build: an ACPI object listing a folder itself
+mkdir -p "$T_DIR/opens"
+cp "$FWLENS_BUILD"/libfwlens-*.a "$T_DIR/opens/"
+printf '#include <dirent.h>\nvoid *planted_sysfs(void) { return opendir("sys/devices"); }\n' >"$T_DIR/sysfs.c"
+if ${CC:-cc} -c -o "$T_DIR/sysfs.o" "$T_DIR/sysfs.c" 2>"$T_ERR" && ar rs "$T_DIR/opens/libfwlens-acpi.a" "$T_DIR/sysfs.o" 2>>"$T_ERR"; then
+	T_STATUS=0
+	sh "$LAYERS" "$FWLENS_SRCDIR" "$T_DIR/opens" >"$T_OUT" 2>&1 || T_STATUS=$?
+	[ "$T_STATUS" -eq 1 ] && pass planted-opens-exit-1 || fail planted-opens-exit-1 "exit $T_STATUS"
+	t_contains planted-opens "libfwlens-acpi.a: sysfs.o calls opendir (opens a path below the query layer)"
+	t_contains planted-opens-one ", 1 calls that open a path"
+else
+	fail planted-opens-build "$(cat "$T_ERR")"
+fi
