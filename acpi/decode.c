@@ -22,6 +22,7 @@ extern const struct fw_acpi_layout fw_acpi_bgrt_table;
 extern const struct fw_acpi_layout fw_acpi_cdit_table;
 extern const struct fw_acpi_layout fw_acpi_cedt_table;
 extern const struct fw_acpi_layout fw_acpi_crat_table;
+extern const struct fw_acpi_layout fw_acpi_dmar_table;
 extern const struct fw_acpi_layout fw_acpi_einj_table;
 extern const struct fw_acpi_layout fw_acpi_erst_table;
 extern const struct fw_acpi_layout fw_acpi_facs_table;
@@ -30,6 +31,7 @@ extern const struct fw_acpi_layout fw_acpi_fpdt_table;
 extern const struct fw_acpi_layout fw_acpi_hest_table;
 extern const struct fw_acpi_layout fw_acpi_hmat_table;
 extern const struct fw_acpi_layout fw_acpi_hpet_table;
+extern const struct fw_acpi_layout fw_acpi_madt_table;
 extern const struct fw_acpi_layout fw_acpi_mcfg_table;
 extern const struct fw_acpi_layout fw_acpi_msct_table;
 extern const struct fw_acpi_layout fw_acpi_pcct_table;
@@ -57,8 +59,8 @@ static const struct fw_acpi_decoder decoders[] = {
 	HOOKED_LAYOUT("SRAT", "System Resource Affinity Table", SRAT, fw_acpi_srat_decode, fw_acpi_srat_table),
 	HOOKED_LAYOUT("SLIT", "System Locality Distance Information Table", SLIT, fw_acpi_slit_decode, fw_acpi_slit_table),
 	HOOKED_LAYOUT("MCFG", "PCI Express Memory-mapped Configuration", MCFG, fw_acpi_mcfg_decode, fw_acpi_mcfg_table),
-	HOOK("DMAR", "DMA Remapping Table (Intel VT-d)", DMAR, fw_acpi_dmar_decode),
-	HOOK("APIC", "Multiple APIC Description Table (MADT)", MADT, fw_acpi_madt_decode),
+	HOOKED_LAYOUT("DMAR", "DMA Remapping Table (Intel VT-d)", DMAR, fw_acpi_dmar_decode, fw_acpi_dmar_table),
+	HOOKED_LAYOUT("APIC", "Multiple APIC Description Table (MADT)", MADT, fw_acpi_madt_decode, fw_acpi_madt_table),
 	HOOKED_LAYOUT("FACP", "Fixed ACPI Description Table (FADT)", FADT, fw_acpi_fadt_decode, fw_acpi_fadt_table),
 	HOOKED_LAYOUT("HMAT", "Heterogeneous Memory Attribute Table", HMAT, fw_acpi_hmat_decode, fw_acpi_hmat_table),
 	HOOKED_LAYOUT("CEDT", "CXL Early Discovery Table", CEDT, fw_acpi_cedt_decode, fw_acpi_cedt_table),

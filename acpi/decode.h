@@ -16,8 +16,8 @@
  * A table with a JSON shape and text of its own adds a `struct fw_acpi_view` to its layout
  * (acpi/fields.h); one whose model other code reads adds `fw_acpi_sig_decode`, run after the
  * layout with t->doc set, and a HOOKED_LAYOUT(...) row (FADT, MCFG, RSDP, SLIT, XSDT, HMAT, CEDT,
- * SRAT). Writers and diff follow the row. The tables not converted yet (IVRS, DMAR, MADT) have
- * a HOOK(...) row and writers of their own in tools/cli/acpi-json.c, acpi-text.c and
+ * SRAT, MADT, DMAR). Writers and diff follow the row. The table not converted yet (IVRS) has
+ * a HOOK(...) row and writers of its own in tools/cli/acpi-json.c, acpi-text.c and
  * tools/query/diff-acpi.c.
  * A table without a row, or with a NAMED(...) row, is listed with its header only and its bytes
  * are left alone.

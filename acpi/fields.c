@@ -99,6 +99,18 @@ static uint64_t fixed_value(const struct fw_acpi_doc *d, const struct fw_acpi_la
 	return 0;
 }
 
+/* The records after a subtable's own fields, each a part within it. */
+static void inner_records(struct fw_acpi_doc *d, struct fw_acpi_table *t, struct fw_arena *a, const struct fw_acpi_layout *l,
+			  const struct fw_layout *item, size_t parent)
+{
+	size_t base = d->parts[parent].offset, len = d->parts[parent].length;
+	struct fw_view sub = fw_view_make(t->data.p + base, len, fw_view_abs(&t->data, base));
+	struct fw_acpi_record r;
+	for (size_t off = d->parts[parent].layout->size; fw_acpi_next_record(t, a, &sub, base, &off, &l->inner, &r);) {
+		decode_struct(d, t, a, item, base + r.offset, r.length, r.type)->within = parent;
+	}
+}
+
 /* Subtables whose length is their own field. */
 static void records_with_length(struct fw_acpi_doc *d, struct fw_acpi_table *t, struct fw_arena *a,
 				const struct fw_acpi_layout *l, size_t off)
@@ -108,6 +120,8 @@ static void records_with_length(struct fw_acpi_doc *d, struct fw_acpi_table *t, 
 		const struct fw_acpi_subtype *st = find_type(l, r.type);
 		if (st) {
 			decode_struct(d, t, a, st->layout, r.offset, r.length, r.type);
+			if (st->count_field < 0 && st->item && r.length > st->layout->size)
+				inner_records(d, t, a, l, st->item, d->nparts - 1);
 			continue;
 		}
 		struct fw_acpi_part *p = new_part(d, a, "not described", r.offset, r.length, r.type);

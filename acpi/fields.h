@@ -20,7 +20,9 @@
 
 /* One subtable type: its fields (offsets inside the subtable). When `count_field` >= 0 the
  * subtable has no length of its own and is followed by count x `item` structures, the count
- * read from that field (HEST's machine-check banks). */
+ * read from that field (HEST's machine-check banks). With `count_field` -1 and an `item`, the
+ * rest of the subtable after its fields is records of that layout, walked as the table layout's
+ * `inner` format says (DMAR's device scopes); they become parts `within` the subtable's. */
 struct fw_acpi_subtype {
 	uint32_t type;
 	const struct fw_layout *layout;
@@ -50,6 +52,8 @@ struct fw_acpi_layout {
 	size_t ntypes;
 	/* ENTRIES */
 	const struct fw_layout *entry;
+	/* RECORDS: the records inside a subtable (fw_acpi_subtype.item) */
+	struct fw_acpi_record_format inner;
 	/* A JSON shape and text of the table's own (NULL: the generic "fields"/"subtables" form). */
 	const struct fw_acpi_view *view;
 };
@@ -70,6 +74,7 @@ struct fw_acpi_part {
 	uint32_t length;
 	int64_t type;      /* subtable type, -1 for the fixed part and entries */
 	bool described;    /* false: a subtable type nobody described (only type and length known) */
+	size_t within;     /* the part this one is a record of (DMAR device scopes), 0 for none */
 	struct fw_acpi_value *v;
 	size_t n;
 };
@@ -115,7 +120,9 @@ enum fw_acpi_as {
 	FW_AS_BOOL,
 	FW_AS_TEXT,   /* a string (derived); the number when the derived value has no string */
 	FW_AS_LIST,   /* an array of little-endian u32 (derived `list`) */
-	FW_AS_PARTS,  /* an array of the parts whose layout is called `name`, each as its shape shows it */
+	FW_AS_LINES,  /* an array of strings (derived `lines`) */
+	FW_AS_PARTS,  /* an array of the parts whose layout is called `name`, each as its shape shows it:
+	                 in the fixed part the parts of the table, in a subtable the records within it */
 	FW_AS_COUNTS, /* an object: per subtable type in ascending order, the derived `name` of its first
 	                 part and how many parts have that type */
 };

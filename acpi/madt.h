@@ -1,8 +1,8 @@
-/* MADT ("APIC"), the Multiple APIC Description Table, summarised (ACPI 6.5 5.2.12): local APIC
- * address (u32 @36), flags (u32 @40), then interrupt controller structures {type u8, length u8}
- * from 44. The summary keeps the processors (local APIC and x2APIC), the I/O APICs (the IVRS
- * cross-check needs their ids, in table order), the interrupt source overrides and a count per
- * structure type. */
+/* MADT ("APIC"), the Multiple APIC Description Table (ACPI 6.5 5.2.12): local APIC address (u32
+ * @36), flags (u32 @40), then interrupt controller structures {type u8, length u8} from 44, each
+ * described by a layout (acpi/madt.c: a layout row with a view). The view and the model summarise:
+ * the processors (local APIC and x2APIC), the I/O APICs (the IVRS cross-check needs their ids, in
+ * table order), the interrupt source overrides and a count per structure type. */
 #ifndef FW_ACPI_MADT_H
 #define FW_ACPI_MADT_H
 

@@ -6,10 +6,8 @@
 #include <string.h>
 
 #include "acpi-write.h"
-#include "acpi/dmar.h"
 #include "acpi/fields.h"
 #include "acpi/ivrs.h"
-#include "acpi/madt.h"
 
 json_t *fw_json_hex(uint64_t v)
 {
@@ -248,130 +246,6 @@ static json_t *ivrs_json(const struct fw_ivrs *m)
 	return o;
 }
 
-/* --- DMAR ---------------------------------------------------------------------------------------- */
-
-static json_t *dmar_json(const struct fw_dmar *m)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "host_address_width", json_integer(m->host_address_width));
-	set_flags(o, "flags", &fw_dmar_flag_names, m->flags);
-	json_t *a = json_array();
-	for (size_t i = 0; i < m->n; i++) {
-		const struct fw_dmar_unit *u = &m->units[i];
-		json_t *j = json_object();
-		json_object_set_new(j, "offset", json_integer(u->offset));
-		json_object_set_new(j, "type", json_string(fw_dmar_type_name(u->type)));
-		json_object_set_new(j, "type_id", json_integer(u->type));
-		json_object_set_new(j, "length", json_integer(u->length));
-		switch (u->type) {
-		case FW_DMAR_DRHD:
-			set_flags(j, "flags", &fw_dmar_drhd_flag_names, u->flags);
-			json_object_set_new(j, "segment", json_integer(u->segment));
-			json_object_set_new(j, "register_base", fw_json_hex(u->base));
-			json_object_set_new(j, "size", json_integer(u->size));
-			break;
-		case FW_DMAR_RMRR:
-			json_object_set_new(j, "segment", json_integer(u->segment));
-			json_object_set_new(j, "base_address", fw_json_hex(u->base));
-			json_object_set_new(j, "limit_address", fw_json_hex(u->limit));
-			break;
-		case FW_DMAR_ATSR:
-		case FW_DMAR_SATC:
-		case FW_DMAR_SIDP:
-			set_flags(j, "flags", u->type == FW_DMAR_ATSR ? &fw_dmar_atsr_flag_names
-					      : u->type == FW_DMAR_SATC ? &fw_dmar_satc_flag_names
-									 : NULL,
-				  u->flags);
-			json_object_set_new(j, "segment", json_integer(u->segment));
-			break;
-		case FW_DMAR_RHSA:
-			json_object_set_new(j, "register_base", fw_json_hex(u->base));
-			json_object_set_new(j, "proximity_domain", json_integer(u->proximity_domain));
-			break;
-		case FW_DMAR_ANDD:
-			json_object_set_new(j, "acpi_device_number", json_integer(u->device_number));
-			json_object_set_new(j, "object_name", json_string(u->name ? u->name : ""));
-			break;
-		}
-		if (u->type == FW_DMAR_DRHD || u->type == FW_DMAR_RMRR || u->type == FW_DMAR_ATSR || u->type == FW_DMAR_SATC ||
-		    u->type == FW_DMAR_SIDP) {
-			json_t *sc = json_array();
-			for (size_t k = 0; k < u->nscopes; k++) {
-				const struct fw_dmar_scope *s = &u->scopes[k];
-				json_t *js = json_object();
-				json_object_set_new(js, "type", json_string(fw_dmar_scope_type_name(s->type)));
-				json_object_set_new(js, "type_id", json_integer(s->type));
-				json_object_set_new(js, "enumeration_id", json_integer(s->enumeration_id));
-				json_object_set_new(js, "start_bus", json_integer(s->start_bus));
-				json_t *path = json_array();
-				for (size_t p = 0; p < s->npath; p++) {
-					char buf[8];
-					snprintf(buf, sizeof(buf), "%02x.%u", s->path[2 * p], s->path[2 * p + 1]);
-					json_array_append_new(path, json_string(buf));
-				}
-				json_object_set_new(js, "path", path);
-				if (s->npath == 1)
-					json_object_set_new(js, "bdf", bdf(u->segment, (uint16_t)(s->start_bus << 8 | (s->path[0] & 0x1F) << 3 |
-											      (s->path[1] & 7))));
-				json_array_append_new(sc, js);
-			}
-			json_object_set_new(j, "scopes", sc);
-		}
-		json_array_append_new(a, j);
-	}
-	json_object_set_new(o, "units", a);
-	return o;
-}
-
-/* --- MADT ---------------------------------------------------------------------------------- */
-
-static json_t *madt_json(const struct fw_madt *m)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "local_apic_address", fw_json_hex(m->lapic_address));
-	set_flags(o, "flags", &fw_madt_flag_names, m->flags);
-	json_t *cpu = json_object();
-	json_object_set_new(cpu, "total", json_integer((json_int_t)m->ncpus));
-	json_object_set_new(cpu, "enabled", json_integer((json_int_t)m->cpus_enabled));
-	json_object_set_new(cpu, "online_capable", json_integer((json_int_t)m->cpus_online_capable));
-	json_object_set_new(cpu, "x2apic", json_integer(m->type_counts[FW_MADT_LOCAL_X2APIC]));
-	json_object_set_new(o, "processors", cpu);
-	json_t *io = json_array();
-	for (size_t i = 0; i < m->nioapics; i++) {
-		json_t *j = json_object();
-		json_object_set_new(j, "id", json_integer(m->ioapics[i].id));
-		json_object_set_new(j, "address", fw_json_hex(m->ioapics[i].address));
-		json_object_set_new(j, "gsi_base", json_integer(m->ioapics[i].gsi_base));
-		json_array_append_new(io, j);
-	}
-	json_object_set_new(o, "ioapics", io);
-	json_t *iso = json_array();
-	for (size_t i = 0; i < m->noverrides; i++) {
-		char buf[64];
-		json_t *j = json_object();
-		json_object_set_new(j, "bus", json_integer(m->overrides[i].bus));
-		json_object_set_new(j, "source_irq", json_integer(m->overrides[i].source));
-		json_object_set_new(j, "gsi", json_integer(m->overrides[i].gsi));
-		json_object_set_new(j, "flags", json_integer(m->overrides[i].flags));
-		json_object_set_new(j, "signal", json_string(fw_madt_inti_str(m->overrides[i].flags, buf, sizeof(buf))));
-		json_array_append_new(iso, j);
-	}
-	json_object_set_new(o, "interrupt_overrides", iso);
-	json_t *counts = json_object();
-	for (unsigned t = 0; t < 256; t++)
-		if (m->type_counts[t]) {
-			char key[32];
-			const char *name = fw_madt_type_name((uint8_t)t);
-			if (!strcmp(name, "reserved") || !strcmp(name, "oem"))
-				snprintf(key, sizeof(key), "%s-%u", name, t);
-			else
-				snprintf(key, sizeof(key), "%s", name);
-			json_object_set_new(counts, key, json_integer(m->type_counts[t]));
-		}
-	json_object_set_new(o, "structure_counts", counts);
-	return o;
-}
-
 /* --- tables described by their layout ------------------------------------------------------------ */
 
 static void value_json(json_t *o, const struct fw_acpi_value *v)
@@ -427,14 +301,15 @@ static json_t *matrix_json(const struct fw_acpi_doc *d)
 
 static void shape_json(json_t *o, const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh);
 
-/* FW_AS_PARTS: the parts of one layout, each as its shape shows it. */
-static json_t *parts_json(const struct fw_acpi_table *t, const char *layout)
+/* FW_AS_PARTS: the parts of one layout (in a subtable: the records within it), each as its
+ * shape shows it. */
+static json_t *parts_json(const struct fw_acpi_table *t, size_t part, const char *layout)
 {
 	const struct fw_acpi_doc *d = t->doc;
 	json_t *a = json_array();
 	for (size_t k = 1; k < d->nparts; k++) {
 		const struct fw_acpi_shape *sh = fw_acpi_view_shape(d->layout->view, &d->parts[k]);
-		if (!d->parts[k].layout || strcmp(d->parts[k].layout->name, layout) || !sh)
+		if (d->parts[k].within != part || !d->parts[k].layout || strcmp(d->parts[k].layout->name, layout) || !sh)
 			continue;
 		json_t *j = json_object();
 		shape_json(j, t, k, sh);
@@ -475,7 +350,7 @@ static void shape_json(json_t *o, const struct fw_acpi_table *t, size_t part, co
 		if (!w->key)
 			continue;
 		if (w->as == FW_AS_PARTS || w->as == FW_AS_COUNTS) {
-			json_object_set_new(o, w->key, w->as == FW_AS_PARTS ? parts_json(t, w->name) : counts_json(t, w));
+			json_object_set_new(o, w->key, w->as == FW_AS_PARTS ? parts_json(t, part, w->name) : counts_json(t, w));
 			continue;
 		}
 		const struct fw_acpi_value *v;
@@ -516,6 +391,11 @@ static void shape_json(json_t *o, const struct fw_acpi_table *t, size_t part, co
 				for (size_t k = 0; k < dv.nlist; k++)
 					json_array_append_new(j, json_integer(fw_le32(dv.list + 4 * k)));
 				break;
+			case FW_AS_LINES:
+				j = json_array();
+				for (size_t k = 0; k < dv.nlines; k++)
+					json_array_append_new(j, json_string(dv.lines[k]));
+				break;
 			case FW_AS_PARTS:
 			case FW_AS_COUNTS: break;
 			case FW_AS_FLAGS: {
@@ -545,6 +425,8 @@ static json_t *view_json(const struct fw_acpi_table *t, const struct fw_acpi_vie
 	if (view->list_key) {
 		json_t *a = json_array();
 		for (size_t k = 1; k < d->nparts; k++) {
+			if (d->parts[k].within)
+				continue; /* listed by the part it is within */
 			json_t *j = json_object();
 			if ((sh = fw_acpi_view_shape(view, &d->parts[k])))
 				shape_json(j, t, k, sh);
@@ -596,8 +478,6 @@ static json_t *decoded_json(const struct fw_acpi_table *t)
 		return fields_json(t);
 	switch (t->decoder->kind) {
 	case FW_ACPI_MODEL_IVRS: return ivrs_json(t->model);
-	case FW_ACPI_MODEL_DMAR: return dmar_json(t->model);
-	case FW_ACPI_MODEL_MADT: return madt_json(t->model);
 	default: break;
 	}
 	return NULL;

@@ -6,10 +6,8 @@
 #include <string.h>
 
 #include "acpi-write.h"
-#include "acpi/dmar.h"
 #include "acpi/fields.h"
 #include "acpi/ivrs.h"
-#include "acpi/madt.h"
 
 struct out {
 	FILE *f;
@@ -183,69 +181,6 @@ static void matrix_text(const struct out *o, const uint8_t *matrix, size_t n)
 	}
 }
 
-/* --- DMAR ---------------------------------------------------------------------------------------- */
-
-static void dmar_text(const struct out *o, const struct fw_dmar *m)
-{
-	char buf[256];
-	fprintf(o->f, "  host address width %u bits; flags 0x%02x: %s\n", m->host_address_width, m->flags,
-		flags_str(&fw_dmar_flag_names, m->flags, buf, sizeof(buf)));
-	for (size_t i = 0; i < m->n; i++) {
-		const struct fw_dmar_unit *u = &m->units[i];
-		fprintf(o->f, "  @0x%03x %s", u->offset, fw_dmar_type_name(u->type));
-		switch (u->type) {
-		case FW_DMAR_DRHD:
-			fprintf(o->f, " segment %04x registers 0x%" PRIx64 "%s\n", u->segment, u->base,
-				(u->flags & 1) ? " INCLUDE_PCI_ALL" : "");
-			break;
-		case FW_DMAR_RMRR:
-			fprintf(o->f, " segment %04x memory 0x%" PRIx64 "-0x%" PRIx64 "\n", u->segment, u->base, u->limit);
-			break;
-		case FW_DMAR_ATSR:
-			fprintf(o->f, " segment %04x%s\n", u->segment, (u->flags & 1) ? " ALL_PORTS" : "");
-			break;
-		case FW_DMAR_SATC:
-			fprintf(o->f, " segment %04x%s\n", u->segment, (u->flags & 1) ? " ATC_REQUIRED" : "");
-			break;
-		case FW_DMAR_RHSA:
-			fprintf(o->f, " unit 0x%" PRIx64 " in proximity domain %u\n", u->base, u->proximity_domain);
-			break;
-		case FW_DMAR_ANDD: fprintf(o->f, " ACPI device %u = %s\n", u->device_number, u->name ? u->name : ""); break;
-		default: fprintf(o->f, " type %u, %u bytes\n", u->type, u->length); break;
-		}
-		for (size_t k = 0; k < u->nscopes; k++) {
-			const struct fw_dmar_scope *s = &u->scopes[k];
-			fprintf(o->f, "      %-14s bus %02x path", fw_dmar_scope_type_name(s->type), s->start_bus);
-			for (size_t p = 0; p < s->npath; p++)
-				fprintf(o->f, "%s%02x.%u", p ? "/" : " ", s->path[2 * p], s->path[2 * p + 1]);
-			if (s->type == FW_DMAR_SCOPE_IOAPIC || s->type == FW_DMAR_SCOPE_HPET || s->type == FW_DMAR_SCOPE_NAMESPACE)
-				fprintf(o->f, "  id %u", s->enumeration_id);
-			fputc('\n', o->f);
-		}
-	}
-}
-
-/* --- MADT ---------------------------------------------------------------------------------- */
-
-static void madt_text(const struct out *o, const struct fw_madt *m)
-{
-	char buf[128];
-	fprintf(o->f, "  local APIC at 0x%08x; flags %s\n", m->lapic_address, flags_str(&fw_madt_flag_names, m->flags, buf, sizeof(buf)));
-	fprintf(o->f, "  %zu processors: %zu enabled, %zu online-capable, %zu disabled (%u x2APIC entries)\n", m->ncpus,
-		m->cpus_enabled, m->cpus_online_capable, m->ncpus - m->cpus_enabled - m->cpus_online_capable,
-		m->type_counts[FW_MADT_LOCAL_X2APIC]);
-	for (size_t i = 0; i < m->nioapics; i++)
-		fprintf(o->f, "  I/O APIC id %u at 0x%08x, GSI base %u\n", m->ioapics[i].id, m->ioapics[i].address, m->ioapics[i].gsi_base);
-	for (size_t i = 0; i < m->noverrides; i++)
-		fprintf(o->f, "  IRQ %u -> GSI %u (%s)\n", m->overrides[i].source, m->overrides[i].gsi,
-			fw_madt_inti_str(m->overrides[i].flags, buf, sizeof(buf)));
-	fprintf(o->f, "  structures:");
-	for (unsigned t = 0; t < 256; t++)
-		if (m->type_counts[t])
-			fprintf(o->f, " %s x%u", fw_madt_type_name((uint8_t)t), m->type_counts[t]);
-	fputc('\n', o->f);
-}
-
 /* --- tables described by their layout ------------------------------------------------------------ */
 
 /* Opaque bytes that are all zero say nothing: left out of the text. */
@@ -303,7 +238,8 @@ static bool placeholder(const struct fw_acpi_table *t, size_t part, const struct
 		const char *after = *q ? q + 1 : q;
 		int pre = pct ? (int)(pct - fmt) : 0;
 		if (conv == 's')
-			snprintf(out, len, "%.*s%s%s", pre, fmt, dv.s ? dv.s : v ? fw_acpi_value_str(v, buf, sizeof(buf)) : "", after);
+			snprintf(out, len, "%.*s%*s%s", pre, fmt, width, dv.s ? dv.s : v ? fw_acpi_value_str(v, buf, sizeof(buf)) : "",
+				 after);
 		else if (conv == 'x')
 			snprintf(out, len, zero ? "%.*s%0*" PRIx64 "%s" : "%.*s%*" PRIx64 "%s", pre, fmt, width, dv.u, after);
 		else if (conv == 'X')
@@ -364,7 +300,7 @@ static void lines_text(const struct out *o, const struct fw_acpi_table *t, size_
 			const struct fw_acpi_doc *d = t->doc;
 			for (size_t k = 1; k < d->nparts; k++) {
 				const struct fw_acpi_shape *ps = fw_acpi_view_shape(d->layout->view, &d->parts[k]);
-				if (d->parts[k].layout && !strcmp(d->parts[k].layout->name, name) && ps)
+				if (d->parts[k].within == part && d->parts[k].layout && !strcmp(d->parts[k].layout->name, name) && ps)
 					shape_text(o, t, k, ps);
 			}
 			return;
@@ -394,7 +330,7 @@ static void fields_text(const struct out *o, const struct fw_acpi_table *t)
 		/* without a list, parts are written where a "{*Name}" line of the fixed part puts them */
 		for (size_t k = 0; k < (view->list_key ? d->nparts : 1); k++) {
 			const struct fw_acpi_shape *sh = fw_acpi_view_shape(view, &d->parts[k]);
-			if (sh)
+			if (sh && !d->parts[k].within)
 				shape_text(o, t, k, sh);
 		}
 		matrix_text(o, d->matrix, d->matrix_n);
@@ -437,8 +373,6 @@ static void decoded_text(const struct out *o, const struct fw_acpi_table *t)
 	}
 	switch (t->decoder->kind) {
 	case FW_ACPI_MODEL_IVRS: ivrs_text(o, t->model); break;
-	case FW_ACPI_MODEL_DMAR: dmar_text(o, t->model); break;
-	case FW_ACPI_MODEL_MADT: madt_text(o, t->model); break;
 	default: break;
 	}
 }
