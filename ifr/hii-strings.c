@@ -26,16 +26,17 @@ bool fw_hii_language_matches(const char *tag, const char *want)
 	return strchr(want, '-') == NULL && strncasecmp(tag, want, n) == 0 && tag[n] == '-';
 }
 
-/* The SIBT walk, shared by the check (out == NULL: validate and count) and the decoder. */
+/* The SIBT walk, shared by the check (at == NULL: validate only) and the parse, which notes where
+ * each id's text starts (texts are decoded when first asked for: most ids of most languages
+ * never are). */
 struct walk {
 	const struct fw_view *pkg;
-	struct fw_hii_strings *out; /* NULL in the counting pass */
-	struct fw_arena *arena;
-	size_t max_string;
-	uint32_t id;        /* next id to assign */
+	struct fw_hii_strings *out; /* NULL when only checking */
+	uint32_t *at;               /* see fw_hii_strings.at; grown as ids come */
+	uint32_t cap;
+	size_t buflen;              /* the longest text kept, NUL included */
+	uint32_t id;                /* next id to assign */
 	uint32_t max_id;
-	char *buf;          /* UTF-8 conversion buffer (decoding pass) */
-	size_t buflen;
 };
 
 static bool fail(const struct walk *w, size_t off, const char *what, struct fw_error *err)
@@ -53,6 +54,34 @@ static bool take_id(struct walk *w, size_t off, struct fw_error *err)
 		w->max_id = w->id;
 	w->id++;
 	return true;
+}
+
+static void note_at(struct walk *w, uint32_t id, uint32_t at)
+{
+	if (id >= w->cap) {
+		uint32_t cap = w->cap ? w->cap : 256;
+		while (cap <= id)
+			cap *= 2;
+		w->at = fw_xrealloc(w->at, cap * sizeof(*w->at));
+		memset(w->at + w->cap, 0, (cap - w->cap) * sizeof(*w->at));
+		w->cap = cap;
+	}
+	w->at[id] = at;
+}
+
+/* SCSU bytes >= 0x80 that decoding keeps (each takes two UTF-8 bytes; a text is cut at buflen - 1). */
+static uint32_t scsu_non_ascii(const uint8_t *p, size_t units, size_t buflen)
+{
+	uint32_t n = 0;
+	size_t used = 0;
+	for (size_t i = 0; i < units; i++) {
+		size_t w = p[i] < 0x80 ? 1 : 2;
+		if (used + w > buflen - 1)
+			break;
+		n += p[i] >= 0x80;
+		used += w;
+	}
+	return n;
 }
 
 /* One NUL-terminated string at *pos (UCS-2 when wide, else 8-bit SCSU); advances *pos. */
@@ -79,22 +108,9 @@ static bool one_string(struct walk *w, size_t block, size_t *pos, bool wide, str
 		return false;
 	if (!w->out)
 		return true;
-	if (wide) {
-		fw_ucs2_to_utf8_buf(v->p + start, units, w->buf, w->buflen);
-	} else {
-		size_t used = 0;
-		for (size_t i = 0; i < units; i++) {
-			uint8_t c = v->p[start + i];
-			if (c >= 0x80)
-				w->out->scsu_non_ascii++;
-			size_t n = fw_utf8_put(c, w->buf + used, w->buflen - 1 - used);
-			if (!n)
-				break;
-			used += n;
-		}
-		w->buf[used] = '\0';
-	}
-	w->out->text[id] = fw_arena_strdup(w->arena, w->buf);
+	if (!wide)
+		w->out->scsu_non_ascii += scsu_non_ascii(v->p + start, units, w->buflen);
+	note_at(w, id, (uint32_t)start | (wide ? FW_HII_STRING_WIDE : 0));
 	w->out->present++;
 	return true;
 }
@@ -148,9 +164,9 @@ static bool walk_blocks(struct walk *w, size_t off, struct fw_error *err)
 			if (!take_id(w, block, err))
 				return false;
 			if (w->out) {
-				w->out->text[id] = w->out->text[src];
+				note_at(w, id, src < w->cap ? w->at[src] : 0);
 				w->out->duplicates++;
-				if (w->out->text[id])
+				if (w->at[id])
 					w->out->present++;
 			}
 			off = pos + 2;
@@ -246,21 +262,68 @@ bool fw_hii_strings_parse(struct fw_arena *a, const struct fw_view *pkg, size_t 
 	memset(out, 0, sizeof(*out));
 	if (!header(pkg, &hdr_size, &info_off, err))
 		return false;
-	struct walk count = {.pkg = pkg, .id = 1};
-	if (!walk_blocks(&count, info_off, err))
+	struct walk w = {.pkg = pkg, .out = out, .id = 1};
+	w.buflen = max_string ? max_string + 1 : 65537;
+	if (!walk_blocks(&w, info_off, err)) {
+		free(w.at);
+		memset(out, 0, sizeof(*out));
 		return false;
+	}
 	out->length = (uint32_t)pkg->len;
 	out->abs_offset = fw_view_abs(pkg, 0);
 	out->language = fw_arena_strndup(a, (const char *)pkg->p + FW_HII_STRING_HEADER_FIXED,
 					 hdr_size - 1 - FW_HII_STRING_HEADER_FIXED);
 	out->config_language = fw_hii_is_config_language(out->language);
 	out->language_name = fw_le16(pkg->p + LANG_NAME_OFF);
-	out->max_id = count.max_id;
-	out->text = fw_arena_alloc(a, (out->max_id + 1) * sizeof(*out->text));
-	struct walk w = {.pkg = pkg, .out = out, .arena = a, .max_string = max_string, .id = 1};
-	w.buflen = max_string ? max_string + 1 : 65537;
-	w.buf = fw_xmalloc(w.buflen);
-	bool ok = walk_blocks(&w, info_off, err);
-	free(w.buf);
-	return ok;
+	out->max_id = w.max_id;
+	uint32_t *at = fw_arena_alloc(a, (out->max_id + 1) * sizeof(*at));
+	if (w.cap)
+		memcpy(at, w.at, (w.cap < out->max_id + 1 ? w.cap : out->max_id + 1) * sizeof(*at));
+	out->at = at;
+	free(w.at);
+	out->bytes = pkg->p;
+	out->bytes_len = pkg->len;
+	out->arena = a;
+	out->buflen = w.buflen;
+	return true;
+}
+
+const char *fw_hii_strings_text(const struct fw_hii_strings *s, uint16_t id)
+{
+	/* the decoded text is remembered: the struct is logically const, its cache is not */
+	struct fw_hii_strings *m = (struct fw_hii_strings *)s;
+	if (!m->text)
+		m->text = fw_arena_alloc(m->arena, (m->max_id + 1) * sizeof(*m->text));
+	if (m->text[id])
+		return m->text[id];
+	uint32_t start = s->at[id] & ~FW_HII_STRING_WIDE;
+	const uint8_t *p = s->bytes + start;
+	char small[1024];
+	char *buf = small;
+	size_t buflen = s->buflen;
+	if (s->at[id] & FW_HII_STRING_WIDE) {
+		size_t units = fw_ucs2_len(p, (s->bytes_len - start) / 2, NULL); /* terminated: checked by the walk */
+		if (units * 3 + 1 < buflen)
+			buflen = units * 3 + 1; /* the whole text fits: cut nowhere */
+		if (buflen > sizeof(small))
+			buf = fw_xmalloc(buflen);
+		fw_ucs2_to_utf8_buf(p, units, buf, buflen);
+	} else {
+		size_t units = strnlen((const char *)p, s->bytes_len - start), used = 0;
+		if (units * 2 + 1 < buflen)
+			buflen = units * 2 + 1;
+		if (buflen > sizeof(small))
+			buf = fw_xmalloc(buflen);
+		for (size_t i = 0; i < units; i++) {
+			size_t n = fw_utf8_put(p[i], buf + used, buflen - 1 - used);
+			if (!n)
+				break;
+			used += n;
+		}
+		buf[used] = '\0';
+	}
+	m->text[id] = fw_arena_strdup(m->arena, buf);
+	if (buf != small)
+		free(buf);
+	return m->text[id];
 }

@@ -32,8 +32,17 @@ struct fw_hii_strings {
 	uint32_t duplicates;    /* DUPLICATE blocks */
 	uint32_t fonts;         /* SIBT_FONT definitions */
 	uint32_t scsu_non_ascii; /* SCSU strings with bytes >= 0x80 (decoded as Latin-1) */
-	const char **text;      /* [max_id + 1]; NULL = no text in this language */
+	/* Where each id's text starts in the package ([max_id + 1]; 0 = no text in this language), with
+	 * FW_HII_STRING_WIDE for UCS-2. Texts are decoded on first request (fw_hii_strings_get) into
+	 * `text`, from the package bytes, which must outlive the strings, as blob views outlive a db. */
+	const uint32_t *at;
+	const char **text;      /* decoded so far ([max_id + 1], NULL until the first request) */
+	const uint8_t *bytes;   /* the package */
+	size_t bytes_len;
+	struct fw_arena *arena; /* where decoded texts go */
+	size_t buflen;          /* the longest text kept, NUL included */
 };
+#define FW_HII_STRING_WIDE 0x80000000u
 
 /* Check that `pkg` (from its 4-byte header to its end) is a well-formed string package: type
  * 0x04, HdrSize >= 47, a printable NUL-terminated language tag that ends at HdrSize-1,
@@ -41,15 +50,24 @@ struct fw_hii_strings {
  * Cheap enough to run on every scan candidate. */
 bool fw_hii_strings_check(const struct fw_view *pkg, struct fw_error *err);
 
-/* Decode a package that passed fw_hii_strings_check. Text lives in the arena; strings longer
- * than max_string bytes are cut at a character boundary. */
+/* Read a package: the checks of fw_hii_strings_check, then where each id's text is. Text is
+ * decoded when asked for and lives in the arena; strings longer than max_string bytes are cut at a
+ * character boundary. */
 bool fw_hii_strings_parse(struct fw_arena *a, const struct fw_view *pkg, size_t max_string,
 			  struct fw_hii_strings *out, struct fw_error *err);
 
-/* Text of `id`, or NULL when the id is 0, out of range or has no text here. */
+/* Text of `id` (decoded now if not yet), or NULL when the id is 0, out of range or has no text here. */
+const char *fw_hii_strings_text(const struct fw_hii_strings *s, uint16_t id);
 static inline const char *fw_hii_strings_get(const struct fw_hii_strings *s, uint16_t id)
 {
-	return id && id <= s->max_id ? s->text[id] : NULL;
+	if (!id || id > s->max_id || !s->at[id])
+		return NULL;
+	return s->text && s->text[id] ? s->text[id] : fw_hii_strings_text(s, id);
+}
+/* Does `id` have text here? (without decoding it) */
+static inline bool fw_hii_strings_has(const struct fw_hii_strings *s, uint16_t id)
+{
+	return id && id <= s->max_id && s->at[id];
 }
 
 /* True for configuration (keyword) languages such as "x-UEFI", "x-UEFI-AMI", "x-i-UEFI". */

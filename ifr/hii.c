@@ -140,13 +140,9 @@ static void scan_blob(struct scan *s, uint32_t blob, const struct fw_view *b)
 			fp->group = -1;
 			fp->array_prefix = i >= 4 && fw_le32(b->p + i - 4) == len + 4;
 		} else {
-			if (!fw_hii_strings_check(&pkg, NULL)) {
-				i++;
-				continue;
-			}
+			/* the parse checks the package as fw_hii_strings_check does */
 			struct fw_hii_strings *sp = vec_push(&s->strings, sizeof(*sp));
-			struct fw_error err;
-			if (!fw_hii_strings_parse(&db->arena, &pkg, db->opt.max_string, sp, &err)) {
+			if (!fw_hii_strings_parse(&db->arena, &pkg, db->opt.max_string, sp, NULL)) {
 				s->strings.n--;
 				i++;
 				continue;
@@ -239,7 +235,7 @@ static void pair(struct fw_hii_db *db, struct fw_hii_module *m, struct fw_hii_fo
 		const struct fw_hii_strings *s = primary(m, grp);
 		uint32_t cov = 0;
 		for (uint32_t i = 0; i < fs->nstring_ids; i++)
-			if (fw_hii_strings_get(s, fs->string_ids[i]))
+			if (fw_hii_strings_has(s, fs->string_ids[i]))
 				cov++;
 		bool plaus = plausible(fw_hii_strings_get(s, fs->title));
 		bool same = grp->blob == fp->blob;
@@ -269,7 +265,7 @@ static void pair(struct fw_hii_db *db, struct fw_hii_module *m, struct fw_hii_fo
 		const struct fw_hii_strings *s = primary(m, &m->groups[fp->group]);
 		fp->ids_covered = 0;
 		for (uint32_t i = 0; i < fs->nstring_ids; i++)
-			if (fw_hii_strings_get(s, fs->string_ids[i]))
+			if (fw_hii_strings_has(s, fs->string_ids[i]))
 				fp->ids_covered++;
 	}
 	build_strtab(db, fp);

@@ -544,25 +544,33 @@ static void merge_into(struct fw_settings *s, struct fw_setting *m, const struct
 	evaluate(m, &env);
 }
 
-/* The setting among items [from, n) that `t` is another copy of, or NULL. */
-static struct fw_setting *earlier_copy(struct fw_settings *s, uint32_t from, const struct fw_setting *t)
+/* The settings of one formset by the var_info of their question, each chain in item order, so a
+ * copy is looked for among the few that share its storage offset, not among all. */
+#define COPY_BUCKETS 1024
+struct copy_index {
+	uint32_t head[COPY_BUCKETS], tail[COPY_BUCKETS]; /* item index + 1; 0 = empty */
+	uint32_t *next;                                  /* [items]: the next item of the chain + 1 */
+};
+
+/* The first setting of the formset that `t` is another copy of, or NULL. */
+static struct fw_setting *earlier_copy(struct fw_settings *s, const struct copy_index *ci, const struct fw_setting *t)
 {
-	for (uint32_t i = from; i < s->n; i++)
-		if (s->items[i].q->var_info == t->q->var_info && same_question(&s->items[i], t))
-			return &s->items[i];
+	for (uint32_t k = ci->head[t->q->var_info % COPY_BUCKETS]; k; k = ci->next[k - 1])
+		if (s->items[k - 1].q->var_info == t->q->var_info && same_question(&s->items[k - 1], t))
+			return &s->items[k - 1];
 	return NULL;
 }
 
 /* Add question q of formset f (reached in form `paths`) as a setting, or fold it into the setting
  * it repeats. */
-static void add_question(struct fw_settings *s, struct fw_settings_formset *f, uint32_t first,
+static void add_question(struct fw_settings *s, struct fw_settings_formset *f, struct copy_index *ci,
 			 const struct fw_ifr_question *q, const struct form_paths *paths)
 {
 	struct fw_setting *st = &s->items[s->n];
 	memset(st, 0, sizeof(*st));
 	fill(s, st, f->fp, q, paths);
 	st->copies = 1;
-	struct fw_setting *m = earlier_copy(s, first, st);
+	struct fw_setting *m = earlier_copy(s, ci, st);
 	if (m) {
 		merge_into(s, m, st);
 		f->setting_of_op[q->op_index] = (uint32_t)(m - s->items) + 1;
@@ -571,6 +579,13 @@ static void add_question(struct fw_settings *s, struct fw_settings_formset *f, u
 	}
 	s->n++;
 	f->setting_of_op[q->op_index] = s->n;
+	uint32_t b = q->var_info % COPY_BUCKETS;
+	ci->next[s->n - 1] = 0;
+	if (ci->tail[b])
+		ci->next[ci->tail[b] - 1] = s->n;
+	else
+		ci->head[b] = s->n;
+	ci->tail[b] = s->n;
 }
 
 bool fw_settings_build(struct fw_hii_db *db, const char *module, struct fw_settings *out)
@@ -586,6 +601,8 @@ bool fw_settings_build(struct fw_hii_db *db, const char *module, struct fw_setti
 		}
 	out->fsets = fw_arena_alloc(&db->arena, (nfs + 1) * sizeof(*out->fsets));
 	out->items = fw_arena_alloc(&db->arena, (cap + 1) * sizeof(*out->items));
+	struct copy_index *ci = fw_xmalloc(sizeof(*ci));
+	ci->next = fw_xmalloc((cap + 1) * sizeof(*ci->next));
 	for (uint32_t m = 0; m < db->nmodules; m++) {
 		const struct fw_hii_module *mod = db->modules[m];
 		if (module && !fw_hii_module_matches(mod, module))
@@ -596,13 +613,14 @@ bool fw_settings_build(struct fw_hii_db *db, const char *module, struct fw_setti
 			f->fp = fp;
 			f->setting_of_op = fw_arena_alloc(&db->arena, (fp->fs.nops + 1) * sizeof(uint32_t));
 			compute_paths(out, f);
-			uint32_t first = out->n;
+			memset(ci->head, 0, sizeof(ci->head)); /* copies are looked for within the formset */
+			memset(ci->tail, 0, sizeof(ci->tail));
 			for (uint32_t v = 0; v < f->nvisit; v++) {
 				const struct fw_ifr_form *form = &fp->fs.forms[f->visit_order[v]];
 				for (const struct fw_ifr_question *q = form->first; q; q = q->next_in_form) {
 					if (!fw_ifr_question_has_value(q) || f->setting_of_op[q->op_index])
 						continue;
-					add_question(out, f, first, q, &f->forms[f->visit_order[v]]);
+					add_question(out, f, ci, q, &f->forms[f->visit_order[v]]);
 				}
 			}
 			/* questions outside any form */
@@ -610,10 +628,12 @@ bool fw_settings_build(struct fw_hii_db *db, const char *module, struct fw_setti
 				const struct fw_ifr_question *q = fp->fs.items[k];
 				if (q->form || !fw_ifr_question_has_value(q))
 					continue;
-				add_question(out, f, first, q, NULL);
+				add_question(out, f, ci, q, NULL);
 			}
 		}
 	}
+	free(ci->next);
+	free(ci);
 	return true;
 }
 

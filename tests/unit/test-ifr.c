@@ -64,6 +64,17 @@ TEST(hii_strings_every_block_type)
 	}
 	CHECK(fw_hii_strings_get(&s, 0) == NULL);
 	CHECK(fw_hii_strings_get(&s, 17) == NULL);
+	CHECK(fw_hii_strings_has(&s, 11) && !fw_hii_strings_has(&s, 12) && !fw_hii_strings_has(&s, 17));
+	/* texts are cut at max_string bytes on a character boundary; SCSU bytes past the cut are not counted */
+	CHECK(fw_hii_strings_parse(&a, &v, 1, &s, &err));
+	CHECK_EQ(s.scsu_non_ascii, 0);
+	CHECK_STR(fw_hii_strings_get(&s, 9), "I");
+	CHECK_STR(fw_hii_strings_get(&s, 1), "A");
+	CHECK(fw_hii_strings_parse(&a, &v, 2, &s, &err));
+	CHECK_STR(fw_hii_strings_get(&s, 9), "I");
+	CHECK(fw_hii_strings_parse(&a, &v, 3, &s, &err));
+	CHECK_EQ(s.scsu_non_ascii, 1);
+	CHECK_STR(fw_hii_strings_get(&s, 9), "I\xC3\xA9");
 	fw_arena_free(&a);
 
 	/* an EXT block whose length is shorter than its own header is rejected */
