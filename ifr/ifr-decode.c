@@ -941,12 +941,6 @@ static void decode_op(struct decoder *d, uint32_t idx)
 		push(d, S_OTHER, NULL);
 }
 
-static int cmp_u16(const void *a, const void *b)
-{
-	uint16_t x = *(const uint16_t *)a, y = *(const uint16_t *)b;
-	return (x > y) - (x < y);
-}
-
 static int cmp_qid(const void *a, const void *b)
 {
 	const struct fw_ifr_question *x = *(const struct fw_ifr_question *const *)a;
@@ -1008,11 +1002,15 @@ bool fw_ifr_decode(struct fw_arena *a, const struct fw_view *pkg, struct fw_ifr_
 
 	/* every referenced string id, sorted and unique */
 	if (d.nids) {
-		qsort(d.ids, d.nids, sizeof(*d.ids), cmp_u16);
-		uint32_t u = 0;
+		/* ids are 16-bit: a bitmap sorts and dedups them in one pass */
+		uint64_t *seen = fw_xcalloc(65536 / 64, sizeof(*seen));
 		for (uint32_t i = 0; i < d.nids; i++)
-			if (!u || d.ids[i] != d.ids[u - 1])
-				d.ids[u++] = d.ids[i];
+			seen[d.ids[i] >> 6] |= (uint64_t)1 << (d.ids[i] & 63);
+		uint32_t u = 0;
+		for (uint32_t w = 0; w < 65536 / 64; w++)
+			for (uint64_t bits = seen[w]; bits; bits &= bits - 1)
+				d.ids[u++] = (uint16_t)(w * 64 + (uint32_t)__builtin_ctzll(bits));
+		free(seen);
 		out->string_ids = fw_arena_memdup(a, d.ids, u * sizeof(*d.ids));
 		out->nstring_ids = u;
 	}
@@ -1023,7 +1021,11 @@ bool fw_ifr_decode(struct fw_arena *a, const struct fw_view *pkg, struct fw_ifr_
 	for (uint32_t i = 0; i < out->nitems; i++)
 		if (out->items[i]->is_question)
 			out->by_qid[out->nby_qid++] = out->items[i];
-	qsort(out->by_qid, out->nby_qid, sizeof(*out->by_qid), cmp_qid);
+	bool sorted = true; /* questions usually come in id order */
+	for (uint32_t i = 1; i < out->nby_qid && sorted; i++)
+		sorted = cmp_qid(&out->by_qid[i - 1], &out->by_qid[i]) < 0;
+	if (!sorted)
+		qsort(out->by_qid, out->nby_qid, sizeof(*out->by_qid), cmp_qid);
 	return true;
 }
 

@@ -225,16 +225,47 @@ struct sb {
 	bool full; /* FW_IFR_EXPR_RENDER_MAX reached: the rest is left out */
 };
 
+/* Room for the next piece, or false once FW_IFR_EXPR_RENDER_MAX is reached (the rest is left out;
+ * a piece is added whole). */
+static bool sb_room(struct sb *s)
+{
+	if (!s->full && s->len >= FW_IFR_EXPR_RENDER_MAX)
+		s->full = true;
+	return !s->full;
+}
+
+/* Append n bytes as they are. */
+static void sb_put(struct sb *s, const char *t, size_t n)
+{
+	if (!sb_room(s))
+		return;
+	if (s->len + n + 1 > s->cap) {
+		s->cap = s->cap * 2 + n + 1;
+		s->p = fw_xrealloc(s->p, s->cap);
+	}
+	memcpy(s->p + s->len, t, n);
+	s->len += n;
+	s->p[s->len] = '\0';
+}
+
 static void sb_add(struct sb *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void sb_add(struct sb *s, const char *fmt, ...)
 {
-	if (s->full)
+	if (!sb_room(s))
 		return;
-	if (s->len >= FW_IFR_EXPR_RENDER_MAX) {
-		s->full = true;
+	va_list ap;
+	/* most pieces are words and names: no formatting to do */
+	if (!strchr(fmt, '%')) {
+		sb_put(s, fmt, strlen(fmt));
 		return;
 	}
-	va_list ap;
+	if (strcmp(fmt, "%s") == 0) {
+		va_start(ap, fmt);
+		const char *t = va_arg(ap, const char *);
+		va_end(ap);
+		sb_put(s, t, strlen(t));
+		return;
+	}
 	for (;;) {
 		size_t room = s->cap - s->len;
 		va_start(ap, fmt);
@@ -279,10 +310,18 @@ static int prec(const struct fw_ifr_expr *e)
 
 static void number(struct sb *s, uint64_t v)
 {
-	if (v < 0x100)
-		sb_add(s, "%" PRIu64, v);
-	else
+	if (v < 0x100) {
+		char d[4];
+		size_t n = 0;
+		if (v >= 100)
+			d[n++] = (char)('0' + v / 100);
+		if (v >= 10)
+			d[n++] = (char)('0' + v / 10 % 10);
+		d[n++] = (char)('0' + v % 10);
+		sb_put(s, d, n);
+	} else {
 		sb_add(s, "0x%" PRIX64, v);
+	}
 }
 
 static void question(struct sb *s, const struct fw_ifr_expr_env *env, uint16_t qid)

@@ -85,6 +85,9 @@ struct fw_ifr_cond {
 	uint8_t timeout;          /* warning-if */
 	struct fw_ifr_cond *parent;
 	uint32_t op_index;
+	/* the settings model's memo: a condition around many questions is rendered and tested once */
+	const char *rendered;     /* its text over the formset's prompts; NULL until rendered */
+	int8_t constant;          /* 0 not yet known, 1 false whatever the values, -1 not */
 };
 
 /* A typed IFR value (ONE_OF_OPTION, DEFAULT). */

@@ -129,19 +129,28 @@ static void add_path(struct path_walk *w, struct form_paths *fpaths)
 	size_t len = 0;
 	for (uint32_t i = 0; i < w->depth; i++)
 		len += strlen(w->elems[i]) + 3;
-	char *p = fw_arena_alloc(arena(w->s), len + 1), *o = p;
-	for (uint32_t i = 0; i < w->depth; i++)
-		o += sprintf(o, "%s%s", i ? " > " : "", w->elems[i]);
+	char small[1024];
+	char *p = len < sizeof(small) ? small : fw_xmalloc(len + 1), *o = p;
+	for (uint32_t i = 0; i < w->depth; i++) {
+		size_t n = strlen(w->elems[i]);
+		if (i)
+			memcpy(o, " > ", 3), o += 3;
+		memcpy(o, w->elems[i], n);
+		o += n;
+	}
+	*o = '\0';
 	if (!fpaths->n) {
 		fpaths->paths = fw_arena_alloc(arena(w->s), FW_SETTINGS_MAX_PATHS * sizeof(*fpaths->paths));
 		fpaths->elems = fw_arena_memdup(arena(w->s), w->elems, w->depth * sizeof(*w->elems));
 		fpaths->nelems = w->depth;
 	}
-	for (uint32_t i = 0; i < fpaths->n; i++)
-		if (strcmp(fpaths->paths[i], p) == 0)
-			return;
-	if (fpaths->n < FW_SETTINGS_MAX_PATHS)
-		fpaths->paths[fpaths->n++] = p;
+	bool seen = fpaths->n >= FW_SETTINGS_MAX_PATHS; /* a path is kept once, the first few only */
+	for (uint32_t i = 0; i < fpaths->n && !seen; i++)
+		seen = strcmp(fpaths->paths[i], p) == 0;
+	if (!seen)
+		fpaths->paths[fpaths->n++] = fw_arena_strndup(arena(w->s), p, (size_t)(o - p));
+	if (p != small)
+		free(p);
 }
 
 static void visit(struct path_walk *w, uint32_t fi)
@@ -239,9 +248,15 @@ static const char *store_name(const struct fw_hii_form_pkg *fp, uint16_t id, str
 	return fw_arena_strdup(a, fw_ifr_default_id_name(id, buf, sizeof(buf)));
 }
 
+/* The text of a condition of the formset `env` is over (the environment has no values: the text
+ * is the same for every question the condition is around, so it is made once). */
 static const char *cond_text(struct fw_arena *a, const struct fw_ifr_cond *c, const struct fw_settings_env *env)
 {
-	return c->expr ? fw_ifr_expr_render(a, c->expr, &env->env) : "?";
+	if (!c->expr)
+		return "?";
+	if (!c->rendered)
+		((struct fw_ifr_cond *)c)->rendered = fw_ifr_expr_render(a, c->expr, &env->env);
+	return c->rendered;
 }
 
 static int eval_cond(const struct fw_ifr_cond *c, const struct fw_settings_env *env)
@@ -256,8 +271,12 @@ static int eval_cond(const struct fw_ifr_cond *c, const struct fw_settings_env *
  * listed. One that is always true (`suppress-if true`) is, and makes the question hidden. */
 static bool constant_false(const struct fw_ifr_cond *c)
 {
-	uint64_t v;
-	return c->expr && fw_ifr_expr_eval(c->expr, NULL, &v) == FW_IFR_EVAL_OK && v == 0;
+	if (!c->constant) {
+		uint64_t v;
+		bool f = c->expr && fw_ifr_expr_eval(c->expr, NULL, &v) == FW_IFR_EVAL_OK && v == 0;
+		((struct fw_ifr_cond *)c)->constant = f ? 1 : -1;
+	}
+	return c->constant == 1;
 }
 
 /* States of the conditions and what they add up to: hidden/grayed 1, 0, or -1 unknown. */

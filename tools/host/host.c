@@ -531,11 +531,14 @@ bool fw_host_load(struct fw_machine *m, struct fw_host *h, struct fw_error *err)
 	h->dev_sev = fw_machine_exists(m, "dev/sev");
 	struct fw_blob b;
 	if (fw_machine_read(m, "proc/cpuinfo", &b, NULL)) {
-		char *text = fw_xstrndup((const char *)b.data, b.len);
-		char *with_nl = fw_xasprintf("\n%s", text);
+		/* "\n" and the text up to its first NUL */
+		size_t n = strnlen((const char *)b.data, b.len);
+		char *with_nl = fw_xmalloc(n + 2);
+		with_nl[0] = '\n';
+		memcpy(with_nl + 1, b.data, n);
+		with_nl[n + 1] = '\0';
 		h->cpu_flags = first_flags(with_nl);
 		free(with_nl);
-		free(text);
 	}
 	h->dev_sev_guest = fw_machine_exists(m, "dev/sev-guest");
 	h->nvidia_version = fw_machine_read_text(m, "proc/driver/nvidia/version");
