@@ -9,7 +9,8 @@
  * and last the flash image, whose volumes are found by a scan: it takes anything).
  *
  * Nothing here opens a path: the query layer's source (tools/query/source.c) looks at files and
- * folders; the firmware reader (detect.c) asks with the bytes it was given.
+ * folders and hands the bytes a probe read on to the reader (fw_source_recognise_keep), so a file
+ * is opened once; the firmware reader (detect.c) asks with the bytes it was given.
  *
  * To add an input kind: its value below (where its precedence is), its row and probe in
  * recognise.c, the kinds masks that take it (FW_ACCEPT_*), and its opening where those are

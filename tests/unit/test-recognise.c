@@ -181,3 +181,39 @@ TEST(recognise_acpi_table_files)
 	CHECK(!fw_acpi_table_file_probe((const uint8_t *)"DSDT", 4));
 	CHECK(!fw_acpi_table_file_probe((const uint8_t *)"# acpidump text\n", 16));
 }
+
+/* A file is opened once: the bytes the recogniser read are the ones the reader parses (the file
+ * is gone before the reader runs), and nothing is kept of a folder. */
+TEST(recognise_keeps_the_bytes_it_read)
+{
+	char dir[] = "/tmp/fwlens-recognise-XXXXXX";
+	CHECK(mkdtemp(dir));
+	char path[sizeof(dir) + 16];
+	snprintf(path, sizeof(path), "%s/DSDT", dir);
+	uint8_t dsdt[36] = {'D', 'S', 'D', 'T', 36, 0, 0, 0, 2};
+	uint8_t sum = 0;
+	for (size_t i = 0; i < sizeof(dsdt); i++)
+		sum = (uint8_t)(sum + dsdt[i]);
+	dsdt[9] = (uint8_t)(0x100 - sum);
+	FILE *f = fopen(path, "wb");
+	CHECK(f && fwrite(dsdt, 1, sizeof(dsdt), f) == sizeof(dsdt));
+	fclose(f);
+	struct fw_file kept;
+	enum fw_input_kind kind = fw_source_recognise_keep(path, FW_ACCEPT_ACPI, &kept);
+	CHECK_EQ(kind, FW_INPUT_ACPI_TABLE);
+	CHECK(kept.path && kept.len == sizeof(dsdt) && memcmp(kept.data, dsdt, sizeof(dsdt)) == 0);
+	unlink(path);
+	struct fw_acpi_set *s = NULL;
+	struct fw_error err;
+	bool opened = fw_source_acpi_open_kind(path, kind, &kept, &s, &err);
+	CHECK_MSG(opened, "%s", err.msg);
+	CHECK(kept.path == NULL); /* taken */
+	CHECK(s->ntables == 1 && memcmp(s->tables[0]->signature, "DSDT", 4) == 0 && s->tables[0]->length == 36);
+	fw_acpi_set_free(s);
+	/* once more with the file gone and nothing kept: the reader's own error */
+	CHECK(!fw_source_acpi_open_kind(path, kind, &kept, &s, &err));
+	CHECK(strstr(err.msg, "cannot open") != NULL);
+	CHECK_EQ(fw_source_recognise_keep(dir, FW_ACCEPT_ACPI, &kept), FW_INPUT_FOLDER);
+	CHECK(kept.path == NULL && kept.data == NULL);
+	rmdir(dir);
+}

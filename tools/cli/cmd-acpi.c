@@ -136,9 +136,11 @@ static int run_acpi(struct fw_cli *cli)
 	fw_error_clear(&err);
 	/* a machine snapshot: its tables as the folder it was captured from gives them */
 	struct fw_source machine;
-	enum fw_input_kind kind = fw_source_recognise(src, FW_ACCEPT_ACPI);
+	struct fw_file kept; /* the bytes recognised are the bytes read */
+	enum fw_input_kind kind = fw_source_recognise_keep(src, FW_ACCEPT_ACPI, &kept);
 	bool snapshot = kind == FW_INPUT_SNAPSHOT;
 	if (snapshot) {
+		fw_file_close(&kept); /* the snapshot reader loads it */
 		if (!fw_source_open(src, NULL, &machine, &err))
 			return fw_cli_fail(cli, &err);
 		set = fw_source_acpi(&machine);
@@ -149,7 +151,7 @@ static int run_acpi(struct fw_cli *cli)
 			fw_source_close(&machine);
 			return fw_cli_fail(cli, &err);
 		}
-	} else if (!fw_source_acpi_open(src, &set, &err)) {
+	} else if (!fw_source_acpi_open_kind(src, kind, &kept, &set, &err)) {
 		return fw_cli_fail(cli, &err);
 	}
 	int rc = 0;

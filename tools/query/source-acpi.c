@@ -112,10 +112,12 @@ static bool add_folder(struct fw_acpi_set *s, const char *dir, struct fw_error *
 
 /* ---- a file: tables, acpidump text, or a firmware image carrying tables ---- */
 
-static bool add_file(struct fw_acpi_set *s, const char *path, struct fw_error *err)
+/* kept: the bytes the recogniser read (none: the path is opened) */
+static bool add_file(struct fw_acpi_set *s, const char *path, struct fw_file *kept, struct fw_error *err)
 {
-	struct fw_file f;
-	if (!fw_file_open(path, &f, err))
+	struct fw_file f = *kept;
+	memset(kept, 0, sizeof(*kept));
+	if (!f.path && !fw_file_open(path, &f, err))
 		return false;
 	bool ok = fw_acpi_set_add_buffer(s, f.data, f.len, path, err);
 	fw_file_close(&f);
@@ -123,10 +125,10 @@ static bool add_file(struct fw_acpi_set *s, const char *path, struct fw_error *e
 }
 
 /* Neither a table nor a dump: a firmware image whose sections may hold tables. */
-static bool add_image(struct fw_acpi_set *s, const char *path, struct fw_error *err)
+static bool add_image(struct fw_acpi_set *s, const char *path, struct fw_file *kept, struct fw_error *err)
 {
 	struct fw_firmware fw;
-	bool ok = fw_source_open_firmware(path, NULL, &fw, err);
+	bool ok = fw_source_open_firmware_kept(path, kept, NULL, &fw, err);
 	if (ok) {
 		ok = fw_acpi_set_add_tree(s, fw.tree, path, err);
 		fw_firmware_close(&fw);
@@ -146,10 +148,17 @@ static bool add_image(struct fw_acpi_set *s, const char *path, struct fw_error *
 
 bool fw_source_acpi_open(const char *path, struct fw_acpi_set **out, struct fw_error *err)
 {
+	struct fw_file kept; /* a file is opened once: the recogniser's bytes are read */
+	enum fw_input_kind kind = fw_source_recognise_keep(path, FW_ACCEPT_ACPI, &kept);
+	return fw_source_acpi_open_kind(path, kind, &kept, out, err);
+}
+
+bool fw_source_acpi_open_kind(const char *path, enum fw_input_kind kind, struct fw_file *kept, struct fw_acpi_set **out,
+			      struct fw_error *err)
+{
 	struct fw_acpi_set *s = fw_acpi_set_new();
 	s->path = fw_arena_strdup(&s->arena, path);
 	bool ok;
-	enum fw_input_kind kind = fw_source_recognise(path, FW_ACCEPT_ACPI);
 	char *tables = fw_arena_printf(&s->arena, "%s/sys/firmware/acpi/tables", path);
 	if (kind == FW_INPUT_MACHINE_ROOT && fw_is_directory(tables)) {
 		s->source = FW_ACPI_SRC_SYSROOT;
@@ -161,12 +170,13 @@ bool fw_source_acpi_open(const char *path, struct fw_acpi_set **out, struct fw_e
 		ok = add_folder(s, path, err);
 	} else if (kind == FW_INPUT_ACPIDUMP || kind == FW_INPUT_ACPI_TABLE || kind == FW_INPUT_EMPTY) {
 		s->source = kind == FW_INPUT_ACPIDUMP ? FW_ACPI_SRC_ACPIDUMP : FW_ACPI_SRC_TABLE;
-		ok = add_file(s, path, err);
+		ok = add_file(s, path, kept, err);
 	} else {
 		/* anything else, a file that cannot be read included (the firmware reader says why) */
 		s->source = FW_ACPI_SRC_IMAGE;
-		ok = add_image(s, path, err);
+		ok = add_image(s, path, kept, err);
 	}
+	fw_file_close(kept); /* a folder's: nothing */
 	if (!ok) {
 		fw_acpi_set_free(s);
 		return false;

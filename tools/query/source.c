@@ -267,26 +267,42 @@ static bool path_read(void *ctx, const uint8_t **p, size_t *n)
 	return true;
 }
 
-enum fw_input_kind fw_source_recognise(const char *path, uint64_t accept)
+enum fw_input_kind fw_source_recognise_keep(const char *path, uint64_t accept, struct fw_file *kept)
 {
 	struct path_look pl = {.path = path};
 	struct fw_input_look look = {.name = path, .is_dir = strcmp(path, "-") != 0 && fw_is_directory(path),
 				     .has_dir = path_has_dir, .read = path_read, .ctx = &pl};
 	enum fw_input_kind kind = fw_input_recognise(&look, accept);
-	if (pl.open)
+	if (kept)
+		*kept = pl.file; /* zeroed when nothing was read */
+	else if (pl.open)
 		fw_file_close(&pl.file);
 	return kind;
+}
+
+enum fw_input_kind fw_source_recognise(const char *path, uint64_t accept)
+{
+	return fw_source_recognise_keep(path, accept, NULL);
+}
+
+bool fw_source_open_firmware_kept(const char *path, struct fw_file *kept, const struct fw_open_options *o,
+				  struct fw_firmware *fw, struct fw_error *err)
+{
+	struct fw_file f;
+	if (kept && kept->path) {
+		f = *kept;
+		memset(kept, 0, sizeof(*kept));
+	} else if (!fw_file_open(path, &f, err)) {
+		memset(fw, 0, sizeof(*fw));
+		return false;
+	}
+	return fw_firmware_open_file(&f, o, fw, err);
 }
 
 bool fw_source_open_firmware(const char *path, const struct fw_open_options *o, struct fw_firmware *fw,
 			     struct fw_error *err)
 {
-	struct fw_file f;
-	if (!fw_file_open(path, &f, err)) {
-		memset(fw, 0, sizeof(*fw));
-		return false;
-	}
-	return fw_firmware_open_file(&f, o, fw, err);
+	return fw_source_open_firmware_kept(path, NULL, o, fw, err);
 }
 
 bool fw_source_open_hii(const char *path, const struct fw_hii_options *o, struct fw_hii_input *in, struct fw_error *err)

@@ -101,13 +101,24 @@ bool fw_source_open(const char *path, const struct fw_source_options *o, struct 
 /* What `path` is (a file, a folder, "-" for standard input), among the kinds in `accept`
  * (FW_ACCEPT_*, capsule/recognise.h): the one place a path is looked at to decide. */
 enum fw_input_kind fw_source_recognise(const char *path, uint64_t accept);
+/* The same, keeping the bytes the recogniser read for the reader after it, so a file is opened
+ * once: *kept is the open file (its path set; fw_file_close, or hand it on) or, when nothing was
+ * read (a folder, a kind its name says, a file that cannot be opened), zeroed. */
+enum fw_input_kind fw_source_recognise_keep(const char *path, uint64_t accept, struct fw_file *kept);
 /* The firmware tree of a path (capsule/detect.h: fw_firmware_open_file). */
 bool fw_source_open_firmware(const char *path, const struct fw_open_options *o, struct fw_firmware *fw,
 			     struct fw_error *err);
+/* The same over the bytes fw_source_recognise_keep kept (taken; none kept: the path is opened). */
+bool fw_source_open_firmware_kept(const char *path, struct fw_file *kept, const struct fw_open_options *o,
+				  struct fw_firmware *fw, struct fw_error *err);
 /* The ACPI tables of a path (FW_ACCEPT_ACPI: a binary table or several, acpidump text, a folder
  * of tables, a root holding sys/firmware/acpi/tables, a firmware image carrying tables),
  * decoded (source-acpi.c). */
 bool fw_source_acpi_open(const char *path, struct fw_acpi_set **out, struct fw_error *err);
+/* The same for a path the caller recognised (FW_ACCEPT_ACPI, but for a snapshot), with the
+ * bytes fw_source_recognise_keep kept (taken). */
+bool fw_source_acpi_open_kind(const char *path, enum fw_input_kind kind, struct fw_file *kept, struct fw_acpi_set **out,
+			      struct fw_error *err);
 /* The running machine behind a set read from a live root (s->sysroot): its sysfs as the
  * topology's view (acpi/topo.h). *m, to close with fw_machine_close after the topology is
  * built; false (nothing to close) for a set of any other source. */

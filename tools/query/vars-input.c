@@ -13,9 +13,10 @@
 #include "parsers/vss.h"
 #include "source.h"
 
-static bool open_as_firmware(const char *path, struct fw_vars_input *in, struct fw_error *err)
+/* kept: the bytes the recogniser read, taken (none: the path is opened) */
+static bool open_as_firmware(const char *path, struct fw_file *kept, struct fw_vars_input *in, struct fw_error *err)
 {
-	if (!fw_source_open_firmware(path, NULL, &in->fw, err))
+	if (!fw_source_open_firmware_kept(path, kept, NULL, &in->fw, err))
 		return false;
 	in->have_fw = true;
 	in->tree = in->fw.tree;
@@ -81,16 +82,19 @@ static bool load_efivarfs_folder(const char *path, struct fw_tree *t, struct fw_
 bool fw_vars_input_open(const char *path, struct fw_vars_input *in, struct fw_error *err)
 {
 	memset(in, 0, sizeof(*in));
-	enum fw_input_kind kind = fw_source_recognise(path, FW_ACCEPT_VARS);
+	struct fw_file kept; /* a file is opened once: the recogniser's bytes are read */
+	enum fw_input_kind kind = fw_source_recognise_keep(path, FW_ACCEPT_VARS, &kept);
 	if (kind == FW_INPUT_FOLDER) {
+		fw_file_close(&kept); /* nothing */
 		in->folder = true;
 		in->tree = fw_tree_new(NULL);
 		in->tree->input_path = path;
 		return load_efivarfs_folder(path, in->tree, err);
 	}
 	if (kind != FW_INPUT_EFIVARFS_TAR && kind != FW_INPUT_VSS_STORE && kind != FW_INPUT_NVRAM_DEFAULTS)
-		return open_as_firmware(path, in, err);
-	if (!fw_file_open(path, &in->file, err))
+		return open_as_firmware(path, &kept, in, err);
+	in->file = kept;
+	if (!in->file.path && !fw_file_open(path, &in->file, err))
 		return false;
 	struct fw_view v = fw_view_make(in->file.data, in->file.len, 0);
 	in->archive = kind == FW_INPUT_EFIVARFS_TAR;
@@ -107,9 +111,9 @@ bool fw_vars_input_open(const char *path, struct fw_vars_input *in, struct fw_er
 			return fw_error_set(err, e.code, "%s", e.msg);
 		/* no efivarfs file in it: a vendor download holding an image, read as one */
 		fw_tree_free(in->tree);
-		fw_file_close(&in->file);
+		struct fw_file bytes = in->file;
 		memset(in, 0, sizeof(*in));
-		return open_as_firmware(path, in, err);
+		return open_as_firmware(path, &bytes, in, err);
 	}
 	if (kind == FW_INPUT_VSS_STORE)
 		return fw_vss_parse_store(in->tree, NULL, &v, err);
