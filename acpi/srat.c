@@ -142,51 +142,36 @@ static const struct fw_layout *layout_for(uint8_t type)
 	return NULL;
 }
 
-static void decode_entry(struct fw_srat_entry *e, const struct fw_layout *l, const struct fw_view *v, size_t off,
-			 uint8_t revision)
+static uint64_t value(const struct fw_acpi_part *p, const char *name)
 {
-	switch (e->type) {
-	case FW_SRAT_LOCAL_APIC:
-		e->proximity_domain = (uint32_t)fw_layout_get(l, v, off, SRAT_APIC_PD_LO);
-		if (revision >= 2)
-			e->proximity_domain |= (uint32_t)fw_layout_get(l, v, off, SRAT_APIC_PD_HI) << 8;
-		e->id = (uint32_t)fw_layout_get(l, v, off, SRAT_APIC_APIC_ID);
-		e->flags = (uint32_t)fw_layout_get(l, v, off, SRAT_APIC_FLAGS);
-		e->sapic_eid = (uint8_t)fw_layout_get(l, v, off, SRAT_APIC_SAPIC_EID);
-		e->clock_domain = (uint32_t)fw_layout_get(l, v, off, SRAT_APIC_CLOCK_DOMAIN);
-		break;
-	case FW_SRAT_MEMORY:
-		e->proximity_domain = (uint32_t)fw_layout_get(l, v, off, SRAT_MEM_PD);
-		if (revision < 2)
-			e->proximity_domain &= 0xFF;
-		e->base = fw_layout_get(l, v, off, SRAT_MEM_BASE);
-		e->size = fw_layout_get(l, v, off, SRAT_MEM_SIZE);
-		e->flags = (uint32_t)fw_layout_get(l, v, off, SRAT_MEM_FLAGS);
-		break;
-	case FW_SRAT_X2APIC:
-		e->proximity_domain = (uint32_t)fw_layout_get(l, v, off, SRAT_X2APIC_PD);
-		e->id = (uint32_t)fw_layout_get(l, v, off, SRAT_X2APIC_ID);
-		e->flags = (uint32_t)fw_layout_get(l, v, off, SRAT_X2APIC_FLAGS);
-		e->clock_domain = (uint32_t)fw_layout_get(l, v, off, SRAT_X2APIC_CLOCK_DOMAIN);
-		break;
-	case FW_SRAT_GICC:
-		e->proximity_domain = (uint32_t)fw_layout_get(l, v, off, SRAT_GICC_PD);
-		e->id = (uint32_t)fw_layout_get(l, v, off, SRAT_GICC_UID);
-		e->flags = (uint32_t)fw_layout_get(l, v, off, SRAT_GICC_FLAGS);
-		e->clock_domain = (uint32_t)fw_layout_get(l, v, off, SRAT_GICC_CLOCK_DOMAIN);
-		break;
-	case FW_SRAT_GIC_ITS:
-		e->proximity_domain = (uint32_t)fw_layout_get(l, v, off, SRAT_ITS_PD);
-		e->id = (uint32_t)fw_layout_get(l, v, off, SRAT_ITS_ID);
-		e->flags = 1; /* no flags field: always in use */
-		break;
-	case FW_SRAT_GENERIC_INITIATOR:
-	case FW_SRAT_GENERIC_PORT: {
-		e->handle_type = (uint8_t)fw_layout_get(l, v, off, SRAT_GI_HANDLE_TYPE);
-		e->proximity_domain = (uint32_t)fw_layout_get(l, v, off, SRAT_GI_PD);
-		e->flags = (uint32_t)fw_layout_get(l, v, off, SRAT_GI_FLAGS);
+	const struct fw_acpi_value *v = fw_acpi_part_value(p, name);
+	return v ? v->u : 0;
+}
+
+/* One entry from its part of the document: every layout names its fields alike (ProximityDomain,
+ * Flags, ClockDomain), so only the id, a local APIC's split domain and the device handle differ. */
+static void decode_entry(struct fw_srat_entry *e, const struct fw_acpi_part *p, uint8_t revision)
+{
+	static const char *const ids[] = {"ApicId", "X2ApicId", "AcpiProcessorUid", "ItsId"};
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+		if (fw_acpi_part_value(p, ids[i]))
+			e->id = (uint32_t)value(p, ids[i]);
+	const struct fw_acpi_value *flags = fw_acpi_part_value(p, "Flags");
+	e->flags = flags ? (uint32_t)flags->u : 1; /* a GIC ITS has no flags: always in use */
+	e->clock_domain = (uint32_t)value(p, "ClockDomain");
+	e->proximity_domain = (uint32_t)value(p, "ProximityDomain");
+	/* Linux reads a local APIC's upper domain bytes, and a memory entry's, from revision 2 on */
+	if (e->type == FW_SRAT_LOCAL_APIC)
+		e->proximity_domain = (uint32_t)(value(p, "ProximityDomainLo") | (revision >= 2 ? value(p, "ProximityDomainHi") << 8 : 0));
+	else if (e->type == FW_SRAT_MEMORY && revision < 2)
+		e->proximity_domain &= 0xFF;
+	e->base = value(p, "BaseAddress");
+	e->size = value(p, "AddressLength");
+	const struct fw_acpi_value *handle = fw_acpi_part_value(p, "DeviceHandle");
+	if (handle) {
 		/* The 16-byte handle has its own layouts, one per handle type. */
-		struct fw_view hv = fw_view_make(fw_layout_ptr(l, v, off, SRAT_GI_HANDLE), 16, FW_OFFSET_UNKNOWN);
+		e->handle_type = (uint8_t)value(p, "DeviceHandleType");
+		struct fw_view hv = fw_view_make(handle->p, 16, FW_OFFSET_UNKNOWN);
 		if (e->handle_type == FW_SRAT_GI_HANDLE_PCI) {
 			e->segment = (uint16_t)fw_layout_get(&fw_srat_pci_handle_layout, &hv, 0, SRAT_PCI_HANDLE_SEGMENT);
 			e->bdf = (uint16_t)fw_layout_get(&fw_srat_pci_handle_layout, &hv, 0, SRAT_PCI_HANDLE_BDF);
@@ -198,14 +183,6 @@ static void decode_entry(struct fw_srat_entry *e, const struct fw_layout *l, con
 			e->hid[k] = '\0';
 			e->uid = (uint32_t)fw_layout_get(&fw_srat_acpi_handle_layout, &hv, 0, SRAT_ACPI_HANDLE_UID);
 		}
-		break;
-	}
-	case FW_SRAT_RINTC:
-		e->proximity_domain = (uint32_t)fw_layout_get(l, v, off, SRAT_RINTC_PD);
-		e->id = (uint32_t)fw_layout_get(l, v, off, SRAT_RINTC_UID);
-		e->flags = (uint32_t)fw_layout_get(l, v, off, SRAT_RINTC_FLAGS);
-		e->clock_domain = (uint32_t)fw_layout_get(l, v, off, SRAT_RINTC_CLOCK_DOMAIN);
-		break;
 	}
 	e->enabled = e->flags & 1;
 }
@@ -261,7 +238,6 @@ void *fw_acpi_srat_decode(struct fw_acpi_table *t, struct fw_arena *a)
 	struct srat_facts *x = fw_arena_alloc(a, sizeof(*x));
 	struct fw_srat *m = &x->m;
 	const struct fw_acpi_doc *doc = t->doc;
-	const struct fw_view *v = &t->data;
 	const struct fw_acpi_value *rev = fw_acpi_part_value(&doc->parts[0], "TableRevision");
 	m->table_revision = rev ? (uint32_t)rev->u : 0;
 	m->entries = fw_arena_alloc(a, doc->nparts * sizeof(*m->entries));
@@ -278,7 +254,7 @@ void *fw_acpi_srat_decode(struct fw_acpi_table *t, struct fw_arena *a)
 		if (p->length != l->size)
 			fw_acpi_diag(t, a, FW_DIAG_INFO, p->offset, "%s at 0x%x has Length %u (expected %u); extra bytes ignored", l->name,
 				     p->offset, p->length, l->size);
-		decode_entry(e, l, v, p->offset, t->revision);
+		decode_entry(e, p, t->revision);
 		if (l == &fw_srat_gi_layout && e->handle_type > 1)
 			fw_acpi_diag(t, a, FW_DIAG_WARN, p->offset + 3, "%s at 0x%x: unknown device handle type %u", l->name, p->offset,
 				     e->handle_type);

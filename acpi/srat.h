@@ -76,7 +76,6 @@ struct fw_srat_entry {
 	uint32_t flags;
 	bool enabled;
 	uint32_t id;           /* APIC id, x2APIC id, ACPI processor UID (GICC, RINTC), ITS id */
-	uint8_t sapic_eid;
 	uint32_t clock_domain;
 	uint64_t base, size;   /* memory */
 	uint8_t handle_type;   /* Generic Initiator/Port: 0 ACPI, 1 PCI */
