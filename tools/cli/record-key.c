@@ -20,7 +20,7 @@ void fw_record_key_init(struct fw_record_key *k, const char *source, struct fw_m
 		free(k->host);
 		k->host = NULL;
 	}
-	const char *created = json_string_value(json_object_get(fw_machine_manifest(m), "created"));
+	const char *created = fw_machine_created(m);
 	if (created)
 		k->captured = fw_xstrdup(created);
 }

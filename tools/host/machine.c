@@ -39,6 +39,9 @@ struct fw_machine {
 	struct fw_strmap links;  /* rel -> char* target (machine-relative) */
 	struct fw_strmap nodes;  /* snapshot: rel -> (void*)1 for every directory and special node */
 	json_t *manifest_doc;
+	char *manifest_src; /* the manifest as stored, parsed into manifest_doc when first asked for */
+	size_t manifest_src_len;
+	char *created;      /* the manifest's "created", read with its links while manifest_src waits */
 	char *manifest; /* its text, made on demand */
 };
 
@@ -129,21 +132,44 @@ void fw_machine_set_manifest(struct fw_machine *m, json_t *doc_taken)
 {
 	json_decref(m->manifest_doc);
 	free(m->manifest);
+	free(m->manifest_src);
+	free(m->created);
 	m->manifest_doc = doc_taken;
-	m->manifest = NULL;
+	m->manifest = m->manifest_src = m->created = NULL;
+}
+
+void fw_machine_set_manifest_text(struct fw_machine *m, char *text_taken, size_t len, const char *created)
+{
+	fw_machine_set_manifest(m, NULL);
+	m->manifest_src = text_taken;
+	m->manifest_src_len = len;
+	m->created = created ? fw_xstrdup(created) : NULL;
+}
+
+const char *fw_machine_created(const struct fw_machine *m)
+{
+	if (m->manifest_src)
+		return m->created;
+	return json_string_value(json_object_get(m->manifest_doc, "created"));
+}
+
+const json_t *fw_machine_manifest(const struct fw_machine *m)
+{
+	struct fw_machine *w = (struct fw_machine *)m; /* parsed once, on demand */
+	if (!w->manifest_doc && w->manifest_src) {
+		w->manifest_doc = json_loadb(w->manifest_src, w->manifest_src_len, 0, NULL);
+		free(w->manifest_src);
+		w->manifest_src = NULL;
+	}
+	return w->manifest_doc;
 }
 
 const char *fw_machine_manifest_json(const struct fw_machine *m)
 {
 	struct fw_machine *w = (struct fw_machine *)m; /* the text is made once, on demand */
-	if (!w->manifest && w->manifest_doc)
+	if (!w->manifest && fw_machine_manifest(m))
 		w->manifest = json_dumps(w->manifest_doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	return w->manifest;
-}
-
-const json_t *fw_machine_manifest(const struct fw_machine *m)
-{
-	return m->manifest_doc;
 }
 
 enum fw_machine_kind fw_machine_kind(const struct fw_machine *m)
@@ -199,6 +225,8 @@ void fw_machine_close(struct fw_machine *m)
 	if (m->root_fd >= 0)
 		close(m->root_fd);
 	free(m->manifest);
+	free(m->manifest_src);
+	free(m->created);
 	json_decref(m->manifest_doc);
 	free(m->path);
 	free(m);

@@ -65,10 +65,12 @@ bool fw_machine_exists(struct fw_machine *m, const char *rel);
 bool fw_machine_kernel_log(struct fw_machine *m, struct fw_blob *out, char *why, size_t whylen);
 
 /* Snapshot-only facts recorded at capture time (NULL for folders): the manifest as indented JSON
- * text (made when first asked for), or as the parsed document (no copy, nothing to parse again). */
+ * text (made when first asked for), or as the parsed document (parsed when first asked for). */
 const char *fw_machine_manifest_json(const struct fw_machine *m);
 struct json_t;
 const struct json_t *fw_machine_manifest(const struct fw_machine *m);
+/* The manifest's "created" (the capture time), or NULL, without parsing the whole manifest. */
+const char *fw_machine_created(const struct fw_machine *m);
 
 /* Building a machine from a snapshot archive (tools/host/snapshot.c). Data and strings passed
  * as "taken" are owned by the machine afterwards. */
@@ -77,6 +79,9 @@ void fw_machine_add_file(struct fw_machine *m, const char *rel, uint8_t *data_ta
 void fw_machine_add_link(struct fw_machine *m, const char *rel, const char *target);
 void fw_machine_add_node(struct fw_machine *m, const char *rel); /* exists, not a regular file (dev/sev) */
 void fw_machine_set_manifest(struct fw_machine *m, struct json_t *doc_taken);
+/* The manifest as stored, certainly a JSON object (fw_json_skim_object), and its "created" string
+ * (NULL: none): the whole document is parsed when a command asks for it. */
+void fw_machine_set_manifest_text(struct fw_machine *m, char *text_taken, size_t len, const char *created);
 /* Loader of snapshot archives, implemented in snapshot.c. */
 bool fw_snapshot_load(const char *path, struct fw_machine **out, struct fw_error *err);
 /* The same over bytes in memory (fuzzing); members are copied, `name` names it in messages. */

@@ -19,6 +19,7 @@
 #include "parsers/guid.h"
 #include "parsers/env.h"
 #include "parsers/hash.h"
+#include "parsers/json-skim.h"
 #include "parsers/tar.h"
 #include "sev-probe.h"
 #include "parsers/strmap.h"
@@ -897,21 +898,48 @@ bool fw_snapshot_load_buffer_capped(const uint8_t *bytes, size_t n, const char *
 	r.name = path; /* out of memory names the member and the snapshot */
 	struct fw_tar_entry e;
 	struct fw_machine *m = fw_machine_new_snapshot(path);
-	json_t *manifest = NULL;
+	/* the manifest: its links and device nodes now, the whole document when a command asks */
+	json_t *manifest = NULL, *links = NULL, *nodes = NULL, *created = NULL;
+	char *manifest_text = NULL; /* taken from the reader */
+	size_t manifest_len = 0;
+	bool have_manifest = false;
 	uint64_t total = 0, inflated = 0;
 	bool ok = true;
 	fw_error_clear(err);
 	while (ok && fw_tar_next(&r, &e, err)) {
 		if (strcmp(e.name, "manifest.json") == 0 && e.type == '0') {
-			if (manifest) { /* one manifest: a second would replace what the first says */
+			if (have_manifest) { /* one manifest: a second would replace what the first says */
 				ok = fw_error_set(err, FW_E_INVALID, "%s: a second manifest.json at 0x%llx", path,
 						  (unsigned long long)e.header_offset);
 				break;
 			}
-			json_error_t je;
-			manifest = json_loadb((const char *)e.data.p, e.data.len, 0, &je);
-			if (!manifest || !json_is_object(manifest) ||
-			    strcmp(json_string_value(json_object_get(manifest, "format")) ?: "", FW_SNAPSHOT_FORMAT) != 0) {
+			have_manifest = true;
+			const char *text = (const char *)e.data.p;
+			static const char *const keys[] = {"format", "links", "nodes", "created"};
+			struct fw_json_span sp[4];
+			json_t *format;
+			if (fw_json_skim_object(text, e.data.len, keys, 4, sp)) {
+				/* a plain document: its few values are parsed, the rest kept as text */
+				json_t **vals[4] = {&format, &links, &nodes, &created};
+				for (int k = 0; k < 4; k++)
+					*vals[k] = sp[k].value_len ? json_loadb(text + sp[k].value, sp[k].value_len, JSON_DECODE_ANY, NULL)
+								   : NULL;
+				manifest_text = (char *)fw_tar_take_data(&r);
+				manifest_len = e.data.len;
+			} else {
+				json_error_t je;
+				manifest = json_loadb(text, e.data.len, 0, &je);
+				format = json_incref(json_object_get(manifest, "format"));
+				links = json_incref(json_object_get(manifest, "links"));
+				nodes = json_incref(json_object_get(manifest, "nodes"));
+				if (!manifest || !json_is_object(manifest)) {
+					json_decref(format);
+					format = NULL;
+				}
+			}
+			bool ours = format && strcmp(json_string_value(format) ?: "", FW_SNAPSHOT_FORMAT) == 0;
+			json_decref(format);
+			if (!ours) {
 				ok = fw_error_set(err, FW_E_INVALID, "%s: manifest.json at 0x%llx is not a fwlens snapshot manifest",
 						  path, (unsigned long long)e.header_offset);
 				break;
@@ -959,11 +987,11 @@ bool fw_snapshot_load_buffer_capped(const uint8_t *bytes, size_t n, const char *
 		fw_error_prefix(err, "%s: ", path);
 		ok = false;
 	}
-	if (ok && !manifest)
+	if (ok && !have_manifest)
 		ok = fw_error_set(err, FW_E_INVALID, "%s: no manifest.json: not a fwlens snapshot", path);
 	if (ok) {
 		/* symbolic links and device nodes come from the manifest */
-		json_t *links = json_object_get(manifest, "links"), *l;
+		json_t *l;
 		size_t i;
 		json_array_foreach(links, i, l)
 		{
@@ -973,16 +1001,23 @@ bool fw_snapshot_load_buffer_capped(const uint8_t *bytes, size_t n, const char *
 			free(p);
 			free(t);
 		}
-		json_t *nodes = json_object_get(manifest, "nodes");
 		json_array_foreach(nodes, i, l)
 		{
 			const char *p = json_string_value(l);
 			if (p && !strstr(p, ".."))
 				fw_machine_add_node(m, p);
 		}
-		fw_machine_set_manifest(m, json_incref(manifest));
+		if (manifest)
+			fw_machine_set_manifest(m, json_incref(manifest));
+		else
+			fw_machine_set_manifest_text(m, manifest_text, manifest_len, json_string_value(created));
+		manifest_text = NULL;
 	}
+	free(manifest_text);
 	json_decref(manifest);
+	json_decref(links);
+	json_decref(nodes);
+	json_decref(created);
 	if (!ok) {
 		fw_machine_close(m);
 		return false;
