@@ -104,16 +104,30 @@ static void note_list(struct scan *s, uint32_t blob, const struct fw_view *b, si
 	memcpy(nl->guid.b, b->p + nl->offset, 16);
 }
 
+/* The offset of the next byte `type` at or after `from` in b, or b->len. */
+static size_t next_type(const struct fw_view *b, size_t from, uint8_t type)
+{
+	const uint8_t *q = from < b->len ? memchr(b->p + from, type, b->len - from) : NULL;
+	return q ? (size_t)(q - b->p) : b->len;
+}
+
 static void scan_blob(struct scan *s, uint32_t blob, const struct fw_view *b)
 {
 	struct fw_hii_db *db = s->db;
 	size_t i = 0;
+	/* the next bytes that could be the type of a form or string package header (memchr is far
+	 * quicker than looking at every offset; offsets in between are skipped as before) */
+	size_t next_forms = 0, next_strings = 0;
 	while (b->len >= 8 && i <= b->len - 8) {
+		if (next_forms < i + 3)
+			next_forms = next_type(b, i + 3, FW_HII_PACKAGE_FORMS);
+		if (next_strings < i + 3)
+			next_strings = next_type(b, i + 3, FW_HII_PACKAGE_STRINGS);
+		size_t at = next_forms < next_strings ? next_forms : next_strings;
+		if (at > b->len - 5)
+			break;
+		i = at - 3;
 		uint8_t type = b->p[i + 3];
-		if (type != FW_HII_PACKAGE_FORMS && type != FW_HII_PACKAGE_STRINGS) {
-			i++;
-			continue;
-		}
 		uint32_t len = fw_le24(b->p + i);
 		if (len < 8 || len > b->len - i || (type == FW_HII_PACKAGE_FORMS && b->p[i + 4] != FW_IFR_FORM_SET)) {
 			i++;
