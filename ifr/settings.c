@@ -259,6 +259,22 @@ static const char *cond_text(struct fw_arena *a, const struct fw_ifr_cond *c, co
 	return c->rendered;
 }
 
+const char *fw_setting_cond_text(const struct fw_setting_cond *c)
+{
+	struct fw_settings_env env;
+	fw_settings_env_init(&env, c->fp, NULL);
+	return cond_text(c->arena, c->cond, &env);
+}
+
+const char *fw_setting_option_cond_text(const struct fw_setting_option *o)
+{
+	if (!o->cond)
+		return NULL;
+	struct fw_settings_env env;
+	fw_settings_env_init(&env, o->fp, NULL);
+	return cond_text(o->arena, o->cond, &env);
+}
+
 static int eval_cond(const struct fw_ifr_cond *c, const struct fw_settings_env *env)
 {
 	uint64_t v;
@@ -343,7 +359,9 @@ static void fill(struct fw_settings *s, struct fw_setting *st, const struct fw_h
 		o->text = fw_hii_string_or(fp, q->options[i].text, "");
 		if (q->options[i].cond) {
 			/* only the conditions opened inside the question */
-			o->cond_text = cond_text(a, q->options[i].cond, &env);
+			o->cond = q->options[i].cond;
+			o->fp = fp;
+			o->arena = a;
 		}
 	}
 	st->defaults = fw_arena_alloc(a, (q->ndefaults + 1) * sizeof(*st->defaults));
@@ -378,14 +396,16 @@ static void fill(struct fw_settings *s, struct fw_setting *st, const struct fw_h
 			continue;
 		struct fw_setting_cond *sc = &st->conds[--k];
 		sc->cond = c;
-		sc->text = cond_text(a, c, &env);
+		sc->fp = fp;
+		sc->arena = a;
 		sc->state = -1;
 	}
 	st->checks = fw_arena_alloc(a, (q->nchecks + 1) * sizeof(*st->checks));
 	for (uint32_t i = 0; i < q->nchecks; i++) {
 		struct fw_setting_cond *sc = &st->checks[st->nchecks++];
 		sc->cond = q->checks[i];
-		sc->text = cond_text(a, q->checks[i], &env);
+		sc->fp = fp;
+		sc->arena = a;
 		sc->message = q->checks[i]->text ? fw_hii_string(fp, q->checks[i]->text) : NULL;
 		sc->state = -1;
 	}
@@ -542,7 +562,8 @@ static void merge_into(struct fw_settings *s, struct fw_setting *m, const struct
 		c->kind = hide ? FW_IFR_COND_SUPPRESS : FW_IFR_COND_GRAYOUT;
 		c->expr = expr_of2(a, FW_IFR_AND, em, et);
 		conds[nc].cond = c;
-		conds[nc].text = cond_text(a, c, &env);
+		conds[nc].fp = m->fp;
+		conds[nc].arena = a;
 		conds[nc].state = -1;
 		nc++;
 	}

@@ -33,10 +33,11 @@
 
 #define FW_SETTINGS_MAX_PATHS 16
 
-/* A condition with its readable text and, once values are bound, its state. */
+/* A condition and, once values are bound, its state; its readable text is fw_setting_cond_text. */
 struct fw_setting_cond {
 	const struct fw_ifr_cond *cond;
-	const char *text;       /* "SMEE != Enable"; "?" when the expression could not be built */
+	const struct fw_hii_form_pkg *fp; /* the formset whose prompts the text names */
+	struct fw_arena *arena;           /* where the text is made, when first asked for */
 	const char *message;    /* error/warning text of inconsistent-if, no-submit-if, warning-if */
 	int state;              /* 1 true, 0 false, -1 unknown (no values, or not evaluable) */
 };
@@ -44,8 +45,18 @@ struct fw_setting_cond {
 struct fw_setting_option {
 	const struct fw_ifr_option *opt;
 	const char *text;
-	const char *cond_text;  /* condition around this option only (suppress-if inside the one-of) */
+	/* the condition around this option only (suppress-if inside the one-of), or NULL; its text is
+	 * fw_setting_option_cond_text */
+	const struct fw_ifr_cond *cond;
+	const struct fw_hii_form_pkg *fp;
+	struct fw_arena *arena;
 };
+
+/* The readable text of a condition ("SMEE != Enable"; "?" when the expression could not be built),
+ * made when first asked for: most commands print few of them. */
+const char *fw_setting_cond_text(const struct fw_setting_cond *c);
+/* The text of the condition around an option only, or NULL when there is none. */
+const char *fw_setting_option_cond_text(const struct fw_setting_option *o);
 
 struct fw_setting_default {
 	uint16_t store_id;

@@ -289,7 +289,7 @@ TEST(settings_pairing_paths_conditions_values)
 	CHECK_STR(s.items[0].paths[0], "Essai > Principal > Advanced");
 	CHECK_STR(s.items[1].prompt, "Level");
 	CHECK_EQ(s.items[1].nconds, 1);
-	CHECK_STR(s.items[1].conds[0].text, "Mode FR != Off");
+	CHECK_STR(fw_setting_cond_text(&s.items[1].conds[0]), "Mode FR != Off");
 	CHECK_EQ(s.items[1].hidden, -1);
 	CHECK_STR(s.items[2].varstore_name, "Cfg");
 	CHECK(fw_settings_find(&s, "level", NULL) == &s.items[1]);
@@ -396,7 +396,7 @@ TEST(settings_one_question_in_two_forms_is_one_setting)
 	/* hidden only where both copies are hidden */
 	CHECK_EQ(speed->nconds, 1);
 	CHECK_STR(fw_ifr_cond_kind_name(speed->conds[0].cond->kind), "suppress-if");
-	CHECK_STR(speed->conds[0].text, "Mode == Off and Mode == On");
+	CHECK_STR(fw_setting_cond_text(&speed->conds[0]), "Mode == Off and Mode == On");
 	CHECK_STR(s.items[2].prompt, "Speed");
 	CHECK_EQ(s.items[2].q->width, 2);
 	CHECK_EQ(s.items[2].copies, 1);

@@ -153,8 +153,8 @@ static void options_line(FILE *f, const struct fw_setting *st, const char *inden
 		fw_ifr_put_line(f, o->text);
 		if (o->opt->flags & FW_IFR_OPTION_DEFAULT)
 			fputc('*', f);
-		if (o->cond_text)
-			fprintf(f, " (unless %s)", o->cond_text);
+		if (o->cond)
+			fprintf(f, " (unless %s)", fw_setting_option_cond_text(o));
 	}
 	fputc('\n', f);
 }
@@ -187,11 +187,11 @@ static void question_text(FILE *f, struct fw_cli *cli, const struct fw_setting *
 	options_line(f, st, pad);
 	for (uint32_t i = 0; i < st->nconds; i++) {
 		const struct fw_setting_cond *c = &st->conds[i];
-		fprintf(f, "%s%s%s %s%s\n", pad, fw_cli_color(cli, "yellow"), fw_ifr_cond_kind_name(c->cond->kind), c->text, r);
+		fprintf(f, "%s%s%s %s%s\n", pad, fw_cli_color(cli, "yellow"), fw_ifr_cond_kind_name(c->cond->kind), fw_setting_cond_text(c), r);
 	}
 	for (uint32_t i = 0; i < st->nchecks; i++) {
 		const struct fw_setting_cond *c = &st->checks[i];
-		fprintf(f, "%s%s %s", pad, fw_ifr_cond_kind_name(c->cond->kind), c->text);
+		fprintf(f, "%s%s %s", pad, fw_ifr_cond_kind_name(c->cond->kind), fw_setting_cond_text(c));
 		if (c->message) {
 			fputs(": \"", f);
 			fw_ifr_put_line(f, c->message);

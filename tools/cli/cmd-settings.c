@@ -158,7 +158,7 @@ static void write_text(struct fw_cli *cli, const struct fw_settings *s, const ch
 		fputc('\n', f);
 		if (cli->verbose) {
 			for (uint32_t k = 0; k < st->nconds; k++)
-				fprintf(f, "      %s %s\n", fw_ifr_cond_kind_name(st->conds[k].cond->kind), st->conds[k].text);
+				fprintf(f, "      %s %s\n", fw_ifr_cond_kind_name(st->conds[k].cond->kind), fw_setting_cond_text(&st->conds[k]));
 		}
 	}
 	if (s->bound)
@@ -249,7 +249,7 @@ static void write_markdown(struct fw_cli *cli, const struct fw_settings *s, cons
 			fprintf(f, " | 0x%X | %u | ", st->q->var_info, st->q->width);
 		for (uint32_t k = 0; k < st->nconds; k++) {
 			fprintf(f, "%s%s ", k ? "; " : "", fw_ifr_cond_kind_name(st->conds[k].cond->kind));
-			fw_md_cell(f, st->conds[k].text);
+			fw_md_cell(f, fw_setting_cond_text(&st->conds[k]));
 		}
 		fputs(" |\n", f);
 	}

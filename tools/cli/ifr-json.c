@@ -75,7 +75,7 @@ static json_t *cond_json(const struct fw_setting_cond *c, const struct fw_settin
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "kind", json_string(fw_ifr_cond_kind_name(c->cond->kind)));
-	json_object_set_new(o, "expression", json_string(c->text));
+	json_object_set_new(o, "expression", json_string(fw_setting_cond_text(c)));
 	if (c->message)
 		json_object_set_new(o, "message", json_string(c->message));
 	if (with_state || c->state != -1)
@@ -184,8 +184,8 @@ json_t *fw_ifr_json_question(const struct fw_setting *st, bool with_current)
 			json_object_set_new(jo, "default", json_true());
 		if (so->opt->flags & FW_IFR_OPTION_DEFAULT_MFG)
 			json_object_set_new(jo, "mfg_default", json_true());
-		if (so->cond_text)
-			json_object_set_new(jo, "condition", json_string(so->cond_text));
+		if (so->cond)
+			json_object_set_new(jo, "condition", json_string(fw_setting_option_cond_text(so)));
 		json_array_append_new(opts, jo);
 	}
 	json_object_set_new(o, "options", opts);

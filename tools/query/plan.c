@@ -479,7 +479,7 @@ static int clear_leaf(struct fw_plan *p, struct clearing *c, const struct fw_ifr
 			e->dependency = true;
 			e->unlocks = st->prompt;
 			e->reason = fw_arena_printf(&p->arena, "%s is %s while %s; %s %s -> %s makes it settable", st->prompt,
-						    cond_verb(c->sc->cond), c->sc->text, r->prompt,
+						    cond_verb(c->sc->cond), fw_setting_cond_text(c->sc), r->prompt,
 						    known ? fw_plan_value_text(p, r, now) : "(unknown)", e->value_text);
 			return make_settable(p, r, c->depth + 1, err) ? 1 : -1;
 		}
@@ -525,10 +525,10 @@ static bool clear_condition(struct fw_plan *p, const struct fw_setting *st, cons
 		return false;
 	if (c.blocker)
 		return fw_error_set(err, FW_E_USAGE, "contradiction: %s would be %s while %s, and %s is planned as %s",
-				    st->prompt, cond_verb(sc->cond), sc->text, c.blocker->prompt,
+				    st->prompt, cond_verb(sc->cond), fw_setting_cond_text(sc), c.blocker->prompt,
 				    entry_of(p, c.blocker)->value_text);
 	return fw_error_set(err, FW_E_USAGE, "%s is %s while %s, and no change of another setting clears it", st->prompt,
-			    cond_verb(sc->cond), sc->text);
+			    cond_verb(sc->cond), fw_setting_cond_text(sc));
 }
 
 static bool make_settable(struct fw_plan *p, const struct fw_setting *st, unsigned depth, struct fw_error *err)
@@ -540,7 +540,7 @@ static bool make_settable(struct fw_plan *p, const struct fw_setting *st, unsign
 		int state = cond_state(p, st, sc->cond);
 		if (state == -1)
 			note(p, "%s: cannot evaluate %s %s with the values known; left as it is", st->prompt,
-			     fw_ifr_cond_kind_name(sc->cond->kind), sc->text);
+			     fw_ifr_cond_kind_name(sc->cond->kind), fw_setting_cond_text(sc));
 		if (state == 1 && !clear_condition(p, st, sc, depth, err))
 			return false;
 	}
@@ -598,14 +598,14 @@ bool fw_plan_resolve(struct fw_plan *p, struct fw_error *err)
 		for (uint32_t k = 0; k < st->nconds; k++)
 			if (cond_state(p, st, st->conds[k].cond) == 1)
 				return fw_error_set(err, FW_E_USAGE, "contradiction: with the planned values %s is %s while %s",
-						    st->prompt, cond_verb(st->conds[k].cond), st->conds[k].text);
+						    st->prompt, cond_verb(st->conds[k].cond), fw_setting_cond_text(&st->conds[k]));
 		for (uint32_t k = 0; k < st->nchecks; k++) {
 			const struct fw_ifr_cond *c = st->checks[k].cond;
 			if (c->kind == FW_IFR_COND_WARNING)
 				continue;
 			if (cond_state(p, st, c) == 1)
 				return fw_error_set(err, FW_E_USAGE, "contradiction: %s: %s %s%s%s", st->prompt,
-						    fw_ifr_cond_kind_name(c->kind), st->checks[k].text,
+						    fw_ifr_cond_kind_name(c->kind), fw_setting_cond_text(&st->checks[k]),
 						    st->checks[k].message ? ": " : "", st->checks[k].message ? st->checks[k].message : "");
 		}
 	}

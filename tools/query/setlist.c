@@ -62,7 +62,7 @@ static void from_setting(struct fw_setlist *l, const struct fw_setting *st, stru
 		it->options[i].text = st->options[i].text ? st->options[i].text : "";
 		it->options[i].value = st->options[i].opt->value.u;
 		it->options[i].is_default = (st->options[i].opt->flags & FW_IFR_OPTION_DEFAULT) != 0;
-		it->options[i].cond = st->options[i].cond_text;
+		it->options[i].cond = fw_setting_option_cond_text(&st->options[i]);
 	}
 	it->ndefaults = st->ndefaults;
 	it->defaults = fw_arena_alloc(a, (st->ndefaults ? st->ndefaults : 1) * sizeof(*it->defaults));
@@ -74,7 +74,7 @@ static void from_setting(struct fw_setlist *l, const struct fw_setting *st, stru
 	it->conds = fw_arena_alloc(a, (st->nconds ? st->nconds : 1) * sizeof(*it->conds));
 	for (uint32_t i = 0; i < st->nconds; i++) {
 		it->conds[i].kind = fw_ifr_cond_kind_name(st->conds[i].cond->kind);
-		it->conds[i].text = st->conds[i].text;
+		it->conds[i].text = fw_setting_cond_text(&st->conds[i]);
 		it->conds[i].state = st->conds[i].state;
 	}
 	it->has_current = st->has_current;
