@@ -187,7 +187,20 @@ TEST(cache_entry_round_trip_and_damage)
 	CHECK(put_file(path, bytes, len));
 	CHECK(!fw_cache_load(&c, SHA_A, &e, why, sizeof(why)));
 	CHECK_MSG(strstr(why, "digest"), "%s", why);
+	/* the same when the digest is checked while the forms are decoded (on a thread of its own
+	 * unless FWLENS_THREADS=1): the forms decoded from it are not used */
+	fw_hii_db_init(&db, NULL);
+	CHECK(!fw_cache_load_hii(&c, SHA_A, &e, &db, why, sizeof(why)));
+	CHECK_MSG(strstr(why, "digest"), "%s", why);
+	fw_hii_db_free(&db);
 	bytes[len / 2] ^= 0x40;
+	CHECK(put_file(path, bytes, len));
+	fw_hii_db_init(&db, NULL);
+	CHECK_MSG(fw_cache_load_hii(&c, SHA_A, &e, &db, why, sizeof(why)), "%s", why);
+	CHECK_EQ(db.nmodules, modules);
+	CHECK_EQ(total_forms(&db), forms);
+	fw_hii_db_free(&db);
+	fw_cache_entry_free(&e);
 	CHECK(put_file(path, bytes, len - 100));
 	CHECK(!fw_cache_load(&c, SHA_A, &e, why, sizeof(why)));
 	static const char foreign[] = "PK\x03\x04 not an entry";

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "parsers/file.h"
+#include "parsers/prefetch.h"
 #include "parsers/view.h"
 
 #define MAGIC "FWLCACHE"
@@ -396,6 +398,14 @@ bool fw_cache_store(const struct fw_cache *c, const char *sha, const struct fw_h
 
 /* ---- reading ---- */
 
+/* Do the last FW_SHA256_LEN bytes of p[0..n) (n >= that) hold the SHA-256 of the rest? */
+static bool digest_matches(const uint8_t *p, size_t n)
+{
+	uint8_t digest[FW_SHA256_LEN];
+	fw_sha256(p, n - FW_SHA256_LEN, digest);
+	return memcmp(digest, p + n - FW_SHA256_LEN, FW_SHA256_LEN) == 0;
+}
+
 struct rd {
 	struct fw_view v;
 	size_t off;
@@ -438,7 +448,8 @@ static const char *get_str(struct rd *r, struct fw_arena *a)
 	return p ? fw_arena_strndup(a, (const char *)p, n) : NULL;
 }
 
-static bool parse_entry(struct fw_cache_entry *e, const char *sha, const char *rules, char *why, size_t whylen)
+static bool parse_entry(struct fw_cache_entry *e, const char *sha, const char *rules, bool check_digest, char *why,
+			size_t whylen)
 {
 	struct rd r = {fw_view_make(e->data, e->len, 0), 0, true};
 	const uint8_t *magic = get_bytes(&r, 8);
@@ -450,9 +461,7 @@ static bool parse_entry(struct fw_cache_entry *e, const char *sha, const char *r
 		snprintf(why, whylen, "truncated");
 		return false;
 	}
-	uint8_t digest[FW_SHA256_LEN];
-	fw_sha256(e->data, e->len - FW_SHA256_LEN, digest);
-	if (memcmp(digest, e->data + e->len - FW_SHA256_LEN, FW_SHA256_LEN) != 0) {
+	if (check_digest && !digest_matches(e->data, e->len)) {
 		snprintf(why, whylen, "its digest does not match its bytes");
 		return false;
 	}
@@ -548,15 +557,15 @@ static bool parse_entry(struct fw_cache_entry *e, const char *sha, const char *r
 	return true;
 }
 
-/* Parse `data` (malloc'd, n bytes; taken over). */
-static bool parse_owned(uint8_t *data, size_t n, const char *sha, const char *rules, struct fw_cache_entry *out,
-			char *why, size_t whylen)
+/* Parse `data` (malloc'd, n bytes; taken over); its digest is checked unless the caller does. */
+static bool parse_owned(uint8_t *data, size_t n, const char *sha, const char *rules, bool check_digest,
+			struct fw_cache_entry *out, char *why, size_t whylen)
 {
 	memset(out, 0, sizeof(*out));
 	fw_arena_init(&out->arena);
 	out->data = data;
 	out->len = n;
-	if (parse_entry(out, sha, rules, why, whylen))
+	if (parse_entry(out, sha, rules, check_digest, why, whylen))
 		return true;
 	fw_cache_entry_free(out);
 	return false;
@@ -567,7 +576,45 @@ bool fw_cache_entry_parse(const uint8_t *p, size_t n, const char *sha, const cha
 {
 	uint8_t *copy = fw_xmalloc(n ? n : 1);
 	memcpy(copy, p, n);
-	return parse_owned(copy, n, sha, rules, out, why, whylen);
+	return parse_owned(copy, n, sha, rules, true, out, why, whylen);
+}
+
+/* The bytes of the entry file of an image (data malloc'd), or false with why said. */
+static bool read_entry(const struct fw_cache *c, const char *sha, uint8_t **data, size_t *n, char *why, size_t whylen)
+{
+	*data = NULL;
+	*n = 0;
+	if (!usable(c, sha)) {
+		snprintf(why, whylen, "no cache");
+		return false;
+	}
+	char *path = entry_path(c, sha);
+	/* read into memory of our own (a private copy: the entry may be replaced while in use) */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	struct stat st;
+	bool over = false, ok = false;
+	struct fw_error err;
+	fw_error_clear(&err);
+	if (fd < 0)
+		snprintf(why, whylen, "%s: %s", path, strerror(errno));
+	else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		snprintf(why, whylen, "%s: not a regular file", path);
+	else if (!fw_file_read_fd(fd, path, FW_CACHE_MAX_ENTRY, data, n, &over, &err) || over)
+		snprintf(why, whylen, "%s: %s", path, over ? "larger than an entry may be" : err.msg);
+	else
+		ok = true;
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	return ok;
+}
+
+/* A hit: the entry is used now, so it is evicted last. */
+static void touch_entry(const struct fw_cache *c, const char *sha)
+{
+	char *path = entry_path(c, sha);
+	utimensat(AT_FDCWD, path, NULL, 0);
+	free(path);
 }
 
 bool fw_cache_load(const struct fw_cache *c, const char *sha, struct fw_cache_entry *out, char *why, size_t whylen)
@@ -578,33 +625,69 @@ bool fw_cache_load(const struct fw_cache *c, const char *sha, struct fw_cache_en
 		whylen = sizeof(dummy);
 	}
 	memset(out, 0, sizeof(*out));
-	if (!usable(c, sha)) {
-		snprintf(why, whylen, "no cache");
+	uint8_t *data;
+	size_t n;
+	if (!read_entry(c, sha, &data, &n, why, whylen))
 		return false;
-	}
-	char *path = entry_path(c, sha);
-	/* read into memory of our own (a private copy: the entry may be replaced while in use) */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	struct stat st;
-	uint8_t *data = NULL;
-	size_t n = 0;
-	bool over = false, ok = false;
+	if (!parse_owned(data, n, sha, c->rules_sha256, true, out, why, whylen))
+		return false;
+	touch_entry(c, sha);
+	return true;
+}
+
+/* Entries from this size have their digest checked on a thread of its own (FWLENS_THREADS=1: not). */
+#define DIGEST_THREAD_MIN ((size_t)32 << 10)
+
+struct digest_job {
+	const uint8_t *p;
+	size_t n;
+	bool ok;
+};
+
+static void *digest_run(void *arg)
+{
+	struct digest_job *j = arg;
+	j->ok = digest_matches(j->p, j->n);
+	return NULL;
+}
+
+bool fw_cache_load_hii(const struct fw_cache *c, const char *sha, struct fw_cache_entry *out, struct fw_hii_db *db,
+		       char *why, size_t whylen)
+{
+	memset(out, 0, sizeof(*out));
+	uint8_t *data;
+	size_t n;
+	if (!read_entry(c, sha, &data, &n, why, whylen))
+		return false;
+	/* the digest is checked on a second thread while the entry is parsed and its forms decoded
+	 * (both read it with bounds, as any input); nothing is used before both are done */
+	struct digest_job job = {data, n, false};
+	pthread_t t;
+	bool threaded = n >= DIGEST_THREAD_MIN && fw_prefetch_threads(FW_PREFETCH_MIN_INPUT) > 1 &&
+			pthread_create(&t, NULL, digest_run, &job) == 0;
+	fw_arena_init(&out->arena);
+	out->data = data;
+	out->len = n;
+	bool ok = parse_entry(out, sha, c->rules_sha256, !threaded, why, whylen);
 	struct fw_error err;
 	fw_error_clear(&err);
-	if (fd < 0)
-		snprintf(why, whylen, "%s: %s", path, strerror(errno));
-	else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-		snprintf(why, whylen, "%s: not a regular file", path);
-	else if (!fw_file_read_fd(fd, path, FW_CACHE_MAX_ENTRY, &data, &n, &over, &err) || over)
-		snprintf(why, whylen, "%s: %s", path, over ? "larger than an entry may be" : err.msg);
-	else
-		ok = parse_owned(data, n, sha, c->rules_sha256, out, why, whylen);
-	if (fd >= 0)
-		close(fd);
-	if (ok)
-		utimensat(AT_FDCWD, path, NULL, 0); /* used now: evicted last */
-	free(path);
-	return ok;
+	if (ok && !fw_cache_entry_hii(out, db, &err)) {
+		snprintf(why, whylen, "%s", err.msg);
+		ok = false;
+	}
+	if (threaded) {
+		pthread_join(t, NULL);
+		if (ok && !job.ok) {
+			snprintf(why, whylen, "its digest does not match its bytes");
+			ok = false;
+		}
+	}
+	if (!ok) {
+		fw_cache_entry_free(out); /* the caller closes the db, which points into it */
+		return false;
+	}
+	touch_entry(c, sha);
+	return true;
 }
 
 void fw_cache_entry_free(struct fw_cache_entry *e)

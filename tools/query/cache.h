@@ -98,6 +98,12 @@ void fw_cache_entry_free(struct fw_cache_entry *e);
  * fw_cache_load checks after reading the file. */
 bool fw_cache_entry_parse(const uint8_t *p, size_t n, const char *sha256_hex, const char *rules_sha256_hex,
 			  struct fw_cache_entry *out, char *why, size_t whylen);
+/* fw_cache_load, then fw_cache_entry_hii into db (initialised by the caller), with the entry's
+ * digest checked on a second thread meanwhile (both read the entry with bounds, as any input).
+ * False when any of it fails (why says what): the entry is freed then and the caller closes the
+ * db, which may hold modules of it. */
+bool fw_cache_load_hii(const struct fw_cache *c, const char *sha256_hex, struct fw_cache_entry *out,
+		       struct fw_hii_db *db, char *why, size_t whylen);
 /* Rebuild the HII database of an entry (the entry must outlive the db). */
 bool fw_cache_entry_hii(const struct fw_cache_entry *e, struct fw_hii_db *db, struct fw_error *err);
 

@@ -78,16 +78,11 @@ static void image_bytes_of_hii(struct fw_source *src)
 static bool forms_from_cache(struct fw_source *src, const char *sha, uint64_t size, const char *name)
 {
 	char why[256];
-	if (!fw_cache_load(src->opt.cache, sha, &src->cached, why, sizeof(why)))
-		return false;
 	struct fw_hii_options ho = hii_options(src);
-	struct fw_error e;
-	fw_error_clear(&e);
 	memset(&src->hii, 0, sizeof(src->hii));
 	fw_hii_db_init(&src->hii.db, &ho);
-	if (!fw_cache_entry_hii(&src->cached, &src->hii.db, &e)) {
+	if (!fw_cache_load_hii(src->opt.cache, sha, &src->cached, &src->hii.db, why, sizeof(why))) {
 		fw_hii_close(&src->hii);
-		fw_cache_entry_free(&src->cached);
 		return false;
 	}
 	src->hii.how = "modules of the firmware tree (from the cache)";
