@@ -30,7 +30,7 @@ targets=${FUZZ_TARGETS:-$(ls tests/fuzz/fuzz-*.c | sed 's|tests/fuzz/fuzz-||; s|
 mkdir -p "$OUT/obj" "$OUT/gen" "$OUT/findings" "$OUT/findings-old" "$OUT/work" "$OUT/reports"
 if [ "${FUZZ_REPORT_ONLY:-0}" != 1 ]; then
 	# The library once, with the fuzzing limits; generated headers as the Makefile makes them.
-	make -s "build/gen/commands.inc" "build/gen/rules-topics.xml.inc" "build/gen/rules-topics.xsd.inc" >/dev/null 2>&1 || true
+	make -s "build/gen/commands.inc" "build/gen/rules-topics.xml.inc" "build/gen/rules-topics.xsd.inc" "build/gen/rules-topics.xml.sha256.inc" >/dev/null 2>&1 || true
 	cp -p build/gen/*.inc "$OUT/gen/" 2>/dev/null
 	# An object is rebuilt when its source, or any header, is newer (a changed struct must not
 	# leave stale objects behind).

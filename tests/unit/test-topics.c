@@ -3,6 +3,8 @@
 #include <stdlib.h>
 
 #include "harness.h"
+#include "parsers/env.h"
+#include "parsers/hash.h"
 #include "tools/query/topics.h"
 
 static const struct fw_topic_setting_rule *match(const struct fw_topics *t, const char *topic, const char *prompt)
@@ -27,6 +29,25 @@ TEST(topics_builtin_rules_load)
 			CHECK_MSG(tp->settings[k].why && tp->settings[k].why[0], "%s/%s has no why", names[i], tp->settings[k].id);
 	}
 	fw_topics_free(&t);
+}
+
+/* The built-in rules' hash is taken when they are built in: it is the hash of the rules file. */
+TEST(topics_builtin_rules_sha256_is_the_files)
+{
+	char path[4096], want[FW_SHA256_HEX_LEN], got[FW_SHA256_HEX_LEN];
+	snprintf(path, sizeof(path), "%s/tools/query/rules/topics.xml", fw_test_srcdir());
+	size_t len;
+	uint8_t *p = fw_test_read_file(path, &len);
+	CHECK(p);
+	if (!p)
+		return;
+	fw_sha256_hex(p, len, want);
+	free(p);
+	struct fw_error err;
+	CHECK(fw_topics_rules_sha256(NULL, got, &err));
+	if (fw_env()->rules && *fw_env()->rules)
+		SKIP("FWLENS_RULES names other rules");
+	CHECK_STR(got, want);
 }
 
 TEST(topics_match_prompts)

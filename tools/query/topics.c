@@ -18,6 +18,10 @@
 static const char builtin_rules[] =
 #include "rules-topics.xml.inc"
 	;
+/* the SHA-256 of builtin_rules' bytes, taken when they were built in */
+static const char builtin_rules_sha256[] =
+#include "rules-topics.xml.sha256.inc"
+	;
 static const char builtin_schema[] =
 #include "rules-topics.xsd.inc"
 	;
@@ -299,7 +303,7 @@ bool fw_topics_rules_sha256(const char *path, char out[FW_SHA256_HEX_LEN], struc
 	if (!path || !*path)
 		path = fw_env()->rules;
 	if (!path || !*path) {
-		fw_sha256_hex((const uint8_t *)builtin_rules, sizeof(builtin_rules) - 1, out);
+		snprintf(out, FW_SHA256_HEX_LEN, "%s", builtin_rules_sha256);
 		return true;
 	}
 	struct fw_file f;
