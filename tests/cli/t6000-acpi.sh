@@ -131,3 +131,22 @@ mcfg '\177' >"$T_DIR/c-b/sys/firmware/acpi/tables/MCFG"
 t_run mcfg-decoded 0 fwlens acpi "$T_DIR/c-a/sys/firmware/acpi/tables/MCFG" && t_contains mcfg-text "segment 0000 buses 00-ff  ECAM at 0xe0000000"
 t_run diff-mcfg-fields 1 fwlens diff "$T_DIR/c-a" "$T_DIR/c-b"
 t_contains diff-mcfg-end-bus "MCFG allocation 1 end_bus: 255 -> 127"
+# SRAT is compared by its domains first; when they agree, field by field. MADT field by field.
+for side in a b; do mkdir -p "$T_DIR/s-$side/sys/firmware/acpi/tables"; done
+python3 - "$T_DIR" <<'PY'
+import struct, sys
+def table(sig, body):
+    t = bytearray(sig + struct.pack("<IB", 36 + len(body), 1) + b"\0FWTESTUNITTEST" + struct.pack("<I", 1) + b"FWLN" + struct.pack("<I", 1) + body)
+    t[9] = (256 - sum(t) % 256) % 256
+    return bytes(t)
+for side, flags, gsi in (("a", 1, 9), ("b", 3, 10)):
+    memory = struct.pack("<BBIHQQIII Q", 1, 40, 0, 0, 0, 1 << 30, 0, flags, 0, 0)[:40]
+    srat = table(b"SRAT", struct.pack("<I", 1) + bytes(8) + memory)
+    madt = table(b"APIC", struct.pack("<II", 0xFEE00000, 1) + struct.pack("<BBBBII", 1, 12, 2, 0, 0xFEC00000, 0) +
+                 struct.pack("<BBBBIH", 2, 10, 0, 9, gsi, 0xD))
+    for name, data in (("SRAT", srat), ("APIC", madt)):
+        open("%s/s-%s/sys/firmware/acpi/tables/%s" % (sys.argv[1], side, name), "wb").write(data)
+PY
+t_run diff-srat-madt-fields 1 fwlens diff "$T_DIR/s-a" "$T_DIR/s-b"
+t_contains diff-srat-falls-back-to-fields "SRAT memory affinity 1 flags: 0x1 (Enabled) -> 0x3 (Enabled|HotPluggable)"
+t_contains diff-madt-fields "MADT interrupt source override 1 gsi: 9 -> 10"
