@@ -74,9 +74,11 @@ static struct fw_acpi_part *decode_struct(struct fw_acpi_doc *d, struct fw_acpi_
 	struct fw_acpi_part *p = new_part(d, a, l->name, off, len, type);
 	p->layout = l;
 	p->v = fw_arena_alloc(a, (count_values(l) + 1) * sizeof(*p->v));
+	/* a structure shorter than its type's fields is malformed (the fixed part of an older,
+	   shorter revision is the caller's to judge) */
 	if (!add_values(p, t, l, off, off + len, NULL) && off != 0)
-		fw_acpi_diag(t, a, FW_DIAG_INFO, off, "%s at 0x%zx is %zu bytes, shorter than the %u described: later fields left out",
-			     l->name, off, len, l->size);
+		fw_acpi_diag(t, a, FW_DIAG_ERROR, off, "%s at 0x%zx has Length %zu, the structure needs %u", l->name, off, len,
+			     l->size);
 	return p;
 }
 

@@ -545,3 +545,36 @@ TEST(acpi_layout_dmar_scopes_are_records_within_their_unit)
 	CHECK(t->diags && strstr(t->diags->msg, "device scope type 0x1 at 0x48 has Length 64"));
 	fw_acpi_set_free(s);
 }
+
+/* A structure whose Length is shorter than its type's fields is bad input: one error naming it and
+ * its offset (as the record walk reports a Length past the table), its later fields left out. */
+TEST(acpi_layout_structure_shorter_than_its_type_is_an_error)
+{
+	uint8_t b[64] = {0};
+	le32(b + 36, 1);
+	uint8_t *e = b + 48;
+	e[0] = 1, e[1] = 16; /* memory affinity: 40 bytes */
+	le32(e + 2, 3);
+	struct fw_acpi_set *s = one_table("SRAT", b, sizeof(b));
+	CHECK(s);
+	const struct fw_acpi_table *t = fw_acpi_set_find(s, "SRAT", 0);
+	CHECK(t && t->doc);
+	CHECK_EQ(t->doc->nparts, 2);
+	CHECK_EQ(VALUE(t->doc, 1, "ProximityDomain"), 3);
+	CHECK_EQ(VALUE(t->doc, 1, "AddressLength"), 0xDEADBEEFull);
+	CHECK_EQ(t->diag_count, 1);
+	CHECK_EQ(t->diags->severity, FW_DIAG_ERROR);
+	CHECK_EQ(t->diags->offset, 48);
+	CHECK_STR(t->diags->msg, "SRAT memory affinity at 0x30 has Length 16, the structure needs 40");
+	fw_acpi_set_free(s);
+	uint8_t m[52] = {0};
+	e = m + 44;
+	e[0] = 1, e[1] = 8, e[2] = 2; /* I/O APIC: 12 bytes */
+	s = one_table("APIC", m, sizeof(m));
+	CHECK(s);
+	t = fw_acpi_set_find(s, "APIC", 0);
+	CHECK(t && t->doc);
+	CHECK(t->diags && t->diags->severity == FW_DIAG_ERROR);
+	CHECK(t->diags && strstr(t->diags->msg, "at 0x2c has Length 8, the structure needs 12"));
+	fw_acpi_set_free(s);
+}
