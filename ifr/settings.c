@@ -259,6 +259,13 @@ static const char *cond_text(struct fw_arena *a, const struct fw_ifr_cond *c, co
 	return c->rendered;
 }
 
+const char *fw_setting_help(const struct fw_setting *st)
+{
+	if (!st->help_text) /* a memo of the logically const setting */
+		((struct fw_setting *)st)->help_text = fw_hii_string_or(st->fp, st->q->help, "");
+	return st->help_text;
+}
+
 const char *fw_setting_cond_text(const struct fw_setting_cond *c)
 {
 	struct fw_settings_env env;
@@ -341,7 +348,6 @@ static void fill(struct fw_settings *s, struct fw_setting *st, const struct fw_h
 	st->hidden = st->grayed = -1;
 	st->prompt = trimmed(a, fw_hii_string_or(fp, q->prompt, ""), &st->prompt_raw);
 	st->keyword = fw_hii_keyword(fp, q->prompt);
-	st->help = fw_hii_string_or(fp, q->help, "");
 	st->vs = fw_ifr_find_varstore(&fp->fs, q->varstore_id);
 	if (st->vs)
 		st->varstore_name = st->vs->kind == FW_IFR_VS_NAME_VALUE ? fw_hii_string(fp, q->var_info) : st->vs->name;

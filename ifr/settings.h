@@ -52,6 +52,9 @@ struct fw_setting_option {
 	struct fw_arena *arena;
 };
 
+struct fw_setting;
+/* The help text of a setting ("" when it has none), decoded when first asked for. */
+const char *fw_setting_help(const struct fw_setting *st);
 /* The readable text of a condition ("SMEE != Enable"; "?" when the expression could not be built),
  * made when first asked for: most commands print few of them. */
 const char *fw_setting_cond_text(const struct fw_setting_cond *c);
@@ -71,7 +74,8 @@ struct fw_setting {
 	const struct fw_hii_form_pkg *fp; /* formset (fp->module is the module) */
 	const struct fw_ifr_question *q;
 	const struct fw_ifr_varstore *vs; /* NULL when the varstore id is not declared */
-	const char *prompt, *help;        /* without leading and trailing blanks */
+	const char *prompt;               /* without leading and trailing blanks */
+	const char *help_text;            /* the help text, once fw_setting_help was asked (most runs print none) */
 	const char *prompt_raw;           /* the prompt as the form has it, when blanks were trimmed; else NULL */
 	const char *keyword;              /* x-UEFI keyword of the prompt, or NULL */
 	const char *varstore_name;        /* name, or the name/value variable name */

@@ -24,7 +24,7 @@ static void match_topics(const struct fw_setting *st)
 	for (uint32_t i = 0; i < st->noptions && n < 64; i++)
 		if (st->options[i].text)
 			opts[n++] = st->options[i].text;
-	struct fw_topic_subject subj = {st->prompt, st->help, st->npaths ? st->paths[0] : NULL, st->varstore_name,
+	struct fw_topic_subject subj = {st->prompt, fw_setting_help(st), st->npaths ? st->paths[0] : NULL, st->varstore_name,
 					opts, n};
 	for (size_t i = 0; i < topics.count; i++)
 		(void)fw_topic_match(&topics.topics[i], &subj);

@@ -129,7 +129,7 @@ json_t *fw_ifr_json_question(const struct fw_setting *st, bool with_current)
 	json_object_set_new(o, "prompt", json_string(st->prompt));
 	if (st->prompt_raw)
 		json_object_set_new(o, "prompt_raw", json_string(st->prompt_raw));
-	json_object_set_new(o, "help", json_string(st->help));
+	json_object_set_new(o, "help", json_string(fw_setting_help(st)));
 	json_object_set_new(o, "keyword", str_or_null(st->keyword));
 	json_object_set_new(o, "question_id", json_integer(q->question_id));
 	if (st->copies > 1) { /* the same question in other forms, folded into this setting */

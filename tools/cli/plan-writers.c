@@ -308,7 +308,7 @@ json_t *fw_redfish_registry_json(const struct fw_settings *s, const char *name)
 		json_t *a = json_object();
 		json_object_set_new(a, "AttributeName", json_string(st->keyword));
 		json_object_set_new(a, "DisplayName", json_string(st->prompt));
-		json_object_set_new(a, "HelpText", json_string(st->help));
+		json_object_set_new(a, "HelpText", json_string(fw_setting_help(st)));
 		json_object_set_new(a, "MenuPath", json_string(st->npaths ? st->paths[0] : ""));
 		json_object_set_new(a, "ReadOnly", json_false());
 		if (q->kind == FW_IFR_K_NUMERIC) {

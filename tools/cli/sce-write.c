@@ -22,7 +22,7 @@ void fw_sce_write_question(FILE *f, const struct fw_setting *st, bool has_value,
 		fw_ifr_put_line(f, st->keyword);
 	}
 	fputs("\nHelp String\t= ", f);
-	fw_ifr_put_line(f, st->help);
+	fw_ifr_put_line(f, fw_setting_help(st));
 	fprintf(f, "\nToken\t=%X\t// Do NOT change this line\n", q->question_id);
 	fprintf(f, "Offset\t=%X\t// %s %s", q->bit_field ? q->bit_offset / 8 : q->var_info,
 		st->varstore_name ? st->varstore_name : "?", st->vs ? fw_guid_format(&st->vs->guid, g) : "");

@@ -34,7 +34,7 @@ static void from_setting(struct fw_setlist *l, const struct fw_setting *st, stru
 	it->setting = st;
 	it->kind = fw_ifr_kind_name(q->kind);
 	it->prompt = st->prompt ? st->prompt : "";
-	it->help = st->help ? st->help : "";
+	it->help = fw_setting_help(st);
 	it->keyword = st->keyword;
 	it->paths = st->paths;
 	it->npaths = st->npaths;
