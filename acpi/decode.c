@@ -31,6 +31,7 @@ extern const struct fw_acpi_layout fw_acpi_fpdt_table;
 extern const struct fw_acpi_layout fw_acpi_hest_table;
 extern const struct fw_acpi_layout fw_acpi_hmat_table;
 extern const struct fw_acpi_layout fw_acpi_hpet_table;
+extern const struct fw_acpi_layout fw_acpi_ivrs_table;
 extern const struct fw_acpi_layout fw_acpi_madt_table;
 extern const struct fw_acpi_layout fw_acpi_mcfg_table;
 extern const struct fw_acpi_layout fw_acpi_msct_table;
@@ -55,7 +56,7 @@ static const struct fw_acpi_decoder decoders[] = {
 	HOOKED_LAYOUT("RSDP", "Root System Description Pointer", RSDP, fw_acpi_rsdp_decode, fw_acpi_rsdp_table),
 	HOOKED_LAYOUT("XSDT", "Extended System Description Table", XSDT, fw_acpi_xsdt_decode, fw_acpi_xsdt_table),
 	HOOKED_LAYOUT("RSDT", "Root System Description Table", XSDT, fw_acpi_xsdt_decode, fw_acpi_rsdt_table),
-	HOOK("IVRS", "I/O Virtualization Reporting Structure (AMD IOMMU)", IVRS, fw_acpi_ivrs_decode),
+	HOOKED_LAYOUT("IVRS", "I/O Virtualization Reporting Structure (AMD IOMMU)", IVRS, fw_acpi_ivrs_decode, fw_acpi_ivrs_table),
 	HOOKED_LAYOUT("SRAT", "System Resource Affinity Table", SRAT, fw_acpi_srat_decode, fw_acpi_srat_table),
 	HOOKED_LAYOUT("SLIT", "System Locality Distance Information Table", SLIT, fw_acpi_slit_decode, fw_acpi_slit_table),
 	HOOKED_LAYOUT("MCFG", "PCI Express Memory-mapped Configuration", MCFG, fw_acpi_mcfg_decode, fw_acpi_mcfg_table),
@@ -135,8 +136,20 @@ void fw_acpi_table_decode(struct fw_acpi_table *t, struct fw_arena *a)
 		fw_acpi_diag(t, a, FW_DIAG_INFO, 0, "not decoded: the table is truncated");
 		return;
 	}
-	if (t->decoder->layout)
+	if (t->decoder->layout) {
+		struct fw_diag *tail = t->diags_tail;
+		unsigned count = t->diag_count;
 		t->model = (void *)(t->doc = fw_acpi_fields_decode(t, t->decoder->layout, a));
+		if (t->decoder->layout->hook_reports) {
+			/* the hook reports what is malformed; the walk's words would say it twice */
+			t->diags_tail = tail;
+			t->diag_count = count;
+			if (tail)
+				tail->next = NULL;
+			else
+				t->diags = NULL;
+		}
+	}
 	if (t->decoder->decode)
 		t->model = t->decoder->decode(t, a);
 }

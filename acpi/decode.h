@@ -1,7 +1,7 @@
 /* Table decoders, dispatched by signature (the ACPICA AcpiDmTableData pattern).
  *
- * A row either carries the table's layout (acpi/fields.h: field tables, subtables, entries) and
- * needs no code, or a hook for a complex table whose facts go beyond its fields (IVRS, SRAT,
+ * A row carries the table's layout (acpi/fields.h: field tables, subtables, entries) and needs
+ * no code, plus a hook for a complex table whose facts go beyond its fields (IVRS, SRAT,
  * DMAR, ...). Layout rows are decoded, written as JSON and text, and compared by diff field by
  * field, all from the layout.
  *
@@ -16,9 +16,7 @@
  * A table with a JSON shape and text of its own adds a `struct fw_acpi_view` to its layout
  * (acpi/fields.h); one whose model other code reads adds `fw_acpi_sig_decode`, run after the
  * layout with t->doc set, and a HOOKED_LAYOUT(...) row (FADT, MCFG, RSDP, SLIT, XSDT, HMAT, CEDT,
- * SRAT, MADT, DMAR). Writers and diff follow the row. The table not converted yet (IVRS) has
- * a HOOK(...) row and writers of its own in tools/cli/acpi-json.c, acpi-text.c and
- * tools/query/diff-acpi.c.
+ * SRAT, MADT, DMAR, IVRS). Writers and diff follow the row.
  * A table without a row, or with a NAMED(...) row, is listed with its header only and its bytes
  * are left alone.
  */

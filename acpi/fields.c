@@ -101,10 +101,36 @@ static uint64_t fixed_value(const struct fw_acpi_doc *d, const struct fw_acpi_la
 	return 0;
 }
 
+/* Records without a length field: the layout's function gives it, the type the layout. */
+static void inner_records_by_type(struct fw_acpi_doc *d, struct fw_acpi_table *t, struct fw_arena *a,
+				  const struct fw_acpi_layout *l, const struct fw_layout *item, size_t parent)
+{
+	size_t base = d->parts[parent].offset, len = d->parts[parent].length;
+	for (size_t off = d->parts[parent].layout->size; off < len;) {
+		const uint8_t *p = t->data.p + base + off;
+		size_t n = l->inner_length(p, len - off);
+		if (n == 0 || n > len - off) {
+			fw_acpi_diag(t, a, FW_DIAG_ERROR, base + off, "%s type 0x%x at 0x%zx needs %zu bytes, %zu left; walk stopped",
+				     l->inner.what, p[0], base + off, n, len - off);
+			return;
+		}
+		const struct fw_layout *il = item;
+		for (size_t i = 0; i < l->ninner_types; i++)
+			if (l->inner_types[i].type == p[0])
+				il = l->inner_types[i].layout;
+		decode_struct(d, t, a, il, base + off, n, p[0])->within = parent;
+		off += n;
+	}
+}
+
 /* The records after a subtable's own fields, each a part within it. */
 static void inner_records(struct fw_acpi_doc *d, struct fw_acpi_table *t, struct fw_arena *a, const struct fw_acpi_layout *l,
 			  const struct fw_layout *item, size_t parent)
 {
+	if (l->inner_length) {
+		inner_records_by_type(d, t, a, l, item, parent);
+		return;
+	}
 	size_t base = d->parts[parent].offset, len = d->parts[parent].length;
 	struct fw_view sub = fw_view_make(t->data.p + base, len, fw_view_abs(&t->data, base));
 	struct fw_acpi_record r;
@@ -266,6 +292,17 @@ const struct fw_acpi_shape *fw_acpi_view_shape(const struct fw_acpi_view *v, con
 	return NULL;
 }
 
+const struct fw_acpi_shape *fw_acpi_listed_shape(const struct fw_acpi_table *t, size_t k)
+{
+	const struct fw_acpi_shape *sh = fw_acpi_view_shape(t->doc->layout->view, &t->doc->parts[k]);
+	const struct fw_acpi_value *v;
+	struct fw_acpi_derived dv;
+	for (size_t i = 0; sh && i < sh->nshow; i++)
+		if (!strcmp(sh->show[i].name, "@listed") && sh->show[i].derive)
+			return fw_acpi_show_value(t, k, sh, "@listed", &v, &dv) && dv.u ? sh : NULL;
+	return sh;
+}
+
 bool fw_acpi_show_value(const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh, const char *name,
 			const struct fw_acpi_value **v, struct fw_acpi_derived *out)
 {
@@ -276,7 +313,13 @@ bool fw_acpi_show_value(const struct fw_acpi_table *t, size_t part, const struct
 	out->nlist = 0;
 	out->lines = NULL;
 	out->nlines = 0;
-	if (name[0] == '@' && t->doc && part < t->doc->nparts) {
+	out->indent = 0;
+	out->bits = NULL;
+	out->cols = NULL;
+	out->ncols = out->nrows = 0;
+	out->cells = NULL;
+	out->null = false;
+	if (name[0] == '@' && strcmp(name, "@listed") && t->doc && part < t->doc->nparts) {
 		const struct fw_acpi_part *p = &t->doc->parts[part];
 		out->u = !strcmp(name, "@offset") ? p->offset : !strcmp(name, "@type") ? (uint64_t)p->type : p->length;
 		return true;
@@ -287,6 +330,8 @@ bool fw_acpi_show_value(const struct fw_acpi_table *t, size_t part, const struct
 	if (!t->doc || part >= t->doc->nparts || !(*v = fw_acpi_part_value(&t->doc->parts[part], name)))
 		return false;
 	out->u = (*v)->u;
+	if ((*v)->field->flags & FW_FF_BITS)
+		out->bits = fw_field_bits((*v)->field);
 	return true;
 }
 

@@ -54,6 +54,15 @@ struct fw_acpi_layout {
 	const struct fw_layout *entry;
 	/* RECORDS: the records inside a subtable (fw_acpi_subtype.item) */
 	struct fw_acpi_record_format inner;
+	/* Records inside a subtable that have no length field (IVRS device entries): each one's
+	   length from its bytes (`left` of them; may be more than left, then the walk stops), its
+	   layout from its type in `inner_types` (`item` of the subtype when the type is not there). */
+	size_t (*inner_length)(const uint8_t *p, size_t left);
+	const struct fw_acpi_subtype *inner_types;
+	size_t ninner_types;
+	/* The hook walks the bytes too and reports what is malformed in its own words and order:
+	   the layout's walk adds no diagnostics. */
+	bool hook_reports;
 	/* A JSON shape and text of the table's own (NULL: the generic "fields"/"subtables" form). */
 	const struct fw_acpi_view *view;
 };
@@ -125,6 +134,16 @@ enum fw_acpi_as {
 	                 in the fixed part the parts of the table, in a subtable the records within it */
 	FW_AS_COUNTS, /* an object: per subtable type in ascending order, the derived `name` of its first
 	                 part and how many parts have that type */
+	FW_AS_BITS,   /* an object {"value": "0x..", Name: bool | number, "reserved_bits": "0x.."} of the
+	                 derived `bits` (or the field's FW_FF_BITS) */
+	FW_AS_TOKENS, /* an array of bit tokens ["INITPass", "SysMgt=1"], bits as for FW_AS_BITS */
+	FW_AS_ROWS,   /* an array of objects: derived `nrows` x `ncols` cells under the keys `cols` */
+};
+
+/* One value of a derived row: a string, or the number when `s` is NULL. */
+struct fw_acpi_cell {
+	const char *s;
+	int64_t n;
 };
 
 struct fw_acpi_derived {
@@ -134,7 +153,13 @@ struct fw_acpi_derived {
 	size_t nlist;
 	const char *const *lines; /* text lines of their own ("{*Name}") */
 	size_t nlines;
-	char buf[64];        /* room for `s` */
+	unsigned indent;     /* spaces before each of the lines, after the usual two */
+	const struct fw_bitfields *bits; /* FW_AS_BITS, FW_AS_TOKENS, "{Name:bits}" */
+	const char *const *cols; /* FW_AS_ROWS */
+	size_t ncols, nrows;
+	const struct fw_acpi_cell *cells; /* nrows x ncols */
+	bool null;           /* present, written as JSON null */
+	char buf[512];       /* room for `s` */
 };
 /* Fill `out` with the derived value `name` for part `part` of the table's document; false: the
  * value is absent. One function serves every derived value of a table. */
@@ -153,10 +178,12 @@ struct fw_acpi_show {
 /* One part layout's JSON object and text lines. Lines are NULL-ended, written after two spaces:
  * "{Name}" is the value as every writer shows it (fw_acpi_value_str), "{Name:%04x}" a printf
  * conversion of it, "{Name:names}" its FLAGS names ("none" for 0), "{Name:name|other}" its ENUM
- * name (or "other"), "{Name:list}" a derived list as " 7 8". A line with an absent value is left out;
+ * name (or "other"), "{Name:list}" a derived list as " 7 8", "{Name:bits}" its bit fields ("EFRSup
+ * GVAsize=2"), "{#bold}" a colour of the terminal ("{#reset}" ends it). A line with an absent value is left out;
  * "{?Name...}" instead writes nothing; a line starting "{!Name}" is written only when Name is not
  * zero. A line "{*Name}" stands for several: the text of each part a FW_AS_PARTS show `Name`
- * lists, or the derived `lines` of Name. */
+ * lists, or the derived `lines` of Name. An empty line "" writes an empty line. A part whose shape
+ * has a derived "@listed" that is false is left out of every list (an END entry joined to its START). */
 struct fw_acpi_shape {
 	const struct fw_layout *layout;
 	const struct fw_acpi_show *show;
@@ -177,6 +204,7 @@ struct fw_acpi_view {
 	const char *list_key; /* the JSON array of the parts after the fixed part; NULL: only the
 	                         FW_AS_PARTS shows of the fixed part list parts */
 	fw_acpi_compare_fn compare; /* or NULL */
+	bool compare_only;          /* diff reports what `compare` finds and nothing field by field */
 };
 
 /* What every subtable of a listing shows first: its place, kind (the derived "TypeName"), type
@@ -185,11 +213,13 @@ struct fw_acpi_view {
 	{"offset", "@offset", FW_AS_NUMBER, false, NULL}, {"type", "TypeName", FW_AS_TEXT, false, derive},            \
 		{"type_id", "@type", FW_AS_NUMBER, false, NULL}, {"length", "@length", FW_AS_NUMBER, false, NULL}
 #define FW_ACPI_SHAPE(l, show, text) {l, show, sizeof(show) / sizeof((show)[0]), text}
-#define FW_ACPI_VIEW(shapes, key) {shapes, sizeof(shapes) / sizeof((shapes)[0]), key, NULL}
-#define FW_ACPI_COMPARED_VIEW(shapes, key, compare) {shapes, sizeof(shapes) / sizeof((shapes)[0]), key, compare}
+#define FW_ACPI_VIEW(shapes, key) {shapes, sizeof(shapes) / sizeof((shapes)[0]), key, NULL, false}
+#define FW_ACPI_COMPARED_VIEW(shapes, key, compare) {shapes, sizeof(shapes) / sizeof((shapes)[0]), key, compare, false}
 
 /* The shape of a part, or NULL. */
 const struct fw_acpi_shape *fw_acpi_view_shape(const struct fw_acpi_view *v, const struct fw_acpi_part *p);
+/* The shape of part `k` of a table's document when the part is listed, else NULL ("@listed"). */
+const struct fw_acpi_shape *fw_acpi_listed_shape(const struct fw_acpi_table *t, size_t k);
 /* A shown value: `*u`/`*s` set (s for text fields and derived strings); false when absent. */
 bool fw_acpi_show_value(const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh, const char *name,
 			const struct fw_acpi_value **v, struct fw_acpi_derived *out);

@@ -2,6 +2,9 @@
  * described in reference/acpi.md 3-4). */
 #include "ivrs.h"
 
+#include "acpi/fields.h"
+#include "parsers/strmap.h"
+
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -74,7 +77,7 @@ static const struct fw_field ivalias_fields[IVDEV8__COUNT] = {
 	[IVDEV8_SOURCE_ID] = {"SourceDeviceId", FW_FT_U16, 5, 0, FW_FF_HEX, NULL},
 	[IVDEV8_RESERVED2] = {"Reserved2", FW_FT_U8, 7, 0, FW_FF_HIDDEN, NULL},
 };
-const struct fw_layout fw_ivhd_alias_layout = FW_LAYOUT("IVHD alias entry", 8, ivalias_fields);
+const struct fw_layout fw_ivhd_alias_layout = FW_LAYOUT("IVHD device entry", 8, ivalias_fields);
 
 static const struct fw_field ivext_fields[IVDEVX__COUNT] = {
 	[IVDEVX_TYPE] = {"Type", FW_FT_U8, 0, 0, FW_FF_HEX, NULL},
@@ -82,7 +85,7 @@ static const struct fw_field ivext_fields[IVDEVX__COUNT] = {
 	[IVDEVX_SETTING] = {"Setting", FW_FT_U8, 3, 0, FW_FF_HEX, NULL},
 	[IVDEVX_EXT_SETTING] = {"ExtendedSetting", FW_FT_U32, 4, 0, FW_FF_HEX, NULL},
 };
-const struct fw_layout fw_ivhd_ext_layout = FW_LAYOUT("IVHD extended entry", 8, ivext_fields);
+const struct fw_layout fw_ivhd_ext_layout = FW_LAYOUT("IVHD device entry", 8, ivext_fields);
 
 static const struct fw_named_value variety_names[] = {{1, "IOAPIC"}, {2, "HPET"}, {0, NULL}};
 static const struct fw_field ivspecial_fields[IVSPECIAL__COUNT] = {
@@ -93,7 +96,7 @@ static const struct fw_field ivspecial_fields[IVSPECIAL__COUNT] = {
 	[IVSPECIAL_SOURCE_ID] = {"SourceDeviceId", FW_FT_U16, 5, 0, FW_FF_HEX, NULL},
 	[IVSPECIAL_VARIETY] = {"Variety", FW_FT_U8, 7, 0, FW_FF_ENUM, variety_names},
 };
-const struct fw_layout fw_ivhd_special_layout = FW_LAYOUT("IVHD special device entry", 8, ivspecial_fields);
+const struct fw_layout fw_ivhd_special_layout = FW_LAYOUT("IVHD device entry", 8, ivspecial_fields);
 
 static const struct fw_named_value uid_format_names[] = {{0, "None"}, {1, "Integer"}, {2, "String"}, {0, NULL}};
 static const struct fw_field ivhid_fields[IVHID__COUNT] = {
@@ -105,7 +108,7 @@ static const struct fw_field ivhid_fields[IVHID__COUNT] = {
 	[IVHID_UID_FORMAT] = {"UidFormat", FW_FT_U8, 20, 0, FW_FF_ENUM, uid_format_names},
 	[IVHID_UID_LENGTH] = {"UidLength", FW_FT_U8, 21, 0, 0, NULL},
 };
-const struct fw_layout fw_ivhd_hid_layout = FW_LAYOUT("IVHD ACPI HID entry", FW_IVHD_HID_SIZE, ivhid_fields);
+const struct fw_layout fw_ivhd_hid_layout = FW_LAYOUT("IVHD device entry", FW_IVHD_HID_SIZE, ivhid_fields);
 
 /* Linux's names (IVMD_FLAG_UNITY_MAP, _IR, _IW, _EXCL_RANGE). */
 static const struct fw_bitfield fw_ivmd_flag_bits[] = {
@@ -269,6 +272,21 @@ const char *fw_ivrs_block_type_name(uint8_t type)
 }
 
 /* --- decoding ---------------------------------------------------------------------------------- */
+
+/* The model and what the view shows of it, per part of the table's document. */
+struct ivrs_facts {
+	struct fw_ivrs m; /* first: the model other code reads */
+	const struct fw_ivrs_block **block_of;
+	const struct fw_ivrs_entry **entry_of; /* NULL for an END entry joined to its START */
+	const char **covers;                   /* per part: "  covers: ..." of an IVHD Linux uses */
+	const char ***features;                /* per part: Linux's EFR feature names */
+	size_t *nfeatures;
+	struct fw_acpi_cell **covered;         /* per part: first, last, count */
+	const char *global_features[32];
+	size_t nglobal_features;
+	struct fw_acpi_cell *remap; /* variety, handle, bdf, iommu per special */
+	const char *remap_line;
+};
 
 struct ivrs_ctx {
 	struct fw_acpi_table *t;
@@ -675,13 +693,17 @@ static void derive_linux(struct ivrs_ctx *c)
 	}
 }
 
+static void view_facts(struct fw_acpi_table *t, struct fw_arena *a, struct ivrs_facts *x);
+
 void *fw_acpi_ivrs_decode(struct fw_acpi_table *t, struct fw_arena *a)
 {
-	struct fw_ivrs *m = fw_arena_alloc(a, sizeof(*m));
+	struct ivrs_facts *x = fw_arena_alloc(a, sizeof(*x));
+	struct fw_ivrs *m = &x->m;
 	struct ivrs_ctx c = {t, a, m};
 	const struct fw_view *v = &t->data;
 	if (!fw_view_has(v, 0, FW_IVRS_HEADER_SIZE)) {
 		fw_acpi_diag(t, a, FW_DIAG_ERROR, 0, "IVRS of 0x%zx bytes is shorter than its 48-byte header", v->len);
+		view_facts(t, a, x);
 		return m;
 	}
 	m->ivinfo = (uint32_t)fw_layout_get(&fw_ivrs_layout, v, 0, IVRS_IVINFO);
@@ -717,6 +739,7 @@ void *fw_acpi_ivrs_decode(struct fw_acpi_table *t, struct fw_arena *a)
 		}
 	}
 	derive_linux(&c);
+	view_facts(t, a, x);
 	return m;
 }
 
@@ -775,3 +798,640 @@ void fw_ivrs_snp_summary(const struct fw_ivrs *m, unsigned *iommus, bool *efr_kn
 			all = all && m->blocks[i].has_efr && (m->blocks[i].efr & FW_EFR_SNP_SUP);
 	*snp_all = all && m->global_efr_valid;
 }
+
+/* --- the view: JSON, text and diff of the table (acpi/fields.h) ---------------------------------- */
+
+static const char *variety_name(uint8_t variety, const char *other)
+{
+	return variety == FW_IVHD_SPECIAL_IOAPIC ? "IOAPIC" : variety == FW_IVHD_SPECIAL_HPET ? "HPET" : other;
+}
+
+static const char *bdf_dup(struct fw_arena *a, uint16_t seg, uint16_t devid)
+{
+	char buf[16];
+	return fw_arena_strdup(a, fw_acpi_bdf_str(seg, devid, buf));
+}
+
+/* Which block and entry of the model each part of the document is, and the lists the view shows
+ * that the model keeps in another form. */
+static void view_facts(struct fw_acpi_table *t, struct fw_arena *a, struct ivrs_facts *x)
+{
+	const struct fw_acpi_doc *d = t->doc;
+	const struct fw_ivrs *m = &x->m;
+	size_t n = d ? d->nparts : 0;
+	x->block_of = fw_arena_alloc(a, (n + 1) * sizeof(*x->block_of));
+	x->entry_of = fw_arena_alloc(a, (n + 1) * sizeof(*x->entry_of));
+	x->covers = fw_arena_alloc(a, (n + 1) * sizeof(*x->covers));
+	x->features = fw_arena_alloc(a, (n + 1) * sizeof(*x->features));
+	x->nfeatures = fw_arena_alloc(a, (n + 1) * sizeof(*x->nfeatures));
+	x->covered = fw_arena_alloc(a, (n + 1) * sizeof(*x->covered));
+	size_t bi = 0;
+	for (size_t k = 1; k < n; k++) {
+		const struct fw_acpi_part *p = &d->parts[k];
+		if (p->within) {
+			const struct fw_ivrs_block *b = x->block_of[p->within];
+			for (size_t j = 0; b && j < b->nentries && !x->entry_of[k]; j++)
+				if (b->entries[j].offset == p->offset)
+					x->entry_of[k] = &b->entries[j];
+			continue;
+		}
+		while (bi < m->nblocks && m->blocks[bi].offset < p->offset)
+			bi++;
+		if (bi >= m->nblocks || m->blocks[bi].offset != p->offset)
+			continue;
+		const struct fw_ivrs_block *b = x->block_of[k] = &m->blocks[bi];
+		if (b->has_efr) {
+			const char **names = fw_arena_alloc(a, 32 * sizeof(*names));
+			x->nfeatures[k] = fw_ivrs_efr_features(b->efr, b->efr2, names, 32);
+			x->features[k] = names;
+		}
+		struct fw_acpi_cell *cells = x->covered[k] = fw_arena_alloc(a, (b->ncovered * 3 + 1) * sizeof(*cells));
+		char u[12], v[12];
+		for (size_t i = 0; i < b->ncovered; i++) {
+			const struct fw_ivrs_range *r = &b->covered[i];
+			cells[3 * i] = (struct fw_acpi_cell){bdf_dup(a, b->segment, r->first), 0};
+			cells[3 * i + 1] = (struct fw_acpi_cell){bdf_dup(a, b->segment, r->last), 0};
+			cells[3 * i + 2] = (struct fw_acpi_cell){NULL, (int64_t)r->last - r->first + 1};
+		}
+		if (b->linux_uses) {
+			/* one line however many ranges: built in the arena, not a fixed buffer */
+			size_t cap = 32 + b->ncovered * 16, k2 = 0;
+			char *s = fw_arena_alloc(a, cap);
+			k2 += (size_t)snprintf(s + k2, cap - k2, "  covers:");
+			for (size_t i = 0; i < b->ncovered; i++) {
+				const struct fw_ivrs_range *r = &b->covered[i];
+				if (r->first == r->last)
+					k2 += (size_t)snprintf(s + k2, cap - k2, " %s", fw_acpi_devid_str(r->first, u));
+				else
+					k2 += (size_t)snprintf(s + k2, cap - k2, " %s-%s", fw_acpi_devid_str(r->first, u),
+							       fw_acpi_devid_str(r->last, v));
+			}
+			snprintf(s + k2, cap - k2, "%s", b->ncovered ? "" : " nothing");
+			x->covers[k] = s;
+		}
+	}
+	if (m->global_efr_valid)
+		x->nglobal_features = fw_ivrs_efr_features(m->global_efr, m->global_efr2, x->global_features, 32);
+	x->remap = fw_arena_alloc(a, (m->nspecials * 4 + 1) * sizeof(*x->remap));
+	size_t cap = 32 + m->nspecials * 40, k = 0;
+	char *s = fw_arena_alloc(a, cap);
+	k += (size_t)snprintf(s, cap, "interrupt remapping:");
+	for (size_t i = 0; i < m->nspecials; i++) {
+		const struct fw_ivrs_special *sp = &m->specials[i];
+		const char *bdf = bdf_dup(a, sp->segment, sp->source);
+		x->remap[4 * i] = (struct fw_acpi_cell){variety_name(sp->variety, "unknown"), 0};
+		x->remap[4 * i + 1] = (struct fw_acpi_cell){NULL, sp->handle};
+		x->remap[4 * i + 2] = (struct fw_acpi_cell){bdf, 0};
+		x->remap[4 * i + 3] = (struct fw_acpi_cell){NULL, sp->iommu_index};
+		k += (size_t)snprintf(s + k, cap - k, "%s %s %u = %s", i ? "," : "", variety_name(sp->variety, "?"), sp->handle, bdf);
+	}
+	x->remap_line = s;
+}
+
+static const char *const covered_cols[] = {"first", "last", "count"};
+static const char *const remap_cols[] = {"variety", "handle", "bdf", "iommu"};
+
+/* "(Linux: PreF PPR NX)", "(Linux: none)" */
+static const char *linux_features(const char *const *names, size_t n, char *buf, size_t len)
+{
+	size_t k = (size_t)snprintf(buf, len, "(Linux: ");
+	for (size_t i = 0; i < n && k < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? " " : "", names[i]);
+	if (k < len)
+		snprintf(buf + k, len - k, "%s)", n ? "" : "none");
+	return buf;
+}
+
+static bool is_range(enum fw_ivrs_entry_kind k)
+{
+	return k == FW_IVRS_E_RANGE || k == FW_IVRS_E_ALIAS_RANGE || k == FW_IVRS_E_EXT_RANGE;
+}
+
+static bool derive_entry(const struct fw_ivrs_block *b, const struct fw_ivrs_entry *e, const char *name,
+			 struct fw_acpi_derived *out)
+{
+	char a[16], z[16];
+	enum fw_ivrs_entry_kind k = e->kind;
+	bool alias = k == FW_IVRS_E_ALIAS_SELECT || k == FW_IVRS_E_ALIAS_RANGE;
+	if (!strcmp(name, "Kind")) {
+		out->s = fw_ivrs_entry_kind_name(k);
+	} else if (!strcmp(name, "Start") || !strcmp(name, "StartBdf")) {
+		if (!is_range(k))
+			return false;
+		out->u = e->device_id;
+		out->s = name[5] ? fw_acpi_bdf_str(b->segment, e->device_id, out->buf) : NULL;
+	} else if (!strcmp(name, "End") || !strcmp(name, "EndBdf")) {
+		if (!is_range(k))
+			return false;
+		out->null = !e->closed;
+		out->u = e->end;
+		out->s = name[3] && e->closed ? fw_acpi_bdf_str(b->segment, e->end, out->buf) : NULL;
+	} else if (!strcmp(name, "DeviceId") || !strcmp(name, "Bdf")) {
+		if (is_range(k) || k == FW_IVRS_E_ALL || k == FW_IVRS_E_PAD || k == FW_IVRS_E_SPECIAL)
+			return false;
+		out->u = e->device_id;
+		out->s = name[0] == 'B' ? fw_acpi_bdf_str(b->segment, e->device_id, out->buf) : NULL;
+	} else if (!strcmp(name, "Dte")) {
+		out->u = e->dte;
+		out->bits = &fw_ivrs_dte_bits;
+		return k != FW_IVRS_E_PAD;
+	} else if (!strcmp(name, "DteText")) {
+		out->s = fw_bitfields_str(e->dte, &fw_ivrs_dte_bits, out->buf, sizeof(out->buf));
+		return e->dte != 0;
+	} else if (!strcmp(name, "Alias") || !strcmp(name, "AliasBdf")) {
+		out->u = e->source;
+		out->s = name[5] ? fw_acpi_bdf_str(b->segment, e->source, out->buf) : NULL;
+		return alias;
+	} else if (!strcmp(name, "Ext")) {
+		out->u = e->ext;
+		return k == FW_IVRS_E_EXT_SELECT || k == FW_IVRS_E_EXT_RANGE;
+	} else if (!strcmp(name, "Variety") || !strcmp(name, "Handle") || !strcmp(name, "SpecialId") || !strcmp(name, "SpecialBdf")) {
+		out->s = name[0] == 'V' ? variety_name(e->variety, "unknown")
+			 : !strcmp(name, "SpecialBdf") ? fw_acpi_bdf_str(b->segment, e->source, out->buf)
+						       : NULL;
+		out->u = name[0] == 'H' ? e->handle : e->source;
+		return k == FW_IVRS_E_SPECIAL;
+	} else if (!strcmp(name, "Hid") || !strcmp(name, "Cid") || !strcmp(name, "UidFormat") || !strcmp(name, "Uid")) {
+		static const char *const fmts[] = {"none", "integer", "string"};
+		if (k != FW_IVRS_E_ACPI_HID)
+			return false;
+		if (name[0] == 'H')
+			out->s = e->hid;
+		else if (name[0] == 'C' && e->cid[0])
+			out->s = e->cid;
+		else if (name[0] == 'C' && e->cid_raw)
+			out->s = (snprintf(out->buf, sizeof(out->buf), "0x%" PRIx64, e->cid_raw), out->buf);
+		else if (name[3] == 'F')
+			out->s = e->uid_format < 3 ? fmts[e->uid_format] : "unknown";
+		else if (name[0] == 'U' && e->uid)
+			out->s = e->uid;
+		else
+			out->null = true;
+	} else if (!strcmp(name, "Desc")) {
+		/* what the entry says, in the words of a text line */
+		struct fw_acpi_text t = {0};
+		switch (k) {
+		case FW_IVRS_E_PAD: fw_acpi_text_put(&t, "(padding)"); break;
+		case FW_IVRS_E_ALL: fw_acpi_text_put(&t, "every device of segment %04x", b->segment); break;
+		case FW_IVRS_E_RANGE:
+		case FW_IVRS_E_EXT_RANGE:
+		case FW_IVRS_E_ALIAS_RANGE:
+			if (e->closed)
+				fw_acpi_text_put(&t, "%s .. %s", fw_acpi_bdf_str(b->segment, e->device_id, a),
+						 fw_acpi_bdf_str(b->segment, e->end, z));
+			else
+				fw_acpi_text_put(&t, "%s .. (no END entry)", fw_acpi_bdf_str(b->segment, e->device_id, a));
+			break;
+		case FW_IVRS_E_SPECIAL:
+			fw_acpi_text_put(&t, "%s %u is %s", variety_name(e->variety, "special"), e->handle,
+					 fw_acpi_bdf_str(b->segment, e->source, a));
+			break;
+		case FW_IVRS_E_ACPI_HID:
+			fw_acpi_text_put(&t, "%s", e->hid[0] ? e->hid : "(no HID)");
+			if (e->cid[0])
+				fw_acpi_text_put(&t, " CID %s", e->cid);
+			else if (e->cid_raw)
+				fw_acpi_text_put(&t, " CID 0x%" PRIx64, e->cid_raw);
+			if (e->uid)
+				fw_acpi_text_put(&t, " UID \"%s\"", e->uid);
+			fw_acpi_text_put(&t, " is %s", fw_acpi_bdf_str(b->segment, e->device_id, a));
+			break;
+		default: fw_acpi_text_put(&t, "%s", fw_acpi_bdf_str(b->segment, e->device_id, a)); break;
+		}
+		if (alias)
+			fw_acpi_text_put(&t, " seen as %s", fw_acpi_bdf_str(b->segment, e->source, a));
+		if (k == FW_IVRS_E_EXT_SELECT || k == FW_IVRS_E_EXT_RANGE)
+			fw_acpi_text_put(&t, " ext 0x%08x", e->ext);
+		if (k == FW_IVRS_E_UNKNOWN)
+			fw_acpi_text_put(&t, " (type 0x%02x)", e->type);
+		out->s = (snprintf(out->buf, sizeof(out->buf), "%s", t.buf), out->buf);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* A bit-field value in text: its fields, "none" for 0. */
+static const char *bits_or_none(uint64_t v, const struct fw_bitfields *bits, struct fw_acpi_derived *out)
+{
+	return v ? fw_bitfields_str(v, bits, out->buf, sizeof(out->buf)) : "none";
+}
+
+static bool derive_block(const struct ivrs_facts *x, size_t part, const struct fw_ivrs_block *b, const char *name,
+			 struct fw_acpi_derived *out)
+{
+	const struct fw_ivrs *m = &x->m;
+	bool ivhd = b->is_ivhd, efr = ivhd && b->has_efr;
+	if (!strcmp(name, "TypeName")) {
+		out->s = fw_ivrs_block_type_name(b->type);
+	} else if (!strcmp(name, "Flags")) {
+		out->u = b->flags;
+		out->bits = b->is_ivmd ? &fw_ivmd_flag_names : ivhd ? &fw_ivhd_flag_names : NULL;
+	} else if (!strcmp(name, "DeviceId") || !strcmp(name, "Bdf")) {
+		out->u = b->device_id;
+		out->s = name[0] == 'B' ? fw_acpi_bdf_str(b->segment, b->device_id, out->buf) : NULL;
+		return ivhd || b->type == FW_IVRS_IVMD_ONE;
+	} else if (!strncmp(name, "Range", 5)) {
+		bool end = name[5] == 'E';
+		uint16_t id = end ? b->aux_data : b->device_id;
+		out->u = id;
+		out->s = strstr(name, "Bdf") ? fw_acpi_bdf_str(b->segment, id, out->buf) : NULL;
+		return b->type == FW_IVRS_IVMD_RANGE;
+	} else if (!strcmp(name, "Segment")) {
+		out->u = b->segment;
+		return ivhd || b->is_ivmd;
+	} else if (!strcmp(name, "Cap")) {
+		out->u = b->cap_offset;
+	} else if (!strcmp(name, "Base")) {
+		out->u = b->base_address;
+	} else if (!strcmp(name, "Info") || !strcmp(name, "InfoText")) {
+		out->u = b->info;
+		out->bits = &fw_ivhd_info_bits;
+		out->s = name[4] ? bits_or_none(b->info, out->bits, out) : NULL;
+	} else if (!strcmp(name, "Attr") || !strcmp(name, "AttrText")) {
+		out->u = b->attributes;
+		out->bits = &fw_ivhd_attr_bits;
+		out->s = name[4] ? bits_or_none(b->attributes, out->bits, out) : NULL;
+		return efr;
+	} else if (!strcmp(name, "Features") || !strcmp(name, "FeaturesText")) {
+		out->u = b->attributes;
+		out->bits = &fw_ivhd10_feature_bits;
+		out->s = name[8] ? bits_or_none(b->attributes, out->bits, out) : NULL;
+		return ivhd && !efr;
+	} else if (!strcmp(name, "Efr") || !strcmp(name, "EfrFields")) {
+		out->u = b->efr;
+		out->bits = &fw_ivrs_efr_bits;
+		return efr;
+	} else if (!strcmp(name, "Efr2") || !strcmp(name, "Efr2Fields")) {
+		out->u = b->efr2;
+		out->bits = &fw_ivrs_efr2_bits;
+		return efr;
+	} else if (!strcmp(name, "EfrText")) {
+		char names[1024];
+		snprintf(out->buf, sizeof(out->buf), "%s %s", fw_bitfields_str(b->efr, &fw_ivrs_efr_bits, names, sizeof(names)),
+			 linux_features(x->features[part], x->nfeatures[part], names + 512, 512));
+		out->s = out->buf;
+		return efr;
+	} else if (!strcmp(name, "Efr2Text")) {
+		char names[1024];
+		snprintf(out->buf, sizeof(out->buf), "%s%s", b->efr2 ? ": " : "",
+			 b->efr2 ? fw_bitfields_str(b->efr2, &fw_ivrs_efr2_bits, names, sizeof(names)) : "");
+		out->s = out->buf;
+		return efr;
+	} else if (!strcmp(name, "EfrFeatures")) {
+		out->lines = x->features[part];
+		out->nlines = x->nfeatures[part];
+		return efr;
+	} else if (!strcmp(name, "LinuxUses")) {
+		out->u = b->linux_uses;
+	} else if (!strcmp(name, "IommuIndex")) {
+		out->u = (uint64_t)b->iommu_index;
+		out->null = b->iommu_index < 0;
+	} else if (!strcmp(name, "LinuxNote")) {
+		if (b->linux_uses)
+			snprintf(out->buf, sizeof(out->buf), "(Linux IOMMU %d)", b->iommu_index);
+		else
+			snprintf(out->buf, sizeof(out->buf), "(Linux uses the %02xh blocks instead)", m->linux_type);
+		out->s = out->buf;
+	} else if (!strcmp(name, "DeviceEntries")) {
+		out->u = b->nraw_entries;
+	} else if (!strcmp(name, "Covered")) {
+		out->cols = covered_cols;
+		out->ncols = 3;
+		out->cells = x->covered[part];
+		out->nrows = b->ncovered;
+	} else if (!strcmp(name, "Covers")) {
+		out->lines = &x->covers[part];
+		out->nlines = 1;
+		return x->covers[part] != NULL;
+	} else if (!strcmp(name, "Devices")) {
+		/* what an IVMD applies to */
+		char a[16], z[16];
+		if (b->type == FW_IVRS_IVMD_ALL)
+			snprintf(out->buf, sizeof(out->buf), "every device of segment %04x", b->segment);
+		else if (b->type == FW_IVRS_IVMD_ONE)
+			snprintf(out->buf, sizeof(out->buf), "device %s", fw_acpi_bdf_str(b->segment, b->device_id, a));
+		else
+			snprintf(out->buf, sizeof(out->buf), "devices %s .. %s", fw_acpi_bdf_str(b->segment, b->device_id, a),
+				 fw_acpi_bdf_str(b->segment, b->aux_data, z));
+		out->s = out->buf;
+	} else if (!strcmp(name, "Start")) {
+		out->u = b->start_address;
+	} else if (!strcmp(name, "MemoryLength")) {
+		out->u = b->memory_length;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+static bool derive(const struct fw_acpi_table *t, size_t part, const char *name, struct fw_acpi_derived *out)
+{
+	const struct ivrs_facts *x = t->model;
+	const struct fw_ivrs *m = &x->m;
+	if (!x || !t->doc || part >= t->doc->nparts)
+		return false;
+	const struct fw_acpi_part *p = &t->doc->parts[part];
+	if (part && p->within) {
+		const struct fw_ivrs_entry *e = x->entry_of[part];
+		if (!strcmp(name, "@listed")) {
+			out->u = e != NULL;
+			return true;
+		}
+		return e && x->block_of[p->within] && derive_entry(x->block_of[p->within], e, name, out);
+	}
+	if (part)
+		return x->block_of[part] && derive_block(x, part, x->block_of[part], name, out);
+	if (!strcmp(name, "Ivinfo")) {
+		out->u = m->ivinfo;
+		out->bits = &fw_ivrs_ivinfo_bits;
+	} else if (!strcmp(name, "LinuxType")) {
+		out->u = m->linux_type;
+		out->null = !m->linux_type;
+	} else if (!strcmp(name, "Iommus")) {
+		out->u = m->niommus;
+	} else if (!strcmp(name, "Plural")) {
+		out->s = m->niommus == 1 ? "" : "s";
+	} else if (!strcmp(name, "GlobalEfr") || !strcmp(name, "GlobalEfr2")) {
+		out->u = name[9] ? m->global_efr2 : m->global_efr;
+		return m->global_efr_valid;
+	} else if (!strcmp(name, "GlobalFeatures")) {
+		out->lines = x->global_features;
+		out->nlines = x->nglobal_features;
+		return m->global_efr_valid;
+	} else if (!strcmp(name, "GlobalLinux")) {
+		out->s = linux_features(x->global_features, x->nglobal_features, out->buf, sizeof(out->buf));
+	} else if (!strcmp(name, "Remap")) {
+		out->cols = remap_cols;
+		out->ncols = 4;
+		out->cells = x->remap;
+		out->nrows = m->nspecials;
+	} else if (!strcmp(name, "RemapLine")) {
+		out->lines = &x->remap_line;
+		out->nlines = m->nspecials ? 1 : 0;
+	} else if (!strcmp(name, "Messages")) {
+		/* read when written: the MADT cross-check adds messages after the table is decoded */
+		out->lines = m->linux_messages;
+		out->nlines = m->nlinux_messages;
+		out->u = m->nlinux_messages;
+		out->indent = 2;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+#define D(key, name, as) {key, name, as, false, derive}
+#define N(key, name, as) {key, name, as, true, derive}
+static const struct fw_acpi_show ivrs_show[] = {
+	D("ivinfo", "Ivinfo", FW_AS_BITS),
+	N("linux.ivhd_type", "LinuxType", FW_AS_NUMBER),
+	D("linux.iommus", "Iommus", FW_AS_NUMBER),
+	D("linux.efr", "GlobalEfr", FW_AS_HEX),
+	D("linux.efr2", "GlobalEfr2", FW_AS_HEX),
+	D("linux.efr_features", "GlobalFeatures", FW_AS_LINES),
+	D("linux.interrupt_remapping_map", "Remap", FW_AS_ROWS),
+	D("linux.messages", "Messages", FW_AS_LINES),
+	D(NULL, "Plural", FW_AS_TEXT),
+	D(NULL, "GlobalLinux", FW_AS_TEXT),
+	D(NULL, "RemapLine", FW_AS_LINES),
+};
+static const char *const ivrs_text[] = {
+	"IVinfo 0x{Ivinfo:%08x}: {Ivinfo:bits}",
+	"{!LinuxType}Linux uses the IVHD {LinuxType:%02x}h blocks: {Iommus} IOMMU{Plural}",
+	"global EFR 0x{GlobalEfr:%016x}, EFR2 0x{GlobalEfr2:%x} {GlobalLinux}",
+	"{*RemapLine}",
+	"{!Messages}{#yellow}Linux would print:{#reset}",
+	"{*Messages}",
+	NULL,
+};
+#define SHOW_BLOCK                                                                                                   \
+	{"offset", "@offset", FW_AS_NUMBER, false, NULL}, {"type", "@type", FW_AS_NUMBER, false, NULL},                  \
+		D("type_name", "TypeName", FW_AS_TEXT), D("flags", "Flags", FW_AS_FLAGS),                                  \
+		{"length", "@length", FW_AS_NUMBER, false, NULL}
+static const struct fw_acpi_show ivhd_show[] = {
+	SHOW_BLOCK,
+	D("device_id", "DeviceId", FW_AS_NUMBER),
+	D("bdf", "Bdf", FW_AS_TEXT),
+	D("segment", "Segment", FW_AS_NUMBER),
+	D("capability_offset", "Cap", FW_AS_NUMBER),
+	D("base_address", "Base", FW_AS_HEX),
+	D("iommu_info", "Info", FW_AS_BITS),
+	D("attributes", "Attr", FW_AS_BITS),
+	D("efr", "Efr", FW_AS_HEX),
+	D("efr2", "Efr2", FW_AS_HEX),
+	D("efr_features", "EfrFeatures", FW_AS_LINES),
+	D("efr_fields", "EfrFields", FW_AS_BITS),
+	D("efr2_fields", "Efr2Fields", FW_AS_BITS),
+	D("features", "Features", FW_AS_BITS),
+	D("linux_uses", "LinuxUses", FW_AS_BOOL),
+	N("iommu_index", "IommuIndex", FW_AS_NUMBER),
+	{"entries", "IVHD device entry", FW_AS_PARTS, false, NULL},
+	D("device_entries", "DeviceEntries", FW_AS_NUMBER),
+	D("covered", "Covered", FW_AS_ROWS),
+	D(NULL, "LinuxNote", FW_AS_TEXT),
+	D(NULL, "InfoText", FW_AS_TEXT),
+	D(NULL, "AttrText", FW_AS_TEXT),
+	D(NULL, "FeaturesText", FW_AS_TEXT),
+	D(NULL, "EfrText", FW_AS_TEXT),
+	D(NULL, "Efr2Text", FW_AS_TEXT),
+	D(NULL, "Covers", FW_AS_LINES),
+};
+static const char *const ivhd_text[] = {
+	"",
+	"{#bold}@{@offset:0x%03x} IVHD {@type:%02x}h{#reset}  IOMMU {Bdf}  base {Base:0x%x}  {LinuxNote}",
+	"  flags 0x{Flags:%02x}: {Flags:names}; capability at 0x{Cap:%02x}; info 0x{Info:%04x}: {InfoText}",
+	"  attributes 0x{Attr:%08x}: {AttrText}",
+	"  EFR  0x{Efr:%016x}: {EfrText}",
+	"  EFR2 0x{Efr2:%016x}{Efr2Text}",
+	"  features 0x{Features:%08x}: {FeaturesText}",
+	"  device entries ({DeviceEntries} in the table; a START/END pair is one line):",
+	"{*IVHD device entry}",
+	"{*Covers}",
+	NULL,
+};
+static const struct fw_acpi_show ivmd_show[] = {
+	SHOW_BLOCK,
+	D("device_id", "DeviceId", FW_AS_NUMBER),
+	D("bdf", "Bdf", FW_AS_TEXT),
+	D("start", "RangeStart", FW_AS_NUMBER),
+	D("end", "RangeEnd", FW_AS_NUMBER),
+	D("start_bdf", "RangeStartBdf", FW_AS_TEXT),
+	D("end_bdf", "RangeEndBdf", FW_AS_TEXT),
+	D("segment", "Segment", FW_AS_NUMBER),
+	D("start_address", "Start", FW_AS_HEX),
+	D("memory_length", "MemoryLength", FW_AS_HEX),
+	D(NULL, "Devices", FW_AS_TEXT),
+};
+static const char *const ivmd_text[] = {
+	"",
+	"{#bold}@{@offset:0x%03x} IVMD {@type:%02x}h{#reset}  {Devices}",
+	"  memory 0x{Start:%x} + 0x{MemoryLength:%x}, flags 0x{Flags:%02x}: {Flags:names}",
+	NULL,
+};
+static const struct fw_acpi_show other_show[] = {SHOW_BLOCK};
+static const char *const other_text[] = {
+	"", "@{@offset:0x%03x} block type 0x{@type:%02x}, {@length} bytes (not IVHD or IVMD)", NULL,
+};
+static const struct fw_acpi_show entry_show[] = {
+	D(NULL, "@listed", FW_AS_BOOL),
+	{"offset", "@offset", FW_AS_NUMBER, false, NULL},
+	D("type", "Kind", FW_AS_TEXT),
+	{"type_id", "@type", FW_AS_NUMBER, false, NULL},
+	D("start", "Start", FW_AS_NUMBER),
+	D("end", "End", FW_AS_NUMBER),
+	D("start_bdf", "StartBdf", FW_AS_TEXT),
+	D("end_bdf", "EndBdf", FW_AS_TEXT),
+	D("device_id", "DeviceId", FW_AS_NUMBER),
+	D("bdf", "Bdf", FW_AS_TEXT),
+	D("dte", "Dte", FW_AS_NUMBER),
+	D("dte_names", "Dte", FW_AS_TOKENS),
+	D("alias", "Alias", FW_AS_NUMBER),
+	D("alias_bdf", "AliasBdf", FW_AS_TEXT),
+	D("ext_setting", "Ext", FW_AS_HEX),
+	D("variety", "Variety", FW_AS_TEXT),
+	D("handle", "Handle", FW_AS_NUMBER),
+	D("device_id", "SpecialId", FW_AS_NUMBER),
+	D("bdf", "SpecialBdf", FW_AS_TEXT),
+	D("hid", "Hid", FW_AS_TEXT),
+	D("cid", "Cid", FW_AS_TEXT),
+	D("uid_format", "UidFormat", FW_AS_TEXT),
+	D("uid", "Uid", FW_AS_TEXT),
+	D(NULL, "Desc", FW_AS_TEXT),
+	D(NULL, "DteText", FW_AS_TEXT),
+};
+static const char *const entry_text[] = {"    @{@offset:0x%03x} {Kind:%-12s} {Desc}{?DteText:  [%s]}", NULL};
+#undef D
+#undef N
+
+/* diff: the IOMMUs Linux uses, keyed by segment and device */
+static void efr_text(uint64_t efr, uint64_t efr2, struct fw_acpi_text *t)
+{
+	const char *names[32];
+	size_t n = fw_ivrs_efr_features(efr, efr2, names, 32);
+	for (size_t i = 0; i < n; i++)
+		fw_acpi_text_put(t, "%s%s", i ? " " : "", names[i]);
+}
+
+static void iommu_text(const struct fw_ivrs_block *b, struct fw_acpi_text *t)
+{
+	size_t devices = 0;
+	for (size_t i = 0; i < b->ncovered; i++)
+		devices += (size_t)(b->covered[i].last - b->covered[i].first) + 1;
+	fw_acpi_text_put(t, "base 0x%" PRIX64 ", flags 0x%02X, %zu devices", b->base_address, b->flags, devices);
+	if (b->has_efr) {
+		fw_acpi_text_put(t, ", EFR ");
+		efr_text(b->efr, b->efr2, t);
+	}
+}
+
+static void iommu_change(const struct fw_ivrs_block *x, const struct fw_ivrs_block *y, fw_acpi_change_fn change, void *ctx)
+{
+	struct fw_acpi_text ta = {0}, tb = {0};
+	const struct fw_ivrs_block *named = x ? x : y;
+	char what[48];
+	snprintf(what, sizeof(what), "IOMMU %04x:%02x:%02x.%u", named->segment, named->device_id >> 8,
+		 (named->device_id >> 3) & 0x1F, named->device_id & 7);
+	if (x)
+		iommu_text(x, &ta);
+	else
+		fw_acpi_text_put(&ta, "(none)");
+	if (y)
+		iommu_text(y, &tb);
+	else
+		fw_acpi_text_put(&tb, "(none)");
+	if (strcmp(ta.buf, tb.buf))
+		change(ctx, what, ta.buf, tb.buf, NULL);
+}
+
+static void compare(const struct fw_acpi_table *ta, const struct fw_acpi_table *tb, fw_acpi_change_fn change, void *ctx)
+{
+	const struct fw_ivrs *a = ta->model, *b = tb->model;
+	char va[64], vb[64];
+	if (!a || !b)
+		return;
+	if (a->ivinfo != b->ivinfo) {
+		snprintf(va, sizeof(va), "0x%08X", a->ivinfo);
+		snprintf(vb, sizeof(vb), "0x%08X", b->ivinfo);
+		change(ctx, "IVinfo", va, vb, NULL);
+	}
+	if (a->linux_type != b->linux_type || a->niommus != b->niommus) {
+		snprintf(va, sizeof(va), "%zu (IVHD type 0x%02X)", a->niommus, a->linux_type);
+		snprintf(vb, sizeof(vb), "%zu (IVHD type 0x%02X)", b->niommus, b->linux_type);
+		change(ctx, "IOMMUs", va, vb, NULL);
+	}
+	struct fw_strmap mb, seen;
+	fw_strmap_init(&mb);
+	fw_strmap_init(&seen);
+	char key[32];
+	for (size_t i = 0; i < b->nblocks; i++)
+		if (b->blocks[i].linux_uses) {
+			snprintf(key, sizeof(key), "%u:%u", b->blocks[i].segment, b->blocks[i].device_id);
+			fw_strmap_put(&mb, key, (void *)&b->blocks[i]);
+		}
+	for (size_t i = 0; i < a->nblocks; i++) {
+		const struct fw_ivrs_block *x = &a->blocks[i];
+		if (!x->linux_uses)
+			continue;
+		snprintf(key, sizeof(key), "%u:%u", x->segment, x->device_id);
+		fw_strmap_put(&seen, key, NULL);
+		iommu_change(x, fw_strmap_get(&mb, key), change, ctx);
+	}
+	for (size_t i = 0; i < b->nblocks; i++) {
+		const struct fw_ivrs_block *y = &b->blocks[i];
+		snprintf(key, sizeof(key), "%u:%u", y->segment, y->device_id);
+		if (y->linux_uses && !fw_strmap_has(&seen, key))
+			iommu_change(NULL, y, change, ctx);
+	}
+	fw_strmap_free(&seen);
+	fw_strmap_free(&mb);
+	if (a->global_efr_valid && b->global_efr_valid && (a->global_efr != b->global_efr || a->global_efr2 != b->global_efr2)) {
+		struct fw_acpi_text xa = {0}, xb = {0};
+		efr_text(a->global_efr, a->global_efr2, &xa);
+		efr_text(b->global_efr, b->global_efr2, &xb);
+		if (strcmp(xa.buf, xb.buf))
+			change(ctx, "features Linux uses", xa.buf, xb.buf, NULL);
+	}
+}
+
+static const struct fw_acpi_shape ivrs_shapes[] = {
+	FW_ACPI_SHAPE(&fw_ivrs_layout, ivrs_show, ivrs_text),
+	FW_ACPI_SHAPE(&fw_ivhd10_layout, ivhd_show, ivhd_text),
+	FW_ACPI_SHAPE(&fw_ivhd11_layout, ivhd_show, ivhd_text),
+	FW_ACPI_SHAPE(&fw_ivmd_layout, ivmd_show, ivmd_text),
+	FW_ACPI_SHAPE(NULL, other_show, other_text),
+	FW_ACPI_SHAPE(&fw_ivhd_device_layout, entry_show, entry_text),
+	FW_ACPI_SHAPE(&fw_ivhd_alias_layout, entry_show, entry_text),
+	FW_ACPI_SHAPE(&fw_ivhd_ext_layout, entry_show, entry_text),
+	FW_ACPI_SHAPE(&fw_ivhd_special_layout, entry_show, entry_text),
+	FW_ACPI_SHAPE(&fw_ivhd_hid_layout, entry_show, entry_text),
+};
+static const struct fw_acpi_view ivrs_view = {ivrs_shapes, sizeof(ivrs_shapes) / sizeof(ivrs_shapes[0]), "blocks", compare,
+					      true};
+
+static const struct fw_acpi_subtype block_types[] = {
+	{FW_IVRS_IVHD_10, &fw_ivhd10_layout, -1, &fw_ivhd_device_layout},
+	{FW_IVRS_IVHD_11, &fw_ivhd11_layout, -1, &fw_ivhd_device_layout},
+	{FW_IVRS_IVHD_40, &fw_ivhd11_layout, -1, &fw_ivhd_device_layout},
+	{FW_IVRS_IVMD_ALL, &fw_ivmd_layout, -1, NULL},
+	{FW_IVRS_IVMD_ONE, &fw_ivmd_layout, -1, NULL},
+	{FW_IVRS_IVMD_RANGE, &fw_ivmd_layout, -1, NULL},
+};
+static const struct fw_acpi_subtype entry_types[] = {
+	{FW_IVHD_DEV_ALIAS_SELECT, &fw_ivhd_alias_layout, -1, NULL}, {FW_IVHD_DEV_ALIAS_RANGE, &fw_ivhd_alias_layout, -1, NULL},
+	{FW_IVHD_DEV_EXT_SELECT, &fw_ivhd_ext_layout, -1, NULL},     {FW_IVHD_DEV_EXT_RANGE, &fw_ivhd_ext_layout, -1, NULL},
+	{FW_IVHD_DEV_SPECIAL, &fw_ivhd_special_layout, -1, NULL},    {FW_IVHD_DEV_ACPI_HID, &fw_ivhd_hid_layout, -1, NULL},
+};
+
+static size_t entry_length_of(const uint8_t *p, size_t left)
+{
+	struct fw_view v = {p, left, FW_OFFSET_UNKNOWN};
+	return entry_length(p[0], &v, 0);
+}
+
+const struct fw_acpi_layout fw_acpi_ivrs_table = {
+	.fixed = &fw_ivrs_layout, .rest = FW_ACPI_REST_RECORDS, .start_field = -1, .count_field = -1,
+	.records = {"block", 1, 2, 2}, .types = block_types, .ntypes = sizeof(block_types) / sizeof(block_types[0]),
+	.inner = {"IVHD device entry", 1, 0, 0}, .inner_length = entry_length_of, .inner_types = entry_types,
+	.ninner_types = sizeof(entry_types) / sizeof(entry_types[0]), .hook_reports = true, .view = &ivrs_view,
+};

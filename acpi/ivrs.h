@@ -6,7 +6,8 @@
  * block or entry start. The decoder keeps every block and entry, and derives what Linux derives:
  * the one IVHD type it uses, the devices each of those IOMMUs covers, the IOAPIC/HPET map for
  * interrupt remapping, the global EFR, and the `AMD-Vi:` firmware-bug messages Linux would print
- * for this table.
+ * for this table. The table's layout row (fw_acpi_ivrs_table: blocks, device entries by type)
+ * and its view write the JSON and text and compare two tables' IOMMUs for diff (ivrs.c).
  */
 #ifndef FW_ACPI_IVRS_H
 #define FW_ACPI_IVRS_H

@@ -14,6 +14,7 @@
 #include "acpi/gas.h"
 #include "acpi/hpet.h"
 #include "acpi/iasl.h"
+#include "acpi/ivrs.h"
 #include "acpi/madt.h"
 #include "acpi/set.h"
 #include "acpi/srat.h"
@@ -576,5 +577,78 @@ TEST(acpi_layout_structure_shorter_than_its_type_is_an_error)
 	CHECK(t && t->doc);
 	CHECK(t->diags && t->diags->severity == FW_DIAG_ERROR);
 	CHECK(t->diags && strstr(t->diags->msg, "at 0x2c has Length 8, the structure needs 12"));
+	fw_acpi_set_free(s);
+}
+
+/* IVRS device entries have no length field: the walk takes it from the type (8 from 42h, 24 for an
+ * ACPI HID entry with a 2-byte UID), and an END entry is part of its START's range, so no list
+ * shows it on its own. */
+TEST(acpi_layout_ivrs_entries_by_type_and_ranges_joined)
+{
+	uint8_t b[136] = {0};
+	le32(b + 36, 0x00203041);
+	uint8_t *h = b + 48; /* IVHD 40h */
+	h[0] = 0x40, h[1] = 0xB0;
+	le16(h + 2, 88);
+	le16(h + 4, 0x0002);
+	le16(h + 6, 0x40);
+	le64(h + 8, 0xFD500000ull);
+	le64(h + 24, 1ull << 63);
+	uint8_t *e = h + 40;
+	e[0] = 0x03, le16(e + 1, 0x0100);                         /* START */
+	e[4] = 0x04, le16(e + 5, 0x01FF);                         /* END */
+	e[8] = 0x42, le16(e + 9, 0x0200), le16(e + 13, 0x0208);   /* alias select */
+	e[16] = 0x48, e[20] = 5, le16(e + 21, 0x00A0), e[23] = 1; /* IOAPIC 5 */
+	e[24] = 0xF0, le16(e + 25, 0x00A5);                       /* ACPI HID, UID "AB" */
+	memcpy(e + 28, "AMDI0020", 8);
+	e[44] = 2, e[45] = 2, e[46] = 'A', e[47] = 'B';
+	struct fw_acpi_set *s = one_table("IVRS", b, sizeof(b));
+	CHECK(s);
+	const struct fw_acpi_table *t = fw_acpi_set_find(s, "IVRS", 0);
+	const struct fw_ivrs *m = fw_acpi_table_model(t, FW_ACPI_MODEL_IVRS);
+	CHECK(m && t->doc);
+	const struct fw_acpi_doc *d = t->doc;
+	CHECK_EQ(d->nparts, 7);
+	for (size_t k = 2; k < 7; k++)
+		CHECK_EQ(d->parts[k].within, 1);
+	CHECK_EQ(d->parts[4].offset, 96);
+	CHECK_EQ(d->parts[4].length, 8);
+	CHECK_EQ(d->parts[6].length, 24);
+	CHECK(d->parts[4].layout == &fw_ivhd_alias_layout);
+	CHECK_EQ(VALUE(d, 4, "SourceDeviceId"), 0x0208);
+	CHECK_EQ(VALUE(d, 5, "Handle"), 5);
+	CHECK_EQ(VALUE(d, 5, "Variety"), 1);
+	CHECK_EQ(VALUE(d, 6, "UidLength"), 2);
+	CHECK(fw_acpi_listed_shape(t, 2) != NULL);
+	CHECK(fw_acpi_listed_shape(t, 3) == NULL); /* the END of the range at 0x58 */
+	const struct fw_acpi_shape *sh = fw_acpi_listed_shape(t, 2);
+	const struct fw_acpi_value *v;
+	struct fw_acpi_derived dv;
+	CHECK(sh && fw_acpi_show_value(t, 2, sh, "Desc", &v, &dv) && dv.s);
+	CHECK_STR(dv.s, "0000:01:00.0 .. 0000:01:1f.7");
+	CHECK(sh && fw_acpi_show_value(t, 6, sh, "Desc", &v, &dv) && dv.s);
+	CHECK_STR(dv.s, "AMDI0020 UID \"AB\" is 0000:00:14.5");
+	/* the devices the IOMMU covers: 00:14.0, 00:14.5, the range joined with the alias 02:00.0, its source */
+	sh = fw_acpi_listed_shape(t, 1);
+	CHECK(sh && fw_acpi_show_value(t, 1, sh, "Covered", &v, &dv));
+	CHECK_EQ(dv.nrows, 4);
+	CHECK_EQ(dv.ncols, 3);
+	CHECK(dv.nrows == 4 && !strcmp(dv.cells[6].s, "0000:01:00.0") && !strcmp(dv.cells[7].s, "0000:02:00.0"));
+	CHECK(dv.nrows == 4 && dv.cells[8].n == 257 && !strcmp(dv.cells[9].s, "0000:02:01.0"));
+	CHECK_EQ(m->nspecials, 1);
+	CHECK(t->diag_count == 1 && strstr(t->diags->msg, "no MADT in the input"));
+	fw_acpi_set_free(s);
+	/* the HID entry cut short: the walk stops there, reported once, by the decoder (after the
+	 * note that there is no MADT to check the IOAPIC map against) */
+	uint8_t c[122];
+	memcpy(c, b, sizeof(c));
+	le16(c + 48 + 2, 74);
+	s = one_table("IVRS", c, sizeof(c));
+	CHECK(s);
+	t = fw_acpi_set_find(s, "IVRS", 0);
+	CHECK(t && t->doc);
+	CHECK_EQ(t->doc->nparts, 6);
+	CHECK_EQ(t->diag_count, 2);
+	CHECK(t->diags && strstr(t->diags->msg, "device entry type 0xf0 at 0x70 needs 22 bytes, only 10 left in the block"));
 	fw_acpi_set_free(s);
 }

@@ -7,7 +7,6 @@
 
 #include "acpi-write.h"
 #include "acpi/fields.h"
-#include "acpi/ivrs.h"
 
 json_t *fw_json_hex(uint64_t v)
 {
@@ -47,12 +46,6 @@ json_t *fw_json_diags(const struct fw_diag *d, bool offsets_relative)
 	return a;
 }
 
-static json_t *bdf(uint16_t seg, uint16_t devid)
-{
-	char buf[16];
-	return json_string(fw_acpi_bdf_str(seg, devid, buf));
-}
-
 /* {"value": "0x..", Name: bool | number, ...} */
 static json_t *bitfields(uint64_t value, const struct fw_bitfields *set)
 {
@@ -78,172 +71,6 @@ static json_t *bit_tokens(uint64_t value, const struct fw_bitfields *set)
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(a, json_string(slots[i]));
 	return a;
-}
-
-static void set_flags(json_t *o, const char *key, const struct fw_bitfields *names, uint64_t value)
-{
-	char names_key[64];
-	json_object_set_new(o, key, json_integer((json_int_t)value));
-	snprintf(names_key, sizeof(names_key), "%s_names", key);
-	json_object_set_new(o, names_key, fw_json_flag_names(names, value));
-}
-
-/* --- IVRS -------------------------------------------------------------------------------------- */
-
-static json_t *efr_features(uint64_t efr, uint64_t efr2)
-{
-	const char *names[16];
-	size_t n = fw_ivrs_efr_features(efr, efr2, names, 16);
-	json_t *a = json_array();
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, json_string(names[i]));
-	return a;
-}
-
-static json_t *ivrs_entry(const struct fw_ivrs_block *b, const struct fw_ivrs_entry *e)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "offset", json_integer(e->offset));
-	json_object_set_new(o, "type", json_string(fw_ivrs_entry_kind_name(e->kind)));
-	json_object_set_new(o, "type_id", json_integer(e->type));
-	switch (e->kind) {
-	case FW_IVRS_E_RANGE:
-	case FW_IVRS_E_ALIAS_RANGE:
-	case FW_IVRS_E_EXT_RANGE:
-		json_object_set_new(o, "start", json_integer(e->device_id));
-		json_object_set_new(o, "end", e->closed ? json_integer(e->end) : json_null());
-		json_object_set_new(o, "start_bdf", bdf(b->segment, e->device_id));
-		json_object_set_new(o, "end_bdf", e->closed ? bdf(b->segment, e->end) : json_null());
-		break;
-	case FW_IVRS_E_ALL:
-	case FW_IVRS_E_PAD:
-		break;
-	case FW_IVRS_E_SPECIAL:
-		break;
-	default:
-		json_object_set_new(o, "device_id", json_integer(e->device_id));
-		json_object_set_new(o, "bdf", bdf(b->segment, e->device_id));
-		break;
-	}
-	if (e->kind != FW_IVRS_E_PAD) {
-		json_object_set_new(o, "dte", json_integer(e->dte));
-		json_object_set_new(o, "dte_names", bit_tokens(e->dte, &fw_ivrs_dte_bits));
-	}
-	if (e->kind == FW_IVRS_E_ALIAS_SELECT || e->kind == FW_IVRS_E_ALIAS_RANGE) {
-		json_object_set_new(o, "alias", json_integer(e->source));
-		json_object_set_new(o, "alias_bdf", bdf(b->segment, e->source));
-	}
-	if (e->kind == FW_IVRS_E_EXT_SELECT || e->kind == FW_IVRS_E_EXT_RANGE)
-		json_object_set_new(o, "ext_setting", fw_json_hex(e->ext));
-	if (e->kind == FW_IVRS_E_SPECIAL) {
-		json_object_set_new(o, "variety", json_string(e->variety == FW_IVHD_SPECIAL_IOAPIC ? "IOAPIC"
-							      : e->variety == FW_IVHD_SPECIAL_HPET ? "HPET"
-												    : "unknown"));
-		json_object_set_new(o, "handle", json_integer(e->handle));
-		json_object_set_new(o, "device_id", json_integer(e->source));
-		json_object_set_new(o, "bdf", bdf(b->segment, e->source));
-	}
-	if (e->kind == FW_IVRS_E_ACPI_HID) {
-		json_object_set_new(o, "hid", json_string(e->hid));
-		json_object_set_new(o, "cid", e->cid[0] ? json_string(e->cid) : e->cid_raw ? fw_json_hex(e->cid_raw) : json_null());
-		static const char *const fmts[] = {"none", "integer", "string"};
-		json_object_set_new(o, "uid_format", json_string(e->uid_format < 3 ? fmts[e->uid_format] : "unknown"));
-		json_object_set_new(o, "uid", e->uid ? json_string(e->uid) : json_null());
-	}
-	return o;
-}
-
-static json_t *ivrs_json(const struct fw_ivrs *m)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "ivinfo", bitfields(m->ivinfo, &fw_ivrs_ivinfo_bits));
-	json_t *lx = json_object();
-	json_object_set_new(lx, "ivhd_type", m->linux_type ? json_integer(m->linux_type) : json_null());
-	json_object_set_new(lx, "iommus", json_integer((json_int_t)m->niommus));
-	if (m->global_efr_valid) {
-		json_object_set_new(lx, "efr", fw_json_hex(m->global_efr));
-		json_object_set_new(lx, "efr2", fw_json_hex(m->global_efr2));
-		json_object_set_new(lx, "efr_features", efr_features(m->global_efr, m->global_efr2));
-	}
-	json_t *maps = json_array();
-	for (size_t i = 0; i < m->nspecials; i++) {
-		const struct fw_ivrs_special *sp = &m->specials[i];
-		json_t *e = json_object();
-		json_object_set_new(e, "variety", json_string(sp->variety == FW_IVHD_SPECIAL_IOAPIC ? "IOAPIC"
-							      : sp->variety == FW_IVHD_SPECIAL_HPET ? "HPET"
-												     : "unknown"));
-		json_object_set_new(e, "handle", json_integer(sp->handle));
-		json_object_set_new(e, "bdf", bdf(sp->segment, sp->source));
-		json_object_set_new(e, "iommu", json_integer(sp->iommu_index));
-		json_array_append_new(maps, e);
-	}
-	json_object_set_new(lx, "interrupt_remapping_map", maps);
-	json_t *msgs = json_array();
-	for (size_t i = 0; i < m->nlinux_messages; i++)
-		json_array_append_new(msgs, json_string(m->linux_messages[i]));
-	json_object_set_new(lx, "messages", msgs);
-	json_object_set_new(o, "linux", lx);
-	json_t *blocks = json_array();
-	for (size_t i = 0; i < m->nblocks; i++) {
-		const struct fw_ivrs_block *b = &m->blocks[i];
-		json_t *j = json_object();
-		json_object_set_new(j, "offset", json_integer(b->offset));
-		json_object_set_new(j, "type", json_integer(b->type));
-		json_object_set_new(j, "type_name", json_string(fw_ivrs_block_type_name(b->type)));
-		set_flags(j, "flags", b->is_ivmd ? &fw_ivmd_flag_names : b->is_ivhd ? &fw_ivhd_flag_names : NULL, b->flags);
-		json_object_set_new(j, "length", json_integer(b->length));
-		if (b->is_ivhd) {
-			json_object_set_new(j, "device_id", json_integer(b->device_id));
-			json_object_set_new(j, "bdf", bdf(b->segment, b->device_id));
-			json_object_set_new(j, "segment", json_integer(b->segment));
-			json_object_set_new(j, "capability_offset", json_integer(b->cap_offset));
-			json_object_set_new(j, "base_address", fw_json_hex(b->base_address));
-			json_object_set_new(j, "iommu_info", bitfields(b->info, &fw_ivhd_info_bits));
-			if (b->has_efr) {
-				json_object_set_new(j, "attributes", bitfields(b->attributes, &fw_ivhd_attr_bits));
-				json_object_set_new(j, "efr", fw_json_hex(b->efr));
-				json_object_set_new(j, "efr2", fw_json_hex(b->efr2));
-				json_object_set_new(j, "efr_features", efr_features(b->efr, b->efr2));
-				json_object_set_new(j, "efr_fields", bitfields(b->efr, &fw_ivrs_efr_bits));
-				json_object_set_new(j, "efr2_fields", bitfields(b->efr2, &fw_ivrs_efr2_bits));
-			} else {
-				json_object_set_new(j, "features",
-						    bitfields(b->attributes, &fw_ivhd10_feature_bits));
-			}
-			json_object_set_new(j, "linux_uses", json_boolean(b->linux_uses));
-			json_object_set_new(j, "iommu_index", b->iommu_index >= 0 ? json_integer(b->iommu_index) : json_null());
-			json_t *entries = json_array();
-			for (size_t k = 0; k < b->nentries; k++)
-				json_array_append_new(entries, ivrs_entry(b, &b->entries[k]));
-			json_object_set_new(j, "entries", entries);
-			json_object_set_new(j, "device_entries", json_integer((json_int_t)b->nraw_entries));
-			json_t *cov = json_array();
-			for (size_t k = 0; k < b->ncovered; k++) {
-				json_t *r = json_object();
-				json_object_set_new(r, "first", bdf(b->segment, b->covered[k].first));
-				json_object_set_new(r, "last", bdf(b->segment, b->covered[k].last));
-				json_object_set_new(r, "count", json_integer((json_int_t)b->covered[k].last - b->covered[k].first + 1));
-				json_array_append_new(cov, r);
-			}
-			json_object_set_new(j, "covered", cov);
-		} else if (b->is_ivmd) {
-			if (b->type == FW_IVRS_IVMD_ONE) {
-				json_object_set_new(j, "device_id", json_integer(b->device_id));
-				json_object_set_new(j, "bdf", bdf(b->segment, b->device_id));
-			} else if (b->type == FW_IVRS_IVMD_RANGE) {
-				json_object_set_new(j, "start", json_integer(b->device_id));
-				json_object_set_new(j, "end", json_integer(b->aux_data));
-				json_object_set_new(j, "start_bdf", bdf(b->segment, b->device_id));
-				json_object_set_new(j, "end_bdf", bdf(b->segment, b->aux_data));
-			}
-			json_object_set_new(j, "segment", json_integer(b->segment));
-			json_object_set_new(j, "start_address", fw_json_hex(b->start_address));
-			json_object_set_new(j, "memory_length", fw_json_hex(b->memory_length));
-		}
-		json_array_append_new(blocks, j);
-	}
-	json_object_set_new(o, "blocks", blocks);
-	return o;
 }
 
 /* --- tables described by their layout ------------------------------------------------------------ */
@@ -308,8 +135,10 @@ static json_t *parts_json(const struct fw_acpi_table *t, size_t part, const char
 	const struct fw_acpi_doc *d = t->doc;
 	json_t *a = json_array();
 	for (size_t k = 1; k < d->nparts; k++) {
-		const struct fw_acpi_shape *sh = fw_acpi_view_shape(d->layout->view, &d->parts[k]);
-		if (d->parts[k].within != part || !d->parts[k].layout || strcmp(d->parts[k].layout->name, layout) || !sh)
+		if (d->parts[k].within != part || !d->parts[k].layout || strcmp(d->parts[k].layout->name, layout))
+			continue;
+		const struct fw_acpi_shape *sh = fw_acpi_listed_shape(t, k);
+		if (!sh)
 			continue;
 		json_t *j = json_object();
 		shape_json(j, t, k, sh);
@@ -372,7 +201,7 @@ static void shape_json(json_t *o, const struct fw_acpi_table *t, size_t part, co
 		char buf[256];
 		const char *name = NULL;
 		json_t *j = json_null();
-		if (has) {
+		if (has && !dv.null) {
 			switch ((enum fw_acpi_as)w->as) {
 			case FW_AS_NUMBER: j = json_integer((json_int_t)dv.u); break;
 			case FW_AS_HEX: j = fw_json_hex(dv.u); break;
@@ -396,6 +225,19 @@ static void shape_json(json_t *o, const struct fw_acpi_table *t, size_t part, co
 				for (size_t k = 0; k < dv.nlines; k++)
 					json_array_append_new(j, json_string(dv.lines[k]));
 				break;
+			case FW_AS_BITS: j = bitfields(dv.u, dv.bits); break;
+			case FW_AS_TOKENS: j = bit_tokens(dv.u, dv.bits); break;
+			case FW_AS_ROWS:
+				j = json_array();
+				for (size_t r = 0; r < dv.nrows; r++) {
+					json_t *row = json_object();
+					for (size_t c = 0; c < dv.ncols; c++) {
+						const struct fw_acpi_cell *cell = &dv.cells[r * dv.ncols + c];
+						json_object_set_new(row, dv.cols[c], cell->s ? json_string(cell->s) : json_integer(cell->n));
+					}
+					json_array_append_new(j, row);
+				}
+				break;
 			case FW_AS_PARTS:
 			case FW_AS_COUNTS: break;
 			case FW_AS_FLAGS: {
@@ -403,7 +245,7 @@ static void shape_json(json_t *o, const struct fw_acpi_table *t, size_t part, co
 				json_object_set_new(into, key, json_integer((json_int_t)dv.u));
 				snprintf(nkey, sizeof(nkey), "%s_names", key);
 				key = nkey;
-				j = fw_json_flag_names(v ? v->field->names : NULL, dv.u);
+				j = fw_json_flag_names(v ? v->field->names : dv.bits, dv.u);
 				json_object_set_new(into, key, j);
 				continue;
 			}
@@ -428,7 +270,7 @@ static json_t *view_json(const struct fw_acpi_table *t, const struct fw_acpi_vie
 			if (d->parts[k].within)
 				continue; /* listed by the part it is within */
 			json_t *j = json_object();
-			if ((sh = fw_acpi_view_shape(view, &d->parts[k])))
+			if ((sh = fw_acpi_listed_shape(t, k)))
 				shape_json(j, t, k, sh);
 			json_array_append_new(a, j);
 		}
@@ -474,13 +316,7 @@ static json_t *decoded_json(const struct fw_acpi_table *t)
 {
 	if (!t->model || !t->decoder)
 		return NULL;
-	if (t->doc)
-		return fields_json(t);
-	switch (t->decoder->kind) {
-	case FW_ACPI_MODEL_IVRS: return ivrs_json(t->model);
-	default: break;
-	}
-	return NULL;
+	return t->doc ? fields_json(t) : NULL;
 }
 
 json_t *fw_acpi_json_table(const struct fw_acpi_table *t)

@@ -7,7 +7,6 @@
 
 #include "acpi-write.h"
 #include "acpi/fields.h"
-#include "acpi/ivrs.h"
 
 struct out {
 	FILE *f;
@@ -24,144 +23,6 @@ static const char *flags_str(const struct fw_bitfields *names, uint64_t v, char 
 	if (!v)
 		return "none";
 	return fw_flags_str(names, v, buf, len);
-}
-
-static const char *bdf(uint16_t seg, uint16_t devid, char buf[16])
-{
-	return fw_acpi_bdf_str(seg, devid, buf);
-}
-
-static void efr_features_line(const struct out *o, uint64_t efr, uint64_t efr2)
-{
-	const char *names[16];
-	size_t n = fw_ivrs_efr_features(efr, efr2, names, 16);
-	fprintf(o->f, "(Linux: ");
-	for (size_t i = 0; i < n; i++)
-		fprintf(o->f, "%s%s", i ? " " : "", names[i]);
-	fprintf(o->f, "%s)", n ? "" : "none");
-}
-
-/* --- IVRS -------------------------------------------------------------------------------------- */
-
-static void ivrs_entry_text(const struct out *o, const struct fw_ivrs_block *b, const struct fw_ivrs_entry *e)
-{
-	char a[16], z[16], buf[256];
-	fprintf(o->f, "      @0x%03x %-12s ", e->offset, fw_ivrs_entry_kind_name(e->kind));
-	switch (e->kind) {
-	case FW_IVRS_E_PAD: fprintf(o->f, "(padding)"); break;
-	case FW_IVRS_E_ALL: fprintf(o->f, "every device of segment %04x", b->segment); break;
-	case FW_IVRS_E_RANGE:
-	case FW_IVRS_E_EXT_RANGE:
-	case FW_IVRS_E_ALIAS_RANGE:
-		if (e->closed)
-			fprintf(o->f, "%s .. %s", bdf(b->segment, e->device_id, a), bdf(b->segment, e->end, z));
-		else
-			fprintf(o->f, "%s .. (no END entry)", bdf(b->segment, e->device_id, a));
-		break;
-	case FW_IVRS_E_SPECIAL:
-		fprintf(o->f, "%s %u is %s", e->variety == FW_IVHD_SPECIAL_IOAPIC ? "IOAPIC" : e->variety == FW_IVHD_SPECIAL_HPET ? "HPET" : "special",
-			e->handle, bdf(b->segment, e->source, a));
-		break;
-	case FW_IVRS_E_ACPI_HID:
-		fprintf(o->f, "%s", e->hid[0] ? e->hid : "(no HID)");
-		if (e->cid[0])
-			fprintf(o->f, " CID %s", e->cid);
-		else if (e->cid_raw)
-			fprintf(o->f, " CID 0x%" PRIx64, e->cid_raw);
-		if (e->uid)
-			fprintf(o->f, " UID \"%s\"", e->uid);
-		fprintf(o->f, " is %s", bdf(b->segment, e->device_id, a));
-		break;
-	default: fprintf(o->f, "%s", bdf(b->segment, e->device_id, a)); break;
-	}
-	if (e->kind == FW_IVRS_E_ALIAS_SELECT || e->kind == FW_IVRS_E_ALIAS_RANGE)
-		fprintf(o->f, " seen as %s", bdf(b->segment, e->source, a));
-	if (e->kind == FW_IVRS_E_EXT_SELECT || e->kind == FW_IVRS_E_EXT_RANGE)
-		fprintf(o->f, " ext 0x%08x", e->ext);
-	if (e->kind == FW_IVRS_E_UNKNOWN)
-		fprintf(o->f, " (type 0x%02x)", e->type);
-	if (e->dte)
-		fprintf(o->f, "  [%s]", fw_bitfields_str(e->dte, &fw_ivrs_dte_bits, buf, sizeof(buf)));
-	fputc('\n', o->f);
-}
-
-static void ivrs_text(const struct out *o, const struct fw_ivrs *m)
-{
-	char buf[1024], a[16], z[16];
-	fprintf(o->f, "  IVinfo 0x%08x: %s\n", m->ivinfo, fw_bitfields_str(m->ivinfo, &fw_ivrs_ivinfo_bits, buf, sizeof(buf)));
-	if (m->linux_type)
-		fprintf(o->f, "  Linux uses the IVHD %02xh blocks: %zu IOMMU%s\n", m->linux_type, m->niommus, m->niommus == 1 ? "" : "s");
-	if (m->global_efr_valid) {
-		fprintf(o->f, "  global EFR 0x%016" PRIx64 ", EFR2 0x%" PRIx64 " ", m->global_efr, m->global_efr2);
-		efr_features_line(o, m->global_efr, m->global_efr2);
-		fputc('\n', o->f);
-	}
-	if (m->nspecials) {
-		fprintf(o->f, "  interrupt remapping:");
-		for (size_t i = 0; i < m->nspecials; i++)
-			fprintf(o->f, "%s %s %u = %s", i ? "," : "",
-				m->specials[i].variety == FW_IVHD_SPECIAL_IOAPIC ? "IOAPIC" : m->specials[i].variety == FW_IVHD_SPECIAL_HPET ? "HPET" : "?",
-				m->specials[i].handle, bdf(m->specials[i].segment, m->specials[i].source, a));
-		fputc('\n', o->f);
-	}
-	if (m->nlinux_messages) {
-		fprintf(o->f, "  %sLinux would print:%s\n", C(o, "yellow"), C(o, "reset"));
-		for (size_t i = 0; i < m->nlinux_messages; i++)
-			fprintf(o->f, "    %s\n", m->linux_messages[i]);
-	}
-	for (size_t i = 0; i < m->nblocks; i++) {
-		const struct fw_ivrs_block *b = &m->blocks[i];
-		fputc('\n', o->f);
-		if (b->is_ivhd) {
-			fprintf(o->f, "  %s@0x%03x IVHD %02xh%s  IOMMU %s  base 0x%" PRIx64, C(o, "bold"), b->offset, b->type, C(o, "reset"),
-				bdf(b->segment, b->device_id, a), b->base_address);
-			if (b->linux_uses)
-				fprintf(o->f, "  (Linux IOMMU %d)\n", b->iommu_index);
-			else
-				fprintf(o->f, "  (Linux uses the %02xh blocks instead)\n", m->linux_type);
-			fprintf(o->f, "    flags 0x%02x: %s; capability at 0x%02x; info 0x%04x: %s\n", b->flags,
-				flags_str(&fw_ivhd_flag_names, b->flags, buf, sizeof(buf)), b->cap_offset, b->info,
-				b->info ? fw_bitfields_str(b->info, &fw_ivhd_info_bits, z, sizeof(z)) : "none");
-			if (b->has_efr) {
-				fprintf(o->f, "    attributes 0x%08x: %s\n", b->attributes,
-					b->attributes ? fw_bitfields_str(b->attributes, &fw_ivhd_attr_bits, buf, sizeof(buf)) : "none");
-				fprintf(o->f, "    EFR  0x%016" PRIx64 ": %s ", b->efr,
-					fw_bitfields_str(b->efr, &fw_ivrs_efr_bits, buf, sizeof(buf)));
-				efr_features_line(o, b->efr, b->efr2);
-				fprintf(o->f, "\n    EFR2 0x%016" PRIx64 "%s%s\n", b->efr2, b->efr2 ? ": " : "",
-					b->efr2 ? fw_bitfields_str(b->efr2, &fw_ivrs_efr2_bits, buf, sizeof(buf)) : "");
-			} else {
-				fprintf(o->f, "    features 0x%08x: %s\n", b->attributes,
-					b->attributes ? fw_bitfields_str(b->attributes, &fw_ivhd10_feature_bits, buf, sizeof(buf)) : "none");
-			}
-			fprintf(o->f, "    device entries (%zu in the table; a START/END pair is one line):\n", b->nraw_entries);
-			for (size_t k = 0; k < b->nentries; k++)
-				ivrs_entry_text(o, b, &b->entries[k]);
-			if (b->linux_uses) {
-				fprintf(o->f, "    covers:");
-				for (size_t k = 0; k < b->ncovered; k++) {
-					if (b->covered[k].first == b->covered[k].last)
-						fprintf(o->f, " %s", fw_acpi_devid_str(b->covered[k].first, a));
-					else
-						fprintf(o->f, " %s-%s", fw_acpi_devid_str(b->covered[k].first, a),
-							fw_acpi_devid_str(b->covered[k].last, z));
-				}
-				fprintf(o->f, "%s\n", b->ncovered ? "" : " nothing");
-			}
-		} else if (b->is_ivmd) {
-			fprintf(o->f, "  %s@0x%03x IVMD %02xh%s  ", C(o, "bold"), b->offset, b->type, C(o, "reset"));
-			if (b->type == FW_IVRS_IVMD_ALL)
-				fprintf(o->f, "every device of segment %04x", b->segment);
-			else if (b->type == FW_IVRS_IVMD_ONE)
-				fprintf(o->f, "device %s", bdf(b->segment, b->device_id, a));
-			else
-				fprintf(o->f, "devices %s .. %s", bdf(b->segment, b->device_id, a), bdf(b->segment, b->aux_data, z));
-			fprintf(o->f, "\n    memory 0x%" PRIx64 " + 0x%" PRIx64 ", flags 0x%02x: %s\n", b->start_address, b->memory_length,
-				b->flags, flags_str(&fw_ivmd_flag_names, b->flags, buf, sizeof(buf)));
-		} else {
-			fprintf(o->f, "  @0x%03x block type 0x%02x, %u bytes (not IVHD or IVMD)\n", b->offset, b->type, b->length);
-		}
-	}
 }
 
 /* An N x N distance matrix with row and column numbers (SLIT, CDIT). */
@@ -207,12 +68,16 @@ static void value_text(const struct out *o, const struct fw_acpi_value *v, const
 
 /* One "{Name...}" of a view's text line (acpi/fields.h) into `out`; false when the value is
  * absent. */
-static bool placeholder(const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh, const char *name,
-			const char *fmt, char *out, size_t len)
+static bool placeholder(const struct out *o, const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh,
+			const char *name, const char *fmt, char *out, size_t len)
 {
 	const struct fw_acpi_value *v;
 	struct fw_acpi_derived dv;
 	char buf[512];
+	if (name[0] == '#') {
+		snprintf(out, len, "%s", C(o, name + 1));
+		return true;
+	}
 	if (!fw_acpi_show_value(t, part, sh, name, &v, &dv))
 		return false;
 	if (!fmt) {
@@ -224,8 +89,10 @@ static bool placeholder(const struct fw_acpi_table *t, size_t part, const struct
 		out[0] = '\0';
 		for (size_t i = 0; i < dv.nlist && k < len; i++)
 			k += (size_t)snprintf(out + k, len - k, " %u", fw_le32(dv.list + 4 * i));
+	} else if (!strcmp(fmt, "bits")) {
+		snprintf(out, len, "%s", fw_bitfields_str(dv.u, dv.bits, buf, sizeof(buf)));
 	} else if (!strcmp(fmt, "names")) {
-		snprintf(out, len, "%s", flags_str(v ? v->field->names : NULL, dv.u, buf, sizeof(buf)));
+		snprintf(out, len, "%s", flags_str(v ? v->field->names : dv.bits, dv.u, buf, sizeof(buf)));
 	} else if (!strncmp(fmt, "name", 4)) {
 		const char *n = v ? fw_acpi_value_names(v, buf, sizeof(buf)) : dv.s;
 		snprintf(out, len, "%s", n ? n : fmt[4] == '|' ? fmt + 5 : "");
@@ -251,8 +118,8 @@ static bool placeholder(const struct fw_acpi_table *t, size_t part, const struct
 }
 
 /* A view's text line with its values in place; false when the line is left out. */
-static bool render_line(const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh, const char *line,
-			char *out, size_t len)
+static bool render_line(const struct out *o, const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh,
+			const char *line, char *out, size_t len)
 {
 	size_t k = 0;
 	out[0] = '\0';
@@ -279,7 +146,7 @@ static bool render_line(const struct fw_acpi_table *t, size_t part, const struct
 		snprintf(nm, sizeof(nm), "%.*s", (int)((colon ? colon : end) - name), name);
 		if (colon)
 			snprintf(fmt, sizeof(fmt), "%.*s", (int)(end - colon - 1), colon + 1);
-		if (!placeholder(t, part, sh, nm, colon ? fmt : NULL, out + k, len - k) && !optional)
+		if (!placeholder(o, t, part, sh, nm, colon ? fmt : NULL, out + k, len - k) && !optional)
 			return false;
 		k += strlen(out + k);
 		p = end + 1;
@@ -299,8 +166,10 @@ static void lines_text(const struct out *o, const struct fw_acpi_table *t, size_
 		if (sh->show[i].as == FW_AS_PARTS && !strcmp(sh->show[i].name, name)) {
 			const struct fw_acpi_doc *d = t->doc;
 			for (size_t k = 1; k < d->nparts; k++) {
-				const struct fw_acpi_shape *ps = fw_acpi_view_shape(d->layout->view, &d->parts[k]);
-				if (d->parts[k].within == part && d->parts[k].layout && !strcmp(d->parts[k].layout->name, name) && ps)
+				if (d->parts[k].within != part || !d->parts[k].layout || strcmp(d->parts[k].layout->name, name))
+					continue;
+				const struct fw_acpi_shape *ps = fw_acpi_listed_shape(t, k);
+				if (ps)
 					shape_text(o, t, k, ps);
 			}
 			return;
@@ -309,16 +178,18 @@ static void lines_text(const struct out *o, const struct fw_acpi_table *t, size_
 	struct fw_acpi_derived dv;
 	if (fw_acpi_show_value(t, part, sh, name, &v, &dv))
 		for (size_t i = 0; i < dv.nlines; i++)
-			fprintf(o->f, "  %s\n", dv.lines[i]);
+			fprintf(o->f, "  %*s%s\n", (int)dv.indent, "", dv.lines[i]);
 }
 
 static void shape_text(const struct out *o, const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh)
 {
-	char line[1024];
+	char line[2048];
 	for (const char *const *l = sh->text; l && *l; l++)
-		if (!strncmp(*l, "{*", 2))
+		if (!**l)
+			fputc('\n', o->f);
+		else if (!strncmp(*l, "{*", 2))
 			lines_text(o, t, part, sh, *l);
-		else if (render_line(t, part, sh, *l, line, sizeof(line)))
+		else if (render_line(o, t, part, sh, *l, line, sizeof(line)))
 			fprintf(o->f, "  %s\n", line);
 }
 
@@ -329,7 +200,7 @@ static void fields_text(const struct out *o, const struct fw_acpi_table *t)
 	if (view) {
 		/* without a list, parts are written where a "{*Name}" line of the fixed part puts them */
 		for (size_t k = 0; k < (view->list_key ? d->nparts : 1); k++) {
-			const struct fw_acpi_shape *sh = fw_acpi_view_shape(view, &d->parts[k]);
+			const struct fw_acpi_shape *sh = fw_acpi_listed_shape(t, k);
 			if (sh && !d->parts[k].within)
 				shape_text(o, t, k, sh);
 		}
@@ -367,14 +238,8 @@ static void fields_text(const struct out *o, const struct fw_acpi_table *t)
 
 static void decoded_text(const struct out *o, const struct fw_acpi_table *t)
 {
-	if (t->doc) {
+	if (t->doc)
 		fields_text(o, t);
-		return;
-	}
-	switch (t->decoder->kind) {
-	case FW_ACPI_MODEL_IVRS: ivrs_text(o, t->model); break;
-	default: break;
-	}
 }
 
 static const char *checksum_word(const struct fw_acpi_table *t)

@@ -1,10 +1,9 @@
 /* The ACPI section of a diff: tables added, removed and changed, with decoded field-level
  * differences for every table described by a layout (compared field by field, acpi/fields.h; a
- * view's `compare` first, SRAT's domains, when the table has one) and for the complex table IVRS,
- * and the PCI root-bridge map (DSDT/SSDT through iasl) when the tables it is built from changed.
+ * view's `compare` first, SRAT's domains or IVRS's IOMMUs, when the table has one), and the PCI
+ * root-bridge map (DSDT/SSDT through iasl) when the tables it is built from changed.
  *
- * A table with a layout needs nothing here; a complex table (a hook in acpi/decode.c) gets a
- * function like ivrs_fields() and its row in decoded_fields(). */
+ * A table needs nothing here: its layout and view (acpi/<sig>.c) say how it is compared. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,99 +11,10 @@
 #include <string.h>
 
 #include "acpi/fields.h"
-#include "acpi/ivrs.h"
 #include "acpi/topo.h"
 #include "diff-internal.h"
 #include "parsers/hash.h"
 #include "parsers/strmap.h"
-
-static void field_text(struct fw_diff *d, struct fw_diff_fields *f, const char *name, const struct fw_acpi_text *a,
-		       const struct fw_acpi_text *b)
-{
-	if (strcmp(a->buf, b->buf) != 0)
-		fw_diff_field(f, name, fw_arena_strdup(&d->arena, a->buf), fw_arena_strdup(&d->arena, b->buf), NULL);
-}
-
-/* ---- IVRS: the IOMMUs Linux uses, keyed by segment and device ---- */
-
-static void ivrs_efr_text(uint64_t efr, uint64_t efr2, struct fw_acpi_text *t)
-{
-	const char *names[32];
-	size_t n = fw_ivrs_efr_features(efr, efr2, names, 32);
-	for (size_t i = 0; i < n; i++)
-		fw_acpi_text_put(t, "%s%s", i ? " " : "", names[i]);
-}
-
-static void ivrs_iommu_text(const struct fw_ivrs_block *b, struct fw_acpi_text *t)
-{
-	size_t devices = 0;
-	for (size_t i = 0; i < b->ncovered; i++)
-		devices += (size_t)(b->covered[i].last - b->covered[i].first) + 1;
-	fw_acpi_text_put(t, "base 0x%" PRIX64 ", flags 0x%02X, %zu devices", b->base_address, b->flags, devices);
-	if (b->has_efr) {
-		fw_acpi_text_put(t, ", EFR ");
-		ivrs_efr_text(b->efr, b->efr2, t);
-	}
-}
-
-static const char *iommu_name(struct fw_arena *a, const struct fw_ivrs_block *b)
-{
-	return fw_arena_printf(a, "IOMMU %04x:%02x:%02x.%u", b->segment, b->device_id >> 8, (b->device_id >> 3) & 0x1F,
-			       b->device_id & 7);
-}
-
-static void ivrs_fields(struct fw_diff *d, const struct fw_ivrs *a, const struct fw_ivrs *b, struct fw_diff_fields *f)
-{
-	if (a->ivinfo != b->ivinfo)
-		fw_diff_field(f, "IVinfo", fw_arena_printf(&d->arena, "0x%08X", a->ivinfo),
-			      fw_arena_printf(&d->arena, "0x%08X", b->ivinfo), NULL);
-	if (a->linux_type != b->linux_type || a->niommus != b->niommus)
-		fw_diff_field(f, "IOMMUs", fw_arena_printf(&d->arena, "%zu (IVHD type 0x%02X)", a->niommus, a->linux_type),
-			      fw_arena_printf(&d->arena, "%zu (IVHD type 0x%02X)", b->niommus, b->linux_type), NULL);
-	struct fw_strmap mb;
-	fw_strmap_init(&mb);
-	char key[32];
-	for (size_t i = 0; i < b->nblocks; i++)
-		if (b->blocks[i].linux_uses) {
-			snprintf(key, sizeof(key), "%u:%u", b->blocks[i].segment, b->blocks[i].device_id);
-			fw_strmap_put(&mb, key, &b->blocks[i]);
-		}
-	struct fw_strmap seen;
-	fw_strmap_init(&seen);
-	for (size_t i = 0; i < a->nblocks; i++) {
-		const struct fw_ivrs_block *x = &a->blocks[i];
-		if (!x->linux_uses)
-			continue;
-		snprintf(key, sizeof(key), "%u:%u", x->segment, x->device_id);
-		fw_strmap_put(&seen, key, NULL);
-		const struct fw_ivrs_block *y = fw_strmap_get(&mb, key);
-		struct fw_acpi_text ta = {0}, tb = {0};
-		ivrs_iommu_text(x, &ta);
-		if (y)
-			ivrs_iommu_text(y, &tb);
-		else
-			fw_acpi_text_put(&tb, "(none)");
-		field_text(d, f, iommu_name(&d->arena, x), &ta, &tb);
-	}
-	for (size_t i = 0; i < b->nblocks; i++) {
-		const struct fw_ivrs_block *y = &b->blocks[i];
-		snprintf(key, sizeof(key), "%u:%u", y->segment, y->device_id);
-		if (!y->linux_uses || fw_strmap_has(&seen, key))
-			continue;
-		struct fw_acpi_text ta = {0}, tb = {0};
-		fw_acpi_text_put(&ta, "(none)");
-		ivrs_iommu_text(y, &tb);
-		field_text(d, f, iommu_name(&d->arena, y), &ta, &tb);
-	}
-	fw_strmap_free(&seen);
-	fw_strmap_free(&mb);
-	if (a->global_efr_valid && b->global_efr_valid && (a->global_efr != b->global_efr || a->global_efr2 != b->global_efr2)) {
-		struct fw_acpi_text ta = {0}, tb = {0};
-		ivrs_efr_text(a->global_efr, a->global_efr2, &ta);
-		ivrs_efr_text(b->global_efr, b->global_efr2, &tb);
-		field_text(d, f, "features Linux uses", &ta, &tb);
-	}
-}
 
 /* ---- tables described by their layout: the decoded documents, field by field ---- */
 
@@ -233,15 +143,12 @@ static void change(void *ctx, const char *what, const char *a, const char *b, co
 static void decoded_fields(struct fw_diff *d, const struct fw_acpi_table *a, const struct fw_acpi_table *b,
 			   struct fw_diff_fields *f)
 {
-	const void *ma, *mb;
 	const struct fw_acpi_view *view = a->doc ? a->doc->layout->view : NULL;
 	size_t before = f->n;
 	if (a->doc && b->doc && a->doc->layout == b->doc->layout && view && view->compare)
 		view->compare(a, b, change, &(struct change_ctx){d, f});
-	if (a->doc && b->doc && a->doc->layout == b->doc->layout && f->n == before)
+	if (a->doc && b->doc && a->doc->layout == b->doc->layout && f->n == before && !(view && view->compare_only))
 		doc_fields(d, a->doc, b->doc, f);
-	else if ((ma = fw_acpi_table_model(a, FW_ACPI_MODEL_IVRS)) && (mb = fw_acpi_table_model(b, FW_ACPI_MODEL_IVRS)))
-		ivrs_fields(d, ma, mb, f);
 }
 
 /* ---- tables ---- */
