@@ -51,7 +51,7 @@ grep -q "names its BIOS image BIOS-1104.CAP (sha256 $SHA) without its bytes: giv
 	fail image-ref-missing-said "$(head -c 300 "$T_DIR/err")"
 # cold: found in --image-dir by hashing its files, decoded, stored in $XDG_CACHE_HOME/fwlens
 same image-ref-cold "$T_DIR/ref.fwsnap" --image-dir "$T_DIR/images"
-[ -s "$ENTRY" ] && grep -q "^$SHA $SIZE [0-9]* $(stat -c %i "$T_DIR/images/BIOS-1104.CAP") $T_DIR/images/BIOS-1104.CAP$" "$T_DIR/xdg/fwlens/images.idx" &&
+[ -s "$ENTRY" ] && grep -q "^$SHA $SIZE [0-9]* $(stat -c %i "$T_DIR/images/BIOS-1104.CAP") [0-9a-f]\{64\} $T_DIR/images/BIOS-1104.CAP$" "$T_DIR/xdg/fwlens/images.idx" &&
 	pass cache-written || fail cache-written "$(ls "$T_DIR/xdg/fwlens" 2>&1)"
 # warm: the same answers with no image at all
 same image-ref-warm "$T_DIR/ref.fwsnap"
@@ -59,7 +59,7 @@ same stored-image-warm "$T_DIR/full.fwsnap"
 # the image stored in a snapshot is hashed once: remembered by the snapshot's path, size, time and inode
 same stored-image-warm-again "$T_DIR/full.fwsnap"
 TAB=$(printf '\t')
-[ "$(grep -c "^$SHA $(stat -c %s "$T_DIR/full.fwsnap") [0-9]* $(stat -c %i "$T_DIR/full.fwsnap") $T_DIR/full.fwsnap${TAB}fwlens/image/" "$T_DIR/xdg/fwlens/images.idx")" = 1 ] &&
+[ "$(grep -c "^$SHA $(stat -c %s "$T_DIR/full.fwsnap") [0-9]* $(stat -c %i "$T_DIR/full.fwsnap") [0-9a-f]\{64\} $T_DIR/full.fwsnap${TAB}fwlens/image/" "$T_DIR/xdg/fwlens/images.idx")" = 1 ] &&
 	pass stored-image-hashed-once || fail stored-image-hashed-once "$(cat "$T_DIR/xdg/fwlens/images.idx" | head -c 400)"
 fwlens query "$T_DIR/full.fwsnap" --no-cache --topic sev-snp --format json -q | jq -S 'del(.source) | del(.. | .current_source?)' >"$T_DIR/q1.json"
 fwlens query "$T_DIR/ref.fwsnap" --topic sev-snp --format json -q | jq -S 'del(.source) | del(.. | .current_source?)' >"$T_DIR/q2.json"
@@ -106,20 +106,22 @@ XDG_CACHE_HOME= fwlens doctor "$T_DIR/full.fwsnap" -q >/dev/null
 [ -s "$T_DIR/home/.cache/fwlens/forms-$SHA-$RULES.bin" ] && pass home-cache || fail home-cache "$(ls -R "$T_DIR/home" | head -c 200)"
 
 # the size bound: storing an entry removes the entries used longest ago until the folder fits
+OLD1="forms-$(printf '1%.0s' $(seq 64))-$RULES.bin"
+OLD2="forms-$(printf '2%.0s' $(seq 64))-$RULES.bin"
 bound() { # NAME ARGS...: two 600 KiB entries used in 2001 and 2002, then doctor stores its own
 	name=$1
 	shift
-	rm -rf "$T_DIR/c3" && mkdir -p "$T_DIR/c3"
-	head -c 614400 /dev/zero >"$T_DIR/c3/forms-old1.bin" && touch -d 2001-01-01 "$T_DIR/c3/forms-old1.bin"
-	head -c 614400 /dev/zero >"$T_DIR/c3/forms-old2.bin" && touch -d 2002-01-01 "$T_DIR/c3/forms-old2.bin"
+	rm -rf "$T_DIR/c3" && mkdir -m 700 "$T_DIR/c3"
+	head -c 614400 /dev/zero >"$T_DIR/c3/$OLD1" && touch -d 2001-01-01 "$T_DIR/c3/$OLD1"
+	head -c 614400 /dev/zero >"$T_DIR/c3/$OLD2" && touch -d 2002-01-01 "$T_DIR/c3/$OLD2"
 	fwlens doctor "$T_DIR/full.fwsnap" --cache-dir "$T_DIR/c3" -q "$@" >/dev/null
-	[ ! -e "$T_DIR/c3/forms-old1.bin" ] && [ -e "$T_DIR/c3/forms-old2.bin" ] && [ -s "$T_DIR/c3/forms-$SHA-$RULES.bin" ] &&
+	[ ! -e "$T_DIR/c3/$OLD1" ] && [ -e "$T_DIR/c3/$OLD2" ] && [ -s "$T_DIR/c3/forms-$SHA-$RULES.bin" ] &&
 		pass "$name" || fail "$name" "$(ls "$T_DIR/c3" | tr '\n' ' ')"
 }
 bound cache-max-evicts-oldest --cache-max 1M
 FWLENS_CACHE_MAX=1024K bound cache-max-environment
 fwlens doctor "$T_DIR/full.fwsnap" --cache-dir "$T_DIR/c3" -q >/dev/null
-[ -e "$T_DIR/c3/forms-old2.bin" ] && pass cache-max-default-512M || fail cache-max-default-512M "evicted under the default bound"
+[ -e "$T_DIR/c3/$OLD2" ] && pass cache-max-default-512M || fail cache-max-default-512M "evicted under the default bound"
 t_run cache-max-not-a-size 2 fwlens doctor "$T_DIR/full.fwsnap" --cache-max 10X
 grep -q -- "--cache-max takes a size of at least 1M" "$T_ERR" && pass cache-max-said || fail cache-max-said "$(head -c 200 "$T_ERR")"
 

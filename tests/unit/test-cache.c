@@ -1,5 +1,7 @@
-/* The cache of decoded firmware: an entry rebuilds the same forms, a damaged or foreign entry is a
- * miss, the folder stays under its bound, image files are found by hash. */
+/* The cache of decoded firmware: an entry rebuilds the same forms, a damaged, foreign or forged
+ * entry is a miss, the folder stays under its bound removing only its own names, image files are
+ * found by hash, and nothing is used that is not the user's own or is reached through a link. */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,21 +18,51 @@ static const char *SHA_A = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
 static const char *RULES_1 = "1000000000000000000000000000000000000000000000000000000000000001";
 static const char *RULES_2 = "2000000000000000000000000000000000000000000000000000000000000002";
 
+/* What the cache said (the last warning, and how many). */
+static char warned[1400];
+static unsigned nwarned;
+
+static void note_warning(void *ctx, const char *msg)
+{
+	snprintf(warned, sizeof(warned), "%s", msg);
+	nwarned++;
+}
+
 static struct fw_cache cache_at(const char *dir, uint64_t max, const char *rules)
 {
-	struct fw_cache c = {dir, max, NULL, ""};
+	struct fw_cache c = {.dir = dir, .max_bytes = max, .warn = note_warning};
 	snprintf(c.rules_sha256, sizeof(c.rules_sha256), "%s", rules);
 	return c;
 }
 
-/* Write (replace) a file at an absolute path. */
+/* Write (replace) a file at an absolute path, the user's own (0600) as the cache makes its files. */
 static bool put_file(const char *path, const void *p, size_t n)
 {
-	FILE *f = fopen(path, "wb");
-	if (!f)
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
 		return false;
-	bool ok = fwrite(p, 1, n, f) == n;
-	return fclose(f) == 0 && ok;
+	bool ok = write(fd, p, n) == (ssize_t)n;
+	return close(fd) == 0 && ok;
+}
+
+/* The folder's MAC key. */
+static bool read_key(const char *dir, uint8_t key[FW_CACHE_KEY_LEN])
+{
+	char path[400];
+	snprintf(path, sizeof(path), "%s/hmac.key", dir);
+	size_t n = 0;
+	uint8_t *p = fw_test_read_file(path, &n);
+	bool ok = p && n == FW_CACHE_KEY_LEN;
+	if (ok)
+		memcpy(key, p, FW_CACHE_KEY_LEN);
+	free(p);
+	return ok;
+}
+
+static unsigned mode_of(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0 ? (unsigned)(st.st_mode & 07777) : 0xffffu;
 }
 
 static uint32_t total_forms(const struct fw_hii_db *db)
@@ -179,19 +211,40 @@ TEST(cache_entry_round_trip_and_damage)
 	CHECK(put_file(other, bytes, len));
 	CHECK(!fw_cache_load(&c2, SHA_A, &e, why, sizeof(why)));
 	CHECK_MSG(strstr(why, "other rules"), "%s", why);
-	CHECK(!fw_cache_entry_parse(bytes, len, SHA_A, RULES_2, &e, why, sizeof(why)));
-	CHECK(fw_cache_entry_parse(bytes, len, SHA_A, RULES_1, &e, why, sizeof(why)));
+	uint8_t key[FW_CACHE_KEY_LEN];
+	CHECK(read_key(dir, key));
+	CHECK(!fw_cache_entry_parse(bytes, len, SHA_A, RULES_2, key, &e, why, sizeof(why)));
+	CHECK(fw_cache_entry_parse(bytes, len, SHA_A, RULES_1, key, &e, why, sizeof(why)));
 	fw_cache_entry_free(&e);
+	/* another folder's key: the same bytes do not verify */
+	uint8_t other_key[FW_CACHE_KEY_LEN];
+	memcpy(other_key, key, sizeof(key));
+	other_key[0] ^= 1;
+	CHECK(!fw_cache_entry_parse(bytes, len, SHA_A, RULES_1, other_key, &e, why, sizeof(why)));
+	CHECK_MSG(strstr(why, "MAC does not verify"), "%s", why);
+	/* a forged entry: changed bytes with a recomputed SHA-256 at the end (what format 2 checked) */
+	uint8_t *forged = fw_xmalloc(len);
+	memcpy(forged, bytes, len);
+	forged[len / 2] ^= 0x40;
+	fw_sha256(forged, len - FW_SHA256_LEN, forged + len - FW_SHA256_LEN);
+	CHECK(put_file(path, forged, len));
+	CHECK(!fw_cache_load(&c, SHA_A, &e, why, sizeof(why)));
+	CHECK_MSG(strstr(why, "MAC does not verify"), "%s", why);
+	/* ... and with the MAC recomputed with the key: what only a reader of the key can do */
+	fw_cache_mac(key, forged, len - FW_SHA256_LEN, forged + len - FW_SHA256_LEN);
+	CHECK(fw_cache_entry_parse(forged, len, SHA_A, RULES_1, key, &e, why, sizeof(why)));
+	fw_cache_entry_free(&e);
+	free(forged);
 	/* one flipped byte, a cut, foreign bytes: each a miss with its reason */
 	bytes[len / 2] ^= 0x40;
 	CHECK(put_file(path, bytes, len));
 	CHECK(!fw_cache_load(&c, SHA_A, &e, why, sizeof(why)));
-	CHECK_MSG(strstr(why, "digest"), "%s", why);
-	/* the same when the digest is checked while the forms are decoded (on a thread of its own
+	CHECK_MSG(strstr(why, "MAC does not verify"), "%s", why);
+	/* the same when the MAC is checked while the forms are decoded (on a thread of its own
 	 * unless FWLENS_THREADS=1): the forms decoded from it are not used */
 	fw_hii_db_init(&db, NULL);
 	CHECK(!fw_cache_load_hii(&c, SHA_A, &e, &db, why, sizeof(why)));
-	CHECK_MSG(strstr(why, "digest"), "%s", why);
+	CHECK_MSG(strstr(why, "MAC does not verify"), "%s", why);
 	fw_hii_db_free(&db);
 	bytes[len / 2] ^= 0x40;
 	CHECK(put_file(path, bytes, len));
@@ -214,14 +267,12 @@ TEST(cache_entry_round_trip_and_damage)
 	fw_sysroot_remove(dir);
 }
 
-TEST(cache_evicts_least_recently_used)
+/* Store an entry of about 40 KB under `sha`: one module whose blob has no packages. */
+static bool store_raw(const struct fw_cache *c, const char *sha)
 {
-	char dir[] = "/tmp/fwlens-test-cache.XXXXXX";
-	CHECK(fw_sysroot_new(dir));
+	static uint8_t blob[40000];
 	struct fw_hii_db db;
 	fw_hii_db_init(&db, NULL);
-	/* one module whose blob has no packages still makes an entry of a known size */
-	static uint8_t blob[40000];
 	struct fw_hii_module m = {0};
 	struct fw_hii_blob hb = {fw_view_make(blob, sizeof(blob), 0), "raw"};
 	m.blobs = &hb;
@@ -231,31 +282,282 @@ TEST(cache_evicts_least_recently_used)
 	db.nmodules = 1;
 	struct fw_inventory inv;
 	fw_inventory_build(NULL, &inv);
-	struct fw_cache c = cache_at(dir, 100000, RULES_1); /* room for two entries of ~40 KB */
-	const char *keys[3] = {"1111111111111111111111111111111111111111111111111111111111111111",
-			       "2222222222222222222222222222222222222222222222222222222222222222",
-			       "3333333333333333333333333333333333333333333333333333333333333333"};
 	struct fw_error err;
-	for (int i = 0; i < 3; i++) {
-		CHECK(fw_cache_store(&c, keys[i], &db, &inv, NULL, &err));
-		/* entries used at distinct times: 1 oldest */
-		char p[256];
-		snprintf(p, sizeof(p), "%s/forms-%s-%s.bin", dir, keys[i], RULES_1);
-		struct timespec ts[2] = {{1000000 + i * 10, 0}, {1000000 + i * 10, 0}};
-		CHECK(utimensat(AT_FDCWD, p, ts, 0) == 0);
-	}
+	fw_error_clear(&err);
+	bool ok = fw_cache_store(c, sha, &db, &inv, NULL, &err);
 	fw_inventory_free(&inv);
 	db.modules = NULL;
 	db.nmodules = 0;
 	fw_hii_db_free(&db);
+	return ok;
+}
+
+/* Give a file a modification time (seconds). */
+static bool age_file(const char *path, time_t when)
+{
+	struct timespec ts[2] = {{when, 0}, {when, 0}};
+	return utimensat(AT_FDCWD, path, ts, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+static const char *KEYS[3] = {"1111111111111111111111111111111111111111111111111111111111111111",
+			      "2222222222222222222222222222222222222222222222222222222222222222",
+			      "3333333333333333333333333333333333333333333333333333333333333333"};
+
+TEST(cache_evicts_least_recently_used)
+{
+	char dir[] = "/tmp/fwlens-test-cache.XXXXXX";
+	CHECK(fw_sysroot_new(dir));
+	struct fw_cache c = cache_at(dir, 100000, RULES_1); /* room for two entries of ~40 KB */
+	for (int i = 0; i < 3; i++) {
+		CHECK(store_raw(&c, KEYS[i]));
+		/* entries used at distinct times: 1 oldest */
+		char p[256];
+		snprintf(p, sizeof(p), "%s/forms-%s-%s.bin", dir, KEYS[i], RULES_1);
+		CHECK(age_file(p, 1000000 + i * 10));
+	}
 	struct fw_cache_entry e;
-	CHECK(!fw_cache_load(&c, keys[0], &e, NULL, 0)); /* evicted when the third was stored */
-	CHECK(fw_cache_load(&c, keys[1], &e, NULL, 0));
+	CHECK(!fw_cache_load(&c, KEYS[0], &e, NULL, 0)); /* evicted when the third was stored */
+	CHECK(fw_cache_load(&c, KEYS[1], &e, NULL, 0));
 	fw_cache_entry_free(&e);
-	CHECK(fw_cache_load(&c, keys[2], &e, NULL, 0));
+	CHECK(fw_cache_load(&c, KEYS[2], &e, NULL, 0));
 	CHECK_EQ(e.nmodules, 1);
-	CHECK_EQ(e.modules[0].blobs[0].view.len, sizeof(blob));
+	CHECK_EQ(e.modules[0].blobs[0].view.len, 40000);
 	fw_cache_entry_free(&e);
+	fw_sysroot_remove(dir);
+}
+
+TEST(cache_evicts_only_its_own_names)
+{
+	char dir[] = "/tmp/fwlens-test-cache.XXXXXX";
+	CHECK(fw_sysroot_new(dir));
+	char cdir[300], p[700];
+	snprintf(cdir, sizeof(cdir), "%s/cache", dir);
+	CHECK(mkdir(cdir, 0700) == 0);
+	/* foreign files, older and larger than any entry: named like entries but not exactly, and a
+	 * link named exactly like one, to a file outside */
+	static uint8_t big[200000];
+	const char *foreign[] = {"forms-foo", "forms-old1.bin", "forms-11-22.bin",
+				 "forms-4444444444444444444444444444444444444444444444444444444444444444-"
+				 "1000000000000000000000000000000000000000000000000000000000000001.bin.bak",
+				 "FORMS-4444444444444444444444444444444444444444444444444444444444444444-"
+				 "1000000000000000000000000000000000000000000000000000000000000001.bin"};
+	for (size_t i = 0; i < sizeof(foreign) / sizeof(*foreign); i++) {
+		snprintf(p, sizeof(p), "%s/%s", cdir, foreign[i]);
+		CHECK(put_file(p, big, sizeof(big)));
+		CHECK(age_file(p, 1000));
+	}
+	char outside[400];
+	snprintf(outside, sizeof(outside), "%s/outside.bin", dir);
+	CHECK(put_file(outside, big, sizeof(big)));
+	snprintf(p, sizeof(p), "%s/forms-%s-%s.bin", cdir, "5555555555555555555555555555555555555555555555555555555555555555",
+		 RULES_1);
+	CHECK(symlink(outside, p) == 0);
+	/* the index counts: 60,000 bytes of it and two entries of ~40 KB do not fit 120,000 */
+	snprintf(p, sizeof(p), "%s/images.idx", cdir);
+	CHECK(put_file(p, big, 60000));
+	struct fw_cache c = cache_at(cdir, 120000, RULES_1);
+	CHECK(store_raw(&c, KEYS[0]));
+	snprintf(p, sizeof(p), "%s/forms-%s-%s.bin", cdir, KEYS[0], RULES_1);
+	CHECK(age_file(p, 2000));
+	/* a stale temporary file of an entry is the cache's own: it goes first */
+	char stale[700];
+	snprintf(stale, sizeof(stale), "%s/forms-%s-%s.bin.tmp-0123456789ab", cdir, KEYS[2], RULES_1);
+	CHECK(put_file(stale, big, 1000));
+	CHECK(age_file(stale, 1500));
+	CHECK(store_raw(&c, KEYS[1]));
+	struct fw_cache_entry e;
+	CHECK(!fw_cache_load(&c, KEYS[0], &e, NULL, 0));
+	CHECK(fw_cache_load(&c, KEYS[1], &e, NULL, 0));
+	fw_cache_entry_free(&e);
+	CHECK(access(stale, F_OK) != 0);
+	for (size_t i = 0; i < sizeof(foreign) / sizeof(*foreign); i++) {
+		snprintf(p, sizeof(p), "%s/%s", cdir, foreign[i]);
+		CHECK_MSG(access(p, F_OK) == 0, "%s was removed", foreign[i]);
+	}
+	snprintf(p, sizeof(p), "%s/forms-%s-%s.bin", cdir, "5555555555555555555555555555555555555555555555555555555555555555",
+		 RULES_1);
+	CHECK_EQ(mode_of(p) != 0xffffu, 1); /* the link is left, and what it points to */
+	size_t n = 0;
+	uint8_t *kept = fw_test_read_file(outside, &n);
+	CHECK_EQ(n, sizeof(big));
+	free(kept);
+	fw_sysroot_remove(dir);
+}
+
+TEST(cache_uses_only_what_is_the_users_own)
+{
+	char dir[] = "/tmp/fwlens-test-cache.XXXXXX";
+	CHECK(fw_sysroot_new(dir));
+	char cdir[300], entry[700], p[700];
+	snprintf(cdir, sizeof(cdir), "%s/made/cache", dir);
+	snprintf(entry, sizeof(entry), "%s/forms-%s-%s.bin", cdir, KEYS[0], RULES_1);
+	struct fw_cache c = cache_at(cdir, 0, RULES_1);
+	nwarned = 0;
+	/* absent: usable, made on the first store; folders 0700 and files 0600 under umask 0 */
+	CHECK(fw_cache_trusted(&c));
+	mode_t old = umask(0);
+	bool stored = store_raw(&c, KEYS[0]);
+	snprintf(p, sizeof(p), "%s/image", dir);
+	CHECK(put_file(p, "abc", 3));
+	char sha[FW_SHA256_HEX_LEN];
+	struct fw_error err;
+	fw_error_clear(&err);
+	CHECK(fw_cache_file_sha256(&c, p, sha, &err));
+	umask(old);
+	CHECK(stored);
+	snprintf(p, sizeof(p), "%s/made", dir);
+	CHECK_EQ(mode_of(p), 0700);
+	CHECK_EQ(mode_of(cdir), 0700);
+	CHECK_EQ(mode_of(entry), 0600);
+	snprintf(p, sizeof(p), "%s/hmac.key", cdir);
+	CHECK_EQ(mode_of(p), 0600);
+	snprintf(p, sizeof(p), "%s/images.idx", cdir);
+	CHECK_EQ(mode_of(p), 0600);
+	struct fw_cache_entry e;
+	char why[300];
+	CHECK_MSG(fw_cache_load(&c, KEYS[0], &e, why, sizeof(why)), "%s", why);
+	fw_cache_entry_free(&e);
+	CHECK_MSG(nwarned == 0, "%s", warned);
+
+	/* a folder writable by group or others: not used, said with its path */
+	CHECK(chmod(cdir, 0770) == 0);
+	CHECK(!fw_cache_trusted(&c));
+	CHECK_MSG(strstr(warned, cdir) && strstr(warned, "is writable by group or others (mode 0770): not used"), "%s",
+		  warned);
+	CHECK(!fw_cache_load(&c, KEYS[0], &e, why, sizeof(why)));
+	CHECK(!store_raw(&c, KEYS[1]));
+	CHECK(chmod(cdir, 0700) == 0);
+	CHECK(fw_cache_trusted(&c));
+	/* an entry writable by others: a miss, replaced by the next store with the user's own */
+	CHECK(chmod(entry, 0602) == 0);
+	CHECK(!fw_cache_load(&c, KEYS[0], &e, why, sizeof(why)));
+	CHECK_MSG(strstr(warned, entry) && strstr(warned, "is writable by group or others (mode 0602)"), "%s", warned);
+	CHECK(store_raw(&c, KEYS[0]));
+	CHECK_EQ(mode_of(entry), 0600);
+	CHECK(fw_cache_load(&c, KEYS[0], &e, why, sizeof(why)));
+	fw_cache_entry_free(&e);
+	/* a key others may read: the cache is not used at all */
+	snprintf(p, sizeof(p), "%s/hmac.key", cdir);
+	CHECK(chmod(p, 0640) == 0);
+	CHECK(!fw_cache_trusted(&c));
+	CHECK_MSG(strstr(warned, "hmac.key is readable or writable by group or others (mode 0640)"), "%s", warned);
+	CHECK(!fw_cache_load(&c, KEYS[0], &e, why, sizeof(why)));
+	CHECK(chmod(p, 0600) == 0);
+	/* a planted link in place of an entry: not followed, and replaced (what it points to is kept) */
+	char moved[400];
+	snprintf(moved, sizeof(moved), "%s/elsewhere.bin", dir);
+	CHECK(rename(entry, moved) == 0);
+	CHECK(symlink(moved, entry) == 0);
+	CHECK(!fw_cache_load(&c, KEYS[0], &e, why, sizeof(why)));
+	CHECK_MSG(strstr(warned, entry) && strstr(warned, "is a symbolic link: not used"), "%s", warned);
+	size_t n0 = 0;
+	uint8_t *before = fw_test_read_file(moved, &n0);
+	CHECK(store_raw(&c, KEYS[0]));
+	struct stat st;
+	CHECK(lstat(entry, &st) == 0 && S_ISREG(st.st_mode));
+	size_t n1 = 0;
+	uint8_t *after = fw_test_read_file(moved, &n1);
+	CHECK(before && after && n0 == n1 && memcmp(before, after, n0) == 0);
+	free(before);
+	free(after);
+	/* a folder that is a link: not used */
+	char link[400];
+	snprintf(link, sizeof(link), "%s/link", dir);
+	CHECK(symlink(cdir, link) == 0);
+	struct fw_cache cl = cache_at(link, 0, RULES_1);
+	CHECK(!fw_cache_trusted(&cl));
+	CHECK_MSG(strstr(warned, link) && strstr(warned, "is a symbolic link: not used"), "%s", warned);
+	CHECK(!fw_cache_load(&cl, KEYS[0], &e, why, sizeof(why)));
+	/* owned by another user (root can give it away) */
+	if (geteuid() == 0) {
+		CHECK(lchown(entry, 4242, 4242) == 0);
+		CHECK(!fw_cache_load(&c, KEYS[0], &e, why, sizeof(why)));
+		CHECK_MSG(strstr(warned, "is owned by uid 4242, not by uid 0 running fwlens"), "%s", warned);
+		CHECK(lchown(cdir, 4242, 4242) == 0);
+		CHECK(!fw_cache_trusted(&c));
+		CHECK_MSG(strstr(warned, cdir) && strstr(warned, "is owned by uid 4242"), "%s", warned);
+	} else {
+		printf("  (not root: a folder and an entry owned by another user are not tried)\n");
+	}
+	fw_sysroot_remove(dir);
+}
+
+TEST(cache_index_bounded_verified_and_never_followed)
+{
+	char dir[] = "/tmp/fwlens-test-cache.XXXXXX";
+	CHECK(fw_sysroot_new(dir));
+	char cdir[300], img[400], idx[400];
+	snprintf(cdir, sizeof(cdir), "%s/cache", dir);
+	snprintf(img, sizeof(img), "%s/image", dir);
+	snprintf(idx, sizeof(idx), "%s/images.idx", cdir);
+	struct fw_cache c = cache_at(cdir, 0, RULES_1);
+	const char *abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+	const char *other = "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd";
+	CHECK(put_file(img, "abc", 3));
+	char sha[FW_SHA256_HEX_LEN];
+	struct fw_error err;
+	fw_error_clear(&err);
+	CHECK(fw_cache_file_sha256(&c, img, sha, &err));
+	CHECK_STR(sha, abc);
+	/* the line: SHA SIZE MTIME INODE HMAC PATH, the HMAC over the rest */
+	size_t n = 0;
+	char *text = (char *)fw_test_read_file(idx, &n);
+	CHECK(text && n > 0 && text[n - 1] == '\n');
+	char lsha[65], lmac[65], lpath[400];
+	unsigned long long size, mtime, ino;
+	text[n - 1] = 0;
+	CHECK(sscanf(text, "%64s %llu %llu %llu %64s %399[^\n]", lsha, &size, &mtime, &ino, lmac, lpath) == 6);
+	free(text);
+	CHECK_STR(lsha, abc);
+	CHECK_EQ(size, 3);
+	CHECK_STR(lpath, img);
+	uint8_t key[FW_CACHE_KEY_LEN], mac[FW_SHA256_LEN];
+	CHECK(read_key(cdir, key));
+	char *body = fw_xasprintf("%s %llu %llu %llu %s", other, size, mtime, ino, lpath);
+	fw_cache_mac(key, (const uint8_t *)body, strlen(body), mac);
+	char machex[65];
+	fw_hex(mac, sizeof(mac), machex);
+	/* a forged line (another hash, the old MAC) is skipped: the file is hashed again */
+	char *line = fw_xasprintf("%s %llu %llu %llu %s %s\n", other, size, mtime, ino, lmac, lpath);
+	CHECK(put_file(idx, line, strlen(line)));
+	free(line);
+	CHECK(fw_cache_file_sha256(&c, img, sha, &err));
+	CHECK_STR(sha, abc);
+	/* the same line with the MAC made with the key is taken: lines are bound to the key alone */
+	line = fw_xasprintf("%s %llu %llu %llu %s %s\n", other, size, mtime, ino, machex, lpath);
+	CHECK(put_file(idx, line, strlen(line)));
+	CHECK(fw_cache_file_sha256(&c, img, sha, &err));
+	CHECK_STR(sha, other);
+	/* longer than its bound: not read, and rebuilt with the line remembered next */
+	size_t big = FW_CACHE_MAX_INDEX + 1;
+	char *fill = fw_xmalloc(big);
+	for (size_t i = 0; i < big; i++)
+		fill[i] = (i % 100 == 99) ? '\n' : 'x';
+	memcpy(fill, line, strlen(line));
+	CHECK(put_file(idx, fill, big));
+	free(fill);
+	free(line);
+	CHECK(fw_cache_file_sha256(&c, img, sha, &err));
+	CHECK_STR(sha, abc);
+	struct stat st;
+	CHECK(stat(idx, &st) == 0);
+	CHECK_MSG(st.st_size > 0 && st.st_size < 400, "index of %lld bytes", (long long)st.st_size);
+	/* a planted link in place of the index: neither read nor written through */
+	char victim[400];
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	CHECK(put_file(victim, "keep me\n", 8));
+	CHECK(unlink(idx) == 0 && symlink(victim, idx) == 0);
+	nwarned = 0;
+	CHECK(fw_cache_file_sha256(&c, img, sha, &err));
+	CHECK_STR(sha, abc);
+	CHECK_MSG(nwarned > 0 && strstr(warned, "images.idx is a symbolic link: not used"), "%s", warned);
+	n = 0;
+	text = (char *)fw_test_read_file(victim, &n);
+	CHECK(text && n == 8 && memcmp(text, "keep me\n", 8) == 0);
+	free(text);
+	CHECK(lstat(idx, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0600);
+	/* a full index keeps its newest lines that verify in half its bound, then the new one */
+	free(body);
 	fw_sysroot_remove(dir);
 }
 

@@ -1,9 +1,12 @@
 /* --cache-dir, --cache-max, --no-cache and --image-dir (see cache-options.h). */
 #include "cache-options.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/query/say-once.h"
 #include "tools/query/topics.h"
 
 static bool command_takes(const struct fw_command *cmd, const char *name)
@@ -12,6 +15,32 @@ static bool command_takes(const struct fw_command *cmd, const char *name)
 		if (strcmp(o->name, name) == 0)
 			return true;
 	return false;
+}
+
+static void say_once(char ***items, size_t *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say_once(char ***items, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fw_say_once(items, n, fmt, ap);
+	va_end(ap);
+}
+
+/* A folder or file of the cache that is not used, said once per run on one line (a path given with
+ * control characters shows them as '?'). */
+static void cache_warn(void *ctx, const char *msg)
+{
+	static char **said;
+	static size_t nsaid;
+	size_t before = nsaid;
+	char line[1024];
+	snprintf(line, sizeof(line), "%s", msg);
+	for (char *p = line; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	say_once(&said, &nsaid, "%s", line);
+	if (nsaid > before)
+		fw_log_warn(ctx, "%s", line);
 }
 
 int fw_cli_cache_setup(struct fw_cli *cli, struct fw_source_options *so)
@@ -39,9 +68,17 @@ int fw_cli_cache_setup(struct fw_cli *cli, struct fw_source_options *so)
 		bool rules_known = fw_topics_rules_sha256(cache.rules, cache.rules_sha256, &err);
 		if (!rules_known)
 			fw_log_warn(cli, "no cache: the topic rules cannot be read: %s", err.msg);
-		if (rules_known && !fw_cli_flag(cli, "no-cache"))
-			cache.dir = fw_cache_dir_default(fw_cli_opt(cli, "cache-dir"), getenv("XDG_CACHE_HOME"),
-							 getenv("HOME"));
+		char *dir = rules_known && !fw_cli_flag(cli, "no-cache")
+				    ? fw_cache_dir_default(fw_cli_opt(cli, "cache-dir"), getenv("XDG_CACHE_HOME"), getenv("HOME"))
+				    : NULL;
+		cache.dir = dir;
+		cache.warn = cache_warn;
+		cache.warn_ctx = cli;
+		/* a folder that is not the user's own: the command goes on as with --no-cache */
+		if (dir && !fw_cache_trusted(&cache)) {
+			cache.dir = NULL;
+			free(dir);
+		}
 	}
 	so->cache = cache.dir ? &cache : NULL;
 	return 0;

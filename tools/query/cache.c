@@ -4,11 +4,17 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "parsers/file.h"
@@ -16,9 +22,13 @@
 #include "parsers/view.h"
 
 #define MAGIC "FWLCACHE"
-#define FORMAT 2u
+#define FORMAT 3u /* 3: an HMAC-SHA256 with the folder's key ends an entry, not its SHA-256 */
 /* Most topic matches one entry may hold. */
 #define MAX_MATCHES (1u << 20)
+#define KEY_FILE "hmac.key"
+#define INDEX_FILE "images.idx"
+/* A temporary file younger than this may be a store under way: eviction leaves it. */
+#define TEMP_STALE_SECONDS 3600
 
 char *fw_cache_dir_default(const char *cache_dir_opt, const char *xdg_cache_home, const char *home)
 {
@@ -54,23 +64,271 @@ bool fw_cache_parse_size(const char *text, uint64_t *out)
 	return true;
 }
 
-static bool hex_ok(const char *h)
+/* Whether p starts with n lower-case hex digits. */
+static bool hex_run(const char *p, size_t n)
 {
-	size_t n = 0;
-	for (; h[n]; n++)
-		if (!((h[n] >= '0' && h[n] <= '9') || (h[n] >= 'a' && h[n] <= 'f')))
+	for (size_t i = 0; i < n; i++)
+		if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f')))
 			return false;
-	return n == 64;
+	return true;
 }
 
-static char *entry_path(const struct fw_cache *c, const char *sha)
+static bool hex_ok(const char *h)
 {
-	return fw_xasprintf("%s/forms-%s-%s.bin", c->dir, sha, c->rules_sha256);
+	return hex_run(h, 64) && h[64] == '\0';
+}
+
+/* The file name of an entry in the folder. */
+static char *entry_name(const struct fw_cache *c, const char *sha)
+{
+	return fw_xasprintf("forms-%s-%s.bin", sha, c->rules_sha256);
+}
+
+/* Whether `name` is one the cache writes for entries, forms-HEX64-HEX64.bin, or a temporary file of
+ * one (.tmp-HEX12, *temp set): eviction removes nothing else. */
+static bool entry_named(const char *name, bool *temp)
+{
+	const size_t end = 6 + 64 + 1 + 64 + 4;
+	if (strncmp(name, "forms-", 6) != 0 || !hex_run(name + 6, 64) || name[70] != '-' || !hex_run(name + 71, 64) ||
+	    strncmp(name + 135, ".bin", 4) != 0)
+		return false;
+	*temp = name[end] != '\0';
+	return !*temp || (strncmp(name + end, ".tmp-", 5) == 0 && hex_run(name + end + 5, 12) && name[end + 17] == '\0');
 }
 
 static bool usable(const struct fw_cache *c, const char *sha)
 {
 	return c && c->dir && hex_ok(sha) && hex_ok(c->rules_sha256);
+}
+
+void fw_cache_mac(const uint8_t key[FW_CACHE_KEY_LEN], const uint8_t *p, size_t n, uint8_t out[FW_SHA256_LEN])
+{
+	unsigned len = 0;
+	static const uint8_t none;
+	if (!HMAC(EVP_sha256(), key, FW_CACHE_KEY_LEN, n ? p : &none, n, out, &len))
+		memset(out, 0, FW_SHA256_LEN); /* verifies nothing: no MAC of real bytes is all zeros but by chance */
+}
+
+/* Do the last FW_SHA256_LEN bytes of p[0..n) (n >= that) hold the MAC of the rest? */
+static bool mac_matches(const uint8_t key[FW_CACHE_KEY_LEN], const uint8_t *p, size_t n)
+{
+	uint8_t mac[FW_SHA256_LEN];
+	fw_cache_mac(key, p, n - FW_SHA256_LEN, mac);
+	return CRYPTO_memcmp(mac, p + n - FW_SHA256_LEN, FW_SHA256_LEN) == 0;
+}
+
+/* ---- the folder and its files: the user's own, or not used ---- */
+
+static void say(const struct fw_cache *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(const struct fw_cache *c, const char *fmt, ...)
+{
+	if (!c->warn)
+		return;
+	char msg[1400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	c->warn(c->warn_ctx, msg);
+}
+
+/* Why what `st` describes is not the user's own (written into buf), or NULL: owned by another
+ * user, or writable by group or others; `secret` (the key) refuses reading by them too. */
+static const char *not_own(const struct stat *st, bool secret, char *buf, size_t n)
+{
+	mode_t others = secret ? 077 : 022;
+	if (st->st_uid != geteuid())
+		snprintf(buf, n, "is owned by uid %u, not by uid %u running fwlens", (unsigned)st->st_uid,
+			 (unsigned)geteuid());
+	else if (st->st_mode & others)
+		snprintf(buf, n, "is %s by group or others (mode %04o)", secret ? "readable or writable" : "writable",
+			 (unsigned)(st->st_mode & 07777));
+	else
+		return NULL;
+	return buf;
+}
+
+/* Make the folder and its missing parents ($XDG_CACHE_HOME may not exist yet), 0700 whatever the
+ * umask. */
+static void make_dirs(const char *dir)
+{
+	char *p = fw_xstrdup(dir);
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		mkdir(p, 0700);
+		*s = '/';
+	}
+	mkdir(p, 0700);
+	free(p);
+}
+
+/* Open `name` (relative to dfd; a path with AT_FDCWD) without following a link as its last part
+ * nor waiting on a FIFO, and check what was opened (into *st): a folder (`folder`) or a regular
+ * file, the user's own and writable by no one else (`secret`: readable by no one else either).
+ * -1 with errno ENOENT when absent, or EPERM when refused (said, naming it). */
+static int open_own(const struct fw_cache *c, int dfd, const char *name, bool folder, bool secret, struct stat *st)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | (folder ? O_DIRECTORY : 0));
+	int e = errno;
+	char why[160];
+	const char *bad = NULL;
+	if (fd < 0) {
+		if (e == ENOENT)
+			return -1;
+		bool link = fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st->st_mode);
+		bad = link ? "is a symbolic link" : e == ENOTDIR ? "is not a folder" : strerror(e);
+	} else if (fstat(fd, st) != 0 || (folder ? !S_ISDIR(st->st_mode) : !S_ISREG(st->st_mode))) {
+		bad = folder ? "is not a folder" : "is not a regular file";
+	} else {
+		bad = not_own(st, secret, why, sizeof(why));
+	}
+	if (!bad)
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	if (folder)
+		say(c, "the cache folder %s %s: not used", c->dir, bad);
+	else
+		say(c, "the cache file %s/%s %s: not used", c->dir, name, bad);
+	errno = EPERM;
+	return -1;
+}
+
+/* The cache folder, opened with open_own (made first with `create`): what is in it is opened
+ * relative to it. -1 when it is absent (*refused false) or not to be used (*refused true, said). */
+static int open_dir(const struct fw_cache *c, bool create, bool *refused)
+{
+	if (create)
+		make_dirs(c->dir);
+	struct stat st;
+	int fd = open_own(c, AT_FDCWD, c->dir, true, false, &st);
+	*refused = fd < 0 && errno != ENOENT;
+	return fd;
+}
+
+/* Read `name` in the folder (open_own), at most cap bytes. False with errno ENOENT when absent,
+ * EFBIG when longer than cap (not read), EPERM when refused (said), else the read's. */
+static bool read_own(const struct fw_cache *c, int dfd, const char *name, bool secret, size_t cap, uint8_t **data,
+		     size_t *n)
+{
+	*data = NULL;
+	*n = 0;
+	struct stat st;
+	int fd = open_own(c, dfd, name, false, secret, &st);
+	if (fd < 0)
+		return false;
+	bool over = (uint64_t)st.st_size > cap, ok = false;
+	struct fw_error err;
+	fw_error_clear(&err);
+	if (!over)
+		ok = fw_file_read_fd(fd, name, cap, data, n, &over, &err);
+	int e = over ? EFBIG : errno;
+	close(fd);
+	errno = e;
+	return ok;
+}
+
+/* A new file of the user's alone in the folder (0600, made with O_EXCL, never through a link)
+ * named after `name` with a random .tmp-HEX12 tail (into tmp), holding p[0..n). */
+static bool write_temp(int dfd, const char *name, const uint8_t *p, size_t n, char *tmp, size_t tmplen)
+{
+	uint8_t r[6];
+	char hex[13];
+	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
+		return false;
+	snprintf(tmp, tmplen, "%s.tmp-%s", name, fw_hex(r, sizeof(r), hex));
+	int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return false;
+	size_t done = 0;
+	while (done < n) {
+		ssize_t w = write(fd, p + done, n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		done += (size_t)w;
+	}
+	bool ok = close(fd) == 0 && done == n;
+	if (!ok)
+		unlinkat(dfd, tmp, 0);
+	return ok;
+}
+
+/* Put p[0..n) as `name` in the folder: a temporary file renamed over it, which replaces a link or
+ * a foreign file standing there, never writes through it. */
+static bool replace_file(const struct fw_cache *c, int dfd, const char *name, const uint8_t *p, size_t n,
+			 struct fw_error *err)
+{
+	char tmp[256];
+	if (!write_temp(dfd, name, p, n, tmp, sizeof(tmp)))
+		return fw_error_errno(err, "%s/%s: cannot write", c->dir, name);
+	if (renameat(dfd, tmp, dfd, name) != 0) {
+		fw_error_errno(err, "%s/%s: cannot write", c->dir, name);
+		unlinkat(dfd, tmp, 0);
+		return false;
+	}
+	return true;
+}
+
+/* The MAC key, DIR/hmac.key (read as a secret). With `create`, an absent key is made: random bytes
+ * in a temporary file, then linked to its name, so runs at the same time agree on one key and
+ * none reads a short one. False when absent or not usable (*refused, said). */
+static bool get_key(const struct fw_cache *c, int dfd, bool create, uint8_t key[FW_CACHE_KEY_LEN], bool *refused)
+{
+	*refused = false;
+	for (int tries = 0; tries < 2; tries++) {
+		uint8_t *data;
+		size_t n;
+		if (read_own(c, dfd, KEY_FILE, true, FW_CACHE_KEY_LEN, &data, &n)) {
+			bool ok = n == FW_CACHE_KEY_LEN;
+			if (ok)
+				memcpy(key, data, FW_CACHE_KEY_LEN);
+			else
+				say(c, "the cache key %s/%s has %zu bytes, not %d: the cache is not used", c->dir, KEY_FILE, n,
+				    FW_CACHE_KEY_LEN);
+			free(data);
+			*refused = !ok;
+			return ok;
+		}
+		int e = errno;
+		if (e == EFBIG)
+			say(c, "the cache key %s/%s is longer than %d bytes: the cache is not used", c->dir, KEY_FILE,
+			    FW_CACHE_KEY_LEN);
+		if (e != ENOENT) {
+			*refused = true;
+			return false;
+		}
+		uint8_t fresh[FW_CACHE_KEY_LEN];
+		char tmp[64];
+		if (!create || getrandom(fresh, sizeof(fresh), 0) != (ssize_t)sizeof(fresh) ||
+		    !write_temp(dfd, KEY_FILE, fresh, sizeof(fresh), tmp, sizeof(tmp)))
+			return false;
+		bool linked = linkat(dfd, tmp, dfd, KEY_FILE, 0) == 0;
+		unlinkat(dfd, tmp, 0);
+		if (linked) {
+			memcpy(key, fresh, FW_CACHE_KEY_LEN);
+			return true;
+		}
+		/* another run made it first: read theirs */
+	}
+	return false;
+}
+
+bool fw_cache_trusted(const struct fw_cache *c)
+{
+	if (!c || !c->dir)
+		return false;
+	bool refused;
+	int dfd = open_dir(c, false, &refused);
+	if (dfd < 0)
+		return !refused;
+	uint8_t key[FW_CACHE_KEY_LEN];
+	bool ok = get_key(c, dfd, false, key, &refused) || !refused;
+	close(dfd);
+	return ok;
 }
 
 /* ---- writing ---- */
@@ -113,38 +371,8 @@ static void put_str(struct buf *b, const char *s)
 	put(b, s ? s : "", n);
 }
 
-/* Write p[0..n) to path through a temporary file in the same folder and a rename. */
-static bool write_atomic(const char *path, const uint8_t *p, size_t n, struct fw_error *err)
-{
-	char *tmp = fw_xasprintf("%s.tmp-XXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		fw_error_errno(err, "%s: cannot create", tmp);
-		free(tmp);
-		return false;
-	}
-	size_t done = 0;
-	while (done < n) {
-		ssize_t w = write(fd, p + done, n - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			break;
-		done += (size_t)w;
-	}
-	bool ok = done == n && close(fd) == 0;
-	if (!ok || rename(tmp, path) != 0) {
-		fw_error_errno(err, "%s: cannot write", path);
-		unlink(tmp);
-		free(tmp);
-		return false;
-	}
-	free(tmp);
-	return true;
-}
-
 struct aged {
-	char *path;
+	char *name;
 	time_t when;
 	uint64_t size;
 };
@@ -155,58 +383,48 @@ static int cmp_aged(const void *a, const void *b)
 	return x->when < y->when ? -1 : x->when > y->when;
 }
 
-/* Remove the entries used longest ago until the folder's entries fit the bound. */
-static void evict(const struct fw_cache *c)
+/* Remove the entries used longest ago until what the cache wrote in the folder (entries, their
+ * temporary files, the index) fits the bound. Only regular files named as the cache names entries
+ * are removed (unlinkat on the name: a link is never followed); other files neither count nor go. */
+static void evict(const struct fw_cache *c, int dfd)
 {
 	uint64_t bound = c->max_bytes ? c->max_bytes : FW_CACHE_MAX_BYTES, total = 0;
-	DIR *d = opendir(c->dir);
-	if (!d)
+	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	struct aged *v = NULL;
 	size_t n = 0, cap = 0;
+	time_t now = time(NULL);
 	struct dirent *e;
 	while ((e = readdir(d)) && n < 100000) {
-		if (strncmp(e->d_name, "forms-", 6) != 0)
-			continue;
-		char *p = fw_xasprintf("%s/%s", c->dir, e->d_name);
+		bool temp = false, entry = entry_named(e->d_name, &temp);
 		struct stat st;
-		if (lstat(p, &st) != 0 || !S_ISREG(st.st_mode)) {
-			free(p);
+		if ((!entry && strcmp(e->d_name, INDEX_FILE) != 0) ||
+		    fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
 			continue;
-		}
+		total += (uint64_t)st.st_size;
+		/* the index stays (it has a bound of its own); a young temporary file may be a store under way */
+		if (!entry || (temp && now - st.st_mtime < TEMP_STALE_SECONDS))
+			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;
 			v = fw_xrealloc(v, cap * sizeof(*v));
 		}
-		v[n++] = (struct aged){p, st.st_mtime, (uint64_t)st.st_size};
-		total += (uint64_t)st.st_size;
+		v[n++] = (struct aged){fw_xstrdup(e->d_name), st.st_mtime, (uint64_t)st.st_size};
 	}
 	closedir(d);
-	qsort(v, n, sizeof(*v), cmp_aged);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_aged);
 	for (size_t i = 0; i < n; i++) {
-		if (total > bound && unlink(v[i].path) == 0)
+		if (total > bound && unlinkat(dfd, v[i].name, 0) == 0)
 			total -= v[i].size;
-		free(v[i].path);
+		free(v[i].name);
 	}
 	free(v);
-}
-
-static bool make_dir(const char *dir, struct fw_error *err)
-{
-	/* the folder and its parents ($XDG_CACHE_HOME may not exist yet) */
-	char *p = fw_xstrdup(dir);
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = 0;
-		mkdir(p, 0755);
-		*s = '/';
-	}
-	bool ok = mkdir(p, 0755) == 0 || errno == EEXIST;
-	if (!ok)
-		fw_error_errno(err, "%s: cannot create the cache folder", dir);
-	free(p);
-	return ok;
 }
 
 /* ---- the bytes of a module that decoding reads ---- */
@@ -352,8 +570,17 @@ bool fw_cache_store(const struct fw_cache *c, const char *sha, const struct fw_h
 {
 	if (!usable(c, sha))
 		return fw_error_set(err, FW_E_INVALID, "no cache folder, image hash or rules hash");
-	if (!make_dir(c->dir, err))
-		return false;
+	bool refused;
+	int dfd = open_dir(c, true, &refused);
+	if (dfd < 0)
+		return refused ? fw_error_set(err, FW_E_IO, "%s: the cache folder is not used", c->dir)
+			       : fw_error_errno(err, "%s: cannot create the cache folder", c->dir);
+	uint8_t key[FW_CACHE_KEY_LEN];
+	if (!get_key(c, dfd, true, key, &refused)) {
+		close(dfd);
+		return refused ? fw_error_set(err, FW_E_IO, "%s/%s: the cache key is not used", c->dir, KEY_FILE)
+			       : fw_error_errno(err, "%s/%s: cannot make the cache key", c->dir, KEY_FILE);
+	}
 	struct buf b = {0};
 	put(&b, MAGIC, 8);
 	put32(&b, FORMAT);
@@ -380,31 +607,24 @@ bool fw_cache_store(const struct fw_cache *c, const char *sha, const struct fw_h
 		put_str(&b, matches->v[i].topic);
 		put_str(&b, matches->v[i].rule);
 	}
-	uint8_t digest[FW_SHA256_LEN];
-	fw_sha256(b.p, b.n, digest);
-	put(&b, digest, sizeof(digest));
+	uint8_t mac[FW_SHA256_LEN];
+	fw_cache_mac(key, b.p, b.n, mac);
+	put(&b, mac, sizeof(mac));
 	bool ok = b.n <= FW_CACHE_MAX_ENTRY;
 	if (!ok)
 		fw_error_set(err, FW_E_LIMIT, "cache entry of %zu bytes is over the %zu MiB limit", b.n,
 			     FW_CACHE_MAX_ENTRY >> 20);
-	char *path = entry_path(c, sha);
-	ok = ok && write_atomic(path, b.p, b.n, err);
-	free(path);
+	char *name = entry_name(c, sha);
+	ok = ok && replace_file(c, dfd, name, b.p, b.n, err);
+	free(name);
 	free(b.p);
 	if (ok)
-		evict(c);
+		evict(c, dfd);
+	close(dfd);
 	return ok;
 }
 
 /* ---- reading ---- */
-
-/* Do the last FW_SHA256_LEN bytes of p[0..n) (n >= that) hold the SHA-256 of the rest? */
-static bool digest_matches(const uint8_t *p, size_t n)
-{
-	uint8_t digest[FW_SHA256_LEN];
-	fw_sha256(p, n - FW_SHA256_LEN, digest);
-	return memcmp(digest, p + n - FW_SHA256_LEN, FW_SHA256_LEN) == 0;
-}
 
 struct rd {
 	struct fw_view v;
@@ -448,7 +668,8 @@ static const char *get_str(struct rd *r, struct fw_arena *a)
 	return p ? fw_arena_strndup(a, (const char *)p, n) : NULL;
 }
 
-static bool parse_entry(struct fw_cache_entry *e, const char *sha, const char *rules, bool check_digest, char *why,
+/* Parse an entry; its MAC is checked first with `key`, unless the caller checks it (NULL). */
+static bool parse_entry(struct fw_cache_entry *e, const char *sha, const char *rules, const uint8_t *key, char *why,
 			size_t whylen)
 {
 	struct rd r = {fw_view_make(e->data, e->len, 0), 0, true};
@@ -461,15 +682,15 @@ static bool parse_entry(struct fw_cache_entry *e, const char *sha, const char *r
 		snprintf(why, whylen, "truncated");
 		return false;
 	}
-	if (check_digest && !digest_matches(e->data, e->len)) {
-		snprintf(why, whylen, "its digest does not match its bytes");
+	if (key && !mac_matches(key, e->data, e->len)) {
+		snprintf(why, whylen, "its MAC does not verify with the cache's key");
 		return false;
 	}
 	r.v.len = e->len - FW_SHA256_LEN;
 	uint32_t format = get32(&r);
 	const char *version = r.ok && format == FORMAT ? get_str(&r, &e->arena) : NULL;
-	const uint8_t *key = get_bytes(&r, 64), *rkey = get_bytes(&r, 64);
-	if (!r.ok || !version || strcmp(version, FWLENS_VERSION) != 0 || memcmp(key, sha, 64) != 0 ||
+	const uint8_t *ikey = get_bytes(&r, 64), *rkey = get_bytes(&r, 64);
+	if (!r.ok || !version || strcmp(version, FWLENS_VERSION) != 0 || memcmp(ikey, sha, 64) != 0 ||
 	    memcmp(rkey, rules, 64) != 0) {
 		snprintf(why, whylen, "written by another fwlens version, for another image or other rules");
 		return false;
@@ -557,64 +778,75 @@ static bool parse_entry(struct fw_cache_entry *e, const char *sha, const char *r
 	return true;
 }
 
-/* Parse `data` (malloc'd, n bytes; taken over); its digest is checked unless the caller does. */
-static bool parse_owned(uint8_t *data, size_t n, const char *sha, const char *rules, bool check_digest,
+
+/* Parse `data` (malloc'd, n bytes; taken over); its MAC is checked with `key` unless NULL (the
+ * caller checks it). */
+static bool parse_owned(uint8_t *data, size_t n, const char *sha, const char *rules, const uint8_t *key,
 			struct fw_cache_entry *out, char *why, size_t whylen)
 {
 	memset(out, 0, sizeof(*out));
 	fw_arena_init(&out->arena);
 	out->data = data;
 	out->len = n;
-	if (parse_entry(out, sha, rules, check_digest, why, whylen))
+	if (parse_entry(out, sha, rules, key, why, whylen))
 		return true;
 	fw_cache_entry_free(out);
 	return false;
 }
 
-bool fw_cache_entry_parse(const uint8_t *p, size_t n, const char *sha, const char *rules, struct fw_cache_entry *out,
-			  char *why, size_t whylen)
+bool fw_cache_entry_parse(const uint8_t *p, size_t n, const char *sha, const char *rules,
+			  const uint8_t key[FW_CACHE_KEY_LEN], struct fw_cache_entry *out, char *why, size_t whylen)
 {
 	uint8_t *copy = fw_xmalloc(n ? n : 1);
 	memcpy(copy, p, n);
-	return parse_owned(copy, n, sha, rules, true, out, why, whylen);
+	return parse_owned(copy, n, sha, rules, key, out, why, whylen);
 }
 
-/* The bytes of the entry file of an image (data malloc'd), or false with why said. */
-static bool read_entry(const struct fw_cache *c, const char *sha, uint8_t **data, size_t *n, char *why, size_t whylen)
+/* The bytes of the entry file of an image (data malloc'd, a private copy: the entry may be
+ * replaced while in use) and the key to check them with, or false with why said; *dfd is the
+ * opened folder (for the hit's touch), closed by the caller. */
+static bool read_entry(const struct fw_cache *c, const char *sha, uint8_t **data, size_t *n,
+		       uint8_t key[FW_CACHE_KEY_LEN], int *dfd, char *why, size_t whylen)
 {
 	*data = NULL;
 	*n = 0;
+	*dfd = -1;
+	bool refused;
 	if (!usable(c, sha)) {
 		snprintf(why, whylen, "no cache");
 		return false;
 	}
-	char *path = entry_path(c, sha);
-	/* read into memory of our own (a private copy: the entry may be replaced while in use) */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	struct stat st;
-	bool over = false, ok = false;
-	struct fw_error err;
-	fw_error_clear(&err);
-	if (fd < 0)
-		snprintf(why, whylen, "%s: %s", path, strerror(errno));
-	else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-		snprintf(why, whylen, "%s: not a regular file", path);
-	else if (!fw_file_read_fd(fd, path, FW_CACHE_MAX_ENTRY, data, n, &over, &err) || over)
-		snprintf(why, whylen, "%s: %s", path, over ? "larger than an entry may be" : err.msg);
-	else
-		ok = true;
-	if (fd >= 0)
-		close(fd);
-	free(path);
+	*dfd = open_dir(c, false, &refused);
+	if (*dfd < 0) {
+		snprintf(why, whylen, "%s: %s", c->dir, refused ? "the cache folder is not used" : "no cache folder");
+		return false;
+	}
+	if (!get_key(c, *dfd, false, key, &refused)) {
+		snprintf(why, whylen, "%s/%s: %s", c->dir, KEY_FILE, refused ? "the cache key is not used" : "no cache key");
+		close(*dfd);
+		*dfd = -1;
+		return false;
+	}
+	char *name = entry_name(c, sha);
+	bool ok = read_own(c, *dfd, name, false, FW_CACHE_MAX_ENTRY, data, n);
+	if (!ok)
+		snprintf(why, whylen, "%s/%s: %s", c->dir, name,
+			 errno == EFBIG ? "larger than an entry may be" : errno == EPERM ? "not used" : strerror(errno));
+	free(name);
+	if (!ok) {
+		close(*dfd);
+		*dfd = -1;
+	}
 	return ok;
 }
 
 /* A hit: the entry is used now, so it is evicted last. */
-static void touch_entry(const struct fw_cache *c, const char *sha)
+static void touch_entry(const struct fw_cache *c, int dfd, const char *sha)
 {
-	char *path = entry_path(c, sha);
-	utimensat(AT_FDCWD, path, NULL, 0);
-	free(path);
+	char *name = entry_name(c, sha);
+	utimensat(dfd, name, NULL, AT_SYMLINK_NOFOLLOW);
+	free(name);
+	close(dfd);
 }
 
 bool fw_cache_load(const struct fw_cache *c, const char *sha, struct fw_cache_entry *out, char *why, size_t whylen)
@@ -625,29 +857,32 @@ bool fw_cache_load(const struct fw_cache *c, const char *sha, struct fw_cache_en
 		whylen = sizeof(dummy);
 	}
 	memset(out, 0, sizeof(*out));
-	uint8_t *data;
+	uint8_t *data, key[FW_CACHE_KEY_LEN];
 	size_t n;
-	if (!read_entry(c, sha, &data, &n, why, whylen))
+	int dfd;
+	if (!read_entry(c, sha, &data, &n, key, &dfd, why, whylen))
 		return false;
-	if (!parse_owned(data, n, sha, c->rules_sha256, true, out, why, whylen))
+	if (!parse_owned(data, n, sha, c->rules_sha256, key, out, why, whylen)) {
+		close(dfd);
 		return false;
-	touch_entry(c, sha);
+	}
+	touch_entry(c, dfd, sha);
 	return true;
 }
 
-/* Entries from this size have their digest checked on a thread of its own (FWLENS_THREADS=1: not). */
-#define DIGEST_THREAD_MIN ((size_t)32 << 10)
+/* Entries from this size have their MAC checked on a thread of its own (FWLENS_THREADS=1: not). */
+#define MAC_THREAD_MIN ((size_t)32 << 10)
 
-struct digest_job {
-	const uint8_t *p;
+struct mac_job {
+	const uint8_t *key, *p;
 	size_t n;
 	bool ok;
 };
 
-static void *digest_run(void *arg)
+static void *mac_run(void *arg)
 {
-	struct digest_job *j = arg;
-	j->ok = digest_matches(j->p, j->n);
+	struct mac_job *j = arg;
+	j->ok = mac_matches(j->key, j->p, j->n);
 	return NULL;
 }
 
@@ -655,20 +890,21 @@ bool fw_cache_load_hii(const struct fw_cache *c, const char *sha, struct fw_cach
 		       char *why, size_t whylen)
 {
 	memset(out, 0, sizeof(*out));
-	uint8_t *data;
+	uint8_t *data, key[FW_CACHE_KEY_LEN];
 	size_t n;
-	if (!read_entry(c, sha, &data, &n, why, whylen))
+	int dfd;
+	if (!read_entry(c, sha, &data, &n, key, &dfd, why, whylen))
 		return false;
-	/* the digest is checked on a second thread while the entry is parsed and its forms decoded
+	/* the MAC is checked on a second thread while the entry is parsed and its forms decoded
 	 * (both read it with bounds, as any input); nothing is used before both are done */
-	struct digest_job job = {data, n, false};
+	struct mac_job job = {key, data, n, false};
 	pthread_t t;
-	bool threaded = n >= DIGEST_THREAD_MIN && fw_prefetch_threads(FW_PREFETCH_MIN_INPUT) > 1 &&
-			pthread_create(&t, NULL, digest_run, &job) == 0;
+	bool threaded = n >= MAC_THREAD_MIN && n >= FW_SHA256_LEN && fw_prefetch_threads(FW_PREFETCH_MIN_INPUT) > 1 &&
+			pthread_create(&t, NULL, mac_run, &job) == 0;
 	fw_arena_init(&out->arena);
 	out->data = data;
 	out->len = n;
-	bool ok = parse_entry(out, sha, c->rules_sha256, !threaded, why, whylen);
+	bool ok = parse_entry(out, sha, c->rules_sha256, threaded ? NULL : key, why, whylen);
 	struct fw_error err;
 	fw_error_clear(&err);
 	if (ok && !fw_cache_entry_hii(out, db, &err)) {
@@ -678,15 +914,16 @@ bool fw_cache_load_hii(const struct fw_cache *c, const char *sha, struct fw_cach
 	if (threaded) {
 		pthread_join(t, NULL);
 		if (ok && !job.ok) {
-			snprintf(why, whylen, "its digest does not match its bytes");
+			snprintf(why, whylen, "its MAC does not verify with the cache's key");
 			ok = false;
 		}
 	}
 	if (!ok) {
 		fw_cache_entry_free(out); /* the caller closes the db, which points into it */
+		close(dfd);
 		return false;
 	}
-	touch_entry(c, sha);
+	touch_entry(c, dfd, sha);
 	return true;
 }
 
@@ -707,6 +944,7 @@ bool fw_cache_entry_hii(const struct fw_cache_entry *e, struct fw_hii_db *db, st
 	return true;
 }
 
+
 /* ---- image files by hash ---- */
 
 /* The modification time in nanoseconds: a file rewritten within the same second is noticed. */
@@ -715,57 +953,159 @@ static unsigned long long mtime_ns(const struct stat *st)
 	return (unsigned long long)st->st_mtim.tv_sec * 1000000000ull + (unsigned long long)st->st_mtim.tv_nsec;
 }
 
+/* A line of images.idx: "SHA256 SIZE MTIME-NS INODE HMAC PATH". */
+struct idx_line {
+	char sha[65], mac[65], path[4097];
+	unsigned long long size, mtime, ino;
+};
+
+/* The hex MAC of a line: over its text without the MAC. */
+static void idx_mac(const uint8_t key[FW_CACHE_KEY_LEN], const char *sha, unsigned long long size,
+		    unsigned long long mtime, unsigned long long ino, const char *path, char hex[FW_SHA256_HEX_LEN])
+{
+	char *text = fw_xasprintf("%s %llu %llu %llu %s", sha, size, mtime, ino, path);
+	uint8_t mac[FW_SHA256_LEN];
+	fw_cache_mac(key, (const uint8_t *)text, strlen(text), mac);
+	fw_hex(mac, sizeof(mac), hex);
+	free(text);
+}
+
+/* Parse the line p[0..n) (without its line feed); false when it does not parse. */
+static bool idx_parse(const char *p, size_t n, struct idx_line *l)
+{
+	char text[4400];
+	if (n >= sizeof(text))
+		return false;
+	memcpy(text, p, n);
+	text[n] = 0;
+	return sscanf(text, "%64s %llu %llu %llu %64s %4096[^\n]", l->sha, &l->size, &l->mtime, &l->ino, l->mac,
+		      l->path) == 6 &&
+	       hex_ok(l->sha) && hex_ok(l->mac);
+}
+
+static bool idx_verified(const struct idx_line *l, const uint8_t key[FW_CACHE_KEY_LEN])
+{
+	char want[FW_SHA256_HEX_LEN];
+	idx_mac(key, l->sha, l->size, l->mtime, l->ino, l->path, want);
+	return CRYPTO_memcmp(want, l->mac, 64) == 0;
+}
+
+/* The next line of p[*at..n): its start and length; false at the end. */
+static bool next_line(const char *p, size_t n, size_t *at, const char **line, size_t *len)
+{
+	if (*at >= n)
+		return false;
+	const char *nl = memchr(p + *at, '\n', n - *at);
+	*line = p + *at;
+	*len = nl ? (size_t)(nl - *line) : n - *at;
+	*at += *len + 1;
+	return true;
+}
+
 /* The hash remembered for `key` (a path) when the file it names still has the size, mtime and inode
- * of `st`. The index is small text; a line that does not parse is skipped. */
+ * of `st`, from a line whose MAC verifies. The index is read only when it is the user's own and at
+ * most FW_CACHE_MAX_INDEX bytes (longer: not read, and rebuilt when a line is next remembered); a
+ * line that does not parse or verify is skipped. */
 static bool idx_lookup(const struct fw_cache *c, const char *key, const struct stat *st, char out[FW_SHA256_HEX_LEN])
 {
 	if (!c || !c->dir)
 		return false;
-	char *idx = fw_xasprintf("%s/images.idx", c->dir);
-	struct fw_file f;
-	struct fw_error ierr;
-	fw_error_clear(&ierr);
-	bool found = false;
-	if (fw_file_read(idx, (size_t)16 << 20, &f, &ierr)) {
-		const char *p = (const char *)f.data, *end = p + f.len;
-		while (p < end && !found) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-			char line[4200], sha[65], name[4097];
-			unsigned long long size, mtime, ino;
-			if (n < sizeof(line)) {
-				memcpy(line, p, n);
-				line[n] = 0;
-				if (sscanf(line, "%64s %llu %llu %llu %4096[^\n]", sha, &size, &mtime, &ino, name) == 5 &&
-				    hex_ok(sha) && strcmp(name, key) == 0 && size == (unsigned long long)st->st_size &&
-				    mtime == mtime_ns(st) && ino == (unsigned long long)st->st_ino) {
-					memcpy(out, sha, FW_SHA256_HEX_LEN);
-					found = true;
-				}
-			}
-			p += n + 1;
-		}
-		fw_file_close(&f);
+	bool refused, found = false;
+	int dfd = open_dir(c, false, &refused);
+	if (dfd < 0)
+		return false;
+	uint8_t k[FW_CACHE_KEY_LEN], *data = NULL;
+	size_t n = 0;
+	if (get_key(c, dfd, false, k, &refused) && read_own(c, dfd, INDEX_FILE, false, FW_CACHE_MAX_INDEX, &data, &n)) {
+		struct idx_line *l = fw_xmalloc(sizeof(*l));
+		const char *line;
+		size_t at = 0, len;
+		while (!found && next_line((const char *)data, n, &at, &line, &len))
+			found = idx_parse(line, len, l) && strcmp(l->path, key) == 0 &&
+				l->size == (unsigned long long)st->st_size && l->mtime == mtime_ns(st) &&
+				l->ino == (unsigned long long)st->st_ino && idx_verified(l, k);
+		if (found)
+			memcpy(out, l->sha, FW_SHA256_HEX_LEN);
+		free(l);
 	}
-	free(idx);
+	free(data);
+	close(dfd);
 	return found;
+}
+
+/* Append a line to the index when it is the user's own regular file and stays in its bound, in one
+ * write (a run at the same time tears no line); false when it is not to be appended to. */
+static bool idx_append(int dfd, const char *line)
+{
+	int fd = openat(dfd, INDEX_FILE, O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	struct stat st;
+	char why[160];
+	size_t len = strlen(line);
+	bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && !not_own(&st, false, why, sizeof(why)) &&
+		  (uint64_t)st.st_size + len <= FW_CACHE_MAX_INDEX && write(fd, line, len) == (ssize_t)len;
+	close(fd);
+	return ok;
+}
+
+/* A new index in place of one that is absent, full, or not the user's own: the newest lines of the
+ * old one that verify, in half the bound (when it was readable), then `line`. */
+static void idx_rebuild(const struct fw_cache *c, int dfd, const uint8_t key[FW_CACHE_KEY_LEN], const char *line)
+{
+	uint8_t *data = NULL;
+	size_t n = 0, nkept = 0, kept = strlen(line);
+	struct range *v = NULL;
+	if (read_own(c, dfd, INDEX_FILE, false, FW_CACHE_MAX_INDEX, &data, &n)) {
+		struct idx_line *l = fw_xmalloc(sizeof(*l));
+		const char *p;
+		size_t at = 0, len, cap = 0;
+		while (next_line((const char *)data, n, &at, &p, &len))
+			if (idx_parse(p, len, l) && idx_verified(l, key)) {
+				if (nkept == cap) {
+					cap = cap ? cap * 2 : 64;
+					v = fw_xrealloc(v, cap * sizeof(*v));
+				}
+				v[nkept++] = (struct range){(size_t)(p - (const char *)data), len + 1};
+			}
+		free(l);
+	}
+	size_t first = nkept;
+	while (first > 0 && kept + v[first - 1].b <= FW_CACHE_MAX_INDEX / 2)
+		kept += v[--first].b;
+	struct buf b = {0};
+	for (size_t i = first; i < nkept; i++) {
+		put(&b, data + v[i].a, v[i].b - 1);
+		put(&b, "\n", 1);
+	}
+	put(&b, line, strlen(line));
+	struct fw_error err;
+	fw_error_clear(&err);
+	replace_file(c, dfd, INDEX_FILE, b.p, b.n, &err);
+	free(b.p);
+	free(v);
+	free(data);
 }
 
 static void idx_remember(const struct fw_cache *c, const char *key, const struct stat *st, const char *sha)
 {
-	struct fw_error ierr;
-	fw_error_clear(&ierr);
-	if (!c || !c->dir || strchr(key, '\n') || strlen(key) > 4096 || !make_dir(c->dir, &ierr))
+	if (!c || !c->dir || strchr(key, '\n') || strlen(key) > 4096)
 		return;
-	char *idx = fw_xasprintf("%s/images.idx", c->dir);
-	/* appends of one short line are atomic enough: a torn line is skipped when read */
-	FILE *a = fopen(idx, "a");
-	if (a) {
-		fprintf(a, "%s %llu %llu %llu %s\n", sha, (unsigned long long)st->st_size, mtime_ns(st),
-			(unsigned long long)st->st_ino, key);
-		fclose(a);
+	bool refused;
+	int dfd = open_dir(c, true, &refused);
+	if (dfd < 0)
+		return;
+	uint8_t k[FW_CACHE_KEY_LEN];
+	if (get_key(c, dfd, true, k, &refused)) {
+		char mac[FW_SHA256_HEX_LEN];
+		unsigned long long size = (unsigned long long)st->st_size, ino = (unsigned long long)st->st_ino;
+		idx_mac(k, sha, size, mtime_ns(st), ino, key, mac);
+		char *line = fw_xasprintf("%s %llu %llu %llu %s %s\n", sha, size, mtime_ns(st), ino, mac, key);
+		if (!idx_append(dfd, line))
+			idx_rebuild(c, dfd, k, line);
+		free(line);
 	}
-	free(idx);
+	close(dfd);
 }
 
 bool fw_cache_file_sha256(const struct fw_cache *c, const char *path, char out[FW_SHA256_HEX_LEN], struct fw_error *err)

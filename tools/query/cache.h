@@ -12,16 +12,31 @@
  *
  *   DIR/forms-IMAGE-RULES.bin  "FWLCACHE", format, fwlens version, image SHA-256, rules SHA-256,
  *                              the version facts, the modules and their blobs (runs of bytes),
- *                              the topic matches, then the SHA-256 of all that
- *   DIR/images.idx             image files already hashed ("SHA256 SIZE MTIME-NS INODE PATH"
- *                              lines): --image, --image-dir files not named by their hash and
- *                              images stored in snapshots ("PATH<tab>MEMBER") are hashed once
+ *                              the topic matches, then the HMAC-SHA256 of all that
+ *   DIR/images.idx             image files already hashed ("SHA256 SIZE MTIME-NS INODE HMAC PATH"
+ *                              lines, the HMAC over the line without it): --image, --image-dir
+ *                              files not named by their hash and images stored in snapshots
+ *                              ("PATH<tab>MEMBER") are hashed once; at most FW_CACHE_MAX_INDEX
+ *                              bytes (a longer index is not read, and is rebuilt)
+ *   DIR/hmac.key               the MAC key: 32 random bytes, made on the first store, 0600
  *
- * Entries are written to a temporary file and renamed; the folder is kept under a size bound
- * (--cache-max, $FWLENS_CACHE_MAX, else 512 MiB) by removing the entries used longest ago (a hit
- * refreshes its time). An entry is read with the bounded reader like any input: a wrong magic,
- * version, key, length or digest makes it a miss (it is rebuilt), never an error and never
- * trusted. */
+ * What the cache trusts: its folder and files only when they are the user's own, as ssh treats
+ * ~/.ssh. The folder (its last part no symbolic link) and every file in it are opened relative to
+ * the opened folder without following links, and what was opened is checked (fstat): owned by the
+ * user running fwlens and writable by no one else (the key: not readable by anyone else either);
+ * otherwise it is not used and `warn` says why, naming the path. Folders are made 0700 and files
+ * 0600 whatever the umask. An entry or index line counts only when its HMAC verifies with the key:
+ * bytes from anyone who cannot read the key (an entry copied in, written through another path, or
+ * forged with a recomputed digest) are a miss, rebuilt from the image. Anyone who can read the key
+ * (the user, root) can forge entries; they can change the user's files anyway.
+ *
+ * Entries are written to a new temporary file and renamed over their name (a link or a foreign
+ * file there is replaced, never written through); the folder is kept under a size bound
+ * (--cache-max, $FWLENS_CACHE_MAX, else 512 MiB; images.idx counts) by removing the entries used
+ * longest ago (a hit refreshes its time); eviction removes only names the cache writes
+ * (forms-HEX64-HEX64.bin and their temporary files), never other files. An entry is read with the
+ * bounded reader like any input: a wrong magic, MAC, version, key or length makes it a miss (it is
+ * rebuilt), never an error and never trusted. */
 #ifndef FW_CACHE_H
 #define FW_CACHE_H
 
@@ -37,6 +52,10 @@
 /* Default bound on the folder's total size, and the largest entry read. */
 #define FW_CACHE_MAX_BYTES ((uint64_t)512 << 20)
 #define FW_CACHE_MAX_ENTRY ((size_t)64 << 20)
+/* The largest images.idx read; a longer one is rebuilt. */
+#define FW_CACHE_MAX_INDEX ((size_t)1 << 20)
+/* The MAC key's length in bytes. */
+#define FW_CACHE_KEY_LEN 32
 /* Most modules and blobs one entry may describe. */
 #define FW_CACHE_MAX_MODULES 4096
 #define FW_CACHE_MAX_BLOBS 64
@@ -46,7 +65,18 @@ struct fw_cache {
 	uint64_t max_bytes; /* 0: FW_CACHE_MAX_BYTES */
 	const char *rules;  /* the topic rules file (--rules); NULL: $FWLENS_RULES, else the built-in rules */
 	char rules_sha256[FW_SHA256_HEX_LEN]; /* the SHA-256 of the rules' bytes: part of every key */
+	/* told (one line) when a folder or file of the cache is not used because it is not the user's
+	 * own or is a symbolic link; NULL: not told */
+	void (*warn)(void *ctx, const char *msg);
+	void *warn_ctx;
 };
+
+/* Whether the cache folder may be used: absent (it is made on the first store), or the user's own
+ * folder, writable by no one else, with no unusable key in it. False (said through `warn`) when
+ * the command is to go on without the cache. */
+bool fw_cache_trusted(const struct fw_cache *c);
+/* The MAC of p[0..n) that entries and index lines carry (HMAC-SHA256). */
+void fw_cache_mac(const uint8_t key[FW_CACHE_KEY_LEN], const uint8_t *p, size_t n, uint8_t out[FW_SHA256_LEN]);
 
 /* The cache folder from --cache-dir, else $XDG_CACHE_HOME/fwlens, else $HOME/.cache/fwlens (the
  * caller reads the environment); NULL when none applies. Returns a new string. */
@@ -94,12 +124,12 @@ struct fw_cache_entry {
 bool fw_cache_load(const struct fw_cache *c, const char *sha256_hex, struct fw_cache_entry *out, char *why,
 		   size_t whylen);
 void fw_cache_entry_free(struct fw_cache_entry *e);
-/* The same from bytes already read (copied), for the image and rules hashes given: what
- * fw_cache_load checks after reading the file. */
+/* The same from bytes already read (copied), for the image and rules hashes and the MAC key
+ * given: what fw_cache_load checks after reading the file. */
 bool fw_cache_entry_parse(const uint8_t *p, size_t n, const char *sha256_hex, const char *rules_sha256_hex,
-			  struct fw_cache_entry *out, char *why, size_t whylen);
+			  const uint8_t key[FW_CACHE_KEY_LEN], struct fw_cache_entry *out, char *why, size_t whylen);
 /* fw_cache_load, then fw_cache_entry_hii into db (initialised by the caller), with the entry's
- * digest checked on a second thread meanwhile (both read the entry with bounds, as any input).
+ * MAC checked on a second thread meanwhile (both read the entry with bounds, as any input).
  * False when any of it fails (why says what): the entry is freed then and the caller closes the
  * db, which may hold modules of it. */
 bool fw_cache_load_hii(const struct fw_cache *c, const char *sha256_hex, struct fw_cache_entry *out,
