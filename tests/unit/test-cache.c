@@ -556,8 +556,54 @@ TEST(cache_index_bounded_verified_and_never_followed)
 	CHECK(text && n == 8 && memcmp(text, "keep me\n", 8) == 0);
 	free(text);
 	CHECK(lstat(idx, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0600);
-	/* a full index keeps its newest lines that verify in half its bound, then the new one */
+	/* a full index: rebuilt from its newest lines that verify, in half its bound, then the new one */
 	free(body);
+	char *path = fw_xmalloc(4001);
+	memset(path, 'p', 4000);
+	path[0] = '/';
+	path[4000] = 0;
+	struct buf_lines {
+		char *p;
+		size_t n;
+	} full = {fw_xmalloc(FW_CACHE_MAX_INDEX), 0};
+	unsigned nlines = 0;
+	for (;; nlines++) {
+		snprintf(path + 3990, 11, "-%09u", nlines);
+		body = fw_xasprintf("%s 3 1 %u %s", other, nlines, path);
+		fw_cache_mac(key, (const uint8_t *)body, strlen(body), mac);
+		fw_hex(mac, sizeof(mac), machex);
+		line = fw_xasprintf("%s 3 1 %u %s %s\n", other, nlines, machex, path);
+		free(body);
+		bool fits = full.n + strlen(line) <= FW_CACHE_MAX_INDEX;
+		if (fits) {
+			memcpy(full.p + full.n, line, strlen(line));
+			full.n += strlen(line);
+		}
+		free(line);
+		if (!fits)
+			break;
+	}
+	/* a line that does not verify fills it to 50 bytes short of the bound: dropped when rebuilt */
+	memset(full.p + full.n, 'j', FW_CACHE_MAX_INDEX - 50 - full.n);
+	full.p[FW_CACHE_MAX_INDEX - 51] = '\n';
+	full.n = FW_CACHE_MAX_INDEX - 50;
+	CHECK(put_file(idx, full.p, full.n));
+	free(full.p);
+	free(path);
+	CHECK(utimensat(AT_FDCWD, img, NULL, 0) == 0); /* a new mtime: remembered again */
+	CHECK(fw_cache_file_sha256(&c, img, sha, &err));
+	CHECK_STR(sha, abc);
+	n = 0;
+	text = (char *)fw_test_read_file(idx, &n);
+	CHECK_MSG(text && n <= FW_CACHE_MAX_INDEX / 2 && n > FW_CACHE_MAX_INDEX / 2 - 8200, "index of %zu bytes", n);
+	/* the oldest lines went, the newest old line stays whole, the new line is last */
+	char last_old[16];
+	snprintf(last_old, sizeof(last_old), "-%09u\n", nlines - 1);
+	char *new_line = text ? memmem(text, n, lpath, strlen(lpath)) : NULL;
+	CHECK(text && memmem(text, n, last_old, strlen(last_old)) && !memmem(text, n, "-000000000\n", 11) &&
+	      !memmem(text, n, "jjj", 3));
+	CHECK(new_line && new_line + strlen(lpath) == text + n - 1 && text[n - 1] == '\n');
+	free(text);
 	fw_sysroot_remove(dir);
 }
 
