@@ -101,20 +101,18 @@ static bool usable(const struct fw_cache *c, const char *sha)
 	return c && c->dir && hex_ok(sha) && hex_ok(c->rules_sha256);
 }
 
-void fw_cache_mac(const uint8_t key[FW_CACHE_KEY_LEN], const uint8_t *p, size_t n, uint8_t out[FW_SHA256_LEN])
+bool fw_cache_mac(const uint8_t key[FW_CACHE_KEY_LEN], const uint8_t *p, size_t n, uint8_t out[FW_SHA256_LEN])
 {
 	unsigned len = 0;
 	static const uint8_t none;
-	if (!HMAC(EVP_sha256(), key, FW_CACHE_KEY_LEN, n ? p : &none, n, out, &len))
-		memset(out, 0, FW_SHA256_LEN); /* verifies nothing: no MAC of real bytes is all zeros but by chance */
+	return HMAC(EVP_sha256(), key, FW_CACHE_KEY_LEN, n ? p : &none, n, out, &len) && len == FW_SHA256_LEN;
 }
 
 /* Do the last FW_SHA256_LEN bytes of p[0..n) (n >= that) hold the MAC of the rest? */
 static bool mac_matches(const uint8_t key[FW_CACHE_KEY_LEN], const uint8_t *p, size_t n)
 {
 	uint8_t mac[FW_SHA256_LEN];
-	fw_cache_mac(key, p, n - FW_SHA256_LEN, mac);
-	return CRYPTO_memcmp(mac, p + n - FW_SHA256_LEN, FW_SHA256_LEN) == 0;
+	return fw_cache_mac(key, p, n - FW_SHA256_LEN, mac) && CRYPTO_memcmp(mac, p + n - FW_SHA256_LEN, FW_SHA256_LEN) == 0;
 }
 
 /* ---- the folder and its files: the user's own, or not used ---- */
@@ -608,12 +606,13 @@ bool fw_cache_store(const struct fw_cache *c, const char *sha, const struct fw_h
 		put_str(&b, matches->v[i].rule);
 	}
 	uint8_t mac[FW_SHA256_LEN];
-	fw_cache_mac(key, b.p, b.n, mac);
+	bool ok = fw_cache_mac(key, b.p, b.n, mac);
 	put(&b, mac, sizeof(mac));
-	bool ok = b.n <= FW_CACHE_MAX_ENTRY;
 	if (!ok)
-		fw_error_set(err, FW_E_LIMIT, "cache entry of %zu bytes is over the %zu MiB limit", b.n,
-			     FW_CACHE_MAX_ENTRY >> 20);
+		fw_error_set(err, FW_E_INTERNAL, "the MAC of a cache entry cannot be made (libcrypto)");
+	else if (b.n > FW_CACHE_MAX_ENTRY)
+		ok = fw_error_set(err, FW_E_LIMIT, "cache entry of %zu bytes is over the %zu MiB limit", b.n,
+				  FW_CACHE_MAX_ENTRY >> 20);
 	char *name = entry_name(c, sha);
 	ok = ok && replace_file(c, dfd, name, b.p, b.n, err);
 	free(name);
@@ -960,14 +959,15 @@ struct idx_line {
 };
 
 /* The hex MAC of a line: over its text without the MAC. */
-static void idx_mac(const uint8_t key[FW_CACHE_KEY_LEN], const char *sha, unsigned long long size,
+static bool idx_mac(const uint8_t key[FW_CACHE_KEY_LEN], const char *sha, unsigned long long size,
 		    unsigned long long mtime, unsigned long long ino, const char *path, char hex[FW_SHA256_HEX_LEN])
 {
 	char *text = fw_xasprintf("%s %llu %llu %llu %s", sha, size, mtime, ino, path);
 	uint8_t mac[FW_SHA256_LEN];
-	fw_cache_mac(key, (const uint8_t *)text, strlen(text), mac);
+	bool ok = fw_cache_mac(key, (const uint8_t *)text, strlen(text), mac);
 	fw_hex(mac, sizeof(mac), hex);
 	free(text);
+	return ok;
 }
 
 /* Parse the line p[0..n) (without its line feed); false when it does not parse. */
@@ -986,8 +986,7 @@ static bool idx_parse(const char *p, size_t n, struct idx_line *l)
 static bool idx_verified(const struct idx_line *l, const uint8_t key[FW_CACHE_KEY_LEN])
 {
 	char want[FW_SHA256_HEX_LEN];
-	idx_mac(key, l->sha, l->size, l->mtime, l->ino, l->path, want);
-	return CRYPTO_memcmp(want, l->mac, 64) == 0;
+	return idx_mac(key, l->sha, l->size, l->mtime, l->ino, l->path, want) && CRYPTO_memcmp(want, l->mac, 64) == 0;
 }
 
 /* The next line of p[*at..n): its start and length; false at the end. */
@@ -1099,11 +1098,12 @@ static void idx_remember(const struct fw_cache *c, const char *key, const struct
 	if (get_key(c, dfd, true, k, &refused)) {
 		char mac[FW_SHA256_HEX_LEN];
 		unsigned long long size = (unsigned long long)st->st_size, ino = (unsigned long long)st->st_ino;
-		idx_mac(k, sha, size, mtime_ns(st), ino, key, mac);
-		char *line = fw_xasprintf("%s %llu %llu %llu %s %s\n", sha, size, mtime_ns(st), ino, mac, key);
-		if (!idx_append(dfd, line))
-			idx_rebuild(c, dfd, k, line);
-		free(line);
+		if (idx_mac(k, sha, size, mtime_ns(st), ino, key, mac)) {
+			char *line = fw_xasprintf("%s %llu %llu %llu %s %s\n", sha, size, mtime_ns(st), ino, mac, key);
+			if (!idx_append(dfd, line))
+				idx_rebuild(c, dfd, k, line);
+			free(line);
+		}
 	}
 	close(dfd);
 }

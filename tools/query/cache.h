@@ -75,8 +75,9 @@ struct fw_cache {
  * folder, writable by no one else, with no unusable key in it. False (said through `warn`) when
  * the command is to go on without the cache. */
 bool fw_cache_trusted(const struct fw_cache *c);
-/* The MAC of p[0..n) that entries and index lines carry (HMAC-SHA256). */
-void fw_cache_mac(const uint8_t key[FW_CACHE_KEY_LEN], const uint8_t *p, size_t n, uint8_t out[FW_SHA256_LEN]);
+/* The MAC of p[0..n) that entries and index lines carry (HMAC-SHA256); false when libcrypto
+ * cannot make it (then nothing verifies). */
+bool fw_cache_mac(const uint8_t key[FW_CACHE_KEY_LEN], const uint8_t *p, size_t n, uint8_t out[FW_SHA256_LEN]);
 
 /* The cache folder from --cache-dir, else $XDG_CACHE_HOME/fwlens, else $HOME/.cache/fwlens (the
  * caller reads the environment); NULL when none applies. Returns a new string. */
