@@ -443,6 +443,18 @@ TEST(cache_uses_only_what_is_the_users_own)
 	CHECK_MSG(strstr(warned, "hmac.key is readable or writable by group or others (mode 0640)"), "%s", warned);
 	CHECK(!fw_cache_load(&c, KEYS[0], &e, why, sizeof(why)));
 	CHECK(chmod(p, 0600) == 0);
+	/* a key that is a link, or not 32 bytes: the cache is not used (nor a new key made over it) */
+	char keep[400];
+	snprintf(keep, sizeof(keep), "%s/key-kept", dir);
+	CHECK(rename(p, keep) == 0 && symlink(keep, p) == 0);
+	CHECK(!fw_cache_trusted(&c));
+	CHECK_MSG(strstr(warned, "hmac.key is a symbolic link: not used"), "%s", warned);
+	CHECK(!store_raw(&c, KEYS[1]));
+	CHECK(unlink(p) == 0 && put_file(p, "short", 5));
+	CHECK(!fw_cache_trusted(&c));
+	CHECK_MSG(strstr(warned, "hmac.key has 5 bytes, not 32: not used (remove it for a new one)"), "%s", warned);
+	CHECK(rename(keep, p) == 0);
+	CHECK(fw_cache_trusted(&c));
 	/* a planted link in place of an entry: not followed, and replaced (what it points to is kept) */
 	char moved[400];
 	snprintf(moved, sizeof(moved), "%s/elsewhere.bin", dir);

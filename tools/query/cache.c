@@ -93,7 +93,8 @@ static bool entry_named(const char *name, bool *temp)
 	    strncmp(name + 135, ".bin", 4) != 0)
 		return false;
 	*temp = name[end] != '\0';
-	return !*temp || (strncmp(name + end, ".tmp-", 5) == 0 && hex_run(name + end + 5, 12) && name[end + 17] == '\0');
+	return !*temp ||
+	       (strncmp(name + end, ".tmp-", 5) == 0 && hex_run(name + end + 5, 12) && name[end + 17] == '\0');
 }
 
 static bool usable(const struct fw_cache *c, const char *sha)
@@ -112,7 +113,8 @@ bool fw_cache_mac(const uint8_t key[FW_CACHE_KEY_LEN], const uint8_t *p, size_t 
 static bool mac_matches(const uint8_t key[FW_CACHE_KEY_LEN], const uint8_t *p, size_t n)
 {
 	uint8_t mac[FW_SHA256_LEN];
-	return fw_cache_mac(key, p, n - FW_SHA256_LEN, mac) && CRYPTO_memcmp(mac, p + n - FW_SHA256_LEN, FW_SHA256_LEN) == 0;
+	return fw_cache_mac(key, p, n - FW_SHA256_LEN, mac) &&
+	       CRYPTO_memcmp(mac, p + n - FW_SHA256_LEN, FW_SHA256_LEN) == 0;
 }
 
 /* ---- the folder and its files: the user's own, or not used ---- */
@@ -285,16 +287,16 @@ static bool get_key(const struct fw_cache *c, int dfd, bool create, uint8_t key[
 			if (ok)
 				memcpy(key, data, FW_CACHE_KEY_LEN);
 			else
-				say(c, "the cache key %s/%s has %zu bytes, not %d: the cache is not used", c->dir, KEY_FILE, n,
-				    FW_CACHE_KEY_LEN);
+				say(c, "the cache key %s/%s has %zu bytes, not %d: not used (remove it for a new one)", c->dir,
+				    KEY_FILE, n, FW_CACHE_KEY_LEN);
 			free(data);
 			*refused = !ok;
 			return ok;
 		}
 		int e = errno;
 		if (e == EFBIG)
-			say(c, "the cache key %s/%s is longer than %d bytes: the cache is not used", c->dir, KEY_FILE,
-			    FW_CACHE_KEY_LEN);
+			say(c, "the cache key %s/%s is longer than %d bytes: not used (remove it for a new one)", c->dir,
+			    KEY_FILE, FW_CACHE_KEY_LEN);
 		if (e != ENOENT) {
 			*refused = true;
 			return false;
@@ -821,7 +823,8 @@ static bool read_entry(const struct fw_cache *c, const char *sha, uint8_t **data
 		return false;
 	}
 	if (!get_key(c, *dfd, false, key, &refused)) {
-		snprintf(why, whylen, "%s/%s: %s", c->dir, KEY_FILE, refused ? "the cache key is not used" : "no cache key");
+		snprintf(why, whylen, "%s/%s: %s", c->dir, KEY_FILE,
+			 refused ? "the cache key is not used" : "no cache key");
 		close(*dfd);
 		*dfd = -1;
 		return false;
