@@ -1,7 +1,7 @@
 #!/bin/sh
 # The cache of decoded firmware is as trusted as the user's own files, and no more: a folder writable
 # by group or others, or owned by another user, is not used (one warning naming it, the same output
-# as --no-cache, nothing written in it); folders are made 0700 and files 0600 under any umask; a
+# as --no-cache, nothing written in it), nor an entry owned by another user; folders are made 0700 and files 0600 under any umask; a
 # link planted for images.idx or for an entry is neither read nor written through (the target keeps
 # its bytes); a forged entry with a recomputed SHA-256 is a miss (the output is --no-cache's) and is
 # replaced; eviction removes only the names the cache writes; a longer images.idx than its bound is
@@ -90,6 +90,19 @@ sum=$(sha256sum <"$T_DIR/elsewhere.bin")
 same entry-link-rebuilt "$T_DIR/want-full.json" "$T_DIR/clink" "$T_DIR/ref.fwsnap" --image-dir "$T_DIR/images"
 [ -f "$T_DIR/clink/$NAME" ] && [ ! -L "$T_DIR/clink/$NAME" ] && [ "$(sha256sum <"$T_DIR/elsewhere.bin")" = "$sum" ] &&
 	pass entry-link-replaced-target-kept || fail entry-link-replaced-target-kept "$(ls -l "$T_DIR/clink" | tr '\n' ' ')"
+
+# an entry owned by another user: a miss with a warning, then replaced by the user's own
+if [ "$(id -u)" = 0 ]; then
+	chown 4242:4242 "$T_DIR/clink/$NAME"
+	same other-owner-entry-is-a-miss "$T_DIR/want-ref.json" "$T_DIR/clink" "$T_DIR/ref.fwsnap"
+	grep -q "warning: the cache file $T_DIR/clink/$NAME is owned by uid 4242, not by uid 0 running fwlens: not used$" "$T_DIR/err" &&
+		pass other-owner-entry-said || fail other-owner-entry-said "$(head -c 300 "$T_DIR/err")"
+	same other-owner-entry-rebuilt "$T_DIR/want-full.json" "$T_DIR/clink" "$T_DIR/ref.fwsnap" --image-dir "$T_DIR/images"
+	[ "$(stat -c '%u %a' "$T_DIR/clink/$NAME")" = "0 600" ] && pass other-owner-entry-replaced ||
+		fail other-owner-entry-replaced "$(stat -c '%u %a' "$T_DIR/clink/$NAME")"
+else
+	skip other-owner-entry "not root: an entry owned by another user cannot be made (chown)"
+fi
 
 # a forged entry: other bytes (the BIOS date) with the SHA-256 at its end recomputed; a miss, then replaced
 mkdir -m 700 "$T_DIR/cforge"
