@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "escape-shell.h"
 #include "ifr-writers.h"
 #include "output-text.h"
 #include "parsers/file.h"
@@ -352,10 +353,11 @@ static void put_hex(FILE *f, const uint8_t *p, size_t n)
 		fprintf(f, "%02x", p[i]);
 }
 
+/* printf %b form: "\0NNN" per byte, so the script's own printf makes the bytes. */
 static void put_octal(FILE *f, const uint8_t *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "\\%03o", p[i]);
+		fprintf(f, "\\0%03o", p[i]);
 }
 
 static void guid_lower(const struct fw_guid *g, char *out)
@@ -367,6 +369,7 @@ static void guid_lower(const struct fw_guid *g, char *out)
 }
 
 static const char efivarfs_prologue[] =
+	"# shellcheck disable=SC2317 # the functions are not called when every planned value is in effect already\n"
 	"set -u\n"
 	"EFIVARS=${EFIVARS:-/sys/firmware/efi/efivars}\n"
 	"BACKUP=${BACKUP:-./fwlens-efivars-backup}\n"
@@ -376,13 +379,17 @@ static const char efivarfs_prologue[] =
 	"'') ;;\n"
 	"*) echo \"usage: $0 [--apply]\" >&2; exit 2 ;;\n"
 	"esac\n"
-	"tmp=$(mktemp) || exit 4\n"
-	"trap 'rm -f \"$tmp\"' EXIT\n"
+	"# the dry run creates no file, not even a temporary one\n"
+	"tmp=\n"
+	"if [ \"$apply\" = 1 ]; then\n"
+	"\ttmp=$(mktemp) || exit 4\n"
+	"\ttrap 'rm -f \"$tmp\"' EXIT\n"
+	"fi\n"
 	"fail=0\n"
 	"\n"
 	"hexof() { od -An -v -tx1 \"$1\" | tr -d ' \\n'; }\n"
 	"\n"
-	"# change_var NAME-GUID OLD-HEX NEW-HEX NEW-BYTES-AS-PRINTF-OCTAL SIZE\n"
+	"# change_var NAME-GUID OLD-HEX NEW-HEX NEW-BYTES-AS-PRINTF-%b-OCTAL SIZE\n"
 	"change_var() {\n"
 	"\tf=\"$EFIVARS/$1\"\n"
 	"\tif [ ! -f \"$f\" ]; then\n"
@@ -397,7 +404,7 @@ static const char efivarfs_prologue[] =
 	"\tif ! { mkdir -p \"$BACKUP\" && cp -p \"$f\" \"$BACKUP/$1\"; }; then\n"
 	"\t\techo \"$1: cannot save a backup in $BACKUP: not written\" >&2; fail=1; return\n"
 	"\tfi\n"
-	"\tprintf \"$4\" >\"$tmp\"\n"
+	"\tprintf '%b' \"$4\" >\"$tmp\"\n"
 	"\tif [ \"$(hexof \"$tmp\")\" != \"$3\" ]; then\n"
 	"\t\techo \"$1: the new bytes did not come out as planned: not written\" >&2; fail=1; return\n"
 	"\tfi\n"
@@ -441,9 +448,11 @@ int fw_plan_write_efivarfs(struct fw_cli *cli, struct fw_plan *p)
 		if (e->has_raw && off + e->raw_len <= v->size)
 			memcpy(vc[k].now + 4 + off, e->new_raw, e->raw_len);
 	}
+	/* every string from the image, the machine or a file name goes into a one-line comment */
 	fprintf(f, "#!/bin/sh\n");
-	fprintf(f, "# Written by fwlens %s: the change set for %s as efivarfs writes.\n", FWLENS_VERSION, p->src->path);
-	fprintf(f, "# Old values from %s.\n", p->current_source);
+	fw_script_comment(f, "#", "Written by fwlens %s: the change set for %s as efivarfs writes.", FWLENS_VERSION,
+			  p->src->path);
+	fw_script_comment(f, "#", "Old values from %s.", p->current_source);
 	fprintf(f, "#   sh THIS-FILE           dry run: checks each variable's current bytes, writes nothing\n");
 	fprintf(f, "#   sh THIS-FILE --apply   per variable: old bytes checked, backup saved, immutable flag lifted,\n");
 	fprintf(f, "#                          attributes and data written in one write, read back and compared\n");
@@ -451,10 +460,9 @@ int fw_plan_write_efivarfs(struct fw_cli *cli, struct fw_plan *p)
 	fprintf(f, "# The new values take effect at the next boot.\n");
 	for (size_t i = 0; i < p->n; i++) {
 		const struct fw_plan_entry *e = &p->entries[i];
-		fprintf(f, "#   %zu. ", i + 1);
-		fw_ifr_put_line(f, e->st->prompt);
-		fprintf(f, ": %s -> %s%s%s\n", e->has_old ? e->old_text : "?", e->value_text, e->efivarfs_refused ? "  REFUSED: " : "",
-			e->efivarfs_refused ? e->efivarfs_refused : "");
+		fw_script_comment(f, "#", "  %zu. %s: %s -> %s%s%s", i + 1, e->st->prompt, e->has_old ? e->old_text : "?",
+				  e->value_text, e->efivarfs_refused ? "  REFUSED: " : "",
+				  e->efivarfs_refused ? e->efivarfs_refused : "");
 	}
 	fprintf(f, "\n%s", efivarfs_prologue);
 	for (size_t k = 0; k < nv; k++) {
@@ -465,12 +473,17 @@ int fw_plan_write_efivarfs(struct fw_cli *cli, struct fw_plan *p)
 		memcpy(old, vc[k].now, 4);
 		memcpy(old + 4, v->data, v->size);
 		if (memcmp(old, vc[k].now, vc[k].len) == 0) {
-			fprintf(f, "# %s-%s: every planned value is in effect already; not written\n\n", v->name, g);
+			fw_script_comment(f, "#", "%s-%s: every planned value is in effect already; not written", v->name, g);
+			fputc('\n', f);
 			free(old);
 			free(vc[k].now);
 			continue;
 		}
-		fprintf(f, "change_var '%s-%s' \\\n\t'", v->name, g);
+		char *file = fw_xasprintf("%s-%s", v->name, g);
+		fputs("change_var ", f);
+		fw_sh_quote(f, file);
+		fputs(" \\\n\t'", f);
+		free(file);
 		put_hex(f, old, vc[k].len);
 		fputs("' \\\n\t'", f);
 		put_hex(f, vc[k].now, vc[k].len);
