@@ -106,6 +106,18 @@ void fw_put_visible_folded(FILE *f, const char *s)
 	put_visible(f, s, true);
 }
 
+char *fw_visible_dup(const char *s)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&out, &len);
+	if (!m)
+		return fw_xstrdup("(out of memory)");
+	fw_put_visible(m, s);
+	fclose(m);
+	return out;
+}
+
 void fw_script_comment(FILE *f, const char *lead, const char *fmt, ...)
 {
 	va_list ap, again;

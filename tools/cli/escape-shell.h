@@ -22,6 +22,9 @@ void fw_put_visible(FILE *f, const char *s);
  * line breaks are layout (AMISCE folds them the same way). */
 void fw_put_visible_folded(FILE *f, const char *s);
 
+/* fw_put_visible into a new string (malloc'd): untrusted text in a one-line message. */
+char *fw_visible_dup(const char *s);
+
 /* One comment line: `lead` ("#", "//"), a space when the text is not empty, the formatted text
  * through fw_put_visible, and a line feed. Untrusted strings go in as %s arguments. */
 void fw_script_comment(FILE *f, const char *lead, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -157,20 +157,42 @@ void fw_plan_write_text(struct fw_cli *cli, struct fw_plan *p)
 
 /* ---- AMISCE import script ---- */
 
-void fw_plan_write_sce(struct fw_cli *cli, struct fw_plan *p, const char *hii_crc)
+/* A HIICrc32 from an export given with --vars: written only as the one-line hex field it must be. */
+static bool hii_crc_ok(const char *crc)
 {
+	size_t n = strspn(crc, "0123456789abcdefABCDEF");
+	return n >= 1 && n <= 8 && crc[n] == '\0';
+}
+
+int fw_plan_write_sce(struct fw_cli *cli, struct fw_plan *p, const char *hii_crc)
+{
+	struct fw_error err;
+	fw_error_clear(&err);
+	for (size_t i = 0; i < p->n; i++)
+		if (!fw_sce_check_question(p->entries[i].st, true, p->entries[i].value_text, &err))
+			return fw_cli_fail(cli, &err);
+	if (hii_crc && !hii_crc_ok(hii_crc)) {
+		char *shown = fw_visible_dup(hii_crc);
+		fw_error_set(&err, FW_E_UNWRITABLE, "HIICrc32 '%s' of the current values is not 1 to 8 hex digits: an AMISCE "
+						    "script cannot carry it", shown);
+		free(shown);
+		return fw_cli_fail(cli, &err);
+	}
 	FILE *f = fw_cli_out(cli);
-	fprintf(f, "// Script File Name : %s\n", cli->output_path ? cli->output_path : "plan.txt");
-	fprintf(f, "// Written by fwlens %s: a change set for %s in the layout of an AMISCE export\n", FWLENS_VERSION,
-		p->src->path);
+	fw_script_comment(f, "//", "Script File Name : %s", cli->output_path ? cli->output_path : "plan.txt");
+	fw_script_comment(f, "//", "Written by fwlens %s: a change set for %s in the layout of an AMISCE export",
+			  FWLENS_VERSION, p->src->path);
 	fprintf(f, "// Import: SCEWIN_64 /i /s FILE (Windows) or SCELNX_64 /i /s FILE (Linux); only these questions change\n");
 	if (hii_crc)
 		fprintf(f, "HIICrc32= %s\n\n", hii_crc);
-	else
-		fprintf(f, "// No HIICrc32 line: not known from %s (an AMISCE export given with --vars carries it)\n\n",
-			p->src->path);
+	else {
+		fw_script_comment(f, "//", "No HIICrc32 line: not known from %s (an AMISCE export given with --vars carries it)",
+				  p->src->path);
+		fputc('\n', f);
+	}
 	for (size_t i = 0; i < p->n; i++)
 		fw_sce_write_question(f, p->entries[i].st, true, p->entries[i].value, p->entries[i].value_text);
+	return 0;
 }
 
 /* ---- Redfish ---- */
