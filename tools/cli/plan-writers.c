@@ -15,12 +15,19 @@
 
 void plan_say(const struct fw_cli *cli, const char *fmt, ...)
 {
-	va_list ap;
+	va_list ap, again;
 	va_start(ap, fmt);
-	fprintf(stderr, "fwlens %s: error: ", cli->cmd->name);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	va_copy(again, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	char *line = fw_xmalloc(n > 0 ? (size_t)n + 1 : 1);
+	vsnprintf(line, n > 0 ? (size_t)n + 1 : 1, fmt, again);
+	va_end(again);
 	va_end(ap);
+	/* prompts and keywords come from the image: one line, controls as visible escapes */
+	fprintf(stderr, "fwlens %s: error: ", cli->cmd->name);
+	fw_put_visible(stderr, line);
+	fputc('\n', stderr);
+	free(line);
 }
 
 static json_t *str_or_null(const char *s)
@@ -257,6 +264,29 @@ static bool registry_check(struct fw_cli *cli, const json_t *a, const char *name
 	return false;
 }
 
+/* The earlier entry with entry i's keyword, or NULL: a JSON object holds one value per name. */
+static const struct fw_plan_entry *same_keyword(const struct fw_plan *p, size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (p->entries[k].st->keyword && strcmp(p->entries[k].st->keyword, p->entries[i].st->keyword) == 0)
+			return &p->entries[k];
+	return NULL;
+}
+
+/* "'SR-IOV Support' (question 0x1A2, Setup+0x40)": which of several settings is meant; a long
+ * prompt is cut at a character boundary so the question id still shows. */
+static const char *setting_name(const struct fw_setting *st, char *buf, size_t len)
+{
+	size_t n = strlen(st->prompt), keep = n;
+	if (n > 80)
+		for (keep = 77; keep > 0 && (st->prompt[keep] & 0xC0) == 0x80; keep--)
+			;
+	snprintf(buf, len, "'%.*s%s' (question 0x%X, %s+0x%X)", (int)keep, st->prompt, keep < n ? "..." : "",
+		 st->q->question_id, st->varstore_name ? st->varstore_name : "?",
+		 st->q->bit_field ? st->q->bit_offset / 8 : st->q->var_info);
+	return buf;
+}
+
 int fw_plan_write_redfish(struct fw_cli *cli, struct fw_plan *p, const char *registry_path)
 {
 	json_t *reg = NULL;
@@ -277,13 +307,22 @@ int fw_plan_write_redfish(struct fw_cli *cli, struct fw_plan *p, const char *reg
 		}
 	}
 	json_t *attrs = json_object();
-	int bad = 0;
+	int bad = 0, clash = 0;
 	for (size_t i = 0; i < p->n; i++) {
 		const struct fw_plan_entry *e = &p->entries[i];
 		const char *name = e->st->keyword;
 		if (!name) {
 			plan_say(cli, "%s has no x-UEFI keyword: a BMC cannot name it as a Redfish attribute", e->st->prompt);
 			bad++;
+			continue;
+		}
+		const struct fw_plan_entry *first = same_keyword(p, i);
+		if (first) {
+			char a[200], b[200];
+			plan_say(cli, "Redfish attribute %s names two planned settings, %s and %s: one body cannot set both "
+				      "(plan one of them in a second body, or use --format sce or efivarfs)",
+				 name, setting_name(first->st, a, sizeof(a)), setting_name(e->st, b, sizeof(b)));
+			clash++;
 			continue;
 		}
 		json_t *v = redfish_value(e);
@@ -304,9 +343,9 @@ int fw_plan_write_redfish(struct fw_cli *cli, struct fw_plan *p, const char *reg
 		json_object_set_new(attrs, name, v);
 	}
 	json_decref(reg);
-	if (bad) {
+	if (bad || clash) {
 		json_decref(attrs);
-		return FW_EXIT_BAD_INPUT;
+		return bad ? FW_EXIT_BAD_INPUT : FW_EXIT_UNWRITABLE;
 	}
 	json_t *doc = json_object();
 	json_object_set_new(doc, "Attributes", attrs);
@@ -449,7 +488,9 @@ int fw_plan_write_efivarfs(struct fw_cli *cli, struct fw_plan *p)
 	for (size_t i = 0; i < p->n; i++) {
 		const struct fw_plan_entry *e = &p->entries[i];
 		if (e->efivarfs_refused) {
-			fw_log_warn(cli, "%s: refused for efivarfs: %s", e->st->prompt, e->efivarfs_refused);
+			char *prompt = fw_visible_dup(e->st->prompt);
+			fw_log_warn(cli, "%s: refused for efivarfs: %s", prompt, e->efivarfs_refused);
+			free(prompt);
 			refused++;
 			continue;
 		}
