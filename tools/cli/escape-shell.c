@@ -118,23 +118,29 @@ char *fw_visible_dup(const char *s)
 	return out;
 }
 
-void fw_script_comment(FILE *f, const char *lead, const char *fmt, ...)
+void fw_put_visible_vformat(FILE *f, const char *fmt, va_list ap)
 {
-	va_list ap, again;
-	va_start(ap, fmt);
+	va_list again;
 	va_copy(again, ap);
 	int n = vsnprintf(NULL, 0, fmt, ap);
 	char *text = fw_xmalloc(n > 0 ? (size_t)n + 1 : 1);
 	vsnprintf(text, n > 0 ? (size_t)n + 1 : 1, fmt, again);
 	va_end(again);
-	va_end(ap);
+	fw_put_visible(f, text);
+	free(text);
+}
+
+void fw_script_comment(FILE *f, const char *lead, const char *fmt, ...)
+{
+	va_list ap;
 	fputs(lead, f);
-	if (text[0]) {
+	if (fmt[0]) {
 		fputc(' ', f);
-		fw_put_visible(f, text);
+		va_start(ap, fmt);
+		fw_put_visible_vformat(f, fmt, ap);
+		va_end(ap);
 	}
 	fputc('\n', f);
-	free(text);
 }
 
 void fw_sh_quote(FILE *f, const char *s)

@@ -9,6 +9,7 @@
 #ifndef FW_ESCAPE_SHELL_H
 #define FW_ESCAPE_SHELL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -25,8 +26,10 @@ void fw_put_visible_folded(FILE *f, const char *s);
 /* fw_put_visible into a new string (malloc'd): untrusted text in a one-line message. */
 char *fw_visible_dup(const char *s);
 
-/* One comment line: `lead` ("#", "//"), a space when the text is not empty, the formatted text
- * through fw_put_visible, and a line feed. Untrusted strings go in as %s arguments. */
+/* The formatted text through fw_put_visible: untrusted strings go in as %s arguments. */
+void fw_put_visible_vformat(FILE *f, const char *fmt, va_list ap);
+/* One comment line: `lead` ("#", "//"), a space and the formatted text through fw_put_visible
+ * (no space for an empty format), and a line feed. */
 void fw_script_comment(FILE *f, const char *lead, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* True when s is valid UTF-8 with no control character (C0, DEL, C1), line or paragraph

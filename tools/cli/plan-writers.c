@@ -15,19 +15,13 @@
 
 void plan_say(const struct fw_cli *cli, const char *fmt, ...)
 {
-	va_list ap, again;
+	va_list ap;
 	va_start(ap, fmt);
-	va_copy(again, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	char *line = fw_xmalloc(n > 0 ? (size_t)n + 1 : 1);
-	vsnprintf(line, n > 0 ? (size_t)n + 1 : 1, fmt, again);
-	va_end(again);
-	va_end(ap);
 	/* prompts and keywords come from the image: one line, controls as visible escapes */
 	fprintf(stderr, "fwlens %s: error: ", cli->cmd->name);
-	fw_put_visible(stderr, line);
+	fw_put_visible_vformat(stderr, fmt, ap);
 	fputc('\n', stderr);
-	free(line);
+	va_end(ap);
 }
 
 static json_t *str_or_null(const char *s)
