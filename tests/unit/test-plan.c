@@ -46,7 +46,7 @@ TEST(amisce_parse_export)
 	uint64_t v = 99;
 	CHECK(fw_amisce_current(&a.q[0], &v));
 	CHECK_EQ(v, 0);
-	CHECK_STR(a.q[1].prompt, "BCLK Frequency");
+	CHECK_STR(a.q[1].prompt, "  BCLK Frequency"); /* the blanks after "= " are the prompt's own */
 	CHECK_STR(a.q[1].string, "48");
 	CHECK_EQ(a.q[1].width, 0x28);
 	CHECK(fw_amisce_current(&a.q[2], &v));

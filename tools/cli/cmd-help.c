@@ -24,6 +24,8 @@ static const struct {
 	{2, "usage error"},
 	{3, "bad input: the data violates its format (the message names the offset and structure)"},
 	{4, "I/O error, or a helper program (iasl) missing"},
+	{5, "the output format cannot carry a value faithfully: refused, nothing written (an AMISCE script field with a "
+	    "line break or control character, two Redfish settings with one attribute name)"},
 };
 #define EXIT_CODE_COUNT (sizeof(exit_codes) / sizeof(exit_codes[0]))
 
