@@ -116,7 +116,7 @@ complete_bash command "query" fwlens qu
 complete_bash topic "sev-snp" fwlens query --topic s
 complete_bash topic-list "iommu,p2p iommu,pcie" fwlens query BIOS.CAP --topic iommu,p
 complete_bash all-topics "$(echo $topics)" fwlens query -t ""
-complete_bash profile "sev-snp-host vfio p2p all" fwlens doctor / --profile ""
+complete_bash profile "sev-snp-host vfio p2p all security" fwlens doctor / --profile ""
 complete_bash format "text json jsonl xml markdown" fwlens find --format ""
 complete_bash format-equals "json jsonl" fwlens query --format = j
 complete_bash subcommand "capture show" fwlens snapshot ""

@@ -54,7 +54,10 @@ static const char *const boot_dirs[] = {"etc/modprobe.d", "etc/modules-load.d", 
 static const char *const pci_files[] = {
 	"config", "class", "vendor", "device", "subsystem_vendor", "subsystem_device", "revision", "numa_node",
 	"resource", "current_link_speed", "current_link_width", "max_link_speed", "max_link_width", "local_cpulist",
-	"enable", NULL,
+	"enable",
+	/* the PSP's security attributes (ccp driver, sysfs-driver-ccp), read by doctor --profile security */
+	"tsme_status", "rom_armor_enforced", "rpmc_production_enabled", "rpmc_spirom_available", "fused_part",
+	"debug_lock_on", "anti_rollback_status", "hsp_tpm_available", NULL,
 };
 static const char *const pci_links[] = {"iommu_group", "driver", NULL};
 

@@ -918,6 +918,16 @@ static bool doctor_ivrs(void *ctx, unsigned *iommus, bool *efr_known, bool *snp_
 	return true;
 }
 
+static bool doctor_ivinfo(void *ctx, uint32_t *ivinfo)
+{
+	struct fw_acpi_set *s = fw_source_acpi(ctx);
+	const struct fw_acpi_table *t = s ? fw_acpi_set_find(s, "IVRS", 0) : NULL;
+	if (!t || !t->model)
+		return false;
+	*ivinfo = ((const struct fw_ivrs *)t->model)->ivinfo;
+	return true;
+}
+
 struct open_job {
 	const char *path;
 	const struct fw_source_options *opt;
@@ -1064,6 +1074,10 @@ void fw_source_doctor_ctx(struct fw_source *src, unsigned profiles, struct fw_do
 	/* an image's own tables are not the running machine's: AGESA builds IVRS at boot */
 	if (src->kind == FW_SOURCE_MACHINE && fw_source_acpi(src)) {
 		ctx->src.ivrs = doctor_ivrs;
+		ctx->src.ivinfo = doctor_ivinfo;
 		ctx->src.acpi_ctx = src;
 	}
+	ctx->src.image = src->image;
+	ctx->src.image_len = src->image ? src->image_len : 0;
+	ctx->src.image_name = src->image_name;
 }
