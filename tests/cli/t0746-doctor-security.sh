@@ -125,7 +125,8 @@ assert not bad, "\n".join(bad)
 assert good["security_level"]["level"] == 3 and good["security_level"]["text"] == "3", good["security_level"]
 assert good["security_level"]["stopped_by"] is None
 assert weak["security_level"] == {"level": 0, "of": 3, "text": "0!", "runtime_issue": True, "stopped_by": "sec-smm-lock",
-                                  "stopped_status": "fail", "next_tier": weak["security_level"]["next_tier"]}
+                                  "stopped_status": "fail", "captured": None,
+                                  "next_tier": "critical: the firmware cannot be changed or subverted from the running OS"}
 assert "HWCR SmmLock (bit 0) set on 255 of 256 CPUs read" in ev(w["sec-smm-lock"]), ev(w["sec-smm-lock"])
 assert "first: CPU 7 HWCR 0xc9000010" in w["sec-smm-lock"]["explanation"]
 assert "set on 256 of 256 CPUs read" in ev(g["sec-smm-lock"])
@@ -163,7 +164,7 @@ PY
 
 # the text report ends with the level; the reference host as generated: what the README shows
 t_run security-text-weak 1 fwlens doctor "$T_DIR/weak" --profile security
-t_contains security-text-level "Security level 0! of 3 (HSI-like, see \`fwlens help doctor\`); the next level stops at sec-smm-lock (fail); ! a runtime check failed"
+t_contains security-text-level "Security level 0! of 3 (HSI-like, see \`fwlens help doctor\`), evidence read from the files as they are now; the next level stops at sec-smm-lock (fail); ! a runtime check failed"
 t_run security-reference 1 fwlens doctor "$SAMPLES/sysroot-1104" --profile security --image "$IMG" -v
 t_contains security-reference-level "Security level 0 of 3"
 t_contains security-reference-no-probe "The probe holds no HWCR (MSR C001_0015) of each CPU"
@@ -173,7 +174,7 @@ t_run security-not-in-all 1 fwlens doctor "$T_DIR/weak" --format json
 python3 -c "import json,sys; d=json.load(open('$T_OUT')); assert not any(c['id'].startswith('sec-') for c in d['checks']) and 'security_level' not in d" \
 	&& pass security-not-in-all-ids || fail security-not-in-all-ids "sec- checks in the default profile"
 # a snapshot of the weak machine says the same
-fwlens snapshot capture --root "$T_DIR/weak" -o "$T_DIR/weak.fwsnap" -q
+SOURCE_DATE_EPOCH=1767323045 fwlens snapshot capture --root "$T_DIR/weak" -o "$T_DIR/weak.fwsnap" -q
 t_run security-snapshot 1 fwlens doctor "$T_DIR/weak.fwsnap" --image "$IMG" --profile security --format json
 python3 - "$T_DIR/weak.json" "$T_OUT" <<'PY' && pass security-snapshot-equals-folder || fail security-snapshot-equals-folder "answers differ"
 import json, sys
@@ -187,6 +188,8 @@ sa = {c["id"]: (c["status"], c["explanation"]) for c in a["checks"]}
 sb = {c["id"]: (c["status"], c["explanation"]) for c in b["checks"]}
 bad = [k for k in sa if sa[k] != sb.get(k)]
 assert not bad, [(k, sa[k], sb.get(k)) for k in bad]
+assert b["security_level"].pop("captured") == "2026-01-02T03:04:05Z", b["security_level"]
+a["security_level"].pop("captured")
 assert a["security_level"] == b["security_level"]
 PY
 # a hostile probe: wrong types and huge values are "not known", never a crash

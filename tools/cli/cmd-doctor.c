@@ -30,8 +30,11 @@ static char *security_level_line(const struct fw_doctor_report *rep)
 {
 	json_t *l = fw_security_level_json(rep);
 	const char *stop = json_string_value(json_object_get(l, "stopped_by"));
-	char *line = fw_xasprintf("Security level %s of %lld (HSI-like, see `fwlens help doctor`)%s%s%s%s%s%s",
+	const char *when = json_string_value(json_object_get(l, "captured"));
+	char *line = fw_xasprintf("Security level %s of %lld (HSI-like, see `fwlens help doctor`), %s%s%s%s%s%s%s%s",
 				  json_string_value(json_object_get(l, "text")), json_integer_value(json_object_get(l, "of")),
+				  when ? "evidence captured " : "evidence read from the files as they are now",
+				  when ? when : "",
 				  stop ? "; the next level stops at " : "", stop ? stop : "", stop ? " (" : "",
 				  stop ? json_string_value(json_object_get(l, "stopped_status")) : "", stop ? ")" : "",
 				  json_is_true(json_object_get(l, "runtime_issue")) ? "; ! a runtime check failed" : "");

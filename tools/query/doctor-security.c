@@ -76,6 +76,8 @@ json_t *fw_security_level_json(const struct fw_doctor_report *rep)
 	snprintf(text, sizeof(text), "%d%s", level, runtime_issue ? "!" : "");
 	json_object_set_new(o, "text", json_string(text));
 	json_object_set_new(o, "runtime_issue", json_boolean(runtime_issue));
+	/* when the evidence was taken: a snapshot's capture time; a folder's files are read as they are */
+	json_object_set_new(o, "captured", rep->captured ? json_string(rep->captured) : json_null());
 	if (stopped_by) {
 		json_object_set_new(o, "stopped_by", json_string(stopped_by));
 		json_object_set_new(o, "stopped_status", json_string(fw_check_status_name(stopped_status)));

@@ -84,6 +84,7 @@ struct fw_doctor_report {
 	size_t count;
 	size_t pass, warn, fail, skip;
 	unsigned profiles; /* the profiles run */
+	const char *captured; /* when the machine's snapshot was captured (its manifest), or NULL */
 };
 
 void fw_doctor_run(const struct fw_doctor_ctx *ctx, struct fw_doctor_report *out);
