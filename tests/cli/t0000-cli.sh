@@ -58,7 +58,7 @@ for c in doc["commands"]:
     # one name per format everywhere
     for f in c["formats"]:
         if f not in ("text", "json", "jsonl", "xml", "markdown", "sce", "ifrextractor", "prometheus", "openmetrics",
-                     "redfish", "redfish-registry", "efivarfs", "dot"):
+                     "redfish", "redfish-registry", "efivarfs", "dot", "fwupdmgr", "sysfs"):
             bad.append(f"{n}: unknown format name {f}")
     if c["formats"] and c["formats"][0] not in ("text", "markdown"):
         bad.append(f"{n}: the default format is {c['formats'][0]}, not text")

@@ -27,6 +27,7 @@ attr SecureBoot enumeration "Enable Secure Boot" Enabled Disabled "possible_valu
 attr WakeOnLan enumeration "Wake on LAN" LanOnly Disabled "possible_values=Disabled;LanOnly;LanWithPxeBoot;"
 attr AutoOnHr integer "Auto On Hour" 7 0 min_value=0 max_value=23 scalar_increment=1
 attr Asset string "Asset Tag" "rack-12 $(printf '\033[31m')red" "" min_length=1 max_length=64
+attr OwnerTag string "Owner Tag" "none" "" min_length=0 max_length=32
 attr Tpm enumeration "TPM Security" Sometimes Enabled "possible_values=Disabled;Enabled;"
 printf '0\n' >"$cls/attributes/pending_reboot"
 printf '1\n' >"$cls/authentication/Admin/is_enabled"
@@ -39,7 +40,7 @@ d = json.load(open(sys.argv[1]))
 cs = d["current_source"]
 assert cs["kind"] == "firmware-attributes", cs
 s = {x["keyword"]: x for x in d["settings"]}
-assert sorted(s) == ["Asset", "AutoOnHr", "SecureBoot", "Tpm", "WakeOnLan"], sorted(s)
+assert sorted(s) == ["Asset", "AutoOnHr", "OwnerTag", "SecureBoot", "Tpm", "WakeOnLan"], sorted(s)
 sb = s["SecureBoot"]
 assert sb["prompt"] == "Enable Secure Boot" and sb["current"] == "Enabled" and sb["default"] == "Disabled", sb
 assert [o["text"] for o in sb["options"]] == ["Disabled", "Enabled"], sb["options"]
@@ -76,7 +77,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["current_source"]["kind"] == "firmware-attributes"
 assert {x["keyword"]: x["current"] for x in d["settings"]} == {"Asset": "rack-12  [31mred", "AutoOnHr": "7",
-    "SecureBoot": "Enabled", "Tpm": "Sometimes", "WakeOnLan": "LanOnly"}
+    "OwnerTag": "none", "SecureBoot": "Enabled", "Tpm": "Sometimes", "WakeOnLan": "LanOnly"}
 PY
 
 # the reference board: the class exists and is empty; without it at all, that is said too
@@ -96,3 +97,47 @@ if [ -d "$SAMPLES/sysroot-1104" ]; then
 else
 	skip fwattr-empty-class "the samples are not built (make samples)"
 fi
+
+# plan: fwupdmgr and sysfs scripts, each checking the current value and dry unless --apply
+t_run fwattr-plan-json 0 fwlens plan "$root" --set "WakeOnLan=disabled" --set "Auto On Hour=20" --set "OwnerTag=it's 1" --format json
+python3 - "$T_OUT" <<'PY' && pass fwattr-plan-values || fail fwattr-plan-values "see above"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["kind"] == "firmware-attributes"
+c = {x["setting"]: x for x in d["changes"]}
+assert c["WakeOnLan"]["old"] == "LanOnly" and c["WakeOnLan"]["new"] == "Disabled" and c["WakeOnLan"]["change"], c
+assert c["AutoOnHr"]["new"] == "20" and c["AutoOnHr"]["old"] == "7"
+assert c["OwnerTag"]["new"] == "it's 1"
+assert c["WakeOnLan"]["sysfs"] == "sys/class/firmware-attributes/dell-wmi-sysman/attributes/WakeOnLan"
+PY
+t_run fwattr-plan-bad-value 2 fwlens plan "$root" --set "WakeOnLan=Sometimes"
+grep -q "WakeOnLan takes Disabled, LanOnly, LanWithPxeBoot, not 'Sometimes'" "$T_ERR" && pass fwattr-plan-bad-value-says ||
+	fail fwattr-plan-bad-value-says "$(cat "$T_ERR")"
+t_run fwattr-plan-out-of-range 2 fwlens plan "$root" --set "AutoOnHr=24"
+grep -q "AutoOnHr takes 0 to 23, not 24" "$T_ERR" && pass fwattr-plan-range-says || fail fwattr-plan-range-says "$(cat "$T_ERR")"
+t_run fwattr-plan-unknown 2 fwlens plan "$root" --set "Nope=1"
+t_run fwattr-plan-profile 2 fwlens plan "$root" --profile snp-host
+t_run fwattr-plan-sce 2 fwlens plan "$root" --set "WakeOnLan=Disabled" --format sce
+t_run fwattr-plan-altered 2 fwlens plan "$root" --set "Asset=x"
+grep -q "Asset: its current value holds control characters" "$T_ERR" && pass fwattr-plan-altered-says || fail fwattr-plan-altered-says "$(cat "$T_ERR")"
+t_run fwattr-plan-fwupdmgr 0 fwlens plan "$root" --set "WakeOnLan=Disabled" --set "OwnerTag=it's 1" --set "SecureBoot=Enabled" --format fwupdmgr
+cp "$T_OUT" "$T_DIR/fwupd.sh"
+grep -q "^change 'dell-wmi-sysman' 'OwnerTag' 'none' 'it'\\\\''s 1'$" "$T_DIR/fwupd.sh" && pass fwattr-plan-quoted ||
+	fail fwattr-plan-quoted "$(grep '^change' "$T_DIR/fwupd.sh")"
+grep -q "fwupdmgr set-bios-setting \"\$2\" \"\$4\"" "$T_DIR/fwupd.sh" && pass fwattr-plan-calls-fwupdmgr ||
+	fail fwattr-plan-calls-fwupdmgr "no fwupdmgr call"
+grep -q "^change 'dell-wmi-sysman' 'SecureBoot'" "$T_DIR/fwupd.sh" && fail fwattr-plan-skips-in-effect "SecureBoot is Enabled already" ||
+	pass fwattr-plan-skips-in-effect
+# run the sysfs script against the machine folder: dry run changes nothing, --apply writes and a changed value is refused
+t_run fwattr-plan-sysfs 0 fwlens plan "$root" --set "WakeOnLan=Disabled" --set "OwnerTag=it's 1" --format sysfs
+cp "$T_OUT" "$T_DIR/sysfs.sh"
+CLASS="$root/sys/class/firmware-attributes" sh "$T_DIR/sysfs.sh" >"$T_DIR/dry" 2>&1 &&
+	[ "$(cat "$cls/attributes/WakeOnLan/current_value")" = LanOnly ] && grep -q "would set 'Disabled'" "$T_DIR/dry" &&
+	pass fwattr-sysfs-dry-run || fail fwattr-sysfs-dry-run "$(cat "$T_DIR/dry")"
+CLASS="$root/sys/class/firmware-attributes" sh "$T_DIR/sysfs.sh" --apply >"$T_DIR/applied" 2>&1 &&
+	[ "$(cat "$cls/attributes/WakeOnLan/current_value")" = Disabled ] && [ "$(cat "$cls/attributes/OwnerTag/current_value")" = "it's 1" ] &&
+	pass fwattr-sysfs-apply || fail fwattr-sysfs-apply "$(cat "$T_DIR/applied")"
+CLASS="$root/sys/class/firmware-attributes" sh "$T_DIR/sysfs.sh" --apply >"$T_DIR/again" 2>&1 &&
+	fail fwattr-sysfs-stale "a stale plan applied" ||
+	{ grep -q "the current value is 'Disabled', not the plan's 'LanOnly'" "$T_DIR/again" && pass fwattr-sysfs-stale ||
+		fail fwattr-sysfs-stale "$(cat "$T_DIR/again")"; }

@@ -54,6 +54,17 @@ static void load_attribute(struct fw_machine *m, const char *driver, const char 
 	a->type = attr_file(m, dir, "type");
 	a->display_name = attr_file(m, dir, "display_name");
 	a->current = attr_file(m, dir, "current_value");
+	char rel[1024];
+	struct fw_blob raw;
+	snprintf(rel, sizeof(rel), "%s/current_value", dir);
+	if (a->current && fw_machine_read(m, rel, &raw, NULL)) {
+		size_t n = raw.len;
+		while (n && (raw.data[n - 1] == '\n' || raw.data[n - 1] == 0 || raw.data[n - 1] == ' '))
+			n--;
+		for (size_t i = 0; i < n; i++)
+			if (raw.data[i] < 0x20 || raw.data[i] == 0x7F)
+				a->current_altered = true;
+	}
 	a->def = attr_file(m, dir, "default_value");
 	char *possible = attr_file(m, dir, "possible_values");
 	if (possible) {

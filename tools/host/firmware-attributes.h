@@ -27,6 +27,7 @@ struct fw_fwattr {
 	char *type;         /* "enumeration", "integer", "string", "ordered-list", or NULL */
 	char *display_name; /* or NULL */
 	char *current;      /* current_value, or NULL when unreadable */
+	bool current_altered; /* it held control characters, shown as spaces: not the bytes in the file */
 	char *def;          /* default_value, or NULL */
 	char **possible;    /* enumeration values */
 	size_t npossible;
