@@ -129,6 +129,17 @@ static uint64_t hexval(const json_t *o, const char *k)
 	return s ? strtoull(s, NULL, 16) : 0;
 }
 
+/* A "0x..." field of the probe, false unless it is one whole hex number. */
+static bool hexfield(const json_t *o, const char *k, uint64_t *out)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	char *end;
+	if (!s || strncmp(s, "0x", 2) != 0 || !s[2])
+		return false;
+	*out = strtoull(s + 2, &end, 16);
+	return *end == 0;
+}
+
 /* A part of the SEV probe ("hwcr", "platform/snp"): NULL with a skip saying why when the machine
  * was not probed, the probe predates that part, or the part records that it could not be read.
  * On success *probe holds the document (the caller releases it). */
@@ -251,9 +262,9 @@ void fw_check_sec_smm_lock(const struct fw_doctor_ctx *ctx, struct fw_check_resu
 	char first_unlocked[64] = "";
 	json_array_foreach(cpus, i, c)
 	{
-		if (!json_is_string(json_object_get(c, "hwcr")))
+		uint64_t v;
+		if (!hexfield(c, "hwcr", &v))
 			continue; /* not a value read */
-		uint64_t v = hexval(c, "hwcr");
 		if (v & HWCR_SMM_LOCK) {
 			locked++;
 		} else {
@@ -463,7 +474,7 @@ void fw_check_sec_secure_boot(const struct fw_doctor_ctx *ctx, struct fw_check_r
 	else if (sb != 1)
 		fw_check_setf(r, FW_CHECK_FAIL, "Enroll PK, KEK and db (your own or the vendor's) and enable Secure Boot in the BIOS.",
 			      "Secure Boot is off (SecureBoot = %d)%s%s.", sb, missing[0] ? "; missing: " : "", missing);
-	else if (setup != 0)
+	else if (setup > 0)
 		fw_check_setf(r, FW_CHECK_FAIL, "Enroll a platform key: the firmware then leaves setup mode.",
 			      "The firmware is in setup mode (SetupMode = %d): anyone can enroll keys.", setup);
 	else if (missing[0])
@@ -808,12 +819,12 @@ void fw_check_sec_snp_tcb(const struct fw_doctor_ctx *ctx, struct fw_check_resul
 		return;
 	struct cpus c;
 	read_cpus(ctx->host, &c, 0);
-	if (!json_is_string(json_object_get(snp, "current_tcb")) || !json_is_string(json_object_get(snp, "reported_tcb"))) {
+	uint64_t cur, rep;
+	if (!hexfield(snp, "current_tcb", &cur) || !hexfield(snp, "reported_tcb", &rep)) {
 		fw_check_skip(r, FW_SEV_PROBE_PATH, "The probe holds no TCB versions.");
 		json_decref(probe);
 		return;
 	}
-	uint64_t cur = hexval(snp, "current_tcb"), rep = hexval(snp, "reported_tcb");
 	char a[160], b[160];
 	json_t *ja, *jb;
 	tcb_text(c.known ? c.family : 0, cur, a, sizeof(a), &ja);
@@ -855,9 +866,16 @@ void fw_check_sec_cpuid_sev(const struct fw_doctor_ctx *ctx, struct fw_check_res
 	json_t *probe, *o = probed(ctx, r, "cpuid_8000001f", "CPUID Fn8000_001F", &probe);
 	if (!o)
 		return;
+	uint64_t reg[4];
+	static const char *const names[] = {"eax", "ebx", "ecx", "edx"};
+	for (size_t i = 0; i < 4; i++)
+		if (!hexfield(o, names[i], &reg[i])) {
+			fw_check_skip(r, FW_SEV_PROBE_PATH, "CPUID Fn8000_001F %s was not recorded as a number.", names[i]);
+			json_decref(probe);
+			return;
+		}
 	struct fw_sev_cpuid f;
-	bool any = fw_sev_cpuid_facts((uint32_t)hexval(o, "eax"), (uint32_t)hexval(o, "ebx"), (uint32_t)hexval(o, "ecx"),
-				      (uint32_t)hexval(o, "edx"), &f);
+	bool any = fw_sev_cpuid_facts((uint32_t)reg[0], (uint32_t)reg[1], (uint32_t)reg[2], (uint32_t)reg[3], &f);
 	fw_check_evidence(r, FW_EVIDENCE_FILE, FW_SEV_PROBE_PATH,
 			  "CPUID Fn8000_001F EAX %s: SME %d SEV %d SEV-ES %d SNP %d VMPL %d; C-bit %u, physical address "
 			  "reduction %u, %u VMPLs, %u encrypted guests, minimum SEV ASID %u",
