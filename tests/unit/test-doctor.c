@@ -408,3 +408,37 @@ TEST(doctor_gpu_owners_from_proxmox)
 	fw_machine_close(m);
 	fw_sysroot_remove(dir);
 }
+
+/* TCB versions split per CPU family (SEV-SNP ABI TCB_VERSION): a Genoa report's reported TCB
+ * (boot loader 10, TEE 0, SNP 23, microcode 84) and a Turin one with its FMC byte; CPUID
+ * Fn8000_001F as an EPYC reports it. */
+TEST(sev_tcb_and_cpuid_decode)
+{
+	struct fw_snp_tcb t;
+	CHECK(fw_snp_tcb_decode(0x19, 0x541700000000000aull, &t));
+	CHECK_STR(t.layout, "Milan/Genoa");
+	CHECK(!t.has_fmc);
+	CHECK_EQ(t.boot_loader, 10u);
+	CHECK_EQ(t.tee, 0u);
+	CHECK_EQ(t.snp, 23u);
+	CHECK_EQ(t.microcode, 84u);
+	CHECK(fw_snp_tcb_decode(0x1A, 0x480000000b020903ull, &t));
+	CHECK_STR(t.layout, "Turin");
+	CHECK(t.has_fmc);
+	CHECK_EQ(t.fmc, 3u);
+	CHECK_EQ(t.boot_loader, 9u);
+	CHECK_EQ(t.tee, 2u);
+	CHECK_EQ(t.snp, 11u);
+	CHECK_EQ(t.microcode, 72u);
+	CHECK(!fw_snp_tcb_decode(0x17, 0x480000000b020903ull, &t)); /* Rome: no SNP, no layout */
+	CHECK_EQ(t.raw, 0x480000000b020903ull);
+	struct fw_sev_cpuid c;
+	CHECK(fw_sev_cpuid_facts(0x0101fd3f, 0x4073, 1006, 100, &c));
+	CHECK(c.sme && c.sev && c.sev_es && c.snp && c.vmpl);
+	CHECK_EQ(c.c_bit, 51u);
+	CHECK_EQ(c.phys_addr_reduction, 1u);
+	CHECK_EQ(c.vmpls, 4u);
+	CHECK_EQ(c.encrypted_guests, 1006u);
+	CHECK_EQ(c.min_sev_asid, 100u);
+	CHECK(!fw_sev_cpuid_facts(0, 0, 0, 0, &c));
+}

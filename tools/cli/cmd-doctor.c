@@ -25,6 +25,23 @@ static const char *status_color(const struct fw_cli *cli, enum fw_check_status s
 	return "";
 }
 
+/* "Security level 1 of 3 (HSI-like); level 2 stops at sec-dma-protection (fail)" */
+static char *security_level_line(const struct fw_doctor_report *rep)
+{
+	json_t *l = fw_security_level_json(rep);
+	const char *stop = json_string_value(json_object_get(l, "stopped_by"));
+	const char *when = json_string_value(json_object_get(l, "captured"));
+	char *line = fw_xasprintf("Security level %s of %lld (HSI-like, see `fwlens help doctor`), %s%s%s%s%s%s%s%s",
+				  json_string_value(json_object_get(l, "text")), json_integer_value(json_object_get(l, "of")),
+				  when ? "evidence captured " : "evidence read from the files as they are now",
+				  when ? when : "",
+				  stop ? "; the next level stops at " : "", stop ? stop : "", stop ? " (" : "",
+				  stop ? json_string_value(json_object_get(l, "stopped_status")) : "", stop ? ")" : "",
+				  json_is_true(json_object_get(l, "runtime_issue")) ? "; ! a runtime check failed" : "");
+	json_decref(l);
+	return line;
+}
+
 static void print_text(struct fw_cli *cli, const char *src, const char *profile, const struct fw_doctor_report *rep)
 {
 	FILE *f = fw_cli_out(cli);
@@ -65,6 +82,11 @@ static void print_text(struct fw_cli *cli, const char *src, const char *profile,
 	fprintf(f, "\n%zu checks: %s%zu pass%s, %s%zu warn%s, %s%zu fail%s, %zu skip\n", rep->count,
 		status_color(cli, FW_CHECK_PASS), rep->pass, r, status_color(cli, FW_CHECK_WARN), rep->warn, r,
 		status_color(cli, FW_CHECK_FAIL), rep->fail, r, rep->skip);
+	if (rep->profiles & FW_PROFILE_SECURITY) {
+		char *line = security_level_line(rep);
+		fprintf(f, "%s%s%s\n", b, line, r);
+		free(line);
+	}
 }
 
 /* One table that pastes into notes: a row per check, its evidence (where it was read, then what
@@ -78,6 +100,13 @@ static void print_markdown(struct fw_cli *cli, const char *src, const char *prof
 	fprintf(f, " (profile %s)\n\n", profile);
 	fprintf(f, "%zu checks: %zu pass, %zu warn, %zu fail, %zu skip.", rep->count, rep->pass, rep->warn, rep->fail,
 		rep->skip);
+	if (rep->profiles & FW_PROFILE_SECURITY) {
+		char *line = security_level_line(rep);
+		fputc(' ', f);
+		fw_md_cell(f, line);
+		fputc('.', f);
+		free(line);
+	}
 	if (values_from) {
 		fputs(" BIOS settings' current values: ", f);
 		fw_md_cell(f, values_from);
@@ -178,8 +207,8 @@ static int run_doctor(struct fw_cli *cli)
 	unsigned mask;
 	if (!fw_doctor_profile_parse(profile, &mask)) {
 		char hint[160];
-		return fw_cli_usage_error(cli, "--profile takes sev-snp-host, vfio, p2p or all, not '%s'%s", profile,
-					  fw_nearest_hint(profile, "sev-snp-host,vfio,p2p,all", hint, sizeof(hint)));
+		return fw_cli_usage_error(cli, "--profile takes sev-snp-host, vfio, p2p, all or security, not '%s'%s", profile,
+					  fw_nearest_hint(profile, "sev-snp-host,vfio,p2p,all,security", hint, sizeof(hint)));
 	}
 	struct fw_source src;
 	struct fw_error err;
@@ -208,7 +237,7 @@ static int run_doctor(struct fw_cli *cli)
 }
 
 static const struct fw_option doctor_options[] = {
-	{"profile", 0, "NAME", "which checks: sev-snp-host, vfio, p2p or all (default)", "sev-snp-host,vfio,p2p,all"},
+	{"profile", 0, "NAME", "which checks: sev-snp-host, vfio, p2p, all (default: the three before) or security", "sev-snp-host,vfio,p2p,all,security"},
 	{"image", 0, "FILE", "BIOS image whose forms decode the machine's stored settings", NULL},
 	FW_CACHE_OPTIONS,
 	{"vars", 'V', "VARS", "current values from here: anything `fwlens nvram` reads (efivarfs folder or tar, NVRAM store or volume, whole image)", NULL},
@@ -216,7 +245,7 @@ static const struct fw_option doctor_options[] = {
 };
 
 FW_COMMAND(doctor,
-	.synopsis = "SRC [--profile sev-snp-host|vfio|p2p|all] [--image FILE] [--image-dir DIR] [--cache-dir DIR|--no-cache] [--format text|json|jsonl|xml|markdown|prometheus|openmetrics]",
+	.synopsis = "SRC [--profile sev-snp-host|vfio|p2p|all|security] [--image FILE] [--image-dir DIR] [--cache-dir DIR|--no-cache] [--format text|json|jsonl|xml|markdown|prometheus|openmetrics]",
 	.summary = "Check whether a host is set up right for SEV-SNP, vfio passthrough and GPU peer-to-peer",
 	.description =
 		"SRC is a machine: a snapshot file, a folder laid out like a Linux root, or / for this machine. "
@@ -233,6 +262,16 @@ FW_COMMAND(doctor,
 		"the fwlens version ($XDG_CACHE_HOME/fwlens, or --cache-dir; --no-cache bypasses it), so doctor on the next "
 		"machine with the same BIOS does not decode the image again; a snapshot captured with --image-ref finds its "
 		"image in --image-dir, or needs none when the cache has it.\n\n"
+		"--profile security reports the platform's firmware protections in the manner of fwupd's Host Security "
+		"ID, with the checks `snphost ok` runs: SMM lock (HWCR on every CPU), BIOS write protection and the "
+		"image's signature, Secure Boot (on, user mode, PK/KEK/db, PK not a test key: PKfail), microcode against "
+		"AMD-SB-7033, pre-boot DMA protection (IVRS IVinfo and the kernel's IOMMU), dbx present, memory "
+		"encryption (TSME/SME), the SNP firmware, the SNP alias check (CVE-2024-21944), the SNP TCB, CPUID "
+		"Fn8000_001F, /dev/sev and /dev/kvm access and the memlock limit. Its level: 1 when every tier-1 check "
+		"passes (SMM lock, write protection, Secure Boot, PK, microcode), 2 when tier 2 passes too (DMA "
+		"protection, dbx), 3 when tier 3 passes too (memory encryption, SEV firmware, alias check, TCB); a check "
+		"that warns or skips stops the level as a failure does (not known is not passed). A failed runtime check "
+		"(/dev/sev, /dev/kvm, memlock, CPUID) adds '!' without lowering it. \"all\" does not include security.\n\n"
 		"Exit status 1 when any check fails.",
 	.formats = "text,json,jsonl,xml,markdown,prometheus,openmetrics",
 	.options = doctor_options,

@@ -95,10 +95,14 @@ int fw_ifr_cli_forms_open(struct fw_cli *cli, struct fw_ifr_cli_forms *f, bool v
 	f->settings = f->src.kind == FW_SOURCE_LIST ? NULL : fw_source_settings(&f->src);
 	for (size_t i = 0; i < f->src.nwarnings; i++)
 		fw_log_warn(cli, "%s", f->src.warnings[i]);
+	if (!f->settings && values && f->src.kind == FW_SOURCE_MACHINE && (f->list = fw_source_setlist(&f->src)))
+		return 0; /* no forms, but the kernel driver's firmware-attributes list the settings */
 	if (!f->settings) {
 		if (f->src.kind == FW_SOURCE_MACHINE)
 			fw_error_set(&err, FW_E_NOT_FOUND, "%s: no BIOS forms%s%s for this machine (give --image FILE, or capture the "
-				     "snapshot with --image)", path, module ? " for module " : "", module ? module : "");
+				     "snapshot with --image)%s", path, module ? " for module " : "", module ? module : "",
+				     !values ? "" : f->src.fwattr_count < 0 ? "; it has no firmware-attributes class either"
+						    : "; its firmware-attributes class is empty");
 		else
 			fw_error_set(&err, FW_E_INVALID, "%s: a settings list has no forms to show", path);
 		fw_source_close(&f->src);

@@ -6,6 +6,7 @@
 #include "emit.h"
 #include "escape-shell.h"
 #include "parsers/file.h"
+#include "plan-fwattrs-write.h"
 #include "plan-writers.h"
 #include "query-writers.h"
 #include "tools/query/doctor.h"
@@ -262,8 +263,14 @@ static int planned_efivarfs(struct fw_cli *cli, const void *ctx)
 	return fw_plan_write_efivarfs(cli, ((const struct planned *)ctx)->p);
 }
 
+static int planned_not_fwattrs(struct fw_cli *cli, const void *ctx)
+{
+	return fw_cli_usage_error(cli, "--format fwupdmgr and sysfs are for hosts whose settings are firmware-attributes");
+}
+
 static const struct fw_emit_writer planned_writers[] = {
-	{"sce", planned_sce}, {"redfish", planned_redfish}, {"efivarfs", planned_efivarfs}, {NULL, NULL}};
+	{"sce", planned_sce}, {"redfish", planned_redfish}, {"efivarfs", planned_efivarfs},
+	{"fwupdmgr", planned_not_fwattrs}, {"sysfs", planned_not_fwattrs}, {NULL, NULL}};
 
 static int run_plan(struct fw_cli *cli)
 {
@@ -311,6 +318,15 @@ static int run_plan(struct fw_cli *cli)
 	int rc = 0;
 	if (verify) {
 		rc = run_verify(cli, &src, verify);
+		goto out;
+	}
+	struct fw_setlist *listed = src.kind == FW_SOURCE_MACHINE ? fw_source_setlist(&src) : NULL;
+	if (listed && src.list_from_fwattrs) { /* no forms: the kernel driver's settings */
+		if (prof || doctor)
+			rc = fw_cli_usage_error(cli, "--profile and --from-doctor need the BIOS forms; %s exposes its settings "
+						     "through firmware-attributes: give --set NAME=VALUE", cli->argv[0]);
+		else
+			rc = fw_plan_fwattrs_run(cli, &src, sets, nsets, module);
 		goto out;
 	}
 	struct fw_plan p;
@@ -374,7 +390,7 @@ static const struct fw_option plan_options[] = {
 
 FW_COMMAND(plan,
 	.synopsis = "SRC [--set SETTING=VALUE]... [--profile NAME] [--from-doctor] [--verify PLAN.json] [--module NAME] "
-		    "[--vars VARS] [--format text|json|jsonl|sce|redfish|efivarfs]",
+		    "[--vars VARS] [--format text|json|jsonl|sce|redfish|efivarfs|fwupdmgr|sysfs]",
 	.summary = "Plan setting changes (with what hides or locks them) as an AMISCE script, Redfish body or efivarfs script",
 	.description =
 		"SRC is a BIOS image, a machine (snapshot or root folder, with --image or the image stored in the snapshot), "
@@ -399,9 +415,14 @@ FW_COMMAND(plan,
 		"and reads back (a dry run unless given --apply, which creates no file; variables without runtime access "
 		"are refused); firmware text appears in it only in one-line comments with visible escapes. fwlens "
 		"itself writes nothing.\n\n"
+		"A machine without BIOS forms whose kernel driver exposes its settings through the firmware-attributes "
+		"class (Dell, Lenovo, HP) is planned from those: SETTING is an attribute's name or display name, VALUE one of "
+		"its possible values, a number within its limits or a string within its lengths; --format fwupdmgr writes a "
+		"script of `fwupdmgr set-bios-setting` calls, --format sysfs one of current_value writes, each checking the "
+		"current value first and a dry run unless given --apply.\n\n"
 		"--verify PLAN.json compares a saved JSON plan with SRC after the reboot: exit 0 when every planned value "
 		"is in effect, 1 listing each that is not (hidden, locked or different).",
-	.formats = "text,json,jsonl,sce,redfish,efivarfs",
+	.formats = "text,json,jsonl,sce,redfish,efivarfs,fwupdmgr,sysfs",
 	.options = plan_options,
 	.examples = "fwlens plan host.fwsnap --profile snp-host  # what to change for SEV-SNP, in order\n"
 		    "fwlens plan BIOS.CAP --set 'SEV-ES ASID Space Limit=100' --format json > plan.json\n"

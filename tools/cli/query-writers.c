@@ -114,7 +114,7 @@ json_t *fw_query_json_setting(struct fw_setlist *l, const struct fw_setlist_item
 	const struct fw_setlist_default *d = fw_setlist_default(it);
 	json_object_set_new(o, "default", str_or_null(fw_setlist_default_text(it, buf, sizeof(buf))));
 	json_object_set_new(o, "default_value", d && d->has_value ? json_integer((json_int_t)d->value) : json_null());
-	bool number = it->has_current && !(strcmp(it->kind, "string") == 0 || strcmp(it->kind, "password") == 0 ||
+	bool number = it->has_current && !it->current_text_only && !(strcmp(it->kind, "string") == 0 || strcmp(it->kind, "password") == 0 ||
 					  strcmp(it->kind, "ordered-list") == 0);
 	json_object_set_new(o, "current", str_or_null(fw_setlist_current_text(it, buf, sizeof(buf))));
 	json_object_set_new(o, "current_value", number ? json_integer((json_int_t)it->current) : json_null());

@@ -5,8 +5,12 @@
  * read, or that it was not read and why (not root, no /dev/sev, msr module not loaded). */
 #include "sev-probe.h"
 
+#include <cpuid.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
+#include <sys/resource.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +35,8 @@ struct sev_issue {
 #define SYSCFG_VMPL_EN_BIT 25
 #define MSR_RMP_BASE 0xC0010132u
 #define MSR_RMP_END 0xC0010133u
+#define MSR_HWCR 0xC0010015u
+#define HWCR_SMM_LOCK_BIT 0
 
 static json_t *not_read(const char *what, const char *why)
 {
@@ -103,6 +109,12 @@ static json_t *platform_status(const char *dev)
 		json_object_set_new(s, "api_minor", json_integer(page[1]));
 		json_object_set_new(s, "state", json_integer(page[2]));
 		json_object_set_new(s, "rmp_initialized", json_boolean(page[3] & 1));
+		/* SNP ABI: byte 3 bit 1 ALIAS_CHECK_COMPLETE (CVE-2024-21944); the word at 8 holds the
+		 * feature bits (mask_chip_id, mask_chip_key, vlek_en, feature_info, rapl_dis,
+		 * ciphertext_hiding_cap, ciphertext_hiding_en) that psp-sev.h names */
+		json_object_set_new(s, "alias_check_complete", json_boolean(page[3] >> 1 & 1));
+		json_object_set_new(s, "status_flags", hex(page[3]));
+		json_object_set_new(s, "features", hex(fw_le32(page + 8)));
 		json_object_set_new(s, "build", json_integer(fw_le32(page + 4)));
 		json_object_set_new(s, "guest_count", json_integer(fw_le32(page + 12)));
 		json_object_set_new(s, "current_tcb", hex(fw_le64(page + 16)));
@@ -148,11 +160,145 @@ static json_t *msrs(const char *dev)
 	return o;
 }
 
+/* HWCR on every CPU whose msr node opens: SmmLock must be set on each (firmware sets it per core). */
+static json_t *hwcr_all(void)
+{
+	DIR *d = opendir("/dev/cpu");
+	if (!d)
+		return not_read("/dev/cpu", "/dev/cpu: no such folder (the msr module is not loaded)");
+	json_t *cpus = json_array();
+	size_t tried = 0;
+	char why[160] = "";
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		char *end;
+		unsigned long n = strtoul(e->d_name, &end, 10);
+		if (*end || end == e->d_name)
+			continue;
+		tried++;
+		char dev[64];
+		snprintf(dev, sizeof(dev), "/dev/cpu/%lu/msr", n);
+		int fd = open(dev, O_RDONLY | O_CLOEXEC);
+		uint64_t v;
+		if (fd < 0 || pread(fd, &v, sizeof(v), MSR_HWCR) != (ssize_t)sizeof(v)) {
+			snprintf(why, sizeof(why), "%s: %s", dev, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
+		close(fd);
+		json_t *c = json_object();
+		json_object_set_new(c, "cpu", json_integer((json_int_t)n));
+		json_object_set_new(c, "hwcr", hex(v));
+		json_array_append_new(cpus, c);
+	}
+	closedir(d);
+	if (!json_array_size(cpus)) {
+		json_decref(cpus);
+		return not_read("/dev/cpu/N/msr", why[0] ? why : "no CPU msr nodes");
+	}
+	json_t *o = json_object();
+	json_object_set_new(o, "read", json_true());
+	json_object_set_new(o, "source", json_string("/dev/cpu/N/msr MSR C001_0015 (HWCR)"));
+	json_object_set_new(o, "cpus_listed", json_integer((json_int_t)tried));
+	json_object_set_new(o, "cpus", cpus);
+	return o;
+}
+
+/* CPUID Fn8000_001F as the capturing CPU reports it (raw registers; fw_sev_cpuid_facts decodes). */
+static json_t *cpuid_sev(void)
+{
+	unsigned a, b, c, d;
+	if (!__get_cpuid(0x80000000u, &a, &b, &c, &d) || a < 0x8000001Fu)
+		return not_read("CPUID Fn8000_001F", "the CPU has no CPUID leaf 0x8000001F");
+	__cpuid(0x8000001Fu, a, b, c, d);
+	json_t *o = json_object();
+	json_object_set_new(o, "read", json_true());
+	json_object_set_new(o, "source", json_string("CPUID Fn8000_001F"));
+	json_object_set_new(o, "eax", hex(a));
+	json_object_set_new(o, "ebx", hex(b));
+	json_object_set_new(o, "ecx", hex(c));
+	json_object_set_new(o, "edx", hex(d));
+	return o;
+}
+
+static json_t *opens(const char *dev, int flags)
+{
+	int fd = open(dev, flags | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return json_true();
+	}
+	return json_string(strerror(errno));
+}
+
+/* What `snphost ok` tries besides the status commands: /dev/sev opened for reading and for
+ * writing, /dev/kvm, and the memlock limit of the capturing user (who starts guests on a host
+ * where capture runs as that user). */
+static json_t *devices_and_limits(void)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "read", json_true());
+	json_object_set_new(o, "source", json_string("open(2) of /dev/sev and /dev/kvm, getrlimit(RLIMIT_MEMLOCK)"));
+	json_object_set_new(o, "dev_sev_read", opens("/dev/sev", O_RDONLY));
+	json_object_set_new(o, "dev_sev_write", opens("/dev/sev", O_WRONLY));
+	json_object_set_new(o, "dev_kvm", opens("/dev/kvm", O_RDWR));
+	struct rlimit rl;
+	json_object_set_new(o, "uid", json_integer((json_int_t)getuid()));
+	if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0) {
+		json_object_set_new(o, "memlock_soft", rl.rlim_cur == RLIM_INFINITY ? json_string("unlimited")
+										      : json_integer((json_int_t)rl.rlim_cur));
+		json_object_set_new(o, "memlock_hard", rl.rlim_max == RLIM_INFINITY ? json_string("unlimited")
+										     : json_integer((json_int_t)rl.rlim_max));
+	}
+	return o;
+}
+
 json_t *fw_sev_probe_live(void)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "format", json_string("fwlens-sev-probe"));
 	json_object_set_new(o, "platform", platform_status("/dev/sev"));
 	json_object_set_new(o, "msr", msrs("/dev/cpu/0/msr"));
+	json_object_set_new(o, "hwcr", hwcr_all());
+	json_object_set_new(o, "cpuid_8000001f", cpuid_sev());
+	json_object_set_new(o, "access", devices_and_limits());
 	return o;
+}
+
+bool fw_sev_cpuid_facts(uint32_t eax, uint32_t ebx, uint32_t ecx, uint32_t edx, struct fw_sev_cpuid *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->sme = eax & 1;
+	out->sev = eax >> 1 & 1;
+	out->sev_es = eax >> 3 & 1;
+	out->snp = eax >> 4 & 1;
+	out->vmpl = eax >> 5 & 1;
+	out->c_bit = ebx & 0x3F;
+	out->phys_addr_reduction = ebx >> 6 & 0x3F;
+	out->vmpls = ebx >> 12 & 0xF;
+	out->encrypted_guests = ecx;
+	out->min_sev_asid = edx;
+	return eax != 0;
+}
+
+bool fw_snp_tcb_decode(unsigned family, uint64_t tcb, struct fw_snp_tcb *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->raw = tcb;
+	uint8_t b[8];
+	for (int i = 0; i < 8; i++)
+		b[i] = (uint8_t)(tcb >> (8 * i));
+	if (family == 0x19) { /* Milan, Genoa: BL, TEE, 4 reserved, SNP, microcode */
+		out->layout = "Milan/Genoa";
+		out->boot_loader = b[0], out->tee = b[1], out->snp = b[6], out->microcode = b[7];
+		return true;
+	}
+	if (family == 0x1A) { /* Turin: FMC, BL, TEE, SNP, 3 reserved, microcode */
+		out->layout = "Turin";
+		out->has_fmc = true;
+		out->fmc = b[0], out->boot_loader = b[1], out->tee = b[2], out->snp = b[3], out->microcode = b[7];
+		return true;
+	}
+	return false;
 }

@@ -21,6 +21,7 @@
 #include "parsers/hash.h"
 #include "parsers/json-skim.h"
 #include "parsers/tar.h"
+#include "firmware-attributes.h"
 #include "sev-probe.h"
 #include "parsers/strmap.h"
 
@@ -54,7 +55,10 @@ static const char *const boot_dirs[] = {"etc/modprobe.d", "etc/modules-load.d", 
 static const char *const pci_files[] = {
 	"config", "class", "vendor", "device", "subsystem_vendor", "subsystem_device", "revision", "numa_node",
 	"resource", "current_link_speed", "current_link_width", "max_link_speed", "max_link_width", "local_cpulist",
-	"enable", NULL,
+	"enable",
+	/* the PSP's security attributes (ccp driver, sysfs-driver-ccp), read by doctor --profile security */
+	"tsme_status", "rom_armor_enforced", "rpmc_production_enabled", "rpmc_spirom_available", "fused_part",
+	"debug_lock_on", "anti_rollback_status", "hsp_tpm_available", NULL,
 };
 static const char *const pci_links[] = {"iommu_group", "driver", NULL};
 
@@ -329,6 +333,21 @@ static void take_tree(struct capture *c, const char *dir, const char *kind, unsi
 		free(rel);
 	}
 	fw_strlist_free(&names);
+}
+
+/* BIOS settings a kernel driver exposes (Dell, Lenovo, HP): each driver's attributes folder, not
+ * its authentication folder (password state is no setting). */
+static void take_firmware_attributes(struct capture *c)
+{
+	struct fw_strlist drivers;
+	if (!fw_machine_list(c->m, FW_FWATTR_CLASS, &drivers))
+		return;
+	for (size_t i = 0; i < drivers.count; i++) {
+		char rel[512];
+		snprintf(rel, sizeof(rel), FW_FWATTR_CLASS "/%s/attributes", drivers.items[i]);
+		take_tree(c, rel, "firmware-attributes", 1);
+	}
+	fw_strlist_free(&drivers);
 }
 
 static bool name_matches(const char *name, const char *const *patterns)
@@ -655,6 +674,7 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 	take_pci(&c);
 	take_cpu_nodes(&c);
 	take_iommus(&c);
+	take_firmware_attributes(&c);
 	take_tree(&c, "sys/module/kvm_amd/parameters", "module-param", 0);
 	take_tree(&c, "sys/module/kvm/parameters", "module-param", 0);
 	take_tree(&c, "sys/module/ccp/parameters", "module-param", 0);

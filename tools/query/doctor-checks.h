@@ -54,6 +54,26 @@ void fw_check_sev_platform(const struct fw_doctor_ctx *ctx, struct fw_check_resu
 /* A SYSCFG bit ("mem_encrypt", "snp_en") as probed at capture time: 1, 0, or -1 when not read. */
 int fw_doctor_probed_syscfg(const struct fw_host *h, const char *bit);
 
+/* The SEV probe taken at capture time (fwlens/probes/sev.json), parsed; NULL when absent. */
+json_t *fw_doctor_sev_probe(const struct fw_host *h);
+
+/* doctor-security.c: the security profile (tiers and level in that file) */
+void fw_check_sec_smm_lock(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_sec_bios_write_protection(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_sec_secure_boot(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_sec_pk_test_key(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_sec_microcode(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_sec_dma_protection(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_sec_dbx(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_sec_memory_encryption(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_sec_sev_firmware(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_sec_snp_alias_check(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_sec_snp_tcb(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_sec_cpuid_sev(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_sec_dev_sev(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_sec_dev_kvm(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_sec_memlock(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+
 /* doctor-guest.c: inside a virtual machine */
 void fw_check_guest_snp(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
 void fw_check_guest_gpus(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);

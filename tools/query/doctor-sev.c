@@ -48,12 +48,24 @@ static bool logged_rmp(const struct fw_host *h, uint64_t *lo, uint64_t *hi)
 	return true;
 }
 
-int fw_doctor_probed_syscfg(const struct fw_host *h, const char *bit)
+json_t *fw_doctor_sev_probe(const struct fw_host *h)
 {
 	struct fw_blob b;
 	if (!h || !fw_machine_read(h->machine, FW_SEV_PROBE_PATH, &b, NULL))
-		return -1;
+		return NULL;
 	json_t *probe = json_loadb((const char *)b.data, b.len, 0, NULL);
+	if (probe && !json_is_object(probe)) {
+		json_decref(probe);
+		return NULL;
+	}
+	return probe;
+}
+
+int fw_doctor_probed_syscfg(const struct fw_host *h, const char *bit)
+{
+	json_t *probe = fw_doctor_sev_probe(h);
+	if (!probe)
+		return -1;
 	json_t *msr = json_object_get(probe, "msr");
 	json_t *v = json_object_get(msr, bit);
 	int out = json_is_true(json_object_get(msr, "read")) && json_is_boolean(v) ? json_is_true(v) : -1;
@@ -93,10 +105,7 @@ void fw_check_sev_platform(const struct fw_doctor_ctx *ctx, struct fw_check_resu
 	if (!fw_doctor_needs_host(ctx, r))
 		return;
 	const struct fw_host *h = ctx->host;
-	struct fw_blob b;
-	json_t *probe = NULL;
-	if (fw_machine_read(h->machine, FW_SEV_PROBE_PATH, &b, NULL))
-		probe = json_loadb((const char *)b.data, b.len, 0, NULL);
+	json_t *probe = fw_doctor_sev_probe(h);
 	if (!probe) {
 		fw_check_skip(r, FW_SEV_PROBE_PATH,
 			      "The SEV platform was not probed (snapshot capture run as root on the machine itself records "

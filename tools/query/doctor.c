@@ -29,6 +29,8 @@ bool fw_doctor_profile_parse(const char *name, unsigned *mask)
 		*mask = FW_PROFILE_VFIO;
 	else if (strcmp(name, "p2p") == 0)
 		*mask = FW_PROFILE_P2P;
+	else if (strcmp(name, "security") == 0)
+		*mask = FW_PROFILE_SECURITY;
 	else
 		return false;
 	return true;
@@ -37,6 +39,7 @@ bool fw_doctor_profile_parse(const char *name, unsigned *mask)
 #define SNP FW_PROFILE_SNP
 #define VFIO FW_PROFILE_VFIO
 #define P2P FW_PROFILE_P2P
+#define SEC FW_PROFILE_SECURITY
 
 /* Where a check applies: the host (its BIOS, firmware tables and kernel; skipped inside a VM
  * guest, which cannot see them), a guest only, or any machine. */
@@ -83,6 +86,24 @@ static const struct fw_check_def {
 	{"gpu-bars", "GPU BARs map the whole VRAM", P2P | VFIO, ANY, fw_check_gpu_bars},
 	{"guest-snp", "Inside a guest: SEV-SNP is active", SNP, GUEST, fw_check_guest_snp},
 	{"guest-gpus", "Inside a guest: the passed-through GPUs are visible", VFIO, GUEST, fw_check_guest_gpus},
+	/* the security profile (doctor-security.c: tiers and the level) */
+	{"sec-smm-lock", "SMM is locked on every CPU (HWCR SmmLock)", SEC, HOST, fw_check_sec_smm_lock},
+	{"sec-bios-write-protection", "The BIOS flash is write-protected and the image is authentic", SEC, ANY,
+	 fw_check_sec_bios_write_protection},
+	{"sec-secure-boot", "Secure Boot is on, in user mode, with PK, KEK and db", SEC, HOST, fw_check_sec_secure_boot},
+	{"sec-pk-test-key", "The platform key is not a known test key (PKfail)", SEC, HOST, fw_check_sec_pk_test_key},
+	{"sec-microcode", "Microcode is at the level AMD's bulletins name", SEC, HOST, fw_check_sec_microcode},
+	{"sec-dma-protection", "Pre-boot DMA protection and the kernel's IOMMU", SEC, HOST, fw_check_sec_dma_protection},
+	{"sec-dbx", "The Secure Boot revocation list (dbx) is present", SEC, HOST, fw_check_sec_dbx},
+	{"sec-memory-encryption", "Memory is encrypted (TSME or SME)", SEC, HOST, fw_check_sec_memory_encryption},
+	{"sec-sev-firmware", "The SEV firmware runs SNP hosts", SEC, HOST, fw_check_sec_sev_firmware},
+	{"sec-snp-alias-check", "The SNP memory alias check completed (CVE-2024-21944)", SEC, HOST,
+	 fw_check_sec_snp_alias_check},
+	{"sec-snp-tcb", "The SNP TCB is committed (current = reported)", SEC, HOST, fw_check_sec_snp_tcb},
+	{"sec-cpuid-sev", "CPUID Fn8000_001F reports SEV, SEV-ES and SNP", SEC, HOST, fw_check_sec_cpuid_sev},
+	{"sec-dev-sev", "/dev/sev opens for reading and writing", SEC, HOST, fw_check_sec_dev_sev},
+	{"sec-dev-kvm", "/dev/kvm opens", SEC, HOST, fw_check_sec_dev_kvm},
+	{"sec-memlock", "Guests may lock their memory (RLIMIT_MEMLOCK)", SEC, HOST, fw_check_sec_memlock},
 };
 
 static void evidence_va(struct fw_check_result *r, const char *kind, const char *from, const char *fmt, va_list ap)
@@ -151,6 +172,8 @@ void fw_check_setf(struct fw_check_result *r, enum fw_check_status s, const char
 void fw_doctor_run(const struct fw_doctor_ctx *ctx, struct fw_doctor_report *out)
 {
 	memset(out, 0, sizeof(*out));
+	out->profiles = ctx->profiles;
+	out->captured = ctx->host ? fw_machine_created(ctx->host->machine) : NULL;
 	size_t n = sizeof(checks) / sizeof(checks[0]);
 	out->results = fw_xcalloc(n, sizeof(*out->results));
 	for (size_t i = 0; i < n; i++) {
@@ -189,6 +212,7 @@ void fw_doctor_report_free(struct fw_doctor_report *r)
 {
 	for (size_t i = 0; i < r->count; i++) {
 		json_decref(r->results[i].evidence);
+		json_decref(r->results[i].data);
 		free(r->results[i].explanation);
 		free(r->results[i].fix);
 	}
@@ -215,8 +239,12 @@ json_t *fw_doctor_report_json(const struct fw_doctor_report *r)
 		json_object_set(o, "evidence", c->evidence);
 		json_object_set_new(o, "explanation", json_string(c->explanation));
 		json_object_set_new(o, "fix", c->fix ? json_string(c->fix) : json_null());
+		if (c->data)
+			json_object_set(o, "data", c->data);
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(doc, "checks", arr);
+	if (r->profiles & FW_PROFILE_SECURITY)
+		json_object_set_new(doc, "security_level", fw_security_level_json(r));
 	return doc;
 }

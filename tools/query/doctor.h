@@ -23,7 +23,8 @@ const char *fw_check_status_name(enum fw_check_status s);
 #define FW_PROFILE_SNP 0x01  /* sev-snp-host */
 #define FW_PROFILE_VFIO 0x02 /* vfio */
 #define FW_PROFILE_P2P 0x04  /* p2p */
-#define FW_PROFILE_ALL 0x07
+#define FW_PROFILE_ALL 0x07  /* the readiness profiles; security is asked for by name */
+#define FW_PROFILE_SECURITY 0x08 /* security: the platform's firmware protections (doctor-security.c) */
 bool fw_doctor_profile_parse(const char *name, unsigned *mask);
 
 /* A BIOS setting as the checks need it, supplied by the settings layer. */
@@ -51,7 +52,13 @@ struct fw_doctor_sources {
 	/* ACPI facts: number of IOMMUs in IVRS and whether every EFR image has SNPSup; NULL when no
 	 * ACPI tables are known. Returns false when there is no IVRS. */
 	bool (*ivrs)(void *ctx, unsigned *iommus, bool *efr_known, bool *snp_all, char *note, size_t notelen);
+	/* IVRS IVinfo (u32 at offset 36); false when there is no IVRS. Same context as ivrs. */
+	bool (*ivinfo)(void *ctx, uint32_t *ivinfo);
 	void *acpi_ctx;
+	/* The BIOS image given or stored in the snapshot (its signature is checked), or NULL. */
+	const uint8_t *image;
+	size_t image_len;
+	const char *image_name;
 };
 
 struct fw_doctor_ctx {
@@ -69,17 +76,23 @@ struct fw_check_result {
 	bool not_applicable; /* a skip because the check is for the other kind of machine (host or guest) */
 	char *explanation;
 	char *fix;
+	json_t *data; /* decoded facts a script reads (TCB SVNs, CPUID fields), or NULL */
 };
 
 struct fw_doctor_report {
 	struct fw_check_result *results;
 	size_t count;
 	size_t pass, warn, fail, skip;
+	unsigned profiles; /* the profiles run */
+	const char *captured; /* when the machine's snapshot was captured (its manifest), or NULL */
 };
 
 void fw_doctor_run(const struct fw_doctor_ctx *ctx, struct fw_doctor_report *out);
 void fw_doctor_report_free(struct fw_doctor_report *r);
 json_t *fw_doctor_report_json(const struct fw_doctor_report *r);
+/* The security profile's HSI-like level: {"level", "of", "text" ("2", "1!"), "runtime_issue",
+ * "stopped_by" (the first check below the next level, or null), ...} (doctor-security.c). */
+json_t *fw_security_level_json(const struct fw_doctor_report *r);
 
 /* Evidence: what a check read, each item {"kind", "from", "text"}. `from` names where it was read:
  * a machine file ("proc/cmdline"), the kernel log ("var/log/dmesg"), a setting's variable with its

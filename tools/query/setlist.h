@@ -68,6 +68,7 @@ struct fw_setlist_item {
 	uint64_t current;          /* numbers, one-of, checkbox */
 	const char *current_text;  /* option text, string value, or hex bytes */
 	bool current_valid;
+	bool current_text_only;    /* the value is known as text only (no number stands for it) */
 	int hidden, grayed;        /* 1, 0, -1 unknown */
 	const struct fw_setting *setting; /* the model record, NULL for a list read from JSON */
 };
@@ -92,6 +93,10 @@ struct fw_setlist_limits {
 
 /* Flatten a settings model (bound or not). */
 void fw_setlist_from_settings(const struct fw_settings *s, const char *origin, struct fw_setlist *out);
+/* The settings a kernel driver exposes through the firmware-attributes class, with their current
+ * values (setlist-fwattrs.c). */
+struct fw_fwattrs;
+void fw_setlist_from_fwattrs(const struct fw_fwattrs *a, const char *origin, struct fw_setlist *out);
 /* Read a settings list: {"settings": [...]}, a bare array, or one object per line (jsonl).
  * Records without a prompt are refused with the record number. */
 bool fw_setlist_from_json(const char *text, size_t len, const char *origin, struct fw_setlist *out,

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "acpi/ivrs.h"
+#include "tools/host/firmware-attributes.h"
 #include "acpi/slit.h"
 #include "acpi/srat.h"
 #include "parsers/file.h"
@@ -559,6 +560,9 @@ const struct fw_current_source *fw_source_current(struct fw_source *src)
 	if (src->have_hii)
 		fw_source_settings(src);
 	fw_source_vars(src);
+	if (src->list_from_fwattrs)
+		src->current = (struct fw_current_source){FW_CURRENT_FIRMWARE_ATTRIBUTES, src->path, FW_OFFSET_UNKNOWN,
+							   src->fwattr_drivers};
 	return &src->current;
 }
 
@@ -725,6 +729,33 @@ const struct fw_setting *fw_source_setting(struct fw_source *src, const char *pr
 	return first;
 }
 
+/* Without forms, a machine whose kernel driver exposes its BIOS settings (firmware-attributes)
+ * still has a settings list with current values. */
+static struct fw_setlist *fwattrs_setlist(struct fw_source *src)
+{
+	if (src->kind != FW_SOURCE_MACHINE || !src->machine)
+		return NULL;
+	struct fw_fwattrs a;
+	fw_fwattrs_load(src->machine, &a);
+	src->fwattr_count = a.class_present ? (int)a.n : -1;
+	if (!a.n) {
+		fw_fwattrs_free(&a);
+		return NULL;
+	}
+	for (size_t i = 0; i < a.n; i++) {
+		size_t used = strlen(src->fwattr_drivers);
+		if (!strstr(src->fwattr_drivers, a.items[i].driver))
+			snprintf(src->fwattr_drivers + used, sizeof(src->fwattr_drivers) - used, "%s%s", used ? ", " : "",
+				 a.items[i].driver);
+	}
+	fw_setlist_from_fwattrs(&a, src->path, &src->list);
+	fw_fwattrs_free(&a);
+	src->list_from_fwattrs = true;
+	src->have_list = true;
+	src->list.current_source = fw_arena_strdup(&src->list.arena, fw_source_current_text(src));
+	return &src->list;
+}
+
 struct fw_setlist *fw_source_setlist(struct fw_source *src)
 {
 	if (src->list_built)
@@ -732,7 +763,7 @@ struct fw_setlist *fw_source_setlist(struct fw_source *src)
 	src->list_built = true;
 	struct fw_settings *s = fw_source_settings(src);
 	if (!s)
-		return NULL;
+		return fwattrs_setlist(src);
 	fw_setlist_from_settings(s, src->image_name ? src->image_name : src->path, &src->list);
 	src->list.current_source = fw_arena_strdup(&src->list.arena, fw_source_current_text(src));
 	src->have_list = true;
@@ -918,6 +949,16 @@ static bool doctor_ivrs(void *ctx, unsigned *iommus, bool *efr_known, bool *snp_
 	return true;
 }
 
+static bool doctor_ivinfo(void *ctx, uint32_t *ivinfo)
+{
+	struct fw_acpi_set *s = fw_source_acpi(ctx);
+	const struct fw_acpi_table *t = s ? fw_acpi_set_find(s, "IVRS", 0) : NULL;
+	if (!t || !t->model)
+		return false;
+	*ivinfo = ((const struct fw_ivrs *)t->model)->ivinfo;
+	return true;
+}
+
 struct open_job {
 	const char *path;
 	const struct fw_source_options *opt;
@@ -1064,6 +1105,10 @@ void fw_source_doctor_ctx(struct fw_source *src, unsigned profiles, struct fw_do
 	/* an image's own tables are not the running machine's: AGESA builds IVRS at boot */
 	if (src->kind == FW_SOURCE_MACHINE && fw_source_acpi(src)) {
 		ctx->src.ivrs = doctor_ivrs;
+		ctx->src.ivinfo = doctor_ivinfo;
 		ctx->src.acpi_ctx = src;
 	}
+	ctx->src.image = src->image;
+	ctx->src.image_len = src->image ? src->image_len : 0;
+	ctx->src.image_name = src->image_name;
 }

@@ -84,6 +84,9 @@ struct fw_source {
 	struct fw_settings settings;
 	/* the settings as flat records (from the settings, or read from a list) */
 	bool list_built, have_list;
+	bool list_from_fwattrs; /* the list is the machine's firmware-attributes class (no forms) */
+	char fwattr_drivers[256]; /* their drivers, "dell-wmi-sysman" */
+	int fwattr_count;        /* attributes found when looked for; -1: no firmware-attributes class */
 	struct fw_setlist list;
 	/* ACPI tables of the machine */
 	bool acpi_loaded;

@@ -143,6 +143,7 @@ const char *fw_current_kind_name(enum fw_current_kind k)
 	case FW_CURRENT_VARS: return "vars";
 	case FW_CURRENT_AMISCE: return "amisce";
 	case FW_CURRENT_REDFISH: return "redfish";
+	case FW_CURRENT_FIRMWARE_ATTRIBUTES: return "firmware-attributes";
 	}
 	return "?";
 }
@@ -193,6 +194,9 @@ const char *fw_current_source_text(const struct fw_current_source *c, char *buf,
 		break;
 	case FW_CURRENT_EFIVARFS:
 		snprintf(buf, len, "efivarfs folder %s/sys/firmware/efi/efivars", p);
+		break;
+	case FW_CURRENT_FIRMWARE_ATTRIBUTES:
+		snprintf(buf, len, "firmware-attributes class of %s (%s)", p, c->store ? c->store : "?");
 		break;
 	case FW_CURRENT_SNAPSHOT:
 		snprintf(buf, len, "efivars captured in snapshot %s", p);

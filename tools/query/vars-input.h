@@ -35,6 +35,7 @@ enum fw_current_kind {
 	FW_CURRENT_VARS,       /* a file or folder given with --vars */
 	FW_CURRENT_AMISCE,     /* an AMISCE export */
 	FW_CURRENT_REDFISH,    /* a saved Redfish Bios resource */
+	FW_CURRENT_FIRMWARE_ATTRIBUTES, /* a machine's sys/class/firmware-attributes (no forms needed) */
 };
 struct fw_current_source {
 	enum fw_current_kind kind;
