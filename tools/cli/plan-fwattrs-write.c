@@ -1,34 +1,15 @@
 /* fwlens plan on a host whose BIOS settings are the firmware-attributes class: the change set as
  * text, JSON, a script of `fwupdmgr set-bios-setting` calls, or a script of sysfs writes of
  * current_value (tools/query/plan-fwattrs.h). Both scripts check each attribute's current value
- * first and run dry unless given --apply. Shell strings are single-quoted by a helper of this
- * file; comments carry firmware text with control characters made '?'. */
+ * first and run dry unless given --apply. Every string from the machine or a file name goes through
+ * escape-shell.h: a single-quoted word, or a comment made one line with visible escapes. */
 #include <stdio.h>
 #include <string.h>
 
 #include "emit.h"
+#include "escape-shell.h"
 #include "plan-fwattrs-write.h"
 #include "tools/query/plan-fwattrs.h"
-
-/* 'text', with each ' written as '\'' */
-static void sh_quote(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(*s, f);
-	}
-	fputc('\'', f);
-}
-
-/* Firmware text inside a comment: one line, whatever it holds. */
-static void comment_text(FILE *f, const char *s)
-{
-	for (; s && *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7F ? '?' : *s, f);
-}
 
 struct shown {
 	const struct fw_fwattr_plan *p;
@@ -63,11 +44,14 @@ static void text(struct fw_cli *cli, const void *ctx)
 {
 	const struct shown *s = ctx;
 	FILE *f = fw_cli_out(cli);
-	fprintf(f, "Plan for %s: %zu firmware-attributes setting%s\n", s->source, s->p->n, s->p->n == 1 ? "" : "s");
+	fw_put_visible_format(f, "Plan for %s: %zu firmware-attributes setting%s", s->source, s->p->n, s->p->n == 1 ? "" : "s");
+	fputc('\n', f);
 	for (size_t i = 0; i < s->p->n; i++) {
 		const struct fw_fwattr_change *c = &s->p->changes[i];
-		fprintf(f, "  %zu. %s (%s, %s): %s -> %s%s\n", i + 1, c->a->name, c->a->display_name ? c->a->display_name : "",
-			c->a->driver, c->a->current ? c->a->current : "?", c->value, c->change ? "" : "  (in effect already)");
+		fw_put_visible_format(f, "  %zu. %s (%s, %s): %s -> %s%s", i + 1, c->a->name,
+				      c->a->display_name ? c->a->display_name : "", c->a->driver,
+				      c->a->current ? c->a->current : "?", c->value, c->change ? "" : "  (in effect already)");
+		fputc('\n', f);
 	}
 	fprintf(f, "Write it with --format fwupdmgr (fwupdmgr set-bios-setting) or --format sysfs (current_value files).\n");
 }
@@ -101,8 +85,9 @@ static int script(struct fw_cli *cli, const void *ctx)
 {
 	const struct shown *s = ctx;
 	FILE *f = fw_cli_out(cli);
-	fprintf(f, "#!/bin/sh\n# Written by fwlens %s: the change set for %s as %s.\n", FWLENS_VERSION, s->source,
-		s->sysfs ? "writes of firmware-attributes current_value files" : "fwupdmgr set-bios-setting calls");
+	fputs("#!/bin/sh\n", f);
+	fw_script_comment(f, "#", "Written by fwlens %s: the change set for %s as %s.", FWLENS_VERSION, s->source,
+			  s->sysfs ? "writes of firmware-attributes current_value files" : "fwupdmgr set-bios-setting calls");
 	fprintf(f, "#   sh THIS-FILE           dry run: checks each setting's current value, changes nothing\n"
 		   "#   sh THIS-FILE --apply   changes the settings whose current value is still the planned old one\n"
 		   "# A BIOS admin password, when set, must be given first (fwupdmgr asks; for sysfs, write it to\n"
@@ -110,12 +95,9 @@ static int script(struct fw_cli *cli, const void *ctx)
 		   "# (CLASS/DRIVER/attributes/pending_reboot says 1).\n");
 	for (size_t i = 0; i < s->p->n; i++) {
 		const struct fw_fwattr_change *c = &s->p->changes[i];
-		const char *parts[] = {c->a->name, " (", c->a->display_name ? c->a->display_name : "", "): ",
-				       c->a->current ? c->a->current : "?", " -> ", c->value};
-		fprintf(f, "#   %zu. ", i + 1);
-		for (size_t k = 0; k < sizeof(parts) / sizeof(parts[0]); k++)
-			comment_text(f, parts[k]);
-		fputs(c->change ? "\n" : "  (in effect already: not written)\n", f);
+		fw_script_comment(f, "#", "  %zu. %s (%s): %s -> %s%s", i + 1, c->a->name,
+				  c->a->display_name ? c->a->display_name : "", c->a->current ? c->a->current : "?",
+				  c->value, c->change ? "" : "  (in effect already: not written)");
 	}
 	fprintf(f, "\n%s", script_prologue);
 	if (s->sysfs)
@@ -137,7 +119,7 @@ static int script(struct fw_cli *cli, const void *ctx)
 		fputs("change", f);
 		for (size_t k = 0; k < sizeof(args) / sizeof(args[0]); k++) {
 			fputc(' ', f);
-			sh_quote(f, args[k]);
+			fw_sh_quote(f, args[k]);
 		}
 		fputc('\n', f);
 	}
