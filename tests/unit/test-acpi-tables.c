@@ -190,12 +190,12 @@ TEST(acpi_srat_generic_initiators)
 	     e[3].size == 0x80000000 && e[4].base == 0x100000000ULL && e[4].flags == 3 && e[5].flags == 0xB &&
 	     e[5].proximity_domain == 4;
 	ok = ok && e[6].type == FW_SRAT_GENERIC_INITIATOR && e[6].handle_type == FW_SRAT_GI_HANDLE_PCI && e[6].segment == 0 &&
-	     e[6].bdf == 0x4100 && e[6].proximity_domain == 2 && e[7].segment == 1 && e[7].bdf == 0x8100 && e[7].flags == 3 &&
+	     e[6].bdf == 0x4100 && e[6].proximity_domain == 2 && e[7].segment == 1 && e[7].bdf == 0xA3E5 && e[7].flags == 3 &&
 	     e[8].handle_type == FW_SRAT_GI_HANDLE_ACPI && !strcmp(e[8].hid, "AMDI0100") && e[8].uid == 5 &&
 	     e[9].type == FW_SRAT_GENERIC_PORT && !strcmp(e[9].hid, "ACPI0016") && e[9].uid == 1 && e[9].proximity_domain == 3 &&
 	     e[10].type == FW_SRAT_GICC && e[10].id == 7 && e[11].type == 0x99;
 	char bdf[16];
-	ok = ok && !strcmp(fw_acpi_bdf_str(e[7].segment, e[7].bdf, bdf), "0001:81:00.0");
+	ok = ok && !strcmp(fw_acpi_bdf_str(e[7].segment, e[7].bdf, bdf), "0001:a3:1c.5");
 	fw_acpi_set_free(s);
 	CHECK(ok);
 }
