@@ -23,6 +23,7 @@ extern const struct fw_acpi_layout fw_acpi_bgrt_table;
 extern const struct fw_acpi_layout fw_acpi_cdit_table;
 extern const struct fw_acpi_layout fw_acpi_cedt_table;
 extern const struct fw_acpi_layout fw_acpi_pptt_table;
+void *fw_acpi_cdit_decode(struct fw_acpi_table *t, struct fw_arena *a);
 extern const struct fw_acpi_layout fw_acpi_crat_table;
 extern const struct fw_acpi_layout fw_acpi_dmar_table;
 extern const struct fw_acpi_layout fw_acpi_einj_table;
@@ -78,7 +79,7 @@ static const struct fw_acpi_decoder decoders[] = {
 	LAYOUT("BERT", "Boot Error Record Table", fw_acpi_bert_table),
 	LAYOUT("BGRT", "Boot Graphics Resource Table", fw_acpi_bgrt_table),
 	NAMED("BOOT", "Simple Boot Flag Table"),
-	LAYOUT("CDIT", "Component Distance Information Table (AMD)", fw_acpi_cdit_table),
+	HOOKED_LAYOUT("CDIT", "Component Distance Information Table (AMD)", FIELDS, fw_acpi_cdit_decode, fw_acpi_cdit_table),
 	LAYOUT("CRAT", "Component Resource Attribute Table (AMD)", fw_acpi_crat_table),
 	NAMED("CSRT", "Core System Resource Table"),
 	NAMED("DBG2", "Debug Port Table 2"),

@@ -1474,4 +1474,15 @@ TEST(acpi_numa_tables_malformed)
 	CHECK(has_diag(pt, FW_DIAG_ERROR, "7 private resources need 48 bytes, Length is 20"));
 	CHECK(has_diag(pt, FW_DIAG_WARN, "next level 0x999 is no cache structure"));
 	fw_acpi_set_free(s);
+	/* CDIT: checked as SLIT is */
+	header(&t, "CDIT", 1);
+	u32(&t, 2), u8(&t, 10), u8(&t, 9), u8(&t, 20), u8(&t, 12);
+	finish(&t);
+	s = load(t.b, t.n);
+	CHECK(s);
+	const struct fw_acpi_table *dt = fw_acpi_set_find(s, "CDIT", 0);
+	CHECK(dt->doc->matrix_n == 2 && dt->model == dt->doc);
+	CHECK(has_diag(dt, FW_DIAG_WARN, "distance from domain 1 to itself is 12, not 10"));
+	CHECK(has_diag(dt, FW_DIAG_WARN, "distance 0->1 is 9; values below 10 are reserved"));
+	fw_acpi_set_free(s);
 }
