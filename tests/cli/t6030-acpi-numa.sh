@@ -51,7 +51,7 @@ want = {
     "HMAT": ["HMAT system locality latency and bandwidth 1 entries initiator 1 target 0"],
     "CEDT": ["CEDT CXL XOR interleave math structure 1 xor_maps"],
     "PPTT": ["PPTT processor hierarchy node 6 parent"],
-    "CRAT": ["compute unit affinity 1 NumCpuCores", "I/O link affinity 1 WeightXgmi"],
+    "CRAT": ["compute unit affinity 1 cpu_cores", "I/O link affinity 1 xgmi_weight"],
     "CDIT": ["distances"],
 }
 if got != want:

@@ -1394,6 +1394,11 @@ TEST(acpi_crat_every_subtable_and_cdit)
 	CHECK_EQ(value(t, 7, "MaximumBandwidthMBs"), 32000);
 	CHECK_EQ(value(t, 7, "WeightXgmi"), 15);
 	CHECK(!t->doc->parts[8].described && t->doc->parts[8].type == 9);
+	struct fw_acpi_derived dv;
+	CHECK(shown(t, 4, "Siblings", &dv) && !strcmp(dv.s, "0-3"));
+	CHECK(shown(t, 5, "Siblings", &dv) && !strcmp(dv.s, "0"));
+	CHECK(shown(t, 3, "End", &dv) && dv.u == 0x4FFFFFFFFull);
+	CHECK(shown(t, 7, "TypeName", &dv) && !strcmp(dv.s, "io-link"));
 	const struct fw_acpi_table *c = fw_acpi_set_find(s, "CDIT", 0);
 	CHECK(c && c->doc && c->doc->matrix_n == 3);
 	CHECK_EQ(c->doc->matrix[0 * 3 + 2], 31);
