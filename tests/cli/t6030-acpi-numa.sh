@@ -65,3 +65,30 @@ if grep -q 'cluster_socket_unknown' "$T_OUT" && grep -q 'cluster_socket0' "$T_OU
 else
 	fail topo-changed-socket-unknown "socket clusters: $(grep -o 'cluster_socket[a-z0-9_]*' "$T_OUT" | tr '\n' ' ')"
 fi
+# the picture: Graphviz draws socket 0 around domain 0 and socket 1 around domain 1, each labelled PPTT
+if t_need_cmd topo-svg dot; then
+	dot -Tsvg "$G/topo.dot" -o "$T_DIR/t.svg" 2>"$T_ERR" && pass topo-svg-renders || fail topo-svg-renders "$(cat "$T_ERR")"
+	python3 - "$T_DIR/t.svg" <<'PY' && pass topo-svg-sockets || fail topo-svg-sockets "see above"
+import sys
+import xml.etree.ElementTree as ET
+ns = {"s": "http://www.w3.org/2000/svg"}
+boxes = {}
+for g in ET.parse(sys.argv[1]).getroot().iter("{http://www.w3.org/2000/svg}g"):
+    if g.get("class") != "cluster":
+        continue
+    text = " ".join(t.text or "" for t in g.iter("{http://www.w3.org/2000/svg}text"))
+    pts = [tuple(map(float, p.split(","))) for p in g.find("s:polygon", ns).get("points").split()]
+    boxes[text] = (min(x for x, _ in pts), min(y for _, y in pts), max(x for x, _ in pts), max(y for _, y in pts))
+def inside(a, b): return a[0] >= b[0] and a[1] >= b[1] and a[2] <= b[2] and a[3] <= b[3]
+bad = []
+for k in (0, 1):
+    sock = [c for c in boxes if c.startswith("socket %d (PPTT" % k)]
+    dom = [c for c in boxes if c.startswith("NUMA domain (PXM) %d:" % k)]
+    other = [c for c in boxes if c.startswith("NUMA domain (PXM) %d:" % (1 - k))]
+    if len(sock) != 1 or len(dom) != 1 or not inside(boxes[dom[0]], boxes[sock[0]]) or inside(boxes[other[0]], boxes[sock[0]]):
+        bad.append("socket %d: clusters %s" % (k, sorted(boxes)))
+if any(c.startswith("socket not known") for c in boxes): bad.append("a socket-not-known cluster")
+print("\n".join(bad)) if bad else None
+sys.exit(1 if bad else 0)
+PY
+fi
