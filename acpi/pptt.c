@@ -3,6 +3,7 @@
 #include "pptt.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "acpi/fields.h"
@@ -75,26 +76,88 @@ struct pptt_facts {
 
 const struct fw_pptt_node *fw_pptt_package_of(const struct fw_pptt *p, uint32_t uid, size_t *ordinal)
 {
-	const struct fw_pptt_node *n = NULL;
-	for (size_t i = 0; i < p->nnodes && !n; i++)
-		if ((p->nodes[i].flags & FW_PPTT_ACPI_ID_VALID) && (p->nodes[i].flags & FW_PPTT_LEAF) && p->nodes[i].acpi_id == uid)
-			n = &p->nodes[i];
-	/* up the parents; a table's nodes bound the walk, so a loop ends */
-	for (size_t steps = 0; n && !(n->flags & FW_PPTT_PHYSICAL_PACKAGE) && steps <= p->nnodes; steps++) {
-		const struct fw_pptt_node *up = NULL;
-		for (size_t i = 0; i < p->nnodes && n->parent && !up; i++)
-			if (p->nodes[i].offset == n->parent)
-				up = &p->nodes[i];
-		n = up;
+	/* the leaves are sorted by ID: a binary search, so a table of any size answers fast */
+	size_t lo = 0, hi = p->nleaves;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->nodes[p->leaves[mid]].acpi_id < uid)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	if (!n || !(n->flags & FW_PPTT_PHYSICAL_PACKAGE))
+	if (lo == p->nleaves || p->nodes[p->leaves[lo]].acpi_id != uid || p->nodes[p->leaves[lo]].package < 0)
 		return NULL;
-	size_t k = 0;
-	for (const struct fw_pptt_node *q = p->nodes; q < n; q++)
-		k += (q->flags & FW_PPTT_PHYSICAL_PACKAGE) != 0;
+	const struct fw_pptt_node *pkg = &p->nodes[p->nodes[p->leaves[lo]].package];
 	if (ordinal)
-		*ordinal = k;
-	return n;
+		*ordinal = pkg->package_ordinal;
+	return pkg;
+}
+
+/* The node at table offset `off` (nodes are in offset order), or -1. */
+static long node_at(const struct fw_pptt *p, uint32_t off)
+{
+	size_t lo = 0, hi = p->nnodes;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->nodes[mid].offset < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->nnodes && p->nodes[lo].offset == off ? (long)lo : -1;
+}
+
+static int leaf_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct fw_pptt_node *n = ctx;
+	uint32_t x = n[*(const size_t *)a].acpi_id, y = n[*(const size_t *)b].acpi_id;
+	return (x > y) - (x < y);
+}
+
+/* Each node's package, once: walk up from every node until a package, a node already known, no
+ * parent, or a node of this same walk (a loop: none), then give the answer to the whole path.
+ * Every node is walked through once, so a hostile chain or loop costs n log n, not n squared. */
+static void resolve_packages(struct fw_pptt *p, struct fw_arena *a)
+{
+	enum { UNKNOWN = -2 };
+	size_t *path = fw_arena_alloc(a, (p->nnodes + 1) * sizeof(*path));
+	size_t *walk = fw_arena_alloc(a, (p->nnodes + 1) * sizeof(*walk)); /* which walk visited it, +1 */
+	size_t packages = 0;
+	for (size_t i = 0; i < p->nnodes; i++) {
+		p->nodes[i].package = UNKNOWN;
+		walk[i] = 0;
+		if (p->nodes[i].flags & FW_PPTT_PHYSICAL_PACKAGE)
+			p->nodes[i].package_ordinal = packages++;
+	}
+	for (size_t i = 0; i < p->nnodes; i++) {
+		size_t n = 0;
+		long at = (long)i, answer = -1;
+		while (at >= 0) {
+			struct fw_pptt_node *x = &p->nodes[at];
+			if (x->package != UNKNOWN) {
+				answer = x->package;
+				break;
+			}
+			if (x->flags & FW_PPTT_PHYSICAL_PACKAGE) {
+				answer = at;
+				break;
+			}
+			if (walk[at] == i + 1)
+				break; /* a loop: no package */
+			walk[at] = i + 1;
+			path[n++] = (size_t)at;
+			at = x->parent ? node_at(p, x->parent) : -1;
+		}
+		for (size_t k = 0; k < n; k++)
+			p->nodes[path[k]].package = answer;
+		if (p->nodes[i].package == UNKNOWN)
+			p->nodes[i].package = answer;
+	}
+	p->leaves = fw_arena_alloc(a, (p->nnodes + 1) * sizeof(*p->leaves));
+	for (size_t i = 0; i < p->nnodes; i++)
+		if ((p->nodes[i].flags & FW_PPTT_ACPI_ID_VALID) && (p->nodes[i].flags & FW_PPTT_LEAF))
+			p->leaves[p->nleaves++] = i;
+	qsort_r(p->leaves, p->nleaves, sizeof(*p->leaves), leaf_cmp, p->nodes);
 }
 
 static const char *type_name(int64_t type)
@@ -306,5 +369,6 @@ void *fw_acpi_pptt_decode(struct fw_acpi_table *t, struct fw_arena *a)
 		}
 		x->refs[k] = count ? fw_arena_strdup(a, refs.buf) : "none";
 	}
+	resolve_packages(&x->m, a);
 	return &x->m;
 }

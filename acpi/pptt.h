@@ -46,12 +46,16 @@ struct fw_pptt_node {
 	uint32_t acpi_id; /* meaningful when flags has FW_PPTT_ACPI_ID_VALID */
 	const uint8_t *private_resources; /* u32 offsets, in the table */
 	uint32_t nprivate;
+	long package;     /* index in nodes of the package it reaches, -1 none (computed once) */
+	size_t package_ordinal; /* for a package: its place among the packages */
 };
 
 struct fw_pptt {
-	struct fw_pptt_node *nodes; /* processor hierarchy nodes, in table order */
+	struct fw_pptt_node *nodes; /* processor hierarchy nodes, in table order (offsets ascending) */
 	size_t nnodes;
 	size_t npackages;
+	size_t *leaves;   /* indexes of the leaves with a valid ACPI processor ID, by ID */
+	size_t nleaves;
 };
 
 /* The physical package node of the processor whose ACPI processor UID is `uid` (a leaf with a

@@ -1491,3 +1491,42 @@ TEST(acpi_numa_tables_malformed)
 	CHECK(has_diag(dt, FW_DIAG_WARN, "distance 0->1 is 9; values below 10 are reserved"));
 	fw_acpi_set_free(s);
 }
+
+/* A hostile PPTT: 40000 nodes in one chain under one package, every one a leaf with an ID, and
+ * a second chain that loops. Each node's package is found once, so this is quick (before, every
+ * processor walked the chain node by node with a linear search per step). */
+TEST(acpi_pptt_long_chain_and_loop)
+{
+	enum { N = 40000 };
+	size_t len = 36 + 20 * (N + 2);
+	uint8_t *b = calloc(1, len);
+	CHECK(b);
+	memcpy(b, "PPTT", 4);
+	for (int i = 0; i < 4; i++)
+		b[4 + i] = (uint8_t)(len >> (8 * i));
+	b[8] = 2;
+	for (size_t i = 0; i < N + 2; i++) {
+		uint8_t *e = b + 36 + 20 * i;
+		uint32_t off = (uint32_t)(36 + 20 * i), parent = i == 0 || i == N ? 0 : off - 20, flags = i == 0 ? 0x03 : 0x0A;
+		if (i == N) /* the loop: N and N + 1 are each other's parent */
+			parent = off + 20;
+		e[0] = 0, e[1] = 20;
+		for (int k = 0; k < 4; k++) {
+			e[4 + k] = (uint8_t)(flags >> (8 * k));
+			e[8 + k] = (uint8_t)(parent >> (8 * k));
+			e[12 + k] = (uint8_t)((uint32_t)(N + 5 - i) >> (8 * k)); /* IDs descending: the index sorts them */
+		}
+	}
+	fw_acpi_set_checksum(b, len);
+	struct fw_acpi_set *s = load(b, len);
+	CHECK(s);
+	const struct fw_pptt *p = fw_acpi_set_model(s, FW_ACPI_MODEL_PPTT);
+	CHECK(p && p->nnodes == N + 2 && p->npackages == 1);
+	size_t placed = 0;
+	for (size_t i = 1; i < N; i++)
+		placed += fw_pptt_package_of(p, (uint32_t)(N + 5 - i), NULL) == &p->nodes[0];
+	CHECK_EQ(placed, N - 1);
+	CHECK(fw_pptt_package_of(p, 5, NULL) == NULL && fw_pptt_package_of(p, 4, NULL) == NULL); /* the loop */
+	fw_acpi_set_free(s);
+	free(b);
+}
