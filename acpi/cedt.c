@@ -211,7 +211,7 @@ static const char *const rdpas_text[] = {
 	NULL,
 };
 static const struct fw_acpi_show other_show[] = {FW_ACPI_SHOW_SUBTABLE(derive)};
-static const char *const other_text[] = {"{@offset:@0x%03x} {TypeName}", NULL};
+static const char *const other_text[] = {"{@offset:@0x%03x} type {@type}, {@length} bytes (unknown)", NULL};
 static const struct fw_acpi_shape cedt_shapes[] = {
 	FW_ACPI_SHAPE(&fw_cedt_chbs_layout, chbs_show, chbs_text), FW_ACPI_SHAPE(&fw_cedt_cfmws_layout, cfmws_show, cfmws_text),
 	FW_ACPI_SHAPE(&fw_cedt_cxims_layout, cxims_show, cxims_text), FW_ACPI_SHAPE(&fw_cedt_rdpas_layout, rdpas_show, rdpas_text),

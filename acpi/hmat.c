@@ -213,7 +213,7 @@ static const char *const cache_text[] = {
 	NULL,
 };
 static const struct fw_acpi_show other_show[] = {FW_ACPI_SHOW_SUBTABLE(derive)};
-static const char *const other_text[] = {"{@offset:@0x%03x} {TypeName}", NULL};
+static const char *const other_text[] = {"{@offset:@0x%03x} type {@type}, {@length} bytes (unknown)", NULL};
 static const struct fw_acpi_shape hmat_shapes[] = {
 	FW_ACPI_SHAPE(&fw_hmat_proximity_layout, prox_show, prox_text),
 	FW_ACPI_SHAPE(&fw_hmat_locality_layout, loc_show, loc_text),
