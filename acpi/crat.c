@@ -1,7 +1,13 @@
 /* CRAT, AMD's Component Resource Attribute Table: the HSA view of the machine's NUMA topology
  * (compute units, memory, caches, TLBs and the links between proximity domains), the same
  * topology SRAT/SLIT give from the ACPI side. ACPICA does not decode it; the layouts are those
- * the Linux amdkfd driver reads (drivers/gpu/drm/amd/amdkfd, CRAT subtypes 0-5). */
+ * the Linux amdkfd driver reads (drivers/gpu/drm/amd/amdkfd/kfd_crat.h, subtypes 0-5: compute
+ * unit, memory, cache, TLB, CCompute, I/O link; there is no other subtype, an FPU included). A
+ * cache's, TLB's or CCompute's sibling map has one bit per processor (bit n: processor n). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "acpi/fields.h"
 
 static const struct fw_field crat_fields[] = {
@@ -135,7 +141,139 @@ static const struct fw_acpi_subtype types[] = {
 	{3, &tlb, -1, NULL}, {4, &ccompute, -1, NULL}, {5, &link, -1, NULL},
 };
 
+static const char *type_name(int64_t type)
+{
+	static const char *const names[] = {"compute-unit", "memory", "cache", "tlb", "ccompute", "io-link"};
+	return type >= 0 && type < 6 ? names[type] : "unknown";
+}
+
+/* "0-3 8", the processors a sibling map names, or "none" */
+static const char *siblings(const uint8_t *map, char *buf, size_t len)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < 256 && k + 12 < len; i++) {
+		if (!(map[i / 8] >> (i % 8) & 1) || (i && map[(i - 1) / 8] >> ((i - 1) % 8) & 1))
+			continue;
+		int j = i;
+		while (j + 1 < 256 && map[(j + 1) / 8] >> ((j + 1) % 8) & 1)
+			j++;
+		k += (size_t)(j > i ? snprintf(buf + k, len - k, "%s%d-%d", k ? " " : "", i, j) : snprintf(buf + k, len - k, "%s%d", k ? " " : "", i));
+	}
+	return k ? buf : "none";
+}
+
+/* Beyond the fields: the kind, the processors of a sibling map, a memory range's end and size. */
+static bool derive(const struct fw_acpi_table *t, size_t part, const char *name, struct fw_acpi_derived *out)
+{
+	const struct fw_acpi_part *p = &t->doc->parts[part];
+	const struct fw_acpi_value *v;
+	if (!strcmp(name, "TypeName")) {
+		out->s = type_name(p->type);
+		return true;
+	}
+	if (!strcmp(name, "Siblings")) {
+		if (!(v = fw_acpi_part_value(p, "SiblingMap")))
+			return false;
+		out->s = siblings(v->p, out->buf, sizeof(out->buf));
+		return true;
+	}
+	const struct fw_acpi_value *base = fw_acpi_part_value(p, "BaseAddress"), *size = fw_acpi_part_value(p, "MemoryLength");
+	if (!base || !size)
+		return false;
+	if (!strcmp(name, "End"))
+		out->u = size->u ? base->u + size->u - 1 : base->u;
+	else
+		out->s = fw_acpi_size_str(size->u, out->buf, sizeof(out->buf));
+	return true;
+}
+
+#define F(key, name) {key, name, FW_AS_NUMBER, false, NULL}
+#define HEAD FW_ACPI_SHOW_SUBTABLE(derive), {"flags", "Flags", FW_AS_FLAGS, false, NULL}
+static const struct fw_acpi_show crat_show[] = {F("total_entries", "TotalEntries"), F("domains", "NumDomains")};
+static const char *const crat_text[] = {"{TotalEntries} subtables, {NumDomains} domains", NULL};
+static const struct fw_acpi_show cu_show[] = {
+	HEAD, F("proximity_domain", "ProximityDomain"), F("processor_id_low", "ProcessorIdLow"),
+	F("cpu_cores", "NumCpuCores"), F("simd_cores", "NumSimdCores"), F("max_waves_per_simd", "MaxWavesSimd"),
+	F("io_count", "IoCount"), {"hsa_capability", "HsaCapability", FW_AS_HEX, false, NULL}, F("lds_size_kib", "LdsSizeKiB"),
+	F("wave_front_size", "WaveFrontSize"), F("banks", "NumBanks"), F("micro_engine_id", "MicroEngineId"),
+	F("arrays", "ArrayCount"), F("cus_per_array", "NumCuPerArray"), F("simds_per_cu", "NumSimdPerCu"),
+	F("max_slots_scratch_cu", "MaxSlotsScratchCu"),
+};
+static const char *const cu_text[] = {
+	"{@offset:@0x%03x} compute unit: domain {ProximityDomain}, {Flags:names}, processor ID low {ProcessorIdLow}",
+	"{!NumCpuCores}  {NumCpuCores} CPU cores",
+	"{!NumSimdCores}  {NumSimdCores} SIMD cores ({ArrayCount} arrays x {NumCuPerArray} CUs x {NumSimdPerCu} SIMDs), {MaxWavesSimd} "
+	"waves per SIMD, wave front {WaveFrontSize}, {LdsSizeKiB} KiB LDS, {IoCount} I/O links, HSA capability {HsaCapability}",
+	NULL,
+};
+static const struct fw_acpi_show memory_show[] = {
+	HEAD, F("proximity_domain", "ProximityDomain"), {"base_address", "BaseAddress", FW_AS_HEX, false, NULL},
+	{"length", "MemoryLength", FW_AS_HEX, false, NULL}, F("width", "Width"), F("visibility_type", "VisibilityType"),
+	{NULL, "End", FW_AS_NUMBER, false, derive}, {NULL, "Size", FW_AS_TEXT, false, derive},
+};
+static const char *const memory_text[] = {
+	"{@offset:@0x%03x} memory: domain {ProximityDomain}, 0x{BaseAddress:%012x}-0x{End:%012x} ({Size}), {Width} bits wide, "
+	"{Flags:names}",
+	NULL,
+};
+static const struct fw_acpi_show cache_show[] = {
+	HEAD, F("processor_id_low", "ProcessorIdLow"), {"processors", "Siblings", FW_AS_TEXT, false, derive},
+	F("size_kib", "CacheSizeKiB"), F("level", "CacheLevel"), F("lines_per_tag", "LinesPerTag"), F("line_size", "CacheLineSize"),
+	F("associativity", "Associativity"), {"properties", "CacheProperties", FW_AS_HEX, false, NULL}, F("latency", "CacheLatency"),
+};
+static const char *const cache_text[] = {
+	"{@offset:@0x%03x} cache: level {CacheLevel}, {Flags:names}, {CacheSizeKiB} KiB, {CacheLineSize}-byte lines, "
+	"{Associativity}-way, latency {CacheLatency}, processors {Siblings}",
+	NULL,
+};
+static const struct fw_acpi_show tlb_show[] = {
+	HEAD, F("processor_id_low", "ProcessorIdLow"), {"processors", "Siblings", FW_AS_TEXT, false, derive}, F("level", "TlbLevel"),
+	F("data_2m_associativity", "DataTlbAssociativity2M"), F("data_2m_entries", "DataTlbSize2M"),
+	F("instruction_2m_associativity", "InstructionTlbAssociativity2M"), F("instruction_2m_entries", "InstructionTlbSize2M"),
+	F("data_4k_associativity", "DataTlbAssociativity4K"), F("data_4k_entries", "DataTlbSize4K"),
+	F("instruction_4k_associativity", "InstructionTlbAssociativity4K"), F("instruction_4k_entries", "InstructionTlbSize4K"),
+	F("data_1g_associativity", "DataTlbAssociativity1G"), F("data_1g_entries", "DataTlbSize1G"),
+	F("instruction_1g_associativity", "InstructionTlbAssociativity1G"), F("instruction_1g_entries", "InstructionTlbSize1G"),
+};
+static const char *const tlb_text[] = {
+	"{@offset:@0x%03x} TLB: level {TlbLevel}, {Flags:names}, processors {Siblings}; entries (associativity) data/instruction: "
+	"4K {DataTlbSize4K} ({DataTlbAssociativity4K})/{InstructionTlbSize4K} ({InstructionTlbAssociativity4K}), 2M {DataTlbSize2M} "
+	"({DataTlbAssociativity2M})/{InstructionTlbSize2M} ({InstructionTlbAssociativity2M}), 1G {DataTlbSize1G} "
+	"({DataTlbAssociativity1G})/{InstructionTlbSize1G} ({InstructionTlbAssociativity1G})",
+	NULL,
+};
+static const struct fw_acpi_show ccompute_show[] = {
+	HEAD, F("processor_id_low", "ProcessorIdLow"), {"processors", "Siblings", FW_AS_TEXT, false, derive}, F("apu_size", "ApuSize"),
+};
+static const char *const ccompute_text[] = {
+	"{@offset:@0x%03x} CCompute: {Flags:names}, processors {Siblings}, APU size {ApuSize}", NULL,
+};
+static const struct fw_acpi_show link_show[] = {
+	HEAD, F("from_domain", "ProximityDomainFrom"), F("to_domain", "ProximityDomainTo"),
+	{"interface", "IoInterfaceType", FW_AS_NAME, false, NULL}, F("interface_id", "IoInterfaceType"),
+	F("version_major", "VersionMajor"), F("version_minor", "VersionMinor"), F("minimum_latency", "MinimumLatency"),
+	F("maximum_latency", "MaximumLatency"), F("minimum_bandwidth_mbs", "MinimumBandwidthMBs"),
+	F("maximum_bandwidth_mbs", "MaximumBandwidthMBs"), F("recommended_transfer_size", "RecommendedTransferSize"),
+	F("xgmi_weight", "WeightXgmi"),
+};
+static const char *const link_text[] = {
+	"{@offset:@0x%03x} I/O link: domain {ProximityDomainFrom} -> {ProximityDomainTo}, {IoInterfaceType:name|unknown interface} "
+	"{VersionMajor}.{VersionMinor}, {Flags:names}, latency {MinimumLatency}-{MaximumLatency}, bandwidth "
+	"{MinimumBandwidthMBs}-{MaximumBandwidthMBs} MB/s, transfer size {RecommendedTransferSize}, xGMI weight {WeightXgmi}",
+	NULL,
+};
+static const struct fw_acpi_show other_show[] = {FW_ACPI_SHOW_SUBTABLE(derive)};
+static const char *const other_text[] = {"{@offset:@0x%03x} type {@type}, {@length} bytes (unknown)", NULL};
+static const struct fw_acpi_shape crat_shapes[] = {
+	FW_ACPI_SHAPE(&crat, crat_show, crat_text),       FW_ACPI_SHAPE(&cu, cu_show, cu_text),
+	FW_ACPI_SHAPE(&memory, memory_show, memory_text), FW_ACPI_SHAPE(&cache, cache_show, cache_text),
+	FW_ACPI_SHAPE(&tlb, tlb_show, tlb_text),          FW_ACPI_SHAPE(&ccompute, ccompute_show, ccompute_text),
+	FW_ACPI_SHAPE(&link, link_show, link_text),       FW_ACPI_SHAPE(NULL, other_show, other_text),
+};
+static const struct fw_acpi_view crat_view = FW_ACPI_VIEW(crat_shapes, "subtables");
+
 const struct fw_acpi_layout fw_acpi_crat_table = {
 	.fixed = &crat, .rest = FW_ACPI_REST_RECORDS, .start_field = -1, .count_field = -1,
-	.records = {"subtable", 1, 1, 1}, .types = types, .ntypes = sizeof(types) / sizeof(types[0]),
+	.records = {"subtable", 1, 1, 1}, .types = types, .ntypes = sizeof(types) / sizeof(types[0]), .view = &crat_view,
 };

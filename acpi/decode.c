@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "acpi/cedt.h"
+#include "acpi/pptt.h"
 #include "acpi/dmar.h"
 #include "acpi/fields.h"
 #include "acpi/fadt.h"
@@ -21,6 +22,8 @@ extern const struct fw_acpi_layout fw_acpi_bert_table;
 extern const struct fw_acpi_layout fw_acpi_bgrt_table;
 extern const struct fw_acpi_layout fw_acpi_cdit_table;
 extern const struct fw_acpi_layout fw_acpi_cedt_table;
+extern const struct fw_acpi_layout fw_acpi_pptt_table;
+void *fw_acpi_cdit_decode(struct fw_acpi_table *t, struct fw_arena *a);
 extern const struct fw_acpi_layout fw_acpi_crat_table;
 extern const struct fw_acpi_layout fw_acpi_dmar_table;
 extern const struct fw_acpi_layout fw_acpi_einj_table;
@@ -65,6 +68,7 @@ static const struct fw_acpi_decoder decoders[] = {
 	HOOKED_LAYOUT("FACP", "Fixed ACPI Description Table (FADT)", FADT, fw_acpi_fadt_decode, fw_acpi_fadt_table),
 	HOOKED_LAYOUT("HMAT", "Heterogeneous Memory Attribute Table", HMAT, fw_acpi_hmat_decode, fw_acpi_hmat_table),
 	HOOKED_LAYOUT("CEDT", "CXL Early Discovery Table", CEDT, fw_acpi_cedt_decode, fw_acpi_cedt_table),
+	HOOKED_LAYOUT("PPTT", "Processor Properties Topology Table", PPTT, fw_acpi_pptt_decode, fw_acpi_pptt_table),
 	LAYOUT("FACS", "Firmware ACPI Control Structure (no checksum)", fw_acpi_facs_table),
 	/* Alphabetical: LAYOUT rows are decoded from their layout, NAMED rows are listed by name only. */
 	NAMED("DSDT", "Differentiated System Description Table (AML)"),
@@ -75,7 +79,7 @@ static const struct fw_acpi_decoder decoders[] = {
 	LAYOUT("BERT", "Boot Error Record Table", fw_acpi_bert_table),
 	LAYOUT("BGRT", "Boot Graphics Resource Table", fw_acpi_bgrt_table),
 	NAMED("BOOT", "Simple Boot Flag Table"),
-	LAYOUT("CDIT", "Component Distance Information Table (AMD)", fw_acpi_cdit_table),
+	HOOKED_LAYOUT("CDIT", "Component Distance Information Table (AMD)", FIELDS, fw_acpi_cdit_decode, fw_acpi_cdit_table),
 	LAYOUT("CRAT", "Component Resource Attribute Table (AMD)", fw_acpi_crat_table),
 	NAMED("CSRT", "Core System Resource Table"),
 	NAMED("DBG2", "Debug Port Table 2"),
@@ -97,7 +101,6 @@ static const struct fw_acpi_decoder decoders[] = {
 	LAYOUT("PCCT", "Platform Communications Channel Table", fw_acpi_pcct_table),
 	NAMED("PHAT", "Platform Health Assessment Table"),
 	NAMED("PMTT", "Platform Memory Topology Table"),
-	NAMED("PPTT", "Processor Properties Topology Table"),
 	NAMED("PRMT", "Platform Runtime Mechanism Table"),
 	LAYOUT("RASF", "RAS Feature Table", fw_acpi_rasf_table),
 	NAMED("SBST", "Smart Battery Specification Table"),

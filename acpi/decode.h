@@ -16,7 +16,7 @@
  * A table with a JSON shape and text of its own adds a `struct fw_acpi_view` to its layout
  * (acpi/fields.h); one whose model other code reads adds `fw_acpi_sig_decode`, run after the
  * layout with t->doc set, and a HOOKED_LAYOUT(...) row (FADT, MCFG, RSDP, SLIT, XSDT, HMAT, CEDT,
- * SRAT, MADT, DMAR, IVRS). Writers and diff follow the row.
+ * SRAT, MADT, DMAR, IVRS, PPTT, CDIT, CRAT). Writers and diff follow the row.
  * A table without a row, or with a NAMED(...) row, is listed with its header only and its bytes
  * are left alone.
  */
@@ -40,6 +40,7 @@ enum fw_acpi_model_kind {
 	FW_ACPI_MODEL_FADT,
 	FW_ACPI_MODEL_HMAT,
 	FW_ACPI_MODEL_CEDT,
+	FW_ACPI_MODEL_PPTT,
 	FW_ACPI_MODEL_FIELDS, /* described by a layout: struct fw_acpi_doc (acpi/fields.h) */
 };
 

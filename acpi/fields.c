@@ -318,6 +318,8 @@ bool fw_acpi_show_value(const struct fw_acpi_table *t, size_t part, const struct
 	out->cols = NULL;
 	out->ncols = out->nrows = 0;
 	out->cells = NULL;
+	out->key_cols = 0;
+	out->compared = false;
 	out->null = false;
 	if (name[0] == '@' && strcmp(name, "@listed") && t->doc && part < t->doc->nparts) {
 		const struct fw_acpi_part *p = &t->doc->parts[part];

@@ -140,10 +140,11 @@ enum fw_acpi_as {
 	FW_AS_ROWS,   /* an array of objects: derived `nrows` x `ncols` cells under the keys `cols` */
 };
 
-/* One value of a derived row: a string, or the number when `s` is NULL. */
+/* One value of a derived row: a string, or the number when `s` is NULL; JSON null when `null`. */
 struct fw_acpi_cell {
 	const char *s;
 	int64_t n;
+	bool null;
 };
 
 struct fw_acpi_derived {
@@ -158,6 +159,9 @@ struct fw_acpi_derived {
 	const char *const *cols; /* FW_AS_ROWS */
 	size_t ncols, nrows;
 	const struct fw_acpi_cell *cells; /* nrows x ncols */
+	size_t key_cols;     /* FW_AS_ROWS: how many leading cells name a row (diff pairs rows by them) */
+	bool compared;       /* diff compares this derived list or rows too (what the fields alone do
+	                        not hold: HMAT's matrix, CEDT's targets) */
 	bool null;           /* present, written as JSON null */
 	char buf[512];       /* room for `s` */
 };

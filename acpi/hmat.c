@@ -1,4 +1,5 @@
-/* HMAT: its layout row (the structures and how they are written) and the structures as a model. */
+/* HMAT: its layout row (the structures and how they are written), the structures as a model and
+ * each locality structure's domain lists and matrix with the base unit applied (hmat.h). */
 #include "hmat.h"
 
 #include <inttypes.h>
@@ -63,6 +64,61 @@ const char *fw_hmat_type_name(uint16_t type)
 static const struct fw_field hmat_fields[] = {{"Reserved", FW_FT_U32, 36, 0, FW_FF_HIDDEN, NULL}};
 static const struct fw_layout hmat = FW_LAYOUT("HMAT", FW_HMAT_HEADER_SIZE, hmat_fields);
 
+/* What a locality structure holds after its fields, kept with the model. */
+struct hmat_locality_facts {
+	struct fw_acpi_cell *cells; /* initiators x targets rows of 4 */
+	size_t nrows;
+	const char **lines;         /* the matrix as text */
+	size_t nlines;
+};
+struct hmat_facts {
+	struct fw_hmat m; /* first: t->model is the struct fw_hmat */
+	struct hmat_locality_facts *loc; /* per part */
+};
+
+static const char *const entry_cols[] = {"initiator", "target", "entry", "value"};
+
+static bool locality_derive(const struct fw_acpi_table *t, size_t part, const char *name, struct fw_acpi_derived *out)
+{
+	const struct hmat_facts *x = t->model;
+	if (!x || part == 0 || part > x->m.n)
+		return false;
+	const struct fw_hmat_entry *e = &x->m.entries[part - 1];
+	const struct hmat_locality_facts *l = &x->loc[part];
+	if (!e->matrix)
+		return false;
+	if (!strcmp(name, "LocInitiators") || !strcmp(name, "LocTargets")) {
+		bool ini = name[3] == 'I';
+		out->list = ini ? e->initiator_list : e->target_list;
+		out->nlist = ini ? e->initiators : e->targets;
+		out->compared = true;
+	} else if (!strcmp(name, "LocUnit")) {
+		out->s = fw_hmat_unit(t->revision, e->data_type);
+		out->null = !out->s;
+	} else if (!strcmp(name, "LocEntries")) {
+		out->cols = entry_cols;
+		out->ncols = 4;
+		out->key_cols = 2;
+		out->nrows = l->nrows;
+		out->cells = l->cells;
+		out->compared = true;
+	} else if (!strcmp(name, "LocMatrix")) {
+		out->lines = l->lines;
+		out->nlines = l->nlines;
+		out->indent = 2;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+const char *fw_hmat_unit(uint8_t table_revision, uint8_t data_type)
+{
+	if (table_revision != 2 || data_type > 5)
+		return NULL;
+	return data_type <= 2 ? "ps" : "MB/s";
+}
+
 /* Beyond the bytes: the structure's kind, the initiator domain when Flags say it is valid, the
  * data type's name (its number when it has none), counts and sizes as people read them. */
 static bool derive(const struct fw_acpi_table *t, size_t part, const char *name, struct fw_acpi_derived *out)
@@ -86,6 +142,17 @@ static bool derive(const struct fw_acpi_table *t, size_t part, const char *name,
 		out->s = fw_named_value_name(fw_hmat_data_type_names, v->u);
 		return true;
 	}
+	if (!strcmp(name, "MemoryHierarchy")) {
+		/* Flags bits 3:0 (ACPI 6.5 table 5.148); bits 4 and 5 are the ACPI 6.4 transfer flags */
+		if (!(v = fw_acpi_part_value(p, "Flags")))
+			return false;
+		static const char *const levels[] = {"memory", "memory-side cache level 1", "memory-side cache level 2",
+						     "memory-side cache level 3"};
+		out->s = (v->u & 0xF) < 4 ? levels[v->u & 0xF] : "reserved";
+		return true;
+	}
+	if (!strncmp(name, "Loc", 3))
+		return locality_derive(t, part, name, out);
 	if (!strcmp(name, "CacheSize")) {
 		if (!(v = fw_acpi_part_value(p, "MemorySideCacheSize")))
 			return false;
@@ -120,9 +187,18 @@ static const struct fw_acpi_show loc_show[] = {
 	{"entry_base_unit", "EntryBaseUnit", FW_AS_HEX, false, NULL},
 	{NULL, "Initiators", FW_AS_TEXT, false, derive},
 	{NULL, "Targets", FW_AS_TEXT, false, derive},
+	{"memory_hierarchy", "MemoryHierarchy", FW_AS_TEXT, false, derive},
+	{"min_transfer_size", "MinTransferSize", FW_AS_NUMBER, false, NULL},
+	{"initiator_domains", "LocInitiators", FW_AS_LIST, false, derive},
+	{"target_domains", "LocTargets", FW_AS_LIST, false, derive},
+	{"unit", "LocUnit", FW_AS_TEXT, false, derive},
+	{"entries", "LocEntries", FW_AS_ROWS, false, derive},
+	{NULL, "LocMatrix", FW_AS_LINES, false, derive},
 };
 static const char *const loc_text[] = {
 	"{@offset:@0x%03x} {TypeName}: {DataType:name|unknown data type}, {Initiators} x {Targets}, base unit {EntryBaseUnit:%u}",
+	"  {MemoryHierarchy}; initiator domains:{LocInitiators:list}; target domains:{LocTargets:list}",
+	"{*LocMatrix}",
 	NULL,
 };
 static const struct fw_acpi_show cache_show[] = {
@@ -137,7 +213,7 @@ static const char *const cache_text[] = {
 	NULL,
 };
 static const struct fw_acpi_show other_show[] = {FW_ACPI_SHOW_SUBTABLE(derive)};
-static const char *const other_text[] = {"{@offset:@0x%03x} {TypeName}", NULL};
+static const char *const other_text[] = {"{@offset:@0x%03x} type {@type}, {@length} bytes (unknown)", NULL};
 static const struct fw_acpi_shape hmat_shapes[] = {
 	FW_ACPI_SHAPE(&fw_hmat_proximity_layout, prox_show, prox_text),
 	FW_ACPI_SHAPE(&fw_hmat_locality_layout, loc_show, loc_text),
@@ -155,14 +231,84 @@ const struct fw_acpi_layout fw_acpi_hmat_table = {
 	.records = {"structure", 2, 4, 4}, .types = types, .ntypes = 3, .view = &hmat_view,
 };
 
+/* One entry with the base unit applied: the value, or why there is none. */
+static bool entry_value(const struct fw_hmat_entry *e, uint16_t raw, uint64_t *value, const char **why)
+{
+	*why = raw == 0 ? "not provided" : raw == 0xFFFF ? "unreachable" : NULL;
+	if (*why)
+		return false;
+	if (e->base_unit && raw > UINT64_MAX / e->base_unit) {
+		*why = "overflows";
+		return false;
+	}
+	*value = (uint64_t)raw * e->base_unit;
+	return true;
+}
+
+/* A locality structure's rows (initiator, target, entry, value) and its matrix as text: a header
+ * line with the unit, the target domains as columns, one line per initiator domain. */
+static void locality_facts(const struct fw_acpi_table *t, struct fw_arena *a, const struct fw_hmat_entry *e,
+			   struct hmat_locality_facts *l)
+{
+	size_t n = (size_t)e->initiators * e->targets;
+	l->cells = fw_arena_alloc(a, (4 * n + 1) * sizeof(*l->cells));
+	l->lines = fw_arena_alloc(a, (e->initiators + 3) * sizeof(*l->lines));
+	char **texts = fw_arena_alloc(a, (n + 1) * sizeof(*texts));
+	size_t width = 1;
+	for (uint32_t c = 0; c < e->targets; c++) {
+		int w = snprintf(NULL, 0, "%u", fw_le32(e->target_list + 4ull * c));
+		width = (size_t)w > width ? (size_t)w : width;
+	}
+	for (uint32_t i = 0; i < e->initiators; i++)
+		for (uint32_t c = 0; c < e->targets; c++) {
+			size_t k = (size_t)i * e->targets + c;
+			uint16_t raw = fw_le16(e->matrix + 2 * k);
+			uint64_t value = 0;
+			const char *why;
+			bool has = entry_value(e, raw, &value, &why);
+			struct fw_acpi_cell *cell = &l->cells[4 * k];
+			cell[0] = (struct fw_acpi_cell){NULL, fw_le32(e->initiator_list + 4ull * i), false};
+			cell[1] = (struct fw_acpi_cell){NULL, fw_le32(e->target_list + 4ull * c), false};
+			cell[2] = (struct fw_acpi_cell){NULL, raw, false};
+			cell[3] = (struct fw_acpi_cell){NULL, (int64_t)value, !has};
+			texts[k] = has ? fw_arena_printf(a, "%llu", (unsigned long long)value) : fw_arena_strdup(a, why);
+			width = strlen(texts[k]) > width ? strlen(texts[k]) : width;
+		}
+	l->nrows = n;
+	const char *unit = fw_hmat_unit(t->revision, e->data_type);
+	const char *what = fw_named_value_name(fw_hmat_data_type_names, e->data_type);
+	l->lines[l->nlines++] = fw_arena_printf(a, "%s in %s, entry x base unit; from initiator domain (row) to target domain (column):",
+						 what ? what : "values", unit ? unit : "a unit not known for this HMAT revision");
+	/* the rows: the initiator's domain in the first column */
+	size_t first = 1;
+	for (uint32_t i = 0; i < e->initiators; i++) {
+		int w = snprintf(NULL, 0, "%u", fw_le32(e->initiator_list + 4ull * i));
+		first = (size_t)w > first ? (size_t)w : first;
+	}
+	struct fw_acpi_text head = {0};
+	fw_acpi_text_put(&head, "%*s", (int)first, "");
+	for (uint32_t c = 0; c < e->targets; c++)
+		fw_acpi_text_put(&head, "  %*u", (int)width, fw_le32(e->target_list + 4ull * c));
+	l->lines[l->nlines++] = fw_arena_strdup(a, head.buf);
+	for (uint32_t i = 0; i < e->initiators; i++) {
+		struct fw_acpi_text row = {0};
+		fw_acpi_text_put(&row, "%*u", (int)first, fw_le32(e->initiator_list + 4ull * i));
+		for (uint32_t c = 0; c < e->targets; c++)
+			fw_acpi_text_put(&row, "  %*s", (int)width, texts[(size_t)i * e->targets + c]);
+		l->lines[l->nlines++] = fw_arena_strdup(a, row.buf);
+	}
+}
+
 /* The structures as a model, and the check the layout cannot make: a locality structure's lists
  * and matrix fit in its Length. */
 void *fw_acpi_hmat_decode(struct fw_acpi_table *t, struct fw_arena *a)
 {
-	struct fw_hmat *m = fw_arena_alloc(a, sizeof(*m));
+	struct hmat_facts *x = fw_arena_alloc(a, sizeof(*x));
+	struct fw_hmat *m = &x->m;
 	const struct fw_acpi_doc *d = t->doc;
 	const struct fw_view *v = &t->data;
 	m->entries = fw_arena_alloc(a, (d->nparts + 1) * sizeof(*m->entries));
+	x->loc = fw_arena_alloc(a, (d->nparts + 1) * sizeof(*x->loc));
 	for (size_t k = 1; k < d->nparts; k++) {
 		const struct fw_acpi_part *p = &d->parts[k];
 		size_t off = p->offset;
@@ -186,9 +332,15 @@ void *fw_acpi_hmat_decode(struct fw_acpi_table *t, struct fw_arena *a)
 			/* 4 bytes per initiator and target, 2 per matrix entry. */
 			uint64_t need = (uint64_t)l->size + 4ull * e->initiators + 4ull * e->targets +
 					2ull * (uint64_t)e->initiators * e->targets;
-			if (need > e->length)
+			if (need > e->length) {
 				fw_acpi_diag(t, a, FW_DIAG_ERROR, off, "locality structure at 0x%zx: %u x %u domains need %llu bytes, Length is %u",
 					     off, e->initiators, e->targets, (unsigned long long)need, e->length);
+				continue;
+			}
+			e->initiator_list = v->p + off + l->size;
+			e->target_list = e->initiator_list + 4ull * e->initiators;
+			e->matrix = e->target_list + 4ull * e->targets;
+			locality_facts(t, a, e, &x->loc[k]);
 		} else {
 			e->memory_pd = (uint32_t)fw_layout_get(l, v, off, HMAT_CACHE_MEMORY_PD);
 			e->cache_size = fw_layout_get(l, v, off, HMAT_CACHE_SIZE);

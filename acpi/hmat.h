@@ -1,7 +1,12 @@
 /* HMAT, the Heterogeneous Memory Attribute Table (reference/acpi.md 6; ACPI 6.5 5.2.28): 4
- * reserved bytes at 36, then structures {type u16, reserved u16, length u32} from 40. Each is
- * listed with its key fields: memory proximity domain attributes (0), system locality latency
- * and bandwidth information (1) with its initiator and target counts, memory side cache (2). */
+ * reserved bytes at 36, then structures {type u16, reserved u16, length u32} from 40: memory
+ * proximity domain attributes (0), system locality latency and bandwidth information (1), memory
+ * side cache (2). A locality structure (ACPI 6.5 5.2.28.4; ACPICA actbl1.h acpi_hmat_locality;
+ * Linux drivers/acpi/numa/hmat.c hmat_parse_locality) is followed by its N initiator domains
+ * (u32 each), its M target domains (u32) and N x M u16 entries, initiator by initiator; an
+ * entry times the entry base unit is picoseconds for a latency and MB/s for a bandwidth (HMAT
+ * revision 2, ACPI 6.3 on; revision 1 tables used other units, Linux divides them by 10), 0 is
+ * "not provided" and 0xFFFF "unreachable" (Linux takes neither as a value). */
 #ifndef FW_ACPI_HMAT_H
 #define FW_ACPI_HMAT_H
 
@@ -34,6 +39,8 @@ struct fw_hmat_entry {
 	uint64_t base_unit;               /* type 1 */
 	uint64_t cache_size;              /* type 2 */
 	uint32_t cache_attributes;        /* type 2 */
+	/* type 1, when its lists and matrix fit in its Length (else NULL): u32 domains, u16 entries */
+	const uint8_t *initiator_list, *target_list, *matrix;
 };
 
 struct fw_hmat {
@@ -42,6 +49,8 @@ struct fw_hmat {
 };
 
 const char *fw_hmat_type_name(uint16_t type);
+/* "ps" for a latency, "MB/s" for a bandwidth of an HMAT of revision 2; NULL when not known. */
+const char *fw_hmat_unit(uint8_t table_revision, uint8_t data_type);
 void *fw_acpi_hmat_decode(struct fw_acpi_table *t, struct fw_arena *a);
 
 #endif

@@ -849,9 +849,9 @@ static void view_facts(struct fw_acpi_table *t, struct fw_arena *a, struct ivrs_
 		char u[12], v[12];
 		for (size_t i = 0; i < b->ncovered; i++) {
 			const struct fw_ivrs_range *r = &b->covered[i];
-			cells[3 * i] = (struct fw_acpi_cell){bdf_dup(a, b->segment, r->first), 0};
-			cells[3 * i + 1] = (struct fw_acpi_cell){bdf_dup(a, b->segment, r->last), 0};
-			cells[3 * i + 2] = (struct fw_acpi_cell){NULL, (int64_t)r->last - r->first + 1};
+			cells[3 * i] = (struct fw_acpi_cell){bdf_dup(a, b->segment, r->first), 0, false};
+			cells[3 * i + 1] = (struct fw_acpi_cell){bdf_dup(a, b->segment, r->last), 0, false};
+			cells[3 * i + 2] = (struct fw_acpi_cell){NULL, (int64_t)r->last - r->first + 1, false};
 		}
 		if (b->linux_uses) {
 			/* one line however many ranges: built in the arena, not a fixed buffer */
@@ -879,10 +879,10 @@ static void view_facts(struct fw_acpi_table *t, struct fw_arena *a, struct ivrs_
 	for (size_t i = 0; i < m->nspecials; i++) {
 		const struct fw_ivrs_special *sp = &m->specials[i];
 		const char *bdf = bdf_dup(a, sp->segment, sp->source);
-		x->remap[4 * i] = (struct fw_acpi_cell){variety_name(sp->variety, "unknown"), 0};
-		x->remap[4 * i + 1] = (struct fw_acpi_cell){NULL, sp->handle};
-		x->remap[4 * i + 2] = (struct fw_acpi_cell){bdf, 0};
-		x->remap[4 * i + 3] = (struct fw_acpi_cell){NULL, sp->iommu_index};
+		x->remap[4 * i] = (struct fw_acpi_cell){variety_name(sp->variety, "unknown"), 0, false};
+		x->remap[4 * i + 1] = (struct fw_acpi_cell){NULL, sp->handle, false};
+		x->remap[4 * i + 2] = (struct fw_acpi_cell){bdf, 0, false};
+		x->remap[4 * i + 3] = (struct fw_acpi_cell){NULL, sp->iommu_index, false};
 		k += (size_t)snprintf(s + k, cap - k, "%s %s %u = %s", i ? "," : "", variety_name(sp->variety, "?"), sp->handle, bdf);
 	}
 	x->remap_line = s;

@@ -29,18 +29,24 @@ void *fw_acpi_slit_decode(struct fw_acpi_table *t, struct fw_arena *a)
 		fw_acpi_diag(t, a, FW_DIAG_ERROR, 36, "locality count 0: no distances");
 	m->n = d->matrix_n;
 	m->matrix = d->matrix;
-	for (size_t i = 0; i < m->n; i++) {
-		for (size_t j = 0; j < m->n; j++) {
-			uint8_t x = m->matrix[i * m->n + j];
-			size_t off = fw_slit_layout.size + i * m->n + j;
+	fw_acpi_distance_checks(t, a, m->matrix, m->n, fw_slit_layout.size, "locality");
+	return m;
+}
+
+void fw_acpi_distance_checks(struct fw_acpi_table *t, struct fw_arena *a, const uint8_t *m, size_t n, size_t start,
+			     const char *what)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < n; j++) {
+			uint8_t x = m[i * n + j];
+			size_t off = start + i * n + j;
 			if (i == j && x != 10)
-				fw_acpi_diag(t, a, FW_DIAG_WARN, off, "distance from locality %zu to itself is %u, not 10", i, x);
+				fw_acpi_diag(t, a, FW_DIAG_WARN, off, "distance from %s %zu to itself is %u, not 10", what, i, x);
 			else if (i != j && x < 10)
 				fw_acpi_diag(t, a, FW_DIAG_WARN, off, "distance %zu->%zu is %u; values below 10 are reserved", i, j, x);
-			else if (i < j && x != m->matrix[j * m->n + i])
+			else if (i < j && x != m[j * n + i])
 				fw_acpi_diag(t, a, FW_DIAG_INFO, off, "distance %zu->%zu (%u) differs from %zu->%zu (%u)", i, j, x, j, i,
-					     m->matrix[j * m->n + i]);
+					     m[j * n + i]);
 		}
 	}
-	return m;
 }

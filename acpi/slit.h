@@ -20,5 +20,10 @@ struct fw_slit {
 };
 
 void *fw_acpi_slit_decode(struct fw_acpi_table *t, struct fw_arena *a);
+/* The checks on an n x n distance matrix at table offset `start` (SLIT, AMD's CDIT): 10 to
+ * itself, nothing below 10 elsewhere, and (info) where i->j and j->i differ; `what` names a row
+ * ("locality", "domain"). */
+void fw_acpi_distance_checks(struct fw_acpi_table *t, struct fw_arena *a, const uint8_t *m, size_t n, size_t start,
+			     const char *what);
 
 #endif

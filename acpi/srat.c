@@ -72,7 +72,8 @@ const struct fw_layout fw_srat_gi_layout = FW_LAYOUT("SRAT generic initiator aff
 
 static const struct fw_field pci_handle_fields[SRAT_PCI_HANDLE__COUNT] = {
 	[SRAT_PCI_HANDLE_SEGMENT] = {"PciSegment", FW_FT_U16, 0, 0, 0, NULL},
-	[SRAT_PCI_HANDLE_BDF] = {"PciBdf", FW_FT_U16, 2, 0, FW_FF_HEX, NULL},
+	[SRAT_PCI_HANDLE_BUS] = {"PciBus", FW_FT_U8, 2, 0, FW_FF_HEX, NULL},
+	[SRAT_PCI_HANDLE_DEVFN] = {"PciDevFn", FW_FT_U8, 3, 0, FW_FF_HEX, NULL},
 };
 const struct fw_layout fw_srat_pci_handle_layout = FW_LAYOUT("SRAT PCI device handle", 16, pci_handle_fields);
 
@@ -174,7 +175,8 @@ static void decode_entry(struct fw_srat_entry *e, const struct fw_acpi_part *p, 
 		struct fw_view hv = fw_view_make(handle->p, 16, FW_OFFSET_UNKNOWN);
 		if (e->handle_type == FW_SRAT_GI_HANDLE_PCI) {
 			e->segment = (uint16_t)fw_layout_get(&fw_srat_pci_handle_layout, &hv, 0, SRAT_PCI_HANDLE_SEGMENT);
-			e->bdf = (uint16_t)fw_layout_get(&fw_srat_pci_handle_layout, &hv, 0, SRAT_PCI_HANDLE_BDF);
+			e->bdf = (uint16_t)(fw_layout_get(&fw_srat_pci_handle_layout, &hv, 0, SRAT_PCI_HANDLE_BUS) << 8 |
+					    fw_layout_get(&fw_srat_pci_handle_layout, &hv, 0, SRAT_PCI_HANDLE_DEVFN));
 		} else {
 			const uint8_t *h = fw_layout_ptr(&fw_srat_acpi_handle_layout, &hv, 0, SRAT_ACPI_HANDLE_HID);
 			size_t k = 0;

@@ -49,8 +49,12 @@ extern const struct fw_layout fw_srat_gi_layout; /* 32 bytes */
 #define FW_SRAT_GI_HANDLE_PCI 1
 #define FW_SRAT_GI_ENABLED 0x1
 #define FW_SRAT_GI_ARCH_TRANSACTIONS 0x2
-/* The 16-byte device handle: PCI form {u16 segment, u16 BDF}, ACPI form {char HID[8], u32 UID} */
-enum { SRAT_PCI_HANDLE_SEGMENT, SRAT_PCI_HANDLE_BDF, SRAT_PCI_HANDLE__COUNT };
+/* The 16-byte device handle (ACPI 6.5 5.2.16.6, "Device Handle - PCI" and "- ACPI"): PCI form
+ * {u16 segment, u8 bus, u8 device << 3 | function}, ACPI form {char HID[8], u32 UID}. The bus is
+ * byte 2 and the device/function byte 3: not one little-endian BDF word (Linux's struct
+ * acpi_srat_generic_affinity hands the 16 bytes to its readers as they are; ACPICA's actbl3.h
+ * names them DeviceHandle). */
+enum { SRAT_PCI_HANDLE_SEGMENT, SRAT_PCI_HANDLE_BUS, SRAT_PCI_HANDLE_DEVFN, SRAT_PCI_HANDLE__COUNT };
 extern const struct fw_layout fw_srat_pci_handle_layout;
 enum { SRAT_ACPI_HANDLE_HID, SRAT_ACPI_HANDLE_UID, SRAT_ACPI_HANDLE__COUNT };
 extern const struct fw_layout fw_srat_acpi_handle_layout;
@@ -79,7 +83,7 @@ struct fw_srat_entry {
 	uint32_t clock_domain;
 	uint64_t base, size;   /* memory */
 	uint8_t handle_type;   /* Generic Initiator/Port: 0 ACPI, 1 PCI */
-	uint16_t segment, bdf; /* PCI handle */
+	uint16_t segment, bdf; /* PCI handle; bdf = bus << 8 | devfn, as the handle's bytes 2 and 3 give them */
 	char hid[9];           /* ACPI handle */
 	uint32_t uid;
 };

@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "acpi/iasl.h"
+#include "acpi/madt.h"
 #include "acpi/mcfg.h"
+#include "acpi/pptt.h"
 
 static void topo_diag(struct fw_acpi_topo *t, enum fw_diag_severity sev, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -239,7 +241,7 @@ static void build_domains(struct fw_acpi_topo *t)
 	if (t->srat)
 		for (size_t i = 0; i < t->srat->ndomains; i++) {
 			t->domains = fw_acpi_grow(&t->arena, t->domains, &cap, t->ndomains + 1, sizeof(*t->domains));
-			t->domains[t->ndomains++] = (struct fw_topo_domain){t->srat->domains[i], 0, 0, 0, 0, -1, NULL};
+			t->domains[t->ndomains++] = (struct fw_topo_domain){t->srat->domains[i], 0, 0, 0, 0, -1, NULL, false};
 		}
 	for (size_t k = 0; k < t->nbridges; k++) {
 		struct fw_topo_bridge *b = &t->bridges[k];
@@ -256,7 +258,7 @@ static void build_domains(struct fw_acpi_topo *t)
 				topo_diag(t, FW_DIAG_WARN, "root bridge %s has _PXM %u, which SRAT does not describe", b->dsl.path, b->pxm);
 			}
 			t->domains = fw_acpi_grow(&t->arena, t->domains, &cap, t->ndomains + 1, sizeof(*t->domains));
-			t->domains[t->ndomains] = (struct fw_topo_domain){b->pxm, 0, 0, 0, 0, -1, NULL};
+			t->domains[t->ndomains] = (struct fw_topo_domain){b->pxm, 0, 0, 0, 0, -1, NULL, false};
 			d = &t->domains[t->ndomains++];
 		}
 		d->bridges++;
@@ -278,6 +280,59 @@ static void build_domains(struct fw_acpi_topo *t)
 			else if (e->type == FW_SRAT_GENERIC_INITIATOR)
 				d->initiators++;
 		}
+	}
+}
+
+/* The ACPI processor UID of an enabled SRAT processor entry: GICC and RINTC name it, a local APIC
+ * or x2APIC entry names the APIC ID that MADT pairs with a UID. False when not known. */
+static bool processor_uid(const struct fw_srat_entry *e, const struct fw_madt *madt, uint32_t *uid)
+{
+	if (e->type == FW_SRAT_GICC || e->type == FW_SRAT_RINTC) {
+		*uid = e->id;
+		return true;
+	}
+	for (size_t i = 0; madt && i < madt->ncpus; i++)
+		if (madt->cpus[i].apic_id == e->id) {
+			*uid = madt->cpus[i].uid;
+			return true;
+		}
+	return false;
+}
+
+/* The socket of each domain from the tables alone: every processor SRAT puts in the domain, by its
+ * ACPI processor UID (MADT), is a PPTT leaf whose parents reach one physical package node. The
+ * socket is that package's ACPI processor ID when valid, else its place among the packages in
+ * table order (as Linux numbers a package without one: by the node's offset, in that order). A
+ * domain with a processor PPTT does not place, or with processors in two packages, stays not known. */
+static void assign_sockets_from_tables(struct fw_acpi_topo *t)
+{
+	const struct fw_pptt *pptt = fw_acpi_set_model(t->set, FW_ACPI_MODEL_PPTT);
+	const struct fw_madt *madt = fw_acpi_set_model(t->set, FW_ACPI_MODEL_MADT);
+	if (!pptt || !pptt->npackages || !t->srat)
+		return;
+	for (size_t k = 0; k < t->ndomains; k++) {
+		struct fw_topo_domain *d = &t->domains[k];
+		const struct fw_pptt_node *pkg = NULL;
+		size_t ordinal = 0, n = 0;
+		bool one = true;
+		for (size_t i = 0; i < t->srat->nentries && one; i++) {
+			const struct fw_srat_entry *e = &t->srat->entries[i];
+			uint32_t uid;
+			if (!e->enabled || e->proximity_domain != d->pxm ||
+			    !(e->type == FW_SRAT_LOCAL_APIC || e->type == FW_SRAT_X2APIC || e->type == FW_SRAT_GICC || e->type == FW_SRAT_RINTC))
+				continue;
+			size_t ord = 0;
+			const struct fw_pptt_node *p = processor_uid(e, madt, &uid) ? fw_pptt_package_of(pptt, uid, &ord) : NULL;
+			one = p && (!pkg || p == pkg);
+			pkg = p, ordinal = ord, n++;
+		}
+		if (!one || !pkg)
+			continue;
+		bool id = pkg->flags & FW_PPTT_ACPI_ID_VALID;
+		d->socket = id ? (int)(pkg->acpi_id & 0x7FFFFFFF) : (int)ordinal;
+		d->socket_from_tables = true;
+		d->socket_source = fw_arena_printf(&t->arena, "PPTT physical package node at 0x%x (%s %u) of its %zu processors, by their ACPI processor UIDs in MADT", pkg->offset,
+						   id ? "ACPI processor ID" : "package in table order", id ? pkg->acpi_id : (unsigned)ordinal, n);
 	}
 }
 
@@ -319,9 +374,17 @@ static void assign_sockets(struct fw_acpi_topo *t, const struct fw_topo_host *ho
 			}
 			p = *end == ',' ? end + 1 : end;
 		}
-		if (!same || ncpus != d->cpus || socket < 0)
+		if (!same || ncpus != d->cpus || socket < 0) {
+			/* the running machine says what the tables cannot: no single package */
+			if (!same && d->socket_from_tables) {
+				d->socket = -1;
+				d->socket_source = NULL;
+				d->socket_from_tables = false;
+			}
 			continue;
+		}
 		d->socket = socket;
+		d->socket_from_tables = false;
 		d->socket_source = fw_arena_printf(&t->arena, "/%s and cpuN/topology/physical_package_id of its %zu CPUs", rel, ncpus);
 	}
 }
@@ -365,6 +428,7 @@ static void build(struct fw_acpi_topo *t, struct fw_dsl_namespace *ns, const str
 	assign_iommus(t);
 	assign_initiators(t);
 	build_domains(t);
+	assign_sockets_from_tables(t);
 	if (host) {
 		struct fw_topo_pci_device *devs = NULL;
 		size_t n = host->pci_devices ? host->pci_devices(host->ctx, &t->arena, &devs) : 0;

@@ -1,7 +1,8 @@
 /* ACPI topology: PCI root bridges (DSDT/SSDT through iasl) joined with their bus ranges, NUMA
  * proximity domains (_PXM, SRAT), the IOMMU (IVRS) covering each bus range and the SRAT Generic
  * Initiators and Ports behind them; given a view of the running machine also the PCI devices
- * under each and the socket of each domain. Nothing here reads a file: the view comes from the
+ * under each and the socket of each domain (the tables alone give it too when PPTT has physical
+ * packages: acpi/pptt.h). Nothing here reads a file: the view comes from the
  * caller (tools/host/machine-topo.h reads it from a live root, a sysroot folder or a snapshot).
  *
  * Bus ranges come, best first, from the running machine (/sys/devices/pciSSSS:BB/firmware_node/path
@@ -71,8 +72,10 @@ struct fw_topo_domain {
 	uint64_t memory;      /* bytes of enabled memory ranges */
 	size_t initiators;    /* Generic Initiators */
 	size_t bridges;       /* root bridges whose _PXM is this domain */
-	int socket;           /* physical package of all the node's CPUs (Linux's sysfs), -1 not known */
-	const char *socket_source; /* the sysfs files read, when known */
+	int socket;           /* physical package of all the node's CPUs, -1 not known: from the running
+	                         machine's sysfs when it says, else from PPTT (socket_from_tables) */
+	const char *socket_source; /* what it was read from, when known */
+	bool socket_from_tables;   /* PPTT, MADT and SRAT alone */
 };
 
 struct fw_acpi_topo {

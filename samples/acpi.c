@@ -199,7 +199,8 @@ static uint8_t *srat(const struct topology *t, size_t *len)
 		fw_layout_put(&fw_srat_gi_layout, e, SRAT_GI_PD, topo_rb_pxm(t, &t->rbs[d->rb]));
 		uint8_t handle[16] = {0};
 		fw_layout_put(&fw_srat_pci_handle_layout, handle, SRAT_PCI_HANDLE_SEGMENT, 0);
-		fw_layout_put(&fw_srat_pci_handle_layout, handle, SRAT_PCI_HANDLE_BDF, topo_rid(d));
+		fw_layout_put(&fw_srat_pci_handle_layout, handle, SRAT_PCI_HANDLE_BUS, topo_rid(d) >> 8);
+		fw_layout_put(&fw_srat_pci_handle_layout, handle, SRAT_PCI_HANDLE_DEVFN, topo_rid(d) & 0xFF);
 		fw_layout_put_bytes(&fw_srat_gi_layout, e, SRAT_GI_HANDLE, handle, sizeof(handle));
 		fw_layout_put(&fw_srat_gi_layout, e, SRAT_GI_FLAGS, FW_SRAT_GI_ENABLED);
 	}

@@ -12,6 +12,7 @@
 
 #include "acpi/cedt.h"
 #include "acpi/decode.h"
+#include "acpi/fields.h"
 #include "acpi/dmar.h"
 #include "acpi/dsl.h"
 #include "acpi/fadt.h"
@@ -20,6 +21,7 @@
 #include "acpi/ivrs.h"
 #include "acpi/madt.h"
 #include "acpi/mcfg.h"
+#include "acpi/pptt.h"
 #include "acpi/set.h"
 #include "acpi/srat.h"
 #include "acpi/topo.h"
@@ -190,12 +192,12 @@ TEST(acpi_srat_generic_initiators)
 	     e[3].size == 0x80000000 && e[4].base == 0x100000000ULL && e[4].flags == 3 && e[5].flags == 0xB &&
 	     e[5].proximity_domain == 4;
 	ok = ok && e[6].type == FW_SRAT_GENERIC_INITIATOR && e[6].handle_type == FW_SRAT_GI_HANDLE_PCI && e[6].segment == 0 &&
-	     e[6].bdf == 0x4100 && e[6].proximity_domain == 2 && e[7].segment == 1 && e[7].bdf == 0x8100 && e[7].flags == 3 &&
+	     e[6].bdf == 0x4100 && e[6].proximity_domain == 2 && e[7].segment == 1 && e[7].bdf == 0xA3E5 && e[7].flags == 3 &&
 	     e[8].handle_type == FW_SRAT_GI_HANDLE_ACPI && !strcmp(e[8].hid, "AMDI0100") && e[8].uid == 5 &&
 	     e[9].type == FW_SRAT_GENERIC_PORT && !strcmp(e[9].hid, "ACPI0016") && e[9].uid == 1 && e[9].proximity_domain == 3 &&
 	     e[10].type == FW_SRAT_GICC && e[10].id == 7 && e[11].type == 0x99;
 	char bdf[16];
-	ok = ok && !strcmp(fw_acpi_bdf_str(e[7].segment, e[7].bdf, bdf), "0001:81:00.0");
+	ok = ok && !strcmp(fw_acpi_bdf_str(e[7].segment, e[7].bdf, bdf), "0001:a3:1c.5");
 	fw_acpi_set_free(s);
 	CHECK(ok);
 }
@@ -1240,4 +1242,291 @@ TEST(acpi_hmat_cedt_dmar_structures)
 		ok = ok && s->tables[i]->diag_count == 0;
 	fw_acpi_set_free(s);
 	CHECK(ok);
+}
+
+/* --- NUMA and topology tables beyond SRAT and SLIT ---------------------------------------------------
+ * tests/data/acpi/numa-tables.acpidump.txt, laid out from ACPI 6.5, CXL 3.0 and amdkfd's
+ * kfd_crat.h: HMAT with asymmetric latencies, CEDT with CXIMS and RDPAS, PPTT with two packages,
+ * CRAT with every subtable type, CDIT 3x3, MADT and SRAT for the sockets; the same built here byte
+ * by byte where a table is malformed on purpose. */
+
+/* A derived value of part `k` as its view shows it. */
+static bool shown(const struct fw_acpi_table *t, size_t k, const char *name, struct fw_acpi_derived *out)
+{
+	const struct fw_acpi_shape *sh = fw_acpi_view_shape(t->doc->layout->view, &t->doc->parts[k]);
+	const struct fw_acpi_value *v;
+	return sh && fw_acpi_show_value(t, k, sh, name, &v, out);
+}
+
+
+static uint64_t value(const struct fw_acpi_table *t, size_t k, const char *name)
+{
+	const struct fw_acpi_value *v = k < t->doc->nparts ? fw_acpi_part_value(&t->doc->parts[k], name) : NULL;
+	return v ? v->u : 0xDEADBEEFull;
+}
+
+TEST(acpi_hmat_locality_matrix_with_units)
+{
+	struct fw_acpi_set *s = open_data("acpi/numa-tables.acpidump.txt");
+	CHECK(s);
+	const struct fw_acpi_table *t = fw_acpi_set_find(s, "HMAT", 0);
+	const struct fw_hmat *m = fw_acpi_set_model(s, FW_ACPI_MODEL_HMAT);
+	CHECK(t && m && m->n == 4);
+	const struct fw_hmat_entry *lat = &m->entries[1], *bw = &m->entries[2];
+	CHECK_EQ(lat->initiators, 2);
+	CHECK_EQ(lat->targets, 3);
+	CHECK_EQ(lat->base_unit, 1000);
+	CHECK(lat->matrix && fw_le32(lat->target_list + 8) == 2);
+	/* asymmetric: 0 -> 1 is 31, 1 -> 0 is 32 base units */
+	CHECK_EQ(fw_le16(lat->matrix + 2 * 1), 31);
+	CHECK_EQ(fw_le16(lat->matrix + 2 * 3), 32);
+	struct fw_acpi_derived dv;
+	CHECK(shown(t, 2, "LocEntries", &dv) && dv.nrows == 6 && dv.ncols == 4 && dv.key_cols == 2 && dv.compared);
+	/* rows initiator by initiator: (0,0) 10000 ps, (0,1) 31000, (0,2) not provided, (1,0) 32000, (1,1) 11000, (1,2) unreachable */
+	CHECK_EQ(dv.cells[4 * 1 + 3].n, 31000);
+	CHECK_EQ(dv.cells[4 * 3 + 0].n, 1);
+	CHECK_EQ(dv.cells[4 * 3 + 1].n, 0);
+	CHECK_EQ(dv.cells[4 * 3 + 3].n, 32000);
+	CHECK(dv.cells[4 * 2 + 3].null && dv.cells[4 * 2 + 2].n == 0);
+	CHECK(dv.cells[4 * 5 + 3].null && dv.cells[4 * 5 + 2].n == 0xFFFF);
+	CHECK(shown(t, 2, "LocUnit", &dv) && !strcmp(dv.s, "ps"));
+	CHECK(shown(t, 2, "LocMatrix", &dv) && dv.nlines == 4 && strstr(dv.lines[3], "32000") && strstr(dv.lines[3], "unreachable"));
+	/* bandwidth: 400 x 64 = 25600 MB/s */
+	CHECK_EQ(bw->data_type, 4);
+	CHECK(shown(t, 3, "LocEntries", &dv) && dv.nrows == 4 && dv.cells[3].n == 25600 && dv.cells[4 * 2 + 3].n == 7680);
+	CHECK(shown(t, 3, "LocUnit", &dv) && !strcmp(dv.s, "MB/s"));
+	CHECK(shown(t, 3, "LocTargets", &dv) && dv.nlist == 2 && fw_le32(dv.list + 4) == 1);
+	CHECK(shown(t, 2, "MemoryHierarchy", &dv) && !strcmp(dv.s, "memory"));
+	CHECK_EQ(t->diag_count, 0);
+	fw_acpi_set_free(s);
+	/* HMAT revision 1 (ACPI 6.2) used other units: the values stay, the unit is not known */
+	CHECK(fw_hmat_unit(1, 0) == NULL);
+	CHECK_STR(fw_hmat_unit(2, 2), "ps");
+	CHECK_STR(fw_hmat_unit(2, 5), "MB/s");
+	CHECK(fw_hmat_unit(2, 6) == NULL);
+}
+
+TEST(acpi_cedt_cxims_and_rdpas)
+{
+	struct fw_acpi_set *s = open_data("acpi/numa-tables.acpidump.txt");
+	CHECK(s);
+	const struct fw_acpi_table *t = fw_acpi_set_find(s, "CEDT", 0);
+	const struct fw_cedt *m = fw_acpi_set_model(s, FW_ACPI_MODEL_CEDT);
+	CHECK(t && m && m->n == 5);
+	const struct fw_cedt_entry *x = &m->entries[2], *r = &m->entries[3];
+	CHECK_EQ(x->type, FW_CEDT_CXIMS);
+	CHECK_EQ(x->hbig, 2);
+	CHECK_EQ(x->nxormaps, 2);
+	CHECK_EQ(fw_le64(x->xormaps), 0x404100);
+	CHECK_EQ(fw_le64(x->xormaps + 8), 0x1010200);
+	struct fw_acpi_derived dv;
+	CHECK(shown(t, 3, "Granularity", &dv) && !strcmp(dv.s, "1 KiB"));
+	CHECK(shown(t, 3, "XorMapBits", &dv) && dv.nlines == 2 && !strcmp(dv.lines[0], "map 0: 0x0000000000404100, address bits 8 14 22"));
+	CHECK(shown(t, 3, "XorMaps", &dv) && dv.compared && !strcmp(dv.lines[1], "0x0000000001010200"));
+	CHECK_EQ(r->type, FW_CEDT_RDPAS);
+	CHECK_EQ(r->segment, 0);
+	CHECK_EQ(r->bdf, 0x39);
+	CHECK_EQ(r->protocol, 1);
+	CHECK_EQ(r->base, 0xFED80000);
+	CHECK(shown(t, 4, "RcecBdfText", &dv) && !strcmp(dv.s, "0000:00:07.1"));
+	/* an unknown structure is kept and reported */
+	CHECK_EQ(m->entries[4].type, 9);
+	CHECK_EQ(m->entries[4].length, 8);
+	CHECK(has_diag(t, FW_DIAG_INFO, "unknown structure type 9 at 0x99"));
+	fw_acpi_set_free(s);
+}
+
+TEST(acpi_pptt_two_packages)
+{
+	struct fw_acpi_set *s = open_data("acpi/numa-tables.acpidump.txt");
+	CHECK(s);
+	const struct fw_acpi_table *t = fw_acpi_set_find(s, "PPTT", 0);
+	const struct fw_pptt *m = fw_acpi_set_model(s, FW_ACPI_MODEL_PPTT);
+	CHECK(t && m);
+	CHECK_EQ(m->nnodes, 6);
+	CHECK_EQ(m->npackages, 2);
+	size_t ord = 99;
+	const struct fw_pptt_node *p = fw_pptt_package_of(m, 16, &ord);
+	CHECK(p && p->offset == 0x76 && ord == 0 && p->acpi_id == 0);
+	p = fw_pptt_package_of(m, 33, &ord);
+	CHECK(p && p->offset == 0xC2 && ord == 1 && p->acpi_id == 1);
+	CHECK(fw_pptt_package_of(m, 0, NULL) == NULL); /* the package's own ID is no leaf's */
+	CHECK(fw_pptt_package_of(m, 99, NULL) == NULL);
+	CHECK_EQ(m->nodes[0].nprivate, 2);
+	CHECK_EQ(fw_le32(m->nodes[0].private_resources + 4), 0x58);
+	/* cache: flags, next level, attributes; the cache ID only where the structure has 28 bytes */
+	CHECK_EQ(value(t, 1, "Flags"), 0xFF);
+	CHECK_EQ(value(t, 1, "Size"), 0x2000000);
+	CHECK_EQ(value(t, 1, "Attributes"), 0x0A);
+	CHECK_EQ(value(t, 2, "NextLevelOfCache"), 0x24);
+	CHECK_EQ(value(t, 2, "NumberOfSets"), 2048);
+	CHECK_EQ(value(t, 2, "LineSize"), 64);
+	struct fw_acpi_derived dv;
+	CHECK(shown(t, 1, "CacheId", &dv) && dv.u == 3);
+	CHECK(!shown(t, 2, "CacheId", &dv));
+	CHECK_EQ(value(t, 3, "Level1Id"), 0xA00F11);
+	CHECK_EQ(value(t, 3, "MajorRevision"), 25);
+	CHECK(shown(t, 4, "PrivateText", &dv) && !strcmp(dv.s, "@0x024 @0x058"));
+	CHECK(has_diag(t, FW_DIAG_INFO, "unknown structure type 7 at 0x102"));
+	CHECK_EQ(t->diag_count, 1);
+	fw_acpi_set_free(s);
+}
+
+TEST(acpi_crat_every_subtable_and_cdit)
+{
+	struct fw_acpi_set *s = open_data("acpi/numa-tables.acpidump.txt");
+	CHECK(s);
+	const struct fw_acpi_table *t = fw_acpi_set_find(s, "CRAT", 0);
+	CHECK(t && t->doc && t->doc->nparts == 9);
+	CHECK_EQ(value(t, 0, "TotalEntries"), 8);
+	CHECK_EQ(value(t, 1, "NumCpuCores"), 8);
+	CHECK_EQ(value(t, 2, "Flags"), 0x9);
+	CHECK_EQ(value(t, 2, "NumSimdCores"), 256);
+	CHECK_EQ(value(t, 2, "NumCuPerArray"), 16);
+	CHECK_EQ(value(t, 3, "BaseAddress"), 0x100000000ull);
+	CHECK_EQ(value(t, 3, "MemoryLength"), 0x400000000ull);
+	CHECK_EQ(value(t, 4, "CacheSizeKiB"), 32);
+	CHECK_EQ(value(t, 4, "CacheLevel"), 1);
+	CHECK_EQ(value(t, 5, "DataTlbSize1G"), 64);
+	CHECK_EQ(value(t, 6, "ApuSize"), 0x1000);
+	CHECK_EQ(value(t, 7, "ProximityDomainTo"), 1);
+	CHECK_EQ(value(t, 7, "IoInterfaceType"), 11);
+	CHECK_EQ(value(t, 7, "MaximumBandwidthMBs"), 32000);
+	CHECK_EQ(value(t, 7, "WeightXgmi"), 15);
+	CHECK(!t->doc->parts[8].described && t->doc->parts[8].type == 9);
+	struct fw_acpi_derived dv;
+	CHECK(shown(t, 4, "Siblings", &dv) && !strcmp(dv.s, "0-3"));
+	CHECK(shown(t, 5, "Siblings", &dv) && !strcmp(dv.s, "0"));
+	CHECK(shown(t, 3, "End", &dv) && dv.u == 0x4FFFFFFFFull);
+	CHECK(shown(t, 7, "TypeName", &dv) && !strcmp(dv.s, "io-link"));
+	const struct fw_acpi_table *c = fw_acpi_set_find(s, "CDIT", 0);
+	CHECK(c && c->doc && c->doc->matrix_n == 3);
+	CHECK_EQ(c->doc->matrix[0 * 3 + 2], 31);
+	CHECK_EQ(c->doc->matrix[2 * 3 + 0], 31);
+	CHECK_EQ(c->doc->matrix[1 * 3 + 2], 25);
+	CHECK_EQ(c->diag_count, 0);
+	fw_acpi_set_free(s);
+}
+
+/* The domains' sockets from PPTT: UIDs 16, 17 -> APIC 0, 1 (MADT) -> domain 0 (SRAT) -> package 0. */
+TEST(acpi_topo_sockets_from_pptt)
+{
+	struct fw_acpi_set *s = open_data("acpi/numa-tables.acpidump.txt");
+	CHECK(s);
+	struct fw_acpi_topo *topo = NULL;
+	struct fw_error err;
+	CHECK(fw_acpi_topo_build_dsl(s, NULL, NULL, NULL, 0, NULL, &topo, &err));
+	CHECK_EQ(topo->ndomains, 2);
+	CHECK_EQ(topo->domains[0].socket, 0);
+	CHECK_EQ(topo->domains[1].socket, 1);
+	CHECK(topo->domains[1].socket_from_tables && strstr(topo->domains[1].socket_source, "PPTT"));
+	fw_acpi_topo_free(topo);
+	fw_acpi_set_free(s);
+	/* processor 33 moved to package 0: domain 1 spans two packages, its socket is not known */
+	s = open_data("acpi/numa-tables-changed.acpidump.txt");
+	CHECK(s);
+	CHECK(fw_acpi_topo_build_dsl(s, NULL, NULL, NULL, 0, NULL, &topo, &err));
+	CHECK_EQ(topo->domains[0].socket, 0);
+	CHECK_EQ(topo->domains[1].socket, -1);
+	fw_acpi_topo_free(topo);
+	fw_acpi_set_free(s);
+}
+
+/* --- malformed on purpose ----------------------------------------------------------------------- */
+
+TEST(acpi_numa_tables_malformed)
+{
+	struct tb t;
+	/* HMAT: 1000 x 1000 domains claimed in a 40-byte structure: an error, no matrix */
+	header(&t, "HMAT", 2);
+	u32(&t, 0);
+	u16(&t, 1), u16(&t, 0), u32(&t, 40), u8(&t, 0), u8(&t, 0), u8(&t, 0), u8(&t, 0), u32(&t, 1000), u32(&t, 1000), u32(&t, 0),
+		u64(&t, 1), u64(&t, 0);
+	finish(&t);
+	struct fw_acpi_set *s = load(t.b, t.n);
+	CHECK(s);
+	const struct fw_hmat *h = fw_acpi_set_model(s, FW_ACPI_MODEL_HMAT);
+	CHECK(h && h->n == 1 && !h->entries[0].matrix);
+	CHECK(has_diag(fw_acpi_set_find(s, "HMAT", 0), FW_DIAG_ERROR, "1000 x 1000 domains need"));
+	fw_acpi_set_free(s);
+	/* CEDT: a CXIMS claiming 200 maps in 16 bytes, an RDPAS one byte short */
+	header(&t, "CEDT", 1);
+	u8(&t, 2), u8(&t, 0), u16(&t, 16), u16(&t, 0), u8(&t, 9), u8(&t, 200), u64(&t, 0x100);
+	u8(&t, 3), u8(&t, 0), u16(&t, 16), u16(&t, 0), u16(&t, 0), u8(&t, 0), u64(&t, 0);
+	t.n -= 1;
+	finish(&t);
+	s = load(t.b, t.n);
+	CHECK(s);
+	const struct fw_acpi_table *ct = fw_acpi_set_find(s, "CEDT", 0);
+	const struct fw_cedt *c = fw_acpi_set_model(s, FW_ACPI_MODEL_CEDT);
+	CHECK(c && c->n == 2 && !c->entries[0].xormaps && c->entries[0].nxormaps == 0);
+	CHECK(has_diag(ct, FW_DIAG_ERROR, "200 XOR maps need 1608 bytes, Length is 16"));
+	CHECK(has_diag(ct, FW_DIAG_WARN, "reserved granularity encoding 9"));
+	CHECK(has_diag(ct, FW_DIAG_ERROR, "RCEC downstream port association structure at 0x34 has Length 16, the structure needs 17"));
+	fw_acpi_set_free(s);
+	/* PPTT: two nodes that are each other's parent, a private resource past the node, a dangling next level */
+	header(&t, "PPTT", 2);
+	u8(&t, 0), u8(&t, 20), u16(&t, 0), u32(&t, 0x0A), u32(&t, 56), u32(&t, 5), u32(&t, 0);     /* @36: leaf UID 5, parent @56 */
+	u8(&t, 0), u8(&t, 20), u16(&t, 0), u32(&t, 0x00), u32(&t, 36), u32(&t, 0), u32(&t, 7);     /* @56: parent @36, 7 resources */
+	u8(&t, 1), u8(&t, 24), u16(&t, 0), u32(&t, 0), u32(&t, 0x999), u32(&t, 0), u32(&t, 0), u32(&t, 0), u32(&t, 0);
+	finish(&t);
+	s = load(t.b, t.n);
+	CHECK(s);
+	const struct fw_acpi_table *pt = fw_acpi_set_find(s, "PPTT", 0);
+	const struct fw_pptt *p = fw_acpi_set_model(s, FW_ACPI_MODEL_PPTT);
+	CHECK(p && p->nnodes == 2 && p->npackages == 0);
+	CHECK(fw_pptt_package_of(p, 5, NULL) == NULL); /* the loop ends */
+	CHECK(has_diag(pt, FW_DIAG_ERROR, "7 private resources need 48 bytes, Length is 20"));
+	CHECK(has_diag(pt, FW_DIAG_WARN, "next level 0x999 is no cache structure"));
+	fw_acpi_set_free(s);
+	/* CDIT: checked as SLIT is */
+	header(&t, "CDIT", 1);
+	u32(&t, 2), u8(&t, 10), u8(&t, 9), u8(&t, 20), u8(&t, 12);
+	finish(&t);
+	s = load(t.b, t.n);
+	CHECK(s);
+	const struct fw_acpi_table *dt = fw_acpi_set_find(s, "CDIT", 0);
+	CHECK(dt->doc->matrix_n == 2 && dt->model == dt->doc);
+	CHECK(has_diag(dt, FW_DIAG_WARN, "distance from domain 1 to itself is 12, not 10"));
+	CHECK(has_diag(dt, FW_DIAG_WARN, "distance 0->1 is 9; values below 10 are reserved"));
+	fw_acpi_set_free(s);
+}
+
+/* A hostile PPTT: 40000 nodes in one chain under one package, every one a leaf with an ID, and
+ * a second chain that loops. Each node's package is found once, so this is quick (before, every
+ * processor walked the chain node by node with a linear search per step). */
+TEST(acpi_pptt_long_chain_and_loop)
+{
+	enum { N = 40000 };
+	size_t len = 36 + 20 * (N + 2);
+	uint8_t *b = calloc(1, len);
+	CHECK(b);
+	memcpy(b, "PPTT", 4);
+	for (int i = 0; i < 4; i++)
+		b[4 + i] = (uint8_t)(len >> (8 * i));
+	b[8] = 2;
+	for (size_t i = 0; i < N + 2; i++) {
+		uint8_t *e = b + 36 + 20 * i;
+		uint32_t off = (uint32_t)(36 + 20 * i), parent = i == 0 || i == N ? 0 : off - 20, flags = i == 0 ? 0x03 : 0x0A;
+		if (i == N) /* the loop: N and N + 1 are each other's parent */
+			parent = off + 20;
+		e[0] = 0, e[1] = 20;
+		for (int k = 0; k < 4; k++) {
+			e[4 + k] = (uint8_t)(flags >> (8 * k));
+			e[8 + k] = (uint8_t)(parent >> (8 * k));
+			e[12 + k] = (uint8_t)((uint32_t)(N + 5 - i) >> (8 * k)); /* IDs descending: the index sorts them */
+		}
+	}
+	fw_acpi_set_checksum(b, len);
+	struct fw_acpi_set *s = load(b, len);
+	CHECK(s);
+	const struct fw_pptt *p = fw_acpi_set_model(s, FW_ACPI_MODEL_PPTT);
+	CHECK(p && p->nnodes == N + 2 && p->npackages == 1);
+	size_t placed = 0;
+	for (size_t i = 1; i < N; i++)
+		placed += fw_pptt_package_of(p, (uint32_t)(N + 5 - i), NULL) == &p->nodes[0];
+	CHECK_EQ(placed, N - 1);
+	CHECK(fw_pptt_package_of(p, 5, NULL) == NULL && fw_pptt_package_of(p, 4, NULL) == NULL); /* the loop */
+	fw_acpi_set_free(s);
+	free(b);
 }

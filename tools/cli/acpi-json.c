@@ -233,7 +233,7 @@ static void shape_json(json_t *o, const struct fw_acpi_table *t, size_t part, co
 					json_t *row = json_object();
 					for (size_t c = 0; c < dv.ncols; c++) {
 						const struct fw_acpi_cell *cell = &dv.cells[r * dv.ncols + c];
-						json_object_set_new(row, dv.cols[c], cell->s ? json_string(cell->s) : json_integer(cell->n));
+						json_object_set_new(row, dv.cols[c], cell->null ? json_null() : cell->s ? json_string(cell->s) : json_integer(cell->n));
 					}
 					json_array_append_new(j, row);
 				}

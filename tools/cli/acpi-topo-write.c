@@ -113,6 +113,8 @@ json_t *fw_acpi_json_topo(const struct fw_acpi_topo *t)
 		json_object_set_new(j, "memory_bytes", json_integer((json_int_t)d->memory));
 		json_object_set_new(j, "generic_initiators", json_integer((json_int_t)d->initiators));
 		json_object_set_new(j, "root_bridges", json_integer((json_int_t)d->bridges));
+		json_object_set_new(j, "socket", d->socket >= 0 ? json_integer(d->socket) : json_null());
+		json_object_set_new(j, "socket_source", d->socket_source ? json_string(d->socket_source) : json_null());
 		json_array_append_new(doms, j);
 	}
 	json_object_set_new(doc, "proximity_domains", doms);
@@ -230,6 +232,8 @@ void fw_acpi_text_topo(struct fw_cli *cli, const struct fw_acpi_topo *t)
 			d->bridges == 1 ? "" : "s");
 		if (d->initiators)
 			fprintf(f, "  %zu generic initiator%s", d->initiators, d->initiators == 1 ? "" : "s");
+		if (d->socket >= 0)
+			fprintf(f, "  socket %d (%s)", d->socket, d->socket_from_tables ? "PPTT" : "sysfs");
 		fputc('\n', f);
 	}
 	if (t->ivrs) {

@@ -134,11 +134,11 @@ void fw_topo_dot(FILE *f, const struct fw_acpi_topo *t, const struct fw_host *h)
 {
 	char a[16], id[48], pid[48];
 	fputs("digraph topology {\n  rankdir=TB;\n  node [fontname=\"Helvetica\", fontsize=10];\n", f);
-	/* Sockets: SRAT and MADT give proximity domains and APIC IDs, not the package they sit in (that
-	 * would be PPTT's physical-package nodes, which fwlens does not decode). A running machine's
-	 * sysfs says it (the node's cpulist and each CPU's physical_package_id): those domains go inside
-	 * their socket; the others inside one cluster that says the socket is not known, rather than a
-	 * guessed split. */
+	/* Sockets: SRAT and MADT give proximity domains and APIC IDs, not the package they sit in. A
+	 * running machine's sysfs says it (the node's cpulist and each CPU's physical_package_id), and
+	 * so does PPTT (the physical package node the domain's processors reach): those domains go
+	 * inside their socket, the label naming where it was read; the others inside one cluster that
+	 * says the socket is not known, rather than a guessed split. */
 	int sockets[64];
 	size_t nsockets = 0;
 	bool unknown = false;
@@ -158,9 +158,17 @@ void fw_topo_dot(FILE *f, const struct fw_acpi_topo *t, const struct fw_host *h)
 		}
 	}
 	for (size_t k = 0; k < nsockets; k++) {
-		fprintf(f, "  subgraph cluster_socket%d {\n    label=\"socket %d (Linux: cpuN/topology/physical_package_id of the "
-			   "CPUs in /sys/devices/system/node/nodeN/cpulist)\";\n    style=dotted;\n",
-			sockets[k], sockets[k]);
+		bool tables = false;
+		for (size_t i = 0; i < t->ndomains; i++)
+			tables = tables || (t->domains[i].socket == sockets[k] && t->domains[i].socket_from_tables);
+		if (tables)
+			fprintf(f, "  subgraph cluster_socket%d {\n    label=\"socket %d (PPTT: the physical package node of the "
+				   "domain's processors, by their ACPI processor UIDs in MADT)\";\n    style=dotted;\n",
+				sockets[k], sockets[k]);
+		else
+			fprintf(f, "  subgraph cluster_socket%d {\n    label=\"socket %d (Linux: cpuN/topology/physical_package_id of the "
+				   "CPUs in /sys/devices/system/node/nodeN/cpulist)\";\n    style=dotted;\n",
+				sockets[k], sockets[k]);
 		for (size_t i = 0; i < t->ndomains; i++)
 			if (t->domains[i].socket == sockets[k])
 				domain_cluster(f, t, &t->domains[i]);
@@ -168,7 +176,7 @@ void fw_topo_dot(FILE *f, const struct fw_acpi_topo *t, const struct fw_host *h)
 	}
 	if (unknown) {
 		fputs("  subgraph cluster_socket_unknown {\n    label=\"socket not known: SRAT and MADT do not say which socket "
-		      "a NUMA domain is on\";\n    style=dotted;\n",
+		      "a NUMA domain is on, and no PPTT package holds all its processors\";\n    style=dotted;\n",
 		      f);
 		for (size_t i = 0; i < t->ndomains; i++) {
 			bool placed = false;

@@ -53,14 +53,62 @@ static const char *value_text(struct fw_arena *ar, const struct fw_acpi_value *v
 	return n && *n ? fw_arena_printf(ar, "%s (%s)", s, n) : fw_arena_strdup(ar, s);
 }
 
-/* Every value of a document by key; parts are numbered within their structure name. */
-static void doc_values(struct fw_arena *ar, const struct fw_acpi_doc *doc, struct fw_strmap *m, const char ***order,
+static const char *cell_text(struct fw_arena *ar, const struct fw_acpi_cell *c)
+{
+	return c->null ? "null" : c->s ? c->s : fw_arena_printf(ar, "%lld", (long long)c->n);
+}
+
+/* A derived value its derive function has diff compare (`compared`): a list as its numbers, lines
+ * joined, rows one key each, named by their leading cells ("entries initiator 0 target 2"). */
+static void derived_values(struct fw_arena *ar, const struct fw_acpi_table *t, size_t k, const char *prefix,
+			   struct fw_strmap *m, const char ***order, size_t *n, size_t *cap)
+{
+	const struct fw_acpi_shape *sh = fw_acpi_view_shape(t->doc->layout->view, &t->doc->parts[k]);
+	for (size_t i = 0; sh && i < sh->nshow; i++) {
+		const struct fw_acpi_show *w = &sh->show[i];
+		const struct fw_acpi_value *v;
+		struct fw_acpi_derived dv;
+		if (!w->derive || !w->key || !fw_acpi_show_value(t, k, sh, w->name, &v, &dv) || !dv.compared)
+			continue;
+		size_t more = w->as == FW_AS_ROWS ? dv.nrows : 1;
+		*order = fw_acpi_grow(ar, *order, cap, *n + more + 2, sizeof(char *));
+		const char *base = prefix ? fw_arena_printf(ar, "%s %s", prefix, w->key) : w->key;
+		if (w->as == FW_AS_LIST || w->as == FW_AS_LINES) {
+			struct fw_acpi_text x = {0};
+			for (size_t j = 0; j < dv.nlist; j++)
+				fw_acpi_text_put(&x, "%s%u", j ? " " : "", fw_le32(dv.list + 4 * j));
+			for (size_t j = 0; j < dv.nlines; j++)
+				fw_acpi_text_put(&x, "%s%s", j ? ", " : "", dv.lines[j]);
+			fw_strmap_put(m, base, fw_arena_strdup(ar, x.buf));
+			(*order)[(*n)++] = base;
+			continue;
+		}
+		for (size_t r = 0; w->as == FW_AS_ROWS && r < dv.nrows; r++) {
+			struct fw_acpi_text key = {0}, val = {0};
+			fw_acpi_text_put(&key, "%s", base);
+			for (size_t c = 0; c < dv.ncols; c++) {
+				const char *cell = cell_text(ar, &dv.cells[r * dv.ncols + c]);
+				if (c < dv.key_cols)
+					fw_acpi_text_put(&key, " %s %s", dv.cols[c], cell);
+				else
+					fw_acpi_text_put(&val, "%s%s %s", c > dv.key_cols ? ", " : "", dv.cols[c], cell);
+			}
+			if (!dv.key_cols)
+				fw_acpi_text_put(&key, " %zu", r + 1);
+			const char *kk = fw_arena_strdup(ar, key.buf);
+			fw_strmap_put(m, kk, fw_arena_strdup(ar, val.buf));
+			(*order)[(*n)++] = kk;
+		}
+	}
+}
+
+/* Every value of a table's document by key; parts are numbered within their structure name. */
+static void doc_values(struct fw_arena *ar, const struct fw_acpi_table *t, struct fw_strmap *m, const char ***order,
 		       size_t *n)
 {
-	size_t total = 0;
-	for (size_t k = 0; k < doc->nparts; k++)
-		total += doc->parts[k].n + (doc->parts[k].described ? 0 : 1);
-	*order = fw_arena_alloc(ar, (total + 2) * sizeof(char *));
+	const struct fw_acpi_doc *doc = t->doc;
+	size_t cap = 0;
+	*order = NULL;
 	*n = 0;
 	struct fw_strmap count;
 	fw_strmap_init(&count);
@@ -71,6 +119,7 @@ static void doc_values(struct fw_arena *ar, const struct fw_acpi_doc *doc, struc
 			ordinal = (size_t)(intptr_t)fw_strmap_get(&count, p->what) + 1;
 			fw_strmap_put(&count, p->what, (void *)(intptr_t)ordinal);
 		}
+		*order = fw_acpi_grow(ar, *order, &cap, *n + p->n + 2, sizeof(char *));
 		if (!p->described) {
 			const char *key = fw_arena_printf(ar, "%s %zu", p->what, ordinal);
 			fw_strmap_put(m, key, fw_arena_printf(ar, "type 0x%" PRIx64 ", %u bytes", p->type, p->length));
@@ -82,21 +131,24 @@ static void doc_values(struct fw_arena *ar, const struct fw_acpi_doc *doc, struc
 			fw_strmap_put(m, key, (void *)value_text(ar, &p->v[i], shown));
 			(*order)[(*n)++] = key;
 		}
+		if (doc->layout->view)
+			derived_values(ar, t, k, ordinal ? fw_arena_printf(ar, "%s %zu", p->what, ordinal) : NULL, m, order, n, &cap);
 	}
 	if (doc->matrix) {
-		struct fw_acpi_text t = {0};
+		struct fw_acpi_text x = {0};
 		for (uint32_t r = 0; r < doc->matrix_n; r++) {
-			fw_acpi_text_put(&t, "%s", r ? "; " : "");
+			fw_acpi_text_put(&x, "%s", r ? "; " : "");
 			for (uint32_t c = 0; c < doc->matrix_n; c++)
-				fw_acpi_text_put(&t, "%s%u", c ? " " : "", doc->matrix[r * doc->matrix_n + c]);
+				fw_acpi_text_put(&x, "%s%u", c ? " " : "", doc->matrix[r * doc->matrix_n + c]);
 		}
-		fw_strmap_put(m, "distances", fw_arena_strdup(ar, t.buf));
+		*order = fw_acpi_grow(ar, *order, &cap, *n + 2, sizeof(char *));
+		fw_strmap_put(m, "distances", fw_arena_strdup(ar, x.buf));
 		(*order)[(*n)++] = "distances";
 	}
 	fw_strmap_free(&count);
 }
 
-static void doc_fields(struct fw_diff *d, const struct fw_acpi_doc *a, const struct fw_acpi_doc *b, struct fw_diff_fields *f)
+static void doc_fields(struct fw_diff *d, const struct fw_acpi_table *a, const struct fw_acpi_table *b, struct fw_diff_fields *f)
 {
 	struct fw_arena *ar = &d->arena;
 	struct fw_strmap ma, mb;
@@ -148,7 +200,7 @@ static void decoded_fields(struct fw_diff *d, const struct fw_acpi_table *a, con
 	if (a->doc && b->doc && a->doc->layout == b->doc->layout && view && view->compare)
 		view->compare(a, b, change, &(struct change_ctx){d, f});
 	if (a->doc && b->doc && a->doc->layout == b->doc->layout && f->n == before && !(view && view->compare_only))
-		doc_fields(d, a->doc, b->doc, f);
+		doc_fields(d, a, b, f);
 }
 
 /* ---- tables ---- */
