@@ -4,6 +4,7 @@
 #include "parsers/utf8.h"
 #include "tools/cli/cli-internal.h"
 #include "tools/cli/term-escape.h"
+#include "tools/query/md-escape.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,5 +121,42 @@ TEST(text_filter_colour_tokens)
 	fclose(cli.text);
 	fclose(mem);
 	CHECK_STR(out, "\x1b[1mSetup\x1b[0m \\x1b[31mfake\\x1b[0m \xE2\x86\x92 \\x9b\n");
+	free(out);
+}
+
+#define MEM_WRITE(out, call)                                                                                       \
+	do {                                                                                                       \
+		size_t mem_len_ = 0;                                                                               \
+		FILE *f = open_memstream(&(out), &mem_len_);                                                       \
+		call;                                                                                              \
+		fclose(f);                                                                                         \
+	} while (0)
+
+/* Markdown: a cell or heading cannot be broken out of. */
+TEST(markdown_escape_exact)
+{
+	char *out = NULL;
+	MEM_WRITE(out, fw_md_cell(f, "# Forged\n| x | y |\r\n`id` <script>alert(1)</script> <!-- a \\_SB < 4G"));
+	CHECK_STR(out, "\\# Forged \\| x \\| y \\|  \\`id\\` \\<script>alert(1)\\</script> \\<!-- a \\\\_SB < 4G");
+	free(out);
+	MEM_WRITE(out, fw_md_cell(f, "a # b"));
+	CHECK_STR(out, "a # b");
+	free(out);
+	const char *cells[] = {"p|q", NULL, "r"};
+	MEM_WRITE(out, fw_md_row(f, cells, 3));
+	CHECK_STR(out, "| p\\|q |  | r |\n");
+	free(out);
+	MEM_WRITE(out, fw_md_code(f, "quiet `x` ``y``\nz"));
+	CHECK_STR(out, "```quiet `x` ``y`` z```");
+	free(out);
+	MEM_WRITE(out, fw_md_code(f, "`edge"));
+	CHECK_STR(out, "`` `edge ``");
+	free(out);
+	const char *lines[] = {"[ 1.0] ok", "````\n# not a heading", "x"};
+	MEM_WRITE(out, fw_md_code_block(f, lines, 3));
+	CHECK_STR(out, "`````\n[ 1.0] ok\n````\nx\n`````\n");
+	free(out);
+	MEM_WRITE(out, fw_md_code_block(f, lines, 1));
+	CHECK_STR(out, "```\n[ 1.0] ok\n```\n");
 	free(out);
 }
