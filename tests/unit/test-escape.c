@@ -51,13 +51,18 @@ TEST(json_string_not_utf8_keeps_member)
 	json_decref(doc);
 }
 
+#define MEM_WRITE(out, call)                                                                                       \
+	do {                                                                                                       \
+		size_t mem_len_ = 0;                                                                               \
+		FILE *f = open_memstream(&(out), &mem_len_);                                                       \
+		call;                                                                                              \
+		fclose(f);                                                                                         \
+	} while (0)
+
 static char *term(const char *s, size_t n, unsigned flags)
 {
 	char *out = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
-	fw_term_escape(f, s, n, flags, true);
-	fclose(f);
+	MEM_WRITE(out, fw_term_escape(f, s, n, flags, true));
 	return out;
 }
 
@@ -124,39 +129,27 @@ TEST(text_filter_colour_tokens)
 	free(out);
 }
 
-#define MEM_WRITE(out, call)                                                                                       \
+/* What `call` writes to f equals `want`. */
+#define CHECK_WRITES(call, want)                                                                                   \
 	do {                                                                                                       \
-		size_t mem_len_ = 0;                                                                               \
-		FILE *f = open_memstream(&(out), &mem_len_);                                                       \
-		call;                                                                                              \
-		fclose(f);                                                                                         \
+		char *written_ = NULL;                                                                             \
+		MEM_WRITE(written_, call);                                                                         \
+		bool same_ = strcmp(written_, want) == 0;                                                          \
+		free(written_);                                                                                    \
+		CHECK_MSG(same_, "%s writes other bytes than %s", #call, #want);                                   \
 	} while (0)
 
 /* Markdown: a cell or heading cannot be broken out of. */
 TEST(markdown_escape_exact)
 {
-	char *out = NULL;
-	MEM_WRITE(out, fw_md_cell(f, "# Forged\n| x | y |\r\n`id` <script>alert(1)</script> <!-- a \\_SB < 4G"));
-	CHECK_STR(out, "\\# Forged \\| x \\| y \\|  \\`id\\` \\<script>alert(1)\\</script> \\<!-- a \\\\_SB < 4G");
-	free(out);
-	MEM_WRITE(out, fw_md_cell(f, "a # b"));
-	CHECK_STR(out, "a # b");
-	free(out);
+	CHECK_WRITES(fw_md_cell(f, "# Forged\n| x | y |\r\n`id` <script>alert(1)</script> <!-- a \\_SB < 4G"),
+		     "\\# Forged \\| x \\| y \\|  \\`id\\` \\<script>alert(1)\\</script> \\<!-- a \\\\_SB < 4G");
+	CHECK_WRITES(fw_md_cell(f, "a # b"), "a # b");
 	const char *cells[] = {"p|q", NULL, "r"};
-	MEM_WRITE(out, fw_md_row(f, cells, 3));
-	CHECK_STR(out, "| p\\|q |  | r |\n");
-	free(out);
-	MEM_WRITE(out, fw_md_code(f, "quiet `x` ``y``\nz"));
-	CHECK_STR(out, "```quiet `x` ``y`` z```");
-	free(out);
-	MEM_WRITE(out, fw_md_code(f, "`edge"));
-	CHECK_STR(out, "`` `edge ``");
-	free(out);
+	CHECK_WRITES(fw_md_row(f, cells, 3), "| p\\|q |  | r |\n");
+	CHECK_WRITES(fw_md_code(f, "quiet `x` ``y``\nz"), "```quiet `x` ``y`` z```");
+	CHECK_WRITES(fw_md_code(f, "`edge"), "`` `edge ``");
 	const char *lines[] = {"[ 1.0] ok", "````\n# not a heading", "x"};
-	MEM_WRITE(out, fw_md_code_block(f, lines, 3));
-	CHECK_STR(out, "`````\n[ 1.0] ok\n````\nx\n`````\n");
-	free(out);
-	MEM_WRITE(out, fw_md_code_block(f, lines, 1));
-	CHECK_STR(out, "```\n[ 1.0] ok\n```\n");
-	free(out);
+	CHECK_WRITES(fw_md_code_block(f, lines, 3), "`````\n[ 1.0] ok\n````\nx\n`````\n");
+	CHECK_WRITES(fw_md_code_block(f, lines, 1), "```\n[ 1.0] ok\n```\n");
 }

@@ -19,14 +19,19 @@ void fw_md_cell(FILE *f, const char *s)
 	}
 }
 
-void fw_md_cellf(FILE *f, const char *fmt, ...)
+void fw_md_vcellf(FILE *f, const char *fmt, va_list ap)
 {
 	char buf[1024];
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	fw_md_cell(f, buf);
+}
+
+void fw_md_cellf(FILE *f, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	fw_md_vcellf(f, fmt, ap);
 	va_end(ap);
-	fw_md_cell(f, buf);
 }
 
 void fw_md_row(FILE *f, const char *const *cells, size_t n)

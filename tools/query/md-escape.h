@@ -4,6 +4,7 @@
 #ifndef FW_MD_ESCAPE_H
 #define FW_MD_ESCAPE_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -13,6 +14,7 @@
 void fw_md_cell(FILE *f, const char *s);
 /* The same from a format. */
 void fw_md_cellf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void fw_md_vcellf(FILE *f, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* A table row of n cells, each escaped ("| a | b |" and a line feed); a NULL cell is empty. */
 void fw_md_row(FILE *f, const char *const *cells, size_t n);
 /* An inline code span holding s as it is (one line): fenced with more backticks than any run in s. */

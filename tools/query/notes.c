@@ -56,12 +56,12 @@ static void cell(FILE *f, const char *s)
 static void cellf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void cellf(FILE *f, const char *fmt, ...)
 {
-	char buf[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	fputc(' ', f);
+	fw_md_vcellf(f, fmt, ap);
+	fputs(" |", f);
 	va_end(ap);
-	cell(f, buf);
 }
 
 static const char *value_text(const struct fw_setting *s, char *buf, size_t len)
