@@ -3,6 +3,7 @@
 #include "parsers/json-text.h"
 #include "parsers/utf8.h"
 #include "tools/cli/cli-internal.h"
+#include "tools/cli/doctor-metrics.h"
 #include "tools/cli/term-escape.h"
 #include "tools/query/md-escape.h"
 
@@ -152,4 +153,14 @@ TEST(markdown_escape_exact)
 	const char *lines[] = {"[ 1.0] ok", "````\n# not a heading", "x"};
 	CHECK_WRITES(fw_md_code_block(f, lines, 3), "`````\n[ 1.0] ok\n````\nx\n`````\n");
 	CHECK_WRITES(fw_md_code_block(f, lines, 1), "```\n[ 1.0] ok\n```\n");
+}
+
+/* Prometheus and OpenMetrics label values: the three escapes of the format, valid UTF-8 always. */
+TEST(metrics_label_value_exact)
+{
+	CHECK_WRITES(fw_metrics_label_value(f, "pve-01"), "\"pve-01\"");
+	CHECK_WRITES(fw_metrics_label_value(f, "a\"b\\c\nd"), "\"a\\\"b\\\\c\\nd\"");
+	CHECK_WRITES(fw_metrics_label_value(f, "host\x1b]0;x\x07\xff\xC2\x85"), "\"host\\\\x1b]0;x\\\\x07\\\\xff\\\\u0085\"");
+	CHECK_WRITES(fw_metrics_label_value(f, "caf\xC3\xA9"), "\"caf\xC3\xA9\"");
+	CHECK_WRITES(fw_metrics_label_value(f, NULL), "\"\"");
 }
