@@ -3,14 +3,14 @@
 header, a separator of one |---| per column, and rows with exactly as many cells (a | inside a cell
 escaped as \\|, no line breaks inside a cell). Outside fenced code blocks and code spans, no text
 may open raw HTML, a comment or an autolink ('<' before a letter, '/', '!' or '?' without a
-backslash), and a cell may not hold a backtick that opens no code span (it would swallow what
+backslash; fwlens's own "<!-- fwlens:keep NAME -->" block markers excepted), and a cell may not hold a backtick that opens no code span (it would swallow what
 follows). With --forbid-line-start TEXT (repeatable), no line may begin with TEXT: a hostile
 string that made its own heading or table row. Prints each broken line; exit 1 if any."""
 import re
 import sys
 
 UNESCAPED = re.compile(r"(?<!\\)\|")
-RAW_HTML = re.compile(r"(?<!\\)<[A-Za-z/!?]")
+RAW_HTML = re.compile(r"(?<!\\)<(?!!-- fwlens:(keep|end) [a-z-]+ -->)[A-Za-z/!?]")
 FENCE = re.compile(r"^(`{3,}|~{3,})")
 
 
