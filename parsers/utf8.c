@@ -138,21 +138,3 @@ int fw_codepoint_width(uint32_t cp)
 		return 2;
 	return 1;
 }
-
-size_t fw_utf8_width(const char *s, size_t n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t cols = 0;
-	for (size_t i = 0; i < n;) {
-		uint32_t cp;
-		size_t k = fw_utf8_seq(u + i, n - i, &cp);
-		if (!k) {
-			cols++;
-			i++;
-			continue;
-		}
-		cols += (size_t)fw_codepoint_width(cp);
-		i += k;
-	}
-	return cols;
-}

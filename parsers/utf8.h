@@ -23,8 +23,5 @@ bool fw_codepoint_is_control(uint32_t cp);
 /* Columns a code point takes on a terminal: 0 (combining marks, zero-width characters), 2 (East
  * Asian wide and fullwidth forms, emoji) or 1; the same for every locale. */
 int fw_codepoint_width(uint32_t cp);
-/* Columns the n bytes at s take: each invalid byte and each control counts one column (the
- * writers show them escaped or replaced, never raw). */
-size_t fw_utf8_width(const char *s, size_t n);
 
 #endif

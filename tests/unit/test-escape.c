@@ -4,22 +4,25 @@
 #include "parsers/utf8.h"
 #include "tools/cli/cli-internal.h"
 #include "tools/cli/doctor-metrics.h"
+#include "tools/cli/output-text.h"
 #include "tools/cli/term-escape.h"
 #include "tools/query/md-escape.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Display width: wide CJK and emoji count two columns, combining marks none, invalid bytes one. */
-TEST(utf8_display_width)
+/* Display width: wide CJK and emoji count two columns, combining marks none, and what the
+ * terminal shows escaped the width of its escape. */
+TEST(terminal_display_width)
 {
-	CHECK_EQ(fw_utf8_width("Boot", 4), 4);
-	CHECK_EQ(fw_utf8_width("\xC3\xA9t\xC3\xA9", 5), 3);              /* été */
-	CHECK_EQ(fw_utf8_width("\xE5\x90\xAF\xE5\x8A\xA8", 6), 4);       /* 启动 */
-	CHECK_EQ(fw_utf8_width("e\xCC\x81", 3), 1);                      /* e + combining acute */
-	CHECK_EQ(fw_utf8_width("\xF0\x9F\x94\x92", 4), 2);               /* U+1F512 */
-	CHECK_EQ(fw_utf8_width("\xFF\xFE" "a", 3), 3);
-	CHECK_EQ(fw_utf8_width("\xEF\xBC\xA1", 3), 2);                   /* fullwidth A */
+	CHECK_EQ(fw_term_width("Boot", 4, 0), 4);
+	CHECK_EQ(fw_term_width("\xC3\xA9t\xC3\xA9", 5, 0), 3);              /* été */
+	CHECK_EQ(fw_term_width("\xE5\x90\xAF\xE5\x8A\xA8", 6, 0), 4);       /* 启动 */
+	CHECK_EQ(fw_term_width("e\xCC\x81", 3, 0), 1);                      /* e + combining acute */
+	CHECK_EQ(fw_term_width("\xF0\x9F\x94\x92", 4, 0), 2);               /* U+1F512 */
+	CHECK_EQ(fw_term_width("\xFF\xFE" "a", 3, 0), 9);                   /* \xff\xfea */
+	CHECK_EQ(fw_term_width("\xEF\xBC\xA1", 3, 0), 2);                   /* fullwidth A */
+	CHECK_EQ(fw_term_width("\x1b[2J\xC2\x9b", 6, 0), 13);              /* \x1b[2J\u009b */
 	CHECK(fw_utf8_valid("\xE2\x86\x92", 3));
 	CHECK(!fw_utf8_valid("\xE2\x86", 2));
 	CHECK(!fw_utf8_valid("\xED\xA0\x80", 3));                        /* a surrogate */
@@ -163,4 +166,19 @@ TEST(metrics_label_value_exact)
 	CHECK_WRITES(fw_metrics_label_value(f, "host\x1b]0;x\x07\xff\xC2\x85"), "\"host\\\\x1b]0;x\\\\x07\\\\xff\\\\u0085\"");
 	CHECK_WRITES(fw_metrics_label_value(f, "caf\xC3\xA9"), "\"caf\xC3\xA9\"");
 	CHECK_WRITES(fw_metrics_label_value(f, NULL), "\"\"");
+}
+
+/* Columns padded by display width: the column after a wide or escaped string stays aligned. */
+TEST(text_pad_and_wrap_by_width)
+{
+	CHECK_WRITES(fw_text_pad(f, "Setup", 8), "Setup   ");
+	CHECK_WRITES(fw_text_pad(f, "\xE5\x90\xAF\xE5\x8A\xA8", 8), "\xE5\x90\xAF\xE5\x8A\xA8    "); /* 4 columns + 4 */
+	CHECK_WRITES(fw_text_pad(f, "\xC3\xA9t\xC3\xA9", 5), "\xC3\xA9t\xC3\xA9  ");
+	CHECK_WRITES(fw_text_pad(f, "a\x1b", 6), "a\x1b ");   /* shown as a\x1b: 5 columns */
+	CHECK_WRITES(fw_text_pad(f, "too wide", 3), "too wide");
+	CHECK_WRITES(fw_text_pad(f, NULL, 2), "  ");
+	/* five wide characters are ten columns: they do not fit beside "ab" in a width of 12 */
+	CHECK_WRITES(fw_text_wrap_hanging(f, "ab \xE5\x90\xAF\xE5\x8A\xA8\xE8\xAE\xBE\xE7\xBD\xAE\xE5\x90\xAF", "", "", 12),
+		     "ab\n\xE5\x90\xAF\xE5\x8A\xA8\xE8\xAE\xBE\xE7\xBD\xAE\xE5\x90\xAF\n");
+	CHECK_WRITES(fw_text_wrap_hanging(f, "ab \xC3\xA9\xC3\xA9\xC3\xA9", "", "", 6), "ab \xC3\xA9\xC3\xA9\xC3\xA9\n");
 }

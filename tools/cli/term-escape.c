@@ -28,32 +28,43 @@ static bool utf8_prefix(const unsigned char *s, size_t k)
 	return true;
 }
 
+enum unit_kind { UNIT_PLAIN, UNIT_BYTE_ESCAPE, UNIT_CODEPOINT_ESCAPE, UNIT_CUT };
+
+/* What the next unit at u (n bytes left) is: a character that passes, one shown as "\xNN" (a
+ * control or a byte that is not UTF-8), one shown as "\uNNNN", or a character cut short by the end
+ * of the input. *len gets its bytes, *cp its code point (the byte for a byte escape). */
+static enum unit_kind next_unit(const unsigned char *u, size_t n, unsigned flags, bool final, size_t *len,
+				uint32_t *cp)
+{
+	unsigned char c = u[0];
+	*len = 1;
+	*cp = c;
+	if (c >= 0x20 && c < 0x7F)
+		return UNIT_PLAIN;
+	if (c < 0x80) {
+		bool kept = ((c == '\n' || c == '\t') && (flags & FW_TERM_KEEP_LF)) || (c == '\r' && (flags & FW_TERM_KEEP_CR));
+		return kept ? UNIT_PLAIN : UNIT_BYTE_ESCAPE;
+	}
+	size_t k = fw_utf8_seq(u, n, cp);
+	if (!k) {
+		*cp = c;
+		return !final && utf8_prefix(u, n) ? UNIT_CUT : UNIT_BYTE_ESCAPE;
+	}
+	*len = k;
+	return hidden_codepoint(*cp) ? UNIT_CODEPOINT_ESCAPE : UNIT_PLAIN;
+}
+
 size_t fw_term_escape(FILE *f, const char *s, size_t n, unsigned flags, bool final)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0, run = 0; /* bytes that pass as they are go out in runs */
 	while (i < n) {
-		unsigned char c = u[i];
-		size_t k = 1;
-		uint32_t cp = c;
-		bool show;
-		if (c >= 0x20 && c < 0x7F) {
-			run++;
-			i++;
-			continue;
-		}
-		if (c < 0x80) {
-			show = !((c == '\n' || c == '\t') && (flags & FW_TERM_KEEP_LF)) &&
-			       !(c == '\r' && (flags & FW_TERM_KEEP_CR));
-		} else {
-			k = fw_utf8_seq(u + i, n - i, &cp);
-			if (!k && !final && utf8_prefix(u + i, n - i))
-				break; /* the rest of this character comes with the next bytes */
-			show = !k || hidden_codepoint(cp);
-			if (!k)
-				k = 1, cp = c;
-		}
-		if (!show) {
+		size_t k;
+		uint32_t cp;
+		enum unit_kind kind = next_unit(u + i, n - i, flags, final, &k, &cp);
+		if (kind == UNIT_CUT)
+			break; /* the rest of this character comes with the next bytes */
+		if (kind == UNIT_PLAIN) {
 			run += k;
 			i += k;
 			continue;
@@ -61,15 +72,24 @@ size_t fw_term_escape(FILE *f, const char *s, size_t n, unsigned flags, bool fin
 		if (run)
 			fwrite(s + i - run, 1, run, f);
 		run = 0;
-		if (cp < 0x100 && (cp < 0x80 || k == 1))
-			fprintf(f, "\\x%02x", (unsigned)c);
-		else
-			fprintf(f, "\\u%04x", (unsigned)cp);
+		fprintf(f, kind == UNIT_BYTE_ESCAPE ? "\\x%02x" : "\\u%04x", (unsigned)cp);
 		i += k;
 	}
 	if (run)
 		fwrite(s + i - run, 1, run, f);
 	return i;
+}
+
+size_t fw_term_width(const char *s, size_t n, unsigned flags)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t cols = 0;
+	for (size_t i = 0, k; i < n; i += k) {
+		uint32_t cp;
+		enum unit_kind kind = next_unit(u + i, n - i, flags, true, &k, &cp);
+		cols += kind == UNIT_BYTE_ESCAPE ? 4 : kind == UNIT_CODEPOINT_ESCAPE ? 6 : (size_t)fw_codepoint_width(cp);
+	}
+	return cols;
 }
 
 char *fw_term_escape_string(const char *s, unsigned flags)

@@ -19,6 +19,10 @@
  * when `final`, else it stops before a UTF-8 sequence cut short at the end (the caller passes it
  * again with the bytes that follow). */
 size_t fw_term_escape(FILE *f, const char *s, size_t n, unsigned flags, bool final);
+/* Columns the n bytes at s take on a terminal once escaped: wide characters two, combining marks
+ * none, each escape as many as its text ("\x1b" four, "\u009b" six), so columns padded with it
+ * stay aligned whatever a firmware string holds. */
+size_t fw_term_width(const char *s, size_t n, unsigned flags);
 /* The same for a whole string into a malloc'd one. */
 char *fw_term_escape_string(const char *s, unsigned flags);
 
