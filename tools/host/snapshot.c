@@ -111,32 +111,12 @@ static struct member *add_member(struct capture *c)
 	return m;
 }
 
-/* Manifest paths: JSON strings are UTF-8, file names are bytes. A name that is not UTF-8 is
- * written escaped (each byte outside UTF-8 as \xHH) under `key`, and its raw bytes in hex under
- * `key`_hex, so the entry is kept and the name recoverable. */
+/* Manifest paths: JSON strings are UTF-8, file names are bytes. A name that is not UTF-8 enters
+ * as it is and leaves the manifest as U+FFFD with its raw bytes in hex under `key`_hex
+ * (parsers/json-text.h), so the entry is kept and the name recoverable. */
 static void set_path(json_t *obj, const char *key, const char *raw)
 {
-	json_t *str = json_string(raw);
-	if (str) {
-		json_object_set_new(obj, key, str);
-		return;
-	}
-	size_t n = strlen(raw);
-	char *esc = fw_xmalloc(n * 4 + 1), *hex = fw_xmalloc(n * 2 + 1), *o = esc;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)raw[i];
-		/* ASCII as it is, other bytes escaped: valid multi-byte sequences too, to stay simple */
-		o += ch < 0x80 ? sprintf(o, "%c", ch) : sprintf(o, "\\x%02x", ch);
-		sprintf(hex + 2 * i, "%02x", ch);
-	}
-	*o = '\0';
-	hex[2 * n] = '\0';
-	json_object_set_new(obj, key, json_string(esc));
-	char *hkey = fw_xasprintf("%s_hex", key);
-	json_object_set_new(obj, hkey, json_string(hex));
-	free(hkey);
-	free(esc);
-	free(hex);
+	json_object_set_new(obj, key, json_string(raw));
 }
 
 char *fw_snapshot_json_path(const json_t *obj, const char *key)
