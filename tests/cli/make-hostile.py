@@ -15,6 +15,10 @@ time with the encoders of tests/data/firmware/make-fixtures.py.
                                        quotes, $(...), backticks, line feeds, ESC/BEL/C1 controls
                                        and long strings (HOSTILE_FORMS says which), and its
                                        variables as efivarfs files in the folder EFIVARS
+    make-hostile.py formsvol OUT       a volume with one setup module: an HII package list whose
+                                       formset, form, prompts, help texts and options carry the
+                                       strings of HOSTILE_TEXTS, a varstore name of bytes that are
+                                       not UTF-8, and the module's UI name hostile too
 """
 import importlib.util
 import os
@@ -32,6 +36,70 @@ HOSTILE_NAMES = [
     "$(touch PWNED)", "`touch PWNED`", "a\\..\\..\\b", "CON", "\u202eexe.txt", "\u00e9t\u00e9 \u00fcn\u00efcode",
     "\x1b]0;title\x07\x1b[2J", "\x7fdel", "x" * 4000, "name/with/slashes", "tab\there\nnewline",
 ]
+
+
+# What a writer of each output language must survive: quotes and shell, markdown breakouts, raw
+# HTML, terminal escapes (ESC, BEL, CSI, OSC), C1 controls, a bidi override, wide characters and
+# a long string.
+HOSTILE_TEXTS = [
+    "Quote \" and ' $(touch PWNED) `id`",
+    "Pipe | cell | break",
+    "\n# Forged heading\n| forged | row |",
+    "<script>alert(1)</script><!-- comment",
+    "\x1b]0;title\x07\x1b[2J\x1b[31mred\x1b[0m",
+    "C1 \u009b31m and \u0085 next line",
+    "\u202eRTL override",
+    "Wide \u542f\u52a8 \u8bbe\u7f6e",
+    "Long " + "L" * 600,
+]
+PLATFORM_SETUP = fx.g("93039971-8545-4B04-B45E-32EB8326040E")
+FORMSET = fx.g("F1E2D3C4-0025-4F25-8025-000000000025")
+VARSTORE = fx.g("F1E2D3C4-0025-4F25-8025-0000000000A5")
+
+
+def ifr(opcode, body, scope=False):
+    return bytes([opcode, (len(body) + 2) | (0x80 if scope else 0)]) + body
+
+
+def volume_string_package(texts):
+    """EFI_HII_STRING_PACKAGE_HDR (en-US) with one SIBT_STRING_UCS2 block per text, ids from 1."""
+    lang = b"en-US\0"
+    hdr_size = 4 + 4 + 4 + 32 + 2 + len(lang)
+    blocks = b"".join(b"\x14" + fx.ucs2(t) for t in texts) + b"\x00"
+    body = struct.pack("<II", hdr_size, hdr_size) + bytes(32) + struct.pack("<H", 1) + lang + blocks
+    return struct.pack("<I", 4 + len(body))[:3] + b"\x04" + body
+
+
+def volume_form_package(nquestions, varstore_name):
+    """FORM_SET > VARSTORE, FORM > ONE_OF questions of two options each; string ids as
+    hostile_forms_volume lays them out."""
+    ops = ifr(0x0E, FORMSET + struct.pack("<HHB", 2, 3, 1) + PLATFORM_SETUP, scope=True)
+    ops += ifr(0x24, VARSTORE + struct.pack("<HH", 1, 64) + varstore_name + b"\0")
+    ops += ifr(0x01, struct.pack("<HH", 1, 4), scope=True)
+    for q in range(nquestions):
+        sid = 5 + 4 * q
+        ops += ifr(0x05, struct.pack("<HHHHHBBBBB", sid, sid + 1, 0x100 + q, 1, q, 0, 0, 0, 1, 0), scope=True)
+        ops += ifr(0x09, struct.pack("<HBBB", sid + 2, 0x10, 0, 0))
+        ops += ifr(0x09, struct.pack("<HBBB", sid + 3, 0, 0, 1))
+        ops += ifr(0x29, b"")
+    ops += ifr(0x29, b"") + ifr(0x29, b"")
+    return struct.pack("<I", 4 + len(ops))[:3] + b"\x02" + ops
+
+
+def hostile_forms_volume():
+    """Strings: 1 language name, 2 formset title, 3 formset help, 4 form title, then per question
+    its prompt, help and two options, every one of them a hostile text."""
+    n = len(HOSTILE_TEXTS)
+    texts = ["English", HOSTILE_TEXTS[4] + " setup", HOSTILE_TEXTS[2], HOSTILE_TEXTS[1] + " form"]
+    for q in range(n):
+        texts += [HOSTILE_TEXTS[q], HOSTILE_TEXTS[(q + 1) % n], HOSTILE_TEXTS[(q + 2) % n] + " on",
+                  HOSTILE_TEXTS[(q + 3) % n] + " off"]
+    packages = volume_string_package(texts) + volume_form_package(n, b"Setup\xff\xfe|`$(id)`\x1b[2J")
+    packages += struct.pack("<I", 4)[:3] + b"\xdf"
+    package_list = fx.g("A1B2C3D4-0025-4025-8025-000000000025") + struct.pack("<I", 20 + len(packages)) + packages
+    module = fx.ffs_file(guid(0x500), 0x07, fx.sections(fx.section(0x10, fx.pe32()), fx.section(0x19, package_list),
+                                                        fx.section(0x15, fx.ucs2(HOSTILE_TEXTS[2] + " module"))))
+    return volume_of([module], 0xE7)
 
 
 def guid(i, tag=0xE1):
@@ -187,6 +255,8 @@ def main():
         efivarfs_file(sys.argv[3], b"Setup", SETUP_GUID, bytes(16))
         # the name as fwlens decodes the varstore's: the line feed and the 0xFF byte read as '?'
         efivarfs_file(sys.argv[3], b"Evil?" + RUN.encode() + b"?", EVIL_GUID, bytes(16))
+    elif what == "formsvol":
+        data, out = hostile_forms_volume(), sys.argv[2]
     else:
         raise SystemExit(__doc__)
     with open(out, "wb") as f:

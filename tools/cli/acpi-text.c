@@ -7,6 +7,7 @@
 
 #include "acpi-write.h"
 #include "acpi/fields.h"
+#include "output-text.h"
 
 struct out {
 	FILE *f;
@@ -271,9 +272,13 @@ void fw_acpi_text_set(struct fw_cli *cli, const struct fw_acpi_set *s, const str
 		const struct fw_acpi_table *t = s->tables[i];
 		if (!fw_acpi_filter_match(f, t))
 			continue;
-		fprintf(o.f, "%-8s %8u %4u %s%-8s%s %-6s %-9s %s%s\n", fw_acpi_table_name(t, name, sizeof(name)), t->length, t->revision,
-			C(&o, t->checksum_state == FW_ACPI_CHECKSUM_BAD ? "red" : ""), checksum_word(t), C(&o, "reset"), t->oem_id,
-			t->oem_table_id, t->decoder ? t->decoder->name : "(unknown signature: left as bytes)",
+		fprintf(o.f, "%-8s %8u %4u %s%-8s%s ", fw_acpi_table_name(t, name, sizeof(name)), t->length, t->revision,
+			C(&o, t->checksum_state == FW_ACPI_CHECKSUM_BAD ? "red" : ""), checksum_word(t), C(&o, "reset"));
+		/* the OEM ids are the table's bytes: padded by display width */
+		fw_text_pad(o.f, t->oem_id, 6);
+		fputc(' ', o.f);
+		fw_text_pad(o.f, t->oem_table_id, 9);
+		fprintf(o.f, " %s%s\n", t->decoder ? t->decoder->name : "(unknown signature: left as bytes)",
 			t->truncated ? " [TRUNCATED]" : "");
 	}
 	for (size_t i = 0; i < s->ntables; i++) {

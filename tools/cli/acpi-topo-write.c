@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "acpi-write.h"
+#include "output-text.h"
 
 static json_t *opt_str(const char *s)
 {
@@ -181,7 +182,13 @@ void fw_acpi_text_topo(struct fw_cli *cli, const struct fw_acpi_topo *t)
 			snprintf(uid, sizeof(uid), "\"%s\"", b->dsl.uid);
 		else
 			snprintf(uid, sizeof(uid), "%s", b->dsl.uid);
-		fprintf(f, "  %-14s %-8s UID %-6s seg %04x ", b->dsl.path, b->dsl.hid ? b->dsl.hid : "-", uid, b->segment);
+		fputs("  ", f);
+		fw_text_pad(f, b->dsl.path, 14);
+		fputc(' ', f);
+		fw_text_pad(f, b->dsl.hid ? b->dsl.hid : "-", 8);
+		fputs(" UID ", f);
+		fw_text_pad(f, uid, 6);
+		fprintf(f, " seg %04x ", b->segment);
 		if (!b->present)
 			fprintf(f, "absent       ");
 		else if (b->bus_known)
@@ -267,7 +274,11 @@ void fw_acpi_text_topo(struct fw_cli *cli, const struct fw_acpi_topo *t)
 		fprintf(f, "\n%sother devices with _PXM%s\n", bold, reset);
 		for (size_t i = 0; i < t->pxm_devices.n; i++) {
 			const struct fw_dsl_device *d = &t->pxm_devices.v[i];
-			fprintf(f, "  %-24s %-9s PXM %" PRIu64 " (%s)\n", d->path, d->hid ? d->hid : "-", d->pxm, d->pxm_how);
+			fputs("  ", f);
+			fw_text_pad(f, d->path, 24);
+			fputc(' ', f);
+			fw_text_pad(f, d->hid ? d->hid : "-", 9);
+			fprintf(f, " PXM %" PRIu64 " (%s)\n", d->pxm, d->pxm_how);
 		}
 	}
 	if (t->nunplaced) {

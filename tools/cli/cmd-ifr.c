@@ -4,6 +4,7 @@
 
 #include "emit.h"
 #include "ifr-writers.h"
+#include "output-text.h"
 
 void fw_ifr_put_line(FILE *f, const char *s)
 {
@@ -237,8 +238,9 @@ static void formset_text(FILE *f, struct fw_cli *cli, struct fw_settings *s, con
 	}
 	for (uint32_t i = 0; i < fs->nvarstores; i++) {
 		const struct fw_ifr_varstore *vs = &fs->varstores[i];
-		fprintf(f, "  varstore    0x%04X %-20s %s %s", vs->id, vs->name ? vs->name : "-",
-			fw_guid_format(&vs->guid, g), fw_ifr_varstore_kind_name(vs->kind));
+		fprintf(f, "  varstore    0x%04X ", vs->id);
+		fw_text_pad(f, vs->name ? vs->name : "-", 20);
+		fprintf(f, " %s %s", fw_guid_format(&vs->guid, g), fw_ifr_varstore_kind_name(vs->kind));
 		if (vs->has_size)
 			fprintf(f, ", 0x%X bytes", vs->size);
 		fputc('\n', f);

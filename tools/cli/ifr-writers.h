@@ -2,7 +2,7 @@
 #ifndef FW_IFR_WRITERS_H
 #define FW_IFR_WRITERS_H
 
-#include <jansson.h>
+#include "parsers/json-text.h"
 #include <stdio.h>
 
 #include "cli.h"

@@ -3,6 +3,22 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "term-escape.h"
+
+/* Display columns of text written to a text output (line feeds and tabs are not in a word). */
+static size_t columns(const char *s, size_t n)
+{
+	return fw_term_width(s, n, FW_TERM_KEEP_LF);
+}
+
+void fw_text_pad(FILE *f, const char *s, size_t width)
+{
+	s = s ? s : "";
+	fputs(s, f);
+	for (size_t w = columns(s, strlen(s)); w < width; w++)
+		fputc(' ', f);
+}
+
 void fw_text_wrap_hanging(FILE *f, const char *text, const char *first, const char *rest, size_t width)
 {
 	size_t col = 0;
@@ -18,22 +34,23 @@ void fw_text_wrap_hanging(FILE *f, const char *text, const char *first, const ch
 		size_t wl = (size_t)(we - w);
 		if (!wl)
 			break;
+		size_t ww = columns(w, wl);
 		if (!line_open) {
 			fputs(indent, f);
-			col = strlen(indent);
+			col = columns(indent, strlen(indent));
 			line_open = true;
 			fprintf(f, "%.*s", (int)wl, w);
-			col += wl;
-		} else if (col + 1 + wl > width) {
+			col += ww;
+		} else if (col + 1 + ww > width) {
 			fputc('\n', f);
 			indent = rest;
 			fputs(indent, f);
-			col = strlen(indent);
+			col = columns(indent, strlen(indent));
 			fprintf(f, "%.*s", (int)wl, w);
-			col += wl;
+			col += ww;
 		} else {
 			fprintf(f, " %.*s", (int)wl, w);
-			col += wl + 1;
+			col += ww + 1;
 		}
 		w = we;
 	}
@@ -57,17 +74,5 @@ void fw_text_wrap(FILE *f, const char *text, const char *indent, size_t width)
 			fw_text_wrap_hanging(f, buf, indent, indent, width);
 		}
 		p = eol ? eol + 1 : p + len;
-	}
-}
-
-void fw_md_cell(FILE *f, const char *s)
-{
-	for (const char *c = s ? s : ""; *c; c++) {
-		if (*c == '|')
-			fputs("\\|", f);
-		else if (*c == '\r' || *c == '\n')
-			fputc(' ', f);
-		else
-			fputc(*c, f);
 	}
 }

@@ -1,16 +1,20 @@
-/* Text layout helpers shared by the text writers: word wrapping with indents. */
+/* Text layout helpers shared by the text writers: word wrapping with indents and columns, both
+ * counted in display columns (term-escape.h: fw_term_width), not bytes, so non-ASCII and hostile
+ * firmware strings keep the columns after them aligned. */
 #ifndef FW_OUTPUT_TEXT_H
 #define FW_OUTPUT_TEXT_H
 
 #include <stddef.h>
 #include <stdio.h>
 
+#include "tools/query/md-escape.h" /* markdown escaping: fw_md_cell, fw_md_row, fw_md_code */
+
 /* Wrap paragraphs (blank-line separated; lines starting with a space are kept verbatim). */
 void fw_text_wrap(FILE *f, const char *text, const char *indent, size_t width);
+/* s, then spaces up to `width` display columns (none when s is as wide or wider): "%-20s" by
+ * display width. */
+void fw_text_pad(FILE *f, const char *s, size_t width);
 /* Wrap one paragraph with a different indent on the first line ("  - item" lists). */
 void fw_text_wrap_hanging(FILE *f, const char *text, const char *first, const char *rest, size_t width);
-
-/* A markdown table cell's text: pipes escaped, line breaks folded to spaces. */
-void fw_md_cell(FILE *f, const char *s);
 
 #endif

@@ -5,7 +5,7 @@
 #ifndef FW_PLAN_WRITERS_H
 #define FW_PLAN_WRITERS_H
 
-#include <jansson.h>
+#include "parsers/json-text.h"
 
 #include "cli.h"
 #include "tools/query/plan.h"

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output-text.h"
 #include "parsers/hash.h"
+#include "parsers/utf8.h"
 #include "tools/cli/tree-json.h"
 #include "tools/query/source.h"
 
@@ -81,8 +83,9 @@ static bool text_visit(struct fw_node *n, void *ctx)
 		snprintf(base, sizeof(base), "  N/A   ");
 	else
 		snprintf(base, sizeof(base), "%08" PRIX64, n->offset);
-	fprintf(c->f, " %-16s| %-22s| %s | %08" PRIX64 " |", fw_node_kind_title(n->kind), n->type ? n->type : "", base,
-		n->size);
+	fprintf(c->f, " %-16s| ", fw_node_kind_title(n->kind));
+	fw_text_pad(c->f, n->type ? n->type : "", 22);
+	fprintf(c->f, "| %s | %08" PRIX64 " |", base, n->size);
 	if (c->o->crc)
 		fprintf(c->f, " %08X |", fw_crc32(n->data.p, n->data.len));
 	fputc(' ', c->f);

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
-#include <jansson.h>
+#include "parsers/json-text.h"
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -115,32 +115,12 @@ static struct member *add_member(struct capture *c)
 	return m;
 }
 
-/* Manifest paths: JSON strings are UTF-8, file names are bytes. A name that is not UTF-8 is
- * written escaped (each byte outside UTF-8 as \xHH) under `key`, and its raw bytes in hex under
- * `key`_hex, so the entry is kept and the name recoverable. */
+/* Manifest paths: JSON strings are UTF-8, file names are bytes. A name that is not UTF-8 enters
+ * as it is and leaves the manifest as U+FFFD with its raw bytes in hex under `key`_hex
+ * (parsers/json-text.h), so the entry is kept and the name recoverable. */
 static void set_path(json_t *obj, const char *key, const char *raw)
 {
-	json_t *str = json_string(raw);
-	if (str) {
-		json_object_set_new(obj, key, str);
-		return;
-	}
-	size_t n = strlen(raw);
-	char *esc = fw_xmalloc(n * 4 + 1), *hex = fw_xmalloc(n * 2 + 1), *o = esc;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)raw[i];
-		/* ASCII as it is, other bytes escaped: valid multi-byte sequences too, to stay simple */
-		o += ch < 0x80 ? sprintf(o, "%c", ch) : sprintf(o, "\\x%02x", ch);
-		sprintf(hex + 2 * i, "%02x", ch);
-	}
-	*o = '\0';
-	hex[2 * n] = '\0';
-	json_object_set_new(obj, key, json_string(esc));
-	char *hkey = fw_xasprintf("%s_hex", key);
-	json_object_set_new(obj, hkey, json_string(hex));
-	free(hkey);
-	free(esc);
-	free(hex);
+	json_object_set_new(obj, key, json_string(raw));
 }
 
 char *fw_snapshot_json_path(const json_t *obj, const char *key)
@@ -286,7 +266,7 @@ static void take_sev_probe(struct capture *c, const char *root)
 		return;
 	}
 	json_t *probe = fw_sev_probe_live();
-	char *text = json_dumps(probe, JSON_INDENT(2) | JSON_SORT_KEYS);
+	char *text = fw_json_dumps(probe, JSON_INDENT(2) | JSON_SORT_KEYS);
 	json_decref(probe);
 	if (!within_budget(c, FW_SEV_PROBE_PATH, strlen(text))) {
 		free(text);
@@ -524,7 +504,7 @@ static void take_image_ref(struct capture *c, const char *file)
 	json_object_set_new(ref, "size", json_integer((json_int_t)f.len));
 	json_object_set_new(ref, "name", json_string(slash ? slash + 1 : file));
 	fw_file_close(&f);
-	char *text = json_dumps(ref, JSON_COMPACT);
+	char *text = fw_json_dumps(ref, JSON_COMPACT);
 	json_decref(ref);
 	if (!within_budget(c, rel, strlen(text))) {
 		free(text);
@@ -790,7 +770,7 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 	json_object_set_new(manifest, "nodes", c.nodes);
 	json_object_set_new(manifest, "unreadable", c.unreadable);
 
-	char *text = json_dumps(manifest, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	char *text = fw_json_dumps(manifest, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(manifest);
 	/* the loader reads no member larger than a machine file: a manifest past it (hundreds of
 	 * thousands of unreadable files) would make a snapshot it refuses */
