@@ -1,4 +1,4 @@
-/* The JSON shape of a node tree (DESIGN.md "Interfaces"): `fwlens tree --format json`, the
+/* The JSON shape of a node tree (README.md "JSON contracts"): `fwlens tree --format json`, the
  * XML writer and the fuzz targets all build it here, so the contract lives in one place.
  *
  *   {"input": {"path", "size", "sha256", "kind"}, "root": NODE}
