@@ -4,7 +4,7 @@
  *   {"input": {"path", "size", "sha256", "kind"}, "root": NODE}
  *   NODE = {"kind", "type", "offset" (number, or null inside decompressed data), "offset_hex",
  *           "size" (header + body), "header_size", "guid"?, "name"?, "text"?, "flags"?,
- *           "crc32"?, "fields": {...}, "diagnostics": [{"severity", "offset", "message"}],
+ *           "crc32"?, "fields": {snake_case: value, ...}, "diagnostics": [{"severity", "offset", "message"}],
  *           "children": [NODE...]}
  */
 #ifndef FW_TREE_JSON_H
@@ -32,6 +32,10 @@ json_t *fw_json_text(const char *s);
 char *fw_utf8_clean(const char *s, bool xml);
 /* `s` itself when it needs no cleaning, else a cleaned copy that *to_free owns (free it either way). */
 const char *fw_utf8_clean_view(const char *s, bool xml, char **to_free);
+/* The JSON member name of a node field (malloc'd): snake_case, ASCII letters and digits only
+ * ("Checksum valid": checksum_valid, "FvLength": fv_length, "Guid[3]": guid_3). Text and XML
+ * keep the field's own name. */
+char *fw_json_member_name(const char *key);
 /* Text of a field value ("0x1F", "true", a GUID, hex bytes) into buf. */
 const char *fw_field_text(const struct fw_field_value *f, char *buf, size_t len);
 /* Flag names of a node joined by ","; "" when none. */
