@@ -40,6 +40,8 @@ static const struct {
 	{"FWLENS_LIMITS", "NAME=N[K|M|G],... lowers, never raises, a size limit: inflate-total (what the compressed "
 			  "sections of one input inflate to), snapshot-members, snapshot-bytes, snapshot-member; "
 			  "a malformed value is a usage error."},
+	{"FWLENS_PCI_IDS", "the PCI ID database device names are taken from (default: libpci's, /usr/share/misc/pci.ids); "
+			   "an empty file gives ids only."},
 	{"FWLENS_PROGRESS_DELAY", "seconds of work before a progress line appears on a terminal (default 1)."},
 	{"FWLENS_RULES", "a topic rules file to use instead of the built-in rules (fwlens query, notes, doctor)."},
 	{"FWLENS_THREADS", "how many threads decompress a firmware image's sections (default: the number of CPUs, at most 8)."},
