@@ -139,13 +139,14 @@ cp "$W/snaps/gpu01.fwsnap" "$W/snaps/gpu02.fwsnap" snaps/
 fwlens snapshot capture -q --root "$T_DIR/gpu01" -o snaps/gpu05.fwsnap
 cp -a "$T_DIR/gpu01" "$T_DIR/gpu06"
 rm -rf "$T_DIR/gpu06/sys/firmware/efi/efivars"
+echo gpu06 >"$T_DIR/gpu06/proc/sys/kernel/hostname"
 fwlens snapshot capture -q --root "$T_DIR/gpu06" --image-ref "$CAP" -o snaps/gpu06.fwsnap
 ansible-playbook "$W/tools/ansible/report.yml" -e fwlens_image_dir="$SAMPLES" -e fwlens_gate=false >"$T_DIR/lack.log" 2>&1
 M=report/fleet.md
 grep -qxF '| setting | gpu01 (reference) | gpu02 | gpu05 | gpu06 |' "$M" &&
 	grep -qxF '| AMD CBS > DF Common Options > Memory Addressing > NUMA nodes per socket | NPS1 | NPS4 | not known | not known |' "$M" &&
-	[ "$(grep -c '^| .* > .* |' "$M")" -eq "$(jq -r 'select(.command == "diff" and .host == "gpu02" and .section == "values") | .prompt' report/fleet.jsonl | wc -l)" ] &&
+	[ "$(grep -c '^| .* > .* |' "$M")" -eq "$(jq -r 'select(.command == "diff" and .snapshot == "gpu02" and .section == "values") | .prompt' report/fleet.jsonl | wc -l)" ] &&
 	grep -qxF '| gpu05 | forms (no BIOS image: give fwlens_image or fwlens_image_dir, or capture with --image) | its BIOS checks skip; its settings are not compared |' "$M" &&
 	grep -qE '^\| gpu06 \| current values \(AmdSetupBRH, Setup not captured\) \| [0-9]{3} settings not compared; its checks on them skip \|$' "$M" &&
-	[ "$(jq -r 'select(.command == "diff" and .host == "gpu06" and .section == "values") | .prompt' report/fleet.jsonl | wc -l)" -gt 100 ] &&
+	[ "$(jq -r 'select(.command == "diff" and .snapshot == "gpu06" and .section == "values") | .prompt' report/fleet.jsonl | wc -l)" -gt 100 ] &&
 	pass report-says-what-hosts-lack || fail report-says-what-hosts-lack "$(sed -n '/^## Settings/,$p' "$M" | head -c 900)"
