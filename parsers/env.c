@@ -21,6 +21,7 @@ void fw_env_set(const struct fw_env *e)
 	current.source_date_epoch = value(e->source_date_epoch);
 	current.rules = value(e->rules);
 	current.limits = value(e->limits);
+	current.pci_ids = value(e->pci_ids);
 }
 
 const struct fw_env *fw_env(void)

@@ -15,6 +15,7 @@ struct fw_env {
 	const char *source_date_epoch; /* SOURCE_DATE_EPOCH: capture time of reproducible snapshots */
 	const char *rules;             /* FWLENS_RULES: a topics file instead of the built-in one */
 	const char *limits;            /* FWLENS_LIMITS: "NAME=N,..." lowering limits (fw_env_limit) */
+	const char *pci_ids;           /* FWLENS_PCI_IDS: the PCI ID database (tools/host/pci-names.c) */
 };
 
 /* Replace the settings (the strings must outlive their use; the command line passes getenv's). */

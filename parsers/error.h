@@ -3,7 +3,7 @@
  * Every fallible function returns bool (or a pointer) and takes `struct fw_error *err` last.
  * Callers add context with fw_error_prefix(err, "FV @0x%llx: ") so the final one-line message
  * names the offset and the structure. The code decides the process exit status in one place
- * (fw_error_exit_code), see DESIGN.md "Exit codes".
+ * (fw_error_exit_code), see README.md "Exit codes".
  */
 #ifndef FW_ERROR_H
 #define FW_ERROR_H
@@ -32,7 +32,7 @@ struct fw_error {
 	char msg[FW_ERROR_MSG_MAX];
 };
 
-/* Exit codes of the fwlens command (DESIGN.md convention 7). */
+/* Exit codes of the fwlens command (README.md "Exit codes"). */
 enum fw_exit {
 	FW_EXIT_OK = 0,
 	FW_EXIT_DIFFERENT = 1, /* diff found differences, doctor/verify checks failed */

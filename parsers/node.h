@@ -1,6 +1,6 @@
 /* The generic node tree every decoder builds and every writer visits.
  *
- * A node has a kind (the DESIGN.md contract: capsule, image, region, volume, file, section,
+ * A node has a kind (the README's JSON contract: capsule, image, region, volume, file, section,
  * nvram-store, variable, psp-directory, psp-entry, padding, free-space), a subtype text, its
  * absolute offset in the input (or unknown inside decompressed data), its size (header + body,
  * as UEFIExtract counts it), an optional GUID and name, decoded fields in declaration order and

@@ -94,6 +94,27 @@ if t_need_cmd man-pages-render man; then
 		fail man-page-has-examples "no examples in fwlens-query(1)"
 fi
 
+# ENVIRONMENT names every variable the program reads: the getenv calls of the program's sources, the
+# variables the environment reader hands down (parsers/env.h), and PATH where it runs helpers.
+( cd "$FWLENS_SRCDIR" && {
+	grep -ohE '(secure_)?getenv\("[A-Za-z_][A-Za-z0-9_]*"\)' parsers/*.[ch] capsule/*.[ch] ifr/*.[ch] acpi/*.[ch] tools/*/*.[ch] |
+		sed -E 's/.*\("([^"]*)"\)/\1/'
+	sed -nE 's@.*/\* ([A-Z][A-Z0-9_]+): .*@\1@p' parsers/env.h
+	grep -lq posix_spawnp parsers/*.c acpi/*.c tools/*/*.c && echo PATH
+} | sort -u ) >"$T_DIR/env-read"
+missing=""
+for page in fwlens.1 fwlens-doctor.1; do
+	sed -n '/^\.SH ENVIRONMENT$/,/^\.SH /p' "$T_DIR/man/$page" >"$T_DIR/env-section"
+	while read -r v; do
+		# each as a tagged paragraph: the name, then a sentence
+		awk -v v="$v" 'p && NF > 2 { ok = 1 } { p = ($0 == ".B " v) } END { exit !ok }' \
+			"$T_DIR/env-section" || missing="$missing $page:$v"
+	done <"$T_DIR/env-read"
+done
+n=$(wc -l <"$T_DIR/env-read")
+[ "$n" -ge 13 ] && grep -qx FWLENS_LIMITS "$T_DIR/env-read" && [ -z "$missing" ] && pass man-environment-complete ||
+	fail man-environment-complete "$n variables read; missing from the manual:$missing"
+
 # Completion scripts: syntax, and what bash offers at each place.
 t_run completion-bash 0 fwlens help --completion bash
 cp "$T_OUT" "$T_DIR/fwlens.bash"

@@ -17,10 +17,7 @@ t_need_file ansible "$CAP" "the sample capsules are built by make samples" || ex
 t_need_cmd ansible ansible-playbook || exit 0
 t_need_cmd ansible jq || exit 0
 PLAYBOOKS="$FWLENS_SRCDIR/tools/ansible"
-# Ansible's own state stays in the test folder; no colour, no retry files.
-export ANSIBLE_HOME="$T_DIR/ansible-home" ANSIBLE_LOCAL_TEMP="$T_DIR/ansible-tmp" ANSIBLE_REMOTE_TEMP="$T_DIR/ansible-tmp"
-export ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_FORKS=4 ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3
-export ANSIBLE_DEPRECATION_WARNINGS=0 ANSIBLE_LOCALHOST_WARNING=0 TMPDIR="$T_DIR"
+. "$(dirname "$0")/ansible-lib.sh"
 
 for spec in gpu01:1104 gpu02:1104 gpu03:1201; do
 	h=${spec%%:*}
@@ -49,8 +46,8 @@ done
 [ ! -e snaps/gpu04.fwsnap ] && [ "$status" -eq 2 ] && grep -q "fatal: \[gpu04\]: FAILED.*no-such-root" "$T_DIR/capture.log" &&
 	grep -q "gpu01 *: ok=.*failed=0" "$T_DIR/capture.log" && pass capture-fails-host-with-message ||
 	fail capture-fails-host-with-message "exit $status: $(grep -i 'gpu04' "$T_DIR/capture.log" | head -c 400)"
-[ -z "$(find "$T_DIR" -maxdepth 1 -name 'ansible.*.fwsnap')" ] && pass capture-cleans-up ||
-	fail capture-cleans-up "temporary snapshots left: $(find "$T_DIR" -maxdepth 1 -name 'ansible.*.fwsnap')"
+[ -z "$(find "$T_DIR" -maxdepth 1 -name 'ansible.*')" ] && pass capture-cleans-up ||
+	fail capture-cleans-up "temporary snapshots or fetch folders left: $(find "$T_DIR" -maxdepth 1 -name 'ansible.*')"
 
 # report: both files written; the gate fails the play because the sample machines fail a check
 status=0
@@ -86,14 +83,7 @@ grep -qxF '| setting | gpu01 (reference) | gpu02 | gpu03 |' "$M" &&
 	pass report-md-settings || fail report-md-settings "$(sed -n '/Settings that/,$p' "$M" | head -c 500)"
 
 # apply, the BMC step: the Redfish body of a plan becomes one PATCH of the settings object with the ETag
-mkdir -p "$T_DIR/bmc"
-openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 -keyout "$T_DIR/bmc/key.pem" \
-	-out "$T_DIR/bmc/cert.pem" >/dev/null 2>&1
-python3 "$FWLENS_SRCDIR/tests/cli/redfish-bmc.py" "$T_DIR/bmc" "$T_DIR/bmc/cert.pem" "$T_DIR/bmc/key.pem" &
-bmc=$!
-trap 'kill $bmc 2>/dev/null; rm -rf "$T_DIR"' EXIT INT TERM
-i=0
-while [ ! -s "$T_DIR/bmc/port" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+start_bmc
 {
 	echo "[fleet]"
 	echo "gpu01 bmc_host=127.0.0.1:$(cat "$T_DIR/bmc/port") bmc_user=admin bmc_password=admin"

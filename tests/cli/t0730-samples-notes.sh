@@ -36,7 +36,7 @@ for row in "| SMEE | AMD CBS > CPU Common Options | Enable (0x1) |" \
 	"| SNP Memory (RMP Table) Coverage | AMD CBS > CPU Common Options | Enabled (0x1) |" \
 	"| IOMMU | AMD CBS > NBIO Common Options > IOMMU/Security | Enabled (0x1) |" \
 	"| ACS Enable | AMD CBS > NBIO Common Options > PCIE | Auto (0xf) |" \
-	"| 0000:43:00.0 10de:2bb5 | nvidia |" "## Changes since s1104.fwsnap" \
+	"| 0000:43:00.0 NVIDIA Corporation GB202GL [RTX PRO 6000 Blackwell Server Edition] (10de:2bb5) | nvidia |" "## Changes since s1104.fwsnap" \
 	"| NUMA nodes per socket | AMD CBS > DF Common Options > Memory Addressing | NPS1 | NPS4 |"; do
 	t_contains "notes-row-$(echo "$row" | cut -d'|' -f2 | tr -cd 'a-zA-Z0-9')" "$row"
 done

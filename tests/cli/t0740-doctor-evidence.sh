@@ -104,7 +104,7 @@ assert "/bind" not in fix.replace("/unbind", "")
 i = d["gpu-driver-init"]
 assert i["status"] == "fail"
 e = i["explanation"]
-assert "GPU 0000:23:00.0 (NVIDIA RTX PRO 6000 Blackwell Server Edition (10de:2bb5), IOMMU group 13, identity now)" in e, e
+assert "GPU 0000:23:00.0 (NVIDIA Corporation GB202GL [RTX PRO 6000 Blackwell Server Edition] (10de:2bb5), IOMMU group 13, identity now)" in e, e
 assert "0x62:0xffff:2142" in e and "FSP error 0x177" in e and "Cause:" in e
 f = d["p2p-io-page-faults"]
 assert "identity now" in f["explanation"] and "before its type was changed" in f["explanation"], f["explanation"]

@@ -2,7 +2,8 @@
 # doctor --format prometheus|openmetrics: a snapshot of a named sample host taken at a known time;
 # every check's status, the counts and the versions as samples labelled by host, checked against
 # the same run's JSON; promtool lints the 0.0.4 text where installed. The systemd units the Debian
-# package ships pass systemd-analyze verify.
+# package ships pass systemd-analyze verify, and the service scores "OK" or better in
+# systemd-analyze security with the three capabilities the capture needs.
 . "$(dirname "$0")/lib.sh"
 
 CAP="$SAMPLES/ESC8000A-E13-ASUS-1104.CAP"
@@ -79,6 +80,25 @@ if t_need_cmd systemd-units systemd-analyze; then
 	else
 		fail systemd-analyze-verify "$(head -c 300 "$T_DIR/verify")"
 	fi
+	# the sandbox: "OK" or better (exposure below 2.0; 9.0 is UNSAFE); the capabilities are exactly
+	# the three the capture's reads need, the network is gone, the devices are the MSR and SEV ones
+	if systemd-analyze security --offline=true --threshold=19 "$T_DIR/fwlens-doctor.service" >"$T_DIR/security" 2>&1; then
+		score=$(sed -n 's/^→ Overall exposure level for fwlens-doctor.service: \([0-9.]*\) \([A-Z]*\).*/\1 \2/p' "$T_DIR/security")
+		case "$score" in
+		"1."[0-9]" OK" | "0."[0-9]" "*) pass systemd-analyze-security ;;
+		*) fail systemd-analyze-security "score '$score': $(tail -n 3 "$T_DIR/security" | head -c 300)" ;;
+		esac
+	else
+		fail systemd-analyze-security "$(tail -n 3 "$T_DIR/security" | head -c 300)"
+	fi
+	[ "$(sed -n 's/^CapabilityBoundingSet=//p' "$T_DIR/fwlens-doctor.service")" = "CAP_SYS_RAWIO CAP_SYS_ADMIN CAP_SYSLOG" ] &&
+		grep -qx 'PrivateNetwork=yes' "$T_DIR/fwlens-doctor.service" && grep -qx 'RestrictAddressFamilies=none' "$T_DIR/fwlens-doctor.service" &&
+		grep -qx 'DevicePolicy=closed' "$T_DIR/fwlens-doctor.service" &&
+		[ "$(sed -n 's/^DeviceAllow=//p' "$T_DIR/fwlens-doctor.service" | tr '\n' ,)" = "char-cpu/msr r,/dev/sev r," ] &&
+		grep -q '^✗ CapabilityBoundingSet=~CAP_SYS_RAWIO ' "$T_DIR/security" && grep -q '^✓ CapabilityBoundingSet=~CAP_NET_ADMIN ' "$T_DIR/security" &&
+		grep -q '^✓ PrivateNetwork=' "$T_DIR/security" && grep -q '^✓ SystemCallFilter=~@privileged ' "$T_DIR/security" &&
+		pass units-sandbox-capabilities || fail units-sandbox-capabilities "$(grep -E '^(Capability|Device|Private|Restrict)' "$T_DIR/fwlens-doctor.service" | tr '\n' ' ')"
+	grep -q '^OnBootSec=3min$' "$T_DIR/fwlens-doctor.timer" && pass timer-runs-after-boot || fail timer-runs-after-boot "no OnBootSec"
 	grep -q '^OnCalendar=daily$' "$T_DIR/fwlens-doctor.timer" &&
 		grep -q '^ExecStart=.* doctor .*--format prometheus -o /var/lib/prometheus/node-exporter/fwlens.prom$' "$T_DIR/fwlens-doctor.service" &&
 		pass units-daily-textfile || fail units-daily-textfile "timer or service lines changed"

@@ -31,6 +31,20 @@ if t_need_cmd xml-validates xmllint; then
 	done
 fi
 
+# JSON member names: every field of every node of the sample capsule under a snake_case name,
+# and (one release) under its old name with the same value; none collides with another
+CAP="$SAMPLES/ESC8000A-E13-ASUS-1104.CAP"
+if t_need_file json-member-names "$CAP" "the sample capsules are built by make samples"; then
+	fwlens tree "$CAP" --format json >"$T_DIR/cap.json"
+	bad=$(jq -r '.. | objects | select(has("fields")) | .fields | to_entries |
+		[(map(select(.key | test("^[a-z0-9_]+$"))) | length), (map(select(.key | test("^[a-z0-9_]+$") | not)) | length)] |
+		select(.[0] != .[1]) | @tsv' "$T_DIR/cap.json" | head -n 3)
+	psp=$(jq -c '[.. | objects | select(.fields.checksum_valid != null) | .fields | [.checksum_valid, .["Checksum valid"]]] | unique' "$T_DIR/cap.json")
+	fv=$(jq -c '[.. | objects | select(.kind == "volume") | .fields | [.fv_length == .FvLength, .header_checksum_valid]] | unique' "$T_DIR/cap.json")
+	[ -z "$bad" ] && [ "$psp" = '[[true,true]]' ] && [ "$fv" = '[[true,true]]' ] && pass json-member-names ||
+		fail json-member-names "snake/old counts differ: $bad; PSP checksums $psp; volumes $fv"
+fi
+
 t_run missing-argument 2 fwlens tree
 t_run missing-file 4 fwlens tree "$T_DIR/does-not-exist.bin"
 printf 'just some text, nothing a firmware parser could use\n' >"$T_DIR/junk.txt"

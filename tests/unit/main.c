@@ -143,7 +143,9 @@ int main(int argc, char **argv)
 	size_t passed = 0, failed = 0, skipped = 0;
 	/* the libraries see the environment only as a program hands it down (parsers/env.h) */
 	struct fw_env env = {getenv("FWLENS_THREADS"), getenv("FWLENS_IASL"), getenv("TMPDIR"), getenv("SOURCE_DATE_EPOCH"),
-			     getenv("FWLENS_RULES"), NULL};
+			     getenv("FWLENS_RULES"), NULL,
+			     /* PCI names from the tests' fixed list (run from the source folder) */
+			     "tests/data/pci/pci.ids"};
 	fw_env_set(&env);
 	qsort(tests, ntests, sizeof(*tests), cmp_tests);
 	setvbuf(stdout, NULL, _IOLBF, 0);

@@ -203,6 +203,23 @@ TEST(utf8_clean_and_view)
 	}
 }
 
+/* JSON member names of node fields: snake_case from the human names the text output keeps. */
+TEST(json_member_names_are_snake_case)
+{
+	static const char *cases[][2] = {
+		{"Checksum valid", "checksum_valid"}, {"ApcbChecksum valid", "apcb_checksum_valid"},
+		{"HeaderChecksumValid", "header_checksum_valid"}, {"FvLength", "fv_length"},
+		{"Guid[12]", "guid_12"}, {"RootKeySha256[0]", "root_key_sha256_0"}, {"SPIMode", "spi_mode"},
+		{"FLREG3", "flreg3"}, {"BiosDirectory2", "bios_directory2"}, {"Attributes flags", "attributes_flags"},
+		{"already_snake", "already_snake"}, {"  --", "_"}, {"CheckSum", "check_sum"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *n = fw_json_member_name(cases[i][0]);
+		CHECK_STR(n, cases[i][1]);
+		free(n);
+	}
+}
+
 /* One description of bits, two ways of writing it: FLAGS ("A|B|0x..", a field named when all its
  * bits are set) and BITS ("A N=2 reserved=0x.."). */
 TEST(bits_one_description_two_writings)

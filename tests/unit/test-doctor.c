@@ -285,7 +285,7 @@ TEST(doctor_identity_blackwell_fails_with_recovery)
 	CHECK(strstr(fix, "/bind ") == NULL && strstr(fix, "drivers/nvidia/bind") == NULL);
 	const struct fw_check_result *d = find(&rep, "gpu-driver-init");
 	CHECK_EQ(d->status, FW_CHECK_FAIL);
-	CHECK(strstr(d->explanation, "GPU 0000:44:00.0 (NVIDIA RTX PRO 6000 Blackwell Workstation Edition (10de:2bb1), IOMMU "
+	CHECK(strstr(d->explanation, "GPU 0000:44:00.0 (NVIDIA Corporation GB202GL [RTX PRO 6000 Blackwell Workstation Edition] (10de:2bb1), IOMMU "
 				     "group 21, identity now)") != NULL);
 	CHECK_MSG(strstr(d->explanation, "0x62:0xffff:2142") && strstr(d->explanation, "FSP error 0x177") &&
 	      strstr(d->explanation, "Xid 79") && strstr(d->explanation, "probe error -1"), "%s", d->explanation);
@@ -339,7 +339,7 @@ TEST(doctor_in_a_guest_gives_no_host_advice)
 	}
 	CHECK_EQ(find(&rep, "guest-snp")->status, FW_CHECK_PASS);
 	CHECK_EQ(find(&rep, "guest-gpus")->status, FW_CHECK_PASS);
-	CHECK(evidence_has(find(&rep, "guest-gpus"), "0000:00:10.0 NVIDIA RTX PRO 6000 Blackwell Server Edition (10de:2bb5): driver nvidia"));
+	CHECK(evidence_has(find(&rep, "guest-gpus"), "0000:00:10.0 NVIDIA Corporation GB202GL [RTX PRO 6000 Blackwell Server Edition] (10de:2bb5): driver nvidia"));
 	fw_doctor_report_free(&rep);
 	fw_host_free(&h);
 	fw_machine_close(m);

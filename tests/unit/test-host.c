@@ -6,6 +6,7 @@
 
 #include "harness.h"
 #include "tools/host/pci-config.h"
+#include "tools/host/pci-names.h"
 #include "parsers/view.h"
 #include "tools/host/host.h"
 #include "sysroot.h"
@@ -148,4 +149,18 @@ TEST(host_facts_from_a_folder)
 	fw_host_free(&h);
 	fw_machine_close(m);
 	fw_sysroot_remove(dir);
+}
+
+/* Device names from the PCI ID database (the tests' list, tests/data/pci/pci.ids): the name with
+ * the ids beside it; the ids alone for a device or vendor the list lacks. */
+TEST(pci_device_names_from_the_id_list)
+{
+	char buf[160];
+	CHECK_STR(fw_pci_device_name(0x10DE, 0x2BB5, buf, sizeof(buf)),
+		  "NVIDIA Corporation GB202GL [RTX PRO 6000 Blackwell Server Edition] (10de:2bb5)");
+	CHECK_STR(fw_pci_device_name(0x10DE, 0x2BB1, buf, sizeof(buf)),
+		  "NVIDIA Corporation GB202GL [RTX PRO 6000 Blackwell Workstation Edition] (10de:2bb1)");
+	CHECK_STR(fw_pci_device_name(0x10DE, 0xFFF0, buf, sizeof(buf)), "10de:fff0");
+	CHECK_STR(fw_pci_device_name(0x1234, 0x5678, buf, sizeof(buf)), "1234:5678");
+	CHECK_STR(fw_pci_device_name(0x10DE, 0x2BB5, buf, 12), "NVIDIA Corp"); /* cut, never overrun */
 }

@@ -1,4 +1,4 @@
-/* `fwlens acpi --format json`: the table set as JSON (DESIGN.md contract: {"tables": [{signature,
+/* `fwlens acpi --format json`: the table set as JSON (README.md "JSON contracts": {"tables": [{signature,
  * length, revision, checksum_ok, oem_id, oem_table_id, decoded?}]}). Integers are numbers;
  * addresses and 64-bit registers are "0x..." strings (they do not fit a JSON integer). */
 #include <inttypes.h>

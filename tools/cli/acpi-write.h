@@ -1,4 +1,4 @@
-/* Writers for `fwlens acpi`: the table set as JSON (the DESIGN.md contract, also rendered as
+/* Writers for `fwlens acpi`: the table set as JSON (README.md "JSON contracts", also rendered as
  * XML) and as text notes. A filter limits the decoded sections to some signatures. */
 #ifndef FW_CLI_ACPI_WRITE_H
 #define FW_CLI_ACPI_WRITE_H

@@ -29,6 +29,35 @@ static const struct {
 };
 #define EXIT_CODE_COUNT (sizeof(exit_codes) / sizeof(exit_codes[0]))
 
+/* Every environment variable fwlens reads: tools/cli/main.c (handed down through parsers/env.h),
+ * the command line's own getenv calls, and PATH for the helper programs it runs.
+ * tests/cli/t0000-cli.sh derives the list from the source and fails when one is missing here. */
+static const struct {
+	const char *name;
+	const char *meaning;
+} environment[] = {
+	{"FWLENS_CACHE_MAX", "the size the firmware cache is kept under, as --cache-max takes it (2G, 800M; default 512M)."},
+	{"FWLENS_DOT", "the Graphviz program fwlens notes runs to draw the topology as SVG (default: dot on PATH)."},
+	{"FWLENS_IASL", "the iasl program that disassembles DSDT and SSDT tables (default: iasl on PATH)."},
+	{"FWLENS_LIMITS", "NAME=N[K|M|G],... lowers, never raises, a size limit: inflate-total (what the compressed "
+			  "sections of one input inflate to), snapshot-members, snapshot-bytes, snapshot-member; "
+			  "a malformed value is a usage error."},
+	{"FWLENS_PCI_IDS", "the PCI ID database device names are taken from (default: libpci's, /usr/share/misc/pci.ids); "
+			   "an empty file gives ids only."},
+	{"FWLENS_PROGRESS_DELAY", "seconds of work before a progress line appears on a terminal (default 1)."},
+	{"FWLENS_RULES", "a topic rules file to use instead of the built-in rules (fwlens query, notes, doctor)."},
+	{"FWLENS_THREADS", "how many threads decompress a firmware image's sections (default: the number of CPUs, at most 8)."},
+	{"HOME", "the firmware cache is ~/.cache/fwlens when XDG_CACHE_HOME is unset."},
+	{"NO_COLOR", "when set and not empty, no colour (unless --color always)."},
+	{"PATH", "where the helper programs are found: iasl, dot and dmesg (the kernel log of a live capture)."},
+	{"SOURCE_DATE_EPOCH", "the capture time, in seconds since 1970, that snapshot capture records instead of the "
+			      "current time, for reproducible snapshots."},
+	{"TERM", "when dumb, no colour (unless --color always)."},
+	{"TMPDIR", "where iasl's private working folder is made (default /tmp)."},
+	{"XDG_CACHE_HOME", "the firmware cache is $XDG_CACHE_HOME/fwlens (an absolute path; --cache-dir overrides it)."},
+};
+#define ENVIRONMENT_COUNT (sizeof(environment) / sizeof(environment[0]))
+
 /* The choices of an option's argument as a malloc'd comma-separated list, or NULL: its listed
  * values, the topic names of the rules for "@topics", or the command's --format values. */
 static char *option_values(const struct fw_option *o, const struct fw_command *cmd)
@@ -284,10 +313,15 @@ static void man_common_sections(FILE *f)
 		roff_text(f, exit_codes[i].meaning, strlen(exit_codes[i].meaning));
 		fputc('\n', f);
 	}
-	fputs(".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nwhen set and not empty, no colour (unless \\-\\-color always).\n"
-	      ".TP\n.B FWLENS_RULES\na topic rules file to use instead of the built\\-in rules (fwlens query, notes, doctor).\n"
-	      ".TP\n.B FWLENS_PROGRESS_DELAY\nseconds of work before a progress line appears on a terminal (default 1).\n"
-	      ".SH FILES\n.TP\n.I " FWLENS_DATADIR "/topics.xml\n"
+	fputs(".SH ENVIRONMENT\n", f);
+	for (size_t i = 0; i < ENVIRONMENT_COUNT; i++) {
+		fputs(".TP\n.B ", f);
+		roff_text(f, environment[i].name, strlen(environment[i].name));
+		fputc('\n', f);
+		roff_text(f, environment[i].meaning, strlen(environment[i].meaning));
+		fputc('\n', f);
+	}
+	fputs(".SH FILES\n.TP\n.I " FWLENS_DATADIR "/topics.xml\n"
 	      "the topic rules fwlens is built with, a starting point for \\-\\-rules; "
 	      "\\fItopics.xsd\\fR is their schema.\n.TP\n.I " FWLENS_DATADIR "/tree.xsd\n"
 	      "the schema of \\fBfwlens tree \\-\\-format xml\\fR.\n",

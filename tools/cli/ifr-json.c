@@ -1,4 +1,4 @@
-/* JSON shapes of `fwlens ifr` and `fwlens settings` (DESIGN.md contracts). */
+/* JSON shapes of `fwlens ifr` and `fwlens settings` (README.md "JSON contracts"). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>

@@ -16,6 +16,7 @@ int main(int argc, char **argv)
 		.source_date_epoch = getenv("SOURCE_DATE_EPOCH"),
 		.rules = getenv("FWLENS_RULES"),
 		.limits = getenv("FWLENS_LIMITS"),
+		.pci_ids = getenv("FWLENS_PCI_IDS"),
 	};
 	fw_env_set(&env);
 	char why[160];

@@ -14,6 +14,7 @@
 
 #include "acpi/table.h"
 #include "tools/host/pci-config.h"
+#include "tools/host/pci-names.h"
 #include "tools/query/doctor.h"
 
 #define MAX_SHOWN 512
@@ -94,7 +95,7 @@ static void port_node(FILE *f, const struct fw_pci_device *d)
 
 static void gpu_node(FILE *f, const struct fw_host *h, const struct fw_pci_device *d)
 {
-	char id[48], label[320];
+	char id[48], label[768];
 	pci_id(id, sizeof(id), d->bdf);
 	const struct fw_iommu_group *g = fw_host_group(h, d->iommu_group);
 	bool guest = d->driver && strcmp(d->driver, "vfio-pci") == 0;
@@ -105,7 +106,9 @@ static void gpu_node(FILE *f, const struct fw_host *h, const struct fw_pci_devic
 		snprintf(owner, sizeof(owner), "%s (%s)", guest ? "a guest" : "host", d->driver);
 	else
 		snprintf(owner, sizeof(owner), "not known (no driver)");
-	int n = snprintf(label, sizeof(label), "GPU %s\n%04x:%04x\nowner: %s", d->bdf, d->cfg.vendor, d->cfg.device, owner);
+	char name[320];
+	int n = snprintf(label, sizeof(label), "GPU %s\n%s\nowner: %s", d->bdf,
+			 fw_pci_device_name(d->cfg.vendor, d->cfg.device, name, sizeof(name)), owner);
 	if (d->iommu_group >= 0)
 		snprintf(label + n, sizeof(label) - (size_t)n, "\nIOMMU group %d (%s)", d->iommu_group, g && g->type ? g->type : "type unknown");
 	else

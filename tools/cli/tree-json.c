@@ -59,6 +59,36 @@ const char *fw_node_flags_text(const struct fw_node *n, char *buf, size_t len)
 	return buf;
 }
 
+char *fw_json_member_name(const char *key)
+{
+	size_t len = strlen(key);
+	char *out = fw_xmalloc(2 * len + 2), *o = out;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)key[i], prev = i ? (unsigned char)key[i - 1] : 0,
+			      next = (unsigned char)key[i + 1];
+		bool upper = c >= 'A' && c <= 'Z';
+		bool alnum = upper || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+		if (!alnum) {
+			if (o > out && o[-1] != '_')
+				*o++ = '_';
+			continue;
+		}
+		/* a word starts at a capital after a small letter or digit ("FvLength"), or at the
+		 * last capital of a run that a small letter follows ("SPIMode": spi_mode) */
+		bool prev_small = (prev >= 'a' && prev <= 'z') || (prev >= '0' && prev <= '9');
+		bool run_ends = prev >= 'A' && prev <= 'Z' && next >= 'a' && next <= 'z';
+		if (upper && o > out && o[-1] != '_' && (prev_small || run_ends))
+			*o++ = '_';
+		*o++ = upper ? (char)(c - 'A' + 'a') : (char)c;
+	}
+	while (o > out && o[-1] == '_')
+		o--;
+	*o = '\0';
+	if (o == out) /* no letter or digit at all: keep the key readable rather than empty */
+		snprintf(out, 2 * len + 2, "_");
+	return out;
+}
+
 static json_t *field_json(const struct fw_field_value *f)
 {
 	switch (f->type) {
@@ -135,8 +165,17 @@ static json_t *node_object(const struct fw_node *n, unsigned flags, bool childre
 	}
 	json_t *fields = json_object();
 	for (const struct fw_field_value *f = n->fields; f; f = f->next) {
+		char *name = fw_json_member_name(f->key);
+		json_object_set_new(fields, name, field_json(f));
+		free(name);
+	}
+	/* the names written before ("Checksum valid", "FvLength"), kept until release 0.10 for
+	 * scripts that read them; README.md "JSON member names" */
+	for (const struct fw_field_value *f = n->fields; f; f = f->next) {
 		char *cleaned;
-		json_object_set_new(fields, fw_utf8_clean_view(f->key, false, &cleaned), field_json(f));
+		const char *old = fw_utf8_clean_view(f->key, false, &cleaned);
+		if (!json_object_get(fields, old))
+			json_object_set_new(fields, old, field_json(f));
 		free(cleaned);
 	}
 	json_object_set_new(o, "fields", fields);

@@ -1,10 +1,10 @@
-/* The JSON shape of a node tree (DESIGN.md "Interfaces"): `fwlens tree --format json`, the
+/* The JSON shape of a node tree (README.md "JSON contracts"): `fwlens tree --format json`, the
  * XML writer and the fuzz targets all build it here, so the contract lives in one place.
  *
  *   {"input": {"path", "size", "sha256", "kind"}, "root": NODE}
  *   NODE = {"kind", "type", "offset" (number, or null inside decompressed data), "offset_hex",
  *           "size" (header + body), "header_size", "guid"?, "name"?, "text"?, "flags"?,
- *           "crc32"?, "fields": {...}, "diagnostics": [{"severity", "offset", "message"}],
+ *           "crc32"?, "fields": {snake_case: value, ...}, "diagnostics": [{"severity", "offset", "message"}],
  *           "children": [NODE...]}
  */
 #ifndef FW_TREE_JSON_H
@@ -25,6 +25,10 @@ json_t *fw_tree_to_json(const struct fw_tree *t, const char *kind, unsigned flag
  * with JSON_INDENT(2) | JSON_PRESERVE_ORDER (and a final newline): memory stays that of one
  * node however large the tree. False when writing fails. */
 bool fw_tree_write_json(FILE *f, const struct fw_tree *t, const char *kind, unsigned flags);
+/* The JSON member name of a node field (malloc'd): snake_case, ASCII letters and digits only
+ * ("Checksum valid": checksum_valid, "FvLength": fv_length, "Guid[3]": guid_3). Text and XML
+ * keep the field's own name. */
+char *fw_json_member_name(const char *key);
 /* Text of a field value ("0x1F", "true", a GUID, hex bytes) into buf. */
 const char *fw_field_text(const struct fw_field_value *f, char *buf, size_t len);
 /* Flag names of a node joined by ","; "" when none. */

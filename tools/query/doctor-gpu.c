@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "doctor-checks.h"
+#include "tools/host/pci-names.h"
 
 #define MAX_GPUS 64
 #define MAX_FAILING 16
@@ -40,27 +41,17 @@ const char *fw_doctor_gpu_model(const struct fw_host *h, const struct fw_pci_dev
 			m += 6;
 			while (*m == ' ' || *m == '\t')
 				m++;
-			snprintf(buf, len, "%.*s", (int)strcspn(m, "\n"), m);
+			if (d->have_config) /* the ids beside the driver's name, as beside the database's */
+				snprintf(buf, len, "%.*s (%04x:%04x)", (int)strcspn(m, "\n"), m, d->cfg.vendor, d->cfg.device);
+			else
+				snprintf(buf, len, "%.*s", (int)strcspn(m, "\n"), m);
 			free(info);
 			return buf;
 		}
 		free(info);
 	}
-	static const struct {
-		uint16_t device;
-		const char *name;
-	} names[] = {
-		/* pci.ids GB202GL entries */
-		{0x2BB1, "RTX PRO 6000 Blackwell Workstation Edition"},
-		{0x2BB5, "RTX PRO 6000 Blackwell Server Edition"},
-	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (d->have_config && d->cfg.vendor == 0x10DE && d->cfg.device == names[i].device) {
-			snprintf(buf, len, "NVIDIA %s (10de:%04x)", names[i].name, names[i].device);
-			return buf;
-		}
-	if (d->have_config)
-		snprintf(buf, len, "%s %04x:%04x", d->cfg.vendor == 0x10DE ? "NVIDIA" : "device", d->cfg.vendor, d->cfg.device);
+	if (d->have_config) /* the PCI ID database's name beside the ids, or the ids alone */
+		fw_pci_device_name(d->cfg.vendor, d->cfg.device, buf, len);
 	else
 		snprintf(buf, len, "device of unknown id");
 	return buf;

@@ -9,6 +9,7 @@
 #include "acpi/topo.h"
 #include "doctor-checks.h"
 #include "md-escape.h"
+#include "tools/host/pci-names.h"
 
 /* The settings the notes tabulate, per area, with what each use needs (domain.md section 1).
  * To add a row: add {area, prompt, needs}; prompts missing from a BIOS are left out. */
@@ -378,7 +379,8 @@ static void topology(FILE *f, struct fw_source *src, const char *picture)
 		const struct fw_iommu_group *grp = fw_host_group(h, g->iommu_group);
 		const struct fw_topo_bridge *b = bridge_of(topo, g);
 		fputc('|', f);
-		cellf(f, "%s %04x:%04x", g->bdf, g->cfg.vendor, g->cfg.device);
+		char name[320];
+		cellf(f, "%s %s", g->bdf, fw_pci_device_name(g->cfg.vendor, g->cfg.device, name, sizeof(name)));
 		cell(f, g->driver ? g->driver : "-");
 		cell(f, path[0] ? path : "-");
 		if (b)
