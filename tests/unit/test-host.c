@@ -149,3 +149,39 @@ TEST(host_facts_from_a_folder)
 	fw_machine_close(m);
 	fw_sysroot_remove(dir);
 }
+
+/* Which display controllers are GPUs: emulated and BMC adapters are not (QEMU's std VGA was
+ * taken for a GPU inside a VM). */
+TEST(pci_gpu_classification)
+{
+	static const struct {
+		uint16_t vendor, device;
+		uint32_t class_code;
+		bool gpu;
+	} cases[] = {
+		{0x10DE, 0x2BB5, 0x030200, true},  /* NVIDIA RTX PRO 6000 Blackwell Server */
+		{0x1002, 0x74A1, 0x120000, true},  /* AMD Instinct (processing accelerator) */
+		{0x8086, 0x56C0, 0x038000, true},  /* Intel Data Center GPU Flex */
+		{0x1234, 0x1111, 0x030000, false}, /* QEMU std VGA / Bochs */
+		{0x1AF4, 0x1050, 0x038000, false}, /* virtio-gpu */
+		{0x1B36, 0x0100, 0x030000, false}, /* QXL */
+		{0x15AD, 0x0405, 0x030000, false}, /* VMware SVGA II */
+		{0x1013, 0x00B8, 0x030000, false}, /* Cirrus */
+		{0x1A03, 0x2000, 0x030000, false}, /* ASPEED BMC VGA */
+		{0x1B36, 0x000C, 0x060400, false}, /* a root port */
+		{0x8086, 0x10D3, 0x020000, false}, /* a NIC */
+		{0x1234, 0x0001, 0x120000, false}, /* class 12h of no GPU vendor */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fw_pci_device d;
+		memset(&d, 0, sizeof(d));
+		d.have_config = true;
+		d.cfg.vendor = cases[i].vendor;
+		d.cfg.device = cases[i].device;
+		d.cfg.class_code = cases[i].class_code;
+		CHECK_EQ(fw_pci_is_gpu(&d), cases[i].gpu);
+	}
+	struct fw_pci_device none;
+	memset(&none, 0, sizeof(none));
+	CHECK(!fw_pci_is_gpu(&none));
+}

@@ -501,13 +501,31 @@ static void load_gpu_stack(struct fw_host *h)
 	/* the rest of the GPUs a host driver holds belong to the host */
 	for (size_t i = 0; i < h->npci; i++) {
 		struct fw_pci_device *d = &h->pci[i];
-		uint8_t base = d->have_config ? (uint8_t)(d->cfg.class_code >> 16) : 0;
-		bool gpu = base == 0x03 || (base == 0x12 && (d->cfg.vendor == 0x10DE || d->cfg.vendor == 0x1002));
-		if (gpu && !d->owner && d->driver && strcmp(d->driver, "vfio-pci") != 0) {
+		if (fw_pci_is_gpu(d) && !d->owner && d->driver && strcmp(d->driver, "vfio-pci") != 0) {
 			d->owner = fw_xstrdup("host");
 			d->owner_from = fw_xasprintf("sys/bus/pci/devices/%s/driver: %s", d->bdf, d->driver);
 		}
 	}
+}
+
+bool fw_pci_is_gpu(const struct fw_pci_device *d)
+{
+	if (!d->have_config)
+		return false;
+	uint8_t base = (uint8_t)(d->cfg.class_code >> 16);
+	if (base == 0x12)
+		return d->cfg.vendor == 0x10DE || d->cfg.vendor == 0x1002;
+	if (base != 0x03)
+		return false;
+	/* Display adapters that only draw a console: hypervisors' emulated ones (QEMU std VGA and
+	 * Bochs 1234:1111, virtio-gpu 1af4:1050, QXL 1b36:0100, VMware SVGA 15ad:0405/0710, Cirrus
+	 * 1013:00b8, VirtualBox 80ee:beef, Hyper-V 1414:5353) and a server's BMC VGA (ASPEED 1a03,
+	 * Matrox G200e 102b on BMCs): no compute, no peer-to-peer, nothing to pass through. */
+	static const uint16_t console_vendors[] = {0x1234, 0x1AF4, 0x1B36, 0x15AD, 0x1013, 0x80EE, 0x1414, 0x1A03, 0x102B};
+	for (size_t i = 0; i < sizeof(console_vendors) / sizeof(console_vendors[0]); i++)
+		if (d->cfg.vendor == console_vendors[i])
+			return false;
+	return true;
 }
 
 bool fw_host_load(struct fw_machine *m, struct fw_host *h, struct fw_error *err)

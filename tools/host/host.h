@@ -98,6 +98,9 @@ const char *fw_host_option(const struct fw_host *h, const char *key, bool *prese
 struct fw_pci_device *fw_host_bar_owner(const struct fw_host *h, uint64_t address, int *bar);
 /* Kernel log lines containing `needle` (pointers into h->dmesg, each up to its newline). */
 size_t fw_host_log_lines(const struct fw_host *h, const char *needle, const char **lines, size_t max);
+/* A GPU: a display controller (class 03h) that is not an emulated or BMC display adapter, or a
+ * processing accelerator (class 12h) of a GPU vendor (NVIDIA, AMD). */
+bool fw_pci_is_gpu(const struct fw_pci_device *d);
 /* Parse "BDF" forms "0000:41:00.0" or "41:00.0" (segment 0). */
 bool fw_parse_bdf(const char *s, unsigned *seg, unsigned *bus, unsigned *dev, unsigned *fn);
 

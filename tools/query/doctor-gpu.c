@@ -15,10 +15,7 @@
 
 static bool is_nvidia_gpu(const struct fw_pci_device *d)
 {
-	if (!d->have_config || d->cfg.vendor != 0x10DE)
-		return false;
-	uint8_t base = (uint8_t)(d->cfg.class_code >> 16);
-	return base == 0x03 || base == 0x12;
+	return fw_pci_is_gpu(d) && d->cfg.vendor == 0x10DE;
 }
 
 /* Blackwell generation, as the PCI id lists group NVIDIA's device ids: GB100/GB102 0x29xx, GB202
