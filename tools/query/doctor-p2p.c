@@ -339,7 +339,7 @@ void fw_check_gpu_numa(const struct fw_doctor_ctx *ctx, struct fw_check_result *
 		fw_check_skip(r, "sys/bus/pci/devices", "No GPU found.");
 	else if (unknown)
 		fw_check_setf(r, FW_CHECK_WARN,
-			      ctx->host->guest_why
+			      fw_doctor_guest_why(ctx)
 				      ? "Inside a guest the NUMA layout is the VM's: give it NUMA nodes that follow the GPUs' host "
 					"nodes (Proxmox: numa: 1 with numaN: entries) if pinning matters."
 				      : "The root bridges need a _PXM in the DSDT (or the kernel a SRAT); check 'fwlens acpi topo'.",
