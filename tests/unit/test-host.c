@@ -8,6 +8,7 @@
 #include "tools/host/pci-config.h"
 #include "parsers/view.h"
 #include "tools/host/host.h"
+#include "tools/host/kernel-log.h"
 #include "sysroot.h"
 
 /* A Turin-like root port: PCIe cap at 0x58 (root port, Gen5 x16), ACS at 0x2a0 as lspci shows. */
@@ -184,4 +185,46 @@ TEST(pci_gpu_classification)
 	struct fw_pci_device none;
 	memset(&none, 0, sizeof(none));
 	CHECK(!fw_pci_is_gpu(&none));
+}
+
+/* /dev/kmsg records as dmesg lines: the header gives the time, continuation lines are dropped, a
+ * line without a header is kept as it is; a file of records reads like the device. */
+TEST(kernel_log_from_kmsg_records)
+{
+	const char *rec = "6,512,1234567,-;AMD-Vi: Event logged [IO_PAGE_FAULT device=41:00.0 domain=0x0012 address=0x2000001000 flags=0x0020]\n"
+			  " SUBSYSTEM=pci\n"
+			  " DEVICE=+pci:0000:41:00.0\n"
+			  "4,513,98000001,c,more;iommu: Default domain type: Translated \n"
+			  "no header here\n"
+			  "12,514,0,-;\\x1b[31mescaped\n";
+	size_t n;
+	char *out = fw_kernel_log_from_kmsg(rec, strlen(rec), &n);
+	CHECK_STR(out, "[    1.234567] AMD-Vi: Event logged [IO_PAGE_FAULT device=41:00.0 domain=0x0012 address=0x2000001000 flags=0x0020]\n"
+		       "[   98.000001] iommu: Default domain type: Translated \n"
+		       "no header here\n"
+		       "[    0.000000] \\x1b[31mescaped\n");
+	CHECK_EQ(n, strlen(out));
+	free(out);
+	out = fw_kernel_log_from_kmsg("", 0, &n);
+	CHECK_EQ(n, 0);
+	free(out);
+
+	char dir[] = "/tmp/fwlens-kmsg.XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char path[64];
+	snprintf(path, sizeof(path), "%s/kmsg", dir);
+	put_file(dir, "kmsg", rec, strlen(rec));
+	uint8_t *data;
+	char why[128];
+	CHECK(fw_kernel_log_kmsg(path, &data, &n, why, sizeof(why)));
+	CHECK(n > 0 && strncmp((const char *)data, "[    1.234567] AMD-Vi: Event logged", 35) == 0);
+	free(data);
+	put_file(dir, "empty", "", 0);
+	snprintf(path, sizeof(path), "%s/empty", dir);
+	CHECK(!fw_kernel_log_kmsg(path, &data, &n, why, sizeof(why)));
+	CHECK_STR(why, "no records");
+	snprintf(path, sizeof(path), "%s/absent", dir);
+	CHECK(!fw_kernel_log_kmsg(path, &data, &n, why, sizeof(why)));
+	CHECK_STR(why, "No such file or directory");
+	fw_sysroot_remove(dir);
 }

@@ -579,6 +579,7 @@ bool fw_host_load(struct fw_machine *m, struct fw_host *h, struct fw_error *err)
 	}
 	if (fw_machine_kernel_log(m, &b, h->dmesg_why, sizeof(h->dmesg_why)))
 		h->dmesg = fw_xstrndup((const char *)b.data, b.len);
+	h->dmesg_from = fw_machine_kernel_log_from(m);
 	parse_faults(h);
 	return true;
 }

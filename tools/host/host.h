@@ -81,6 +81,7 @@ struct fw_host {
 	char *nvidia_version; /* first line of /proc/driver/nvidia/version, or NULL */
 	bool pve_captured;    /* etc/pve/qemu-server or etc/pve/lxc exists */
 	char *dmesg;   /* the kernel log, NUL-terminated */
+	const char *dmesg_from; /* where it was read: "var/log/dmesg", or on a live root "/dev/kmsg" or "dmesg" */
 	char dmesg_why[256]; /* why there is no kernel log */
 	struct fw_iommu_fault *faults;
 	size_t nfaults;

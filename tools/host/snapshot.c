@@ -568,7 +568,9 @@ static void take_kernel_log(struct capture *c)
 		return;
 	struct member *m = add_member(c);
 	m->path = fw_xstrdup("var/log/dmesg");
-	m->from = fw_machine_exists(c->m, "var/log/dmesg") ? source_path(c, "var/log/dmesg") : fw_xstrdup("dmesg");
+	/* on a live root the running kernel's log (/dev/kmsg or dmesg), not the boot-time var/log/dmesg */
+	const char *from = fw_machine_kernel_log_from(c->m);
+	m->from = strcmp(from, "var/log/dmesg") == 0 ? source_path(c, "var/log/dmesg") : fw_xstrdup(from);
 	m->kind = "kernel-log";
 	m->data = fw_xmalloc(b.len ? b.len : 1);
 	memcpy(m->data, b.data, b.len);

@@ -54,7 +54,7 @@ void fw_check_guest_snp(const struct fw_doctor_ctx *ctx, struct fw_check_result 
 	fw_check_evidence(r, h->dev_sev_guest ? FW_EVIDENCE_FILE : FW_EVIDENCE_ABSENT, "dev/sev-guest", "dev/sev-guest: %s",
 			  h->dev_sev_guest ? "present" : "absent");
 	if (!h->dmesg) {
-		fw_check_skip(r, FW_KERNEL_LOG_PATH, "The guest's kernel log was not captured (%s), so its memory encryption is not known.",
+		fw_check_skip(r, fw_doctor_log_from(ctx), "The guest's kernel log was not captured (%s), so its memory encryption is not known.",
 			      h->dmesg_why[0] ? h->dmesg_why : "no var/log/dmesg");
 		return;
 	}
@@ -63,7 +63,7 @@ void fw_check_guest_snp(const struct fw_doctor_ctx *ctx, struct fw_check_result 
 	if (n)
 		fw_doctor_log_evidence(ctx, r, "Memory Encryption Features active:", 1);
 	else
-		fw_check_evidence(r, FW_EVIDENCE_LOG, FW_KERNEL_LOG_PATH, "no \"Memory Encryption Features active\" line");
+		fw_check_evidence(r, FW_EVIDENCE_LOG, fw_doctor_log_from(ctx), "no \"Memory Encryption Features active\" line");
 	char text[256] = "";
 	if (line)
 		snprintf(text, sizeof(text), "%.*s", (int)strcspn(line, "\n"), line);

@@ -202,7 +202,7 @@ void fw_check_p2p_faults(const struct fw_doctor_ctx *ctx, struct fw_check_result
 	}
 	if (!total) {
 		size_t lines = fw_host_log_lines(h, "", NULL, 0);
-		fw_check_evidence(r, FW_EVIDENCE_LOG, FW_KERNEL_LOG_PATH, "no IO_PAGE_FAULT in %zu lines", lines);
+		fw_check_evidence(r, FW_EVIDENCE_LOG, fw_doctor_log_from(ctx), "no IO_PAGE_FAULT in %zu lines", lines);
 		fw_check_set(r, FW_CHECK_PASS, "The kernel log has no IO_PAGE_FAULT.", NULL);
 		return;
 	}
@@ -232,7 +232,7 @@ void fw_check_p2p_faults(const struct fw_doctor_ctx *ctx, struct fw_check_result
 				 fw_pci_is_gpu(g->peer) ? "GPU" : fw_pci_class_name(g->peer->cfg.class_code));
 		else
 			snprintf(target, sizeof(target), "no device BAR (system memory or unmapped)");
-		fw_check_evidence(r, FW_EVIDENCE_LOG, FW_KERNEL_LOG_PATH, "%zu IO_PAGE_FAULT from %s (%s, IOMMU group %d, %s now, domain 0x%" PRIx64 ") at 0x%" PRIx64
+		fw_check_evidence(r, FW_EVIDENCE_LOG, fw_doctor_log_from(ctx), "%zu IO_PAGE_FAULT from %s (%s, IOMMU group %d, %s now, domain 0x%" PRIx64 ") at 0x%" PRIx64
 				     "..0x%" PRIx64 " -> %s",
 				  g->count, g->device[0] ? g->device : "(unknown requester)",
 				  req && fw_pci_is_gpu(req) ? "GPU" : "device", req ? req->iommu_group : -1,

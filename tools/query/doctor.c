@@ -56,6 +56,11 @@ const char *fw_doctor_guest_why(const struct fw_doctor_ctx *ctx)
 	return ctx->host->guest_why;
 }
 
+const char *fw_doctor_log_from(const struct fw_doctor_ctx *ctx)
+{
+	return ctx->host && ctx->host->dmesg_from ? ctx->host->dmesg_from : FW_KERNEL_LOG_PATH;
+}
+
 #define SNP FW_PROFILE_SNP
 #define VFIO FW_PROFILE_VFIO
 #define P2P FW_PROFILE_P2P

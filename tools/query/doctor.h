@@ -100,6 +100,8 @@ json_t *fw_doctor_report_json(const struct fw_doctor_report *r);
 #define FW_EVIDENCE_TABLE "acpi-table"
 #define FW_EVIDENCE_ABSENT "absent"
 #define FW_KERNEL_LOG_PATH "var/log/dmesg"
+/* Where the kernel log was read: var/log/dmesg, or on a live root /dev/kmsg or dmesg. */
+const char *fw_doctor_log_from(const struct fw_doctor_ctx *ctx);
 
 /* For the check functions (doctor-*.c) */
 void fw_check_evidence(struct fw_check_result *r, const char *kind, const char *from, const char *fmt, ...)
