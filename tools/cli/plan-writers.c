@@ -108,6 +108,7 @@ json_t *fw_plan_json(struct fw_plan *p, const char *profile)
 			    fw_cli_json_current_source(fw_source_current(p->src), fw_source_current_text(p->src)));
 	json_object_set_new(doc, "profile", str_or_null(profile));
 	json_object_set_new(doc, "hii_crc32", str_or_null(p->src->hii_crc));
+	json_object_set_new(doc, "made", fw_plan_made_json(p->src));
 	for (size_t i = 0; i < p->n; i++)
 		json_array_append_new(arr, fw_plan_entry_json(p, i));
 	json_object_set_new(doc, "entries", arr);

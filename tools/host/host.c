@@ -543,6 +543,13 @@ bool fw_host_load(struct fw_machine *m, struct fw_host *h, struct fw_error *err)
 	h->kernel_version = fw_machine_read_text(m, "proc/version");
 	h->cmdline = fw_machine_read_text(m, "proc/cmdline");
 	parse_cmdline(h);
+	h->boot_id = fw_machine_read_text(m, "proc/sys/kernel/random/boot_id");
+	h->boot_time = -1;
+	char *stat = fw_machine_read_text(m, "proc/stat");
+	const char *bt = stat ? strstr(stat, "\nbtime ") : NULL;
+	if (bt)
+		h->boot_time = strtoll(bt + 7, NULL, 10);
+	free(stat);
 	h->kvm_sev = fw_machine_read_text(m, "sys/module/kvm_amd/parameters/sev");
 	h->kvm_sev_es = fw_machine_read_text(m, "sys/module/kvm_amd/parameters/sev_es");
 	h->kvm_sev_snp = fw_machine_read_text(m, "sys/module/kvm_amd/parameters/sev_snp");
@@ -621,7 +628,7 @@ void fw_host_free(struct fw_host *h)
 {
 	char **strings[] = {&h->board, &h->product, &h->vendor, &h->bios_vendor, &h->bios_version, &h->bios_date,
 			    &h->kernel_release, &h->kernel_version, &h->cmdline, &h->kvm_sev, &h->kvm_sev_es,
-			    &h->kvm_sev_snp, &h->cpu_flags, &h->nvidia_version, &h->dmesg};
+			    &h->kvm_sev_snp, &h->cpu_flags, &h->nvidia_version, &h->dmesg, &h->boot_id};
 	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++)
 		free(*strings[i]);
 	for (size_t i = 0; i < h->noptions; i++) {

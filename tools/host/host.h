@@ -63,6 +63,10 @@ struct fw_host {
 	struct fw_machine *machine;
 	char *board, *product, *vendor, *bios_vendor, *bios_version, *bios_date;
 	char *kernel_release, *kernel_version, *cmdline;
+	/* which boot this is: proc/sys/kernel/random/boot_id, and proc/stat's btime (seconds since
+	 * the epoch), or NULL / -1 when not known */
+	char *boot_id;
+	long long boot_time;
 	struct fw_kernel_option *options;
 	size_t noptions;
 	char *kvm_sev, *kvm_sev_es, *kvm_sev_snp; /* "Y"/"N"/"1"/"0" as read, or NULL */

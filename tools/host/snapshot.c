@@ -46,7 +46,9 @@ static const char *const dmi_names[] = {
 };
 static const char *const proc_files[] = {
 	"proc/cmdline", "proc/version", "proc/sys/kernel/osrelease", "proc/sys/kernel/hostname", "proc/cpuinfo",
-	"proc/iomem", NULL,
+	"proc/iomem",
+	/* which boot was captured: a plan's verification compares only after a reboot */
+	"proc/sys/kernel/random/boot_id", "proc/stat", NULL,
 };
 /* Where the kernel command line and module options are configured. */
 static const char *const boot_files[] = {"etc/kernel/cmdline", "etc/default/grub", NULL};
