@@ -69,6 +69,28 @@ t_contains verify-after-says "4 of 4 planned values in effect"
 EFIVARS="$T_DIR/m2/sys/firmware/efi/efivars" BACKUP="$T_DIR/backup2" t_run efivarfs-refuses 1 sh apply.sh --apply
 grep -q "differ from the plan's old bytes" "$T_ERR" && pass efivarfs-refuses-says || fail efivarfs-refuses-says "no reason given"
 [ ! -e backup2 ] && pass efivarfs-refuses-untouched || fail efivarfs-refuses-untouched "a refused variable was backed up"
+# an immutable variable file, as Linux makes efivarfs files: the flag is lifted for the write and
+# set again (lsattr and chattr stand in for e2fsprogs' and log what they were asked)
+cp -a "$M" m3
+mkdir -p fakebin
+cat >fakebin/lsattr <<'EOS'
+#!/bin/sh
+if [ -e "$2.immutable" ]; then echo "----i--------- $2"; else echo "-------------- $2"; fi
+EOS
+cat >fakebin/chattr <<'EOS'
+#!/bin/sh
+echo "chattr $1" >>"$CHATTR_LOG"
+case $1 in -i) rm -f "$2.immutable" ;; +i) : >"$2.immutable" ;; esac
+EOS
+chmod +x fakebin/lsattr fakebin/chattr
+: >"m3/sys/firmware/efi/efivars/AmdSetupBRH-3a997502-647a-4c82-998e-52ef9486a247.immutable"
+PATH="$T_DIR/fakebin:$PATH" CHATTR_LOG="$T_DIR/chattr.log" EFIVARS="$T_DIR/m3/sys/firmware/efi/efivars" \
+	BACKUP="$T_DIR/backup3" t_run efivarfs-immutable 0 sh apply.sh --apply
+[ "$(tr '\n' ' ' <chattr.log)" = "chattr -i chattr +i " ] && [ -e "m3/sys/firmware/efi/efivars/AmdSetupBRH-3a997502-647a-4c82-998e-52ef9486a247.immutable" ] &&
+	pass efivarfs-immutable-restored || fail efivarfs-immutable-restored "chattr calls: $(cat chattr.log 2>/dev/null | tr '\n' ' ')"
+cmp -s m2/sys/firmware/efi/efivars/AmdSetupBRH-3a997502-647a-4c82-998e-52ef9486a247 \
+	m3/sys/firmware/efi/efivars/AmdSetupBRH-3a997502-647a-4c82-998e-52ef9486a247 &&
+	pass efivarfs-immutable-written || fail efivarfs-immutable-written "not the bytes the mutable copy got"
 # a plan against another image
 t_run verify-other-image 3 fwlens plan "$SAMPLES/ESC8000A-E13-ASUS-1201.CAP" --verify plan.json
 
