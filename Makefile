@@ -152,7 +152,7 @@ $(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.o $(FUZZ_REPLAY_OBJ) $(CLI_LIB) $(LIB
 
 # --- set-up -------------------------------------------------------------------------------------
 deps:
-	@tools/deps.sh
+	@FWLENS_BUILD=$(BUILD) tools/deps.sh
 
 # --- samples ------------------------------------------------------------------------------------
 ifneq ($(SAMPLE_SRCS),)

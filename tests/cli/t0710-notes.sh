@@ -43,3 +43,16 @@ t_run notes-previous 0 fwlens notes "$root" --previous "$T_DIR/s.fwsnap"
 t_contains notes-changes-section "## Changes since"
 t_run notes-output-file 0 fwlens notes "$root" -o "$T_DIR/notes.md"
 cmp -s "$T_DIR/notes.md" "$T_DIR/a.md" && pass notes-output-file-same || fail notes-output-file-same "differs"
+
+# booted with iommu.passthrough=1 the kernel makes every group identity at boot: the notes say
+# passthrough and do not call the groups switched after boot (as they did in the real-kernel lab)
+printf 'root=/dev/sda1 iommu.passthrough=1\n' >"$root/proc/cmdline"
+printf 'identity\n' >"$root/sys/kernel/iommu_groups/3/type"
+t_run notes-passthrough 0 fwlens notes "$root"
+t_contains notes-passthrough-mode "- IOMMU mode: passthrough (iommu.passthrough=1): devices are not translated; SNP cannot be enabled"
+grep -q "switched after boot" "$T_OUT" && fail notes-passthrough-not-switched "identity groups called switched after boot" ||
+	pass notes-passthrough-not-switched
+# translated by default and one group identity: that one was switched
+printf 'root=/dev/sda1\n' >"$root/proc/cmdline"
+t_run notes-switched 0 fwlens notes "$root"
+t_contains notes-switched-says "group 3 identity now (switched after boot), not translated"

@@ -7,6 +7,8 @@
 CAP="$SAMPLES/ESC8000A-E13-ASUS-1104.CAP"
 t_need_file plan "$CAP" "the samples (make samples)" || exit 0
 G="$FWLENS_SRCDIR/tests/cli/golden/t0750-plan"
+# the plan's "made" time, fixed for the golden outputs
+export SOURCE_DATE_EPOCH=1767225600
 
 # the 1104 machine with the SEV options at their defaults: SMEE Auto, SEV Control Disable,
 # ASID limit 1, RMP coverage Auto (SEV Control, the limit and the coverage are hidden)
@@ -19,6 +21,9 @@ poke 0x33 '\003'                 # SMEE Auto
 poke 0x34 '\001'                 # SEV Control Disable
 poke 0x35 '\001\000\000\000'     # SEV-ES ASID Space Limit 1
 poke 0x39 '\377'                 # SNP Memory (RMP Table) Coverage Auto
+# the boot the plan is made in
+mkdir -p "$M/proc/sys/kernel/random"
+echo 6f1c3d2e-0b7a-4f43-9d55-1c2b3a4d5e6f >"$M/proc/sys/kernel/random/boot_id"
 fwlens snapshot capture -q --root "$M" --image "$CAP" -o "$T_DIR/m.fwsnap"
 S="$T_DIR/m.fwsnap"
 
@@ -51,12 +56,41 @@ EFIVARS="$T_DIR/m2/sys/firmware/efi/efivars" BACKUP="$T_DIR/backup" t_run efivar
 cmp -s "$CBS" backup/AmdSetupBRH-3a997502-647a-4c82-998e-52ef9486a247 && pass efivarfs-backup ||
 	fail efivarfs-backup "no backup of the old bytes"
 fwlens snapshot capture -q --root m2 --image "$CAP" -o m2.fwsnap
+# written, but the machine still runs the boot the plan was made in
+t_run verify-not-rebooted 1 fwlens plan m2.fwsnap --verify plan.json
+t_contains verify-not-rebooted-says "not yet rebooted SEV-ES ASID Space Limit = 100 (planned 100)"
+t_contains verify-not-rebooted-why "rebooted since the plan: no (m2.fwsnap boot id 6f1c3d2e-0b7a-4f43-9d55-1c2b3a4d5e6f, the plan's 6f1c3d2e-0b7a-4f43-9d55-1c2b3a4d5e6f)"
+echo 0d9e8f7a-6b5c-4d3e-8f1a-2b3c4d5e6f70 >m2/proc/sys/kernel/random/boot_id
+fwlens snapshot capture -q --root m2 --image "$CAP" -o m2.fwsnap
 t_run verify-after 0 fwlens plan m2.fwsnap --verify plan.json
+t_contains verify-after-rebooted "rebooted since the plan: yes (m2.fwsnap boot id 0d9e8f7a-6b5c-4d3e-8f1a-2b3c4d5e6f70, the plan's 6f1c3d2e-0b7a-4f43-9d55-1c2b3a4d5e6f)"
 t_contains verify-after-says "4 of 4 planned values in effect"
 # the old bytes changed since the plan: the script refuses and writes nothing
 EFIVARS="$T_DIR/m2/sys/firmware/efi/efivars" BACKUP="$T_DIR/backup2" t_run efivarfs-refuses 1 sh apply.sh --apply
 grep -q "differ from the plan's old bytes" "$T_ERR" && pass efivarfs-refuses-says || fail efivarfs-refuses-says "no reason given"
 [ ! -e backup2 ] && pass efivarfs-refuses-untouched || fail efivarfs-refuses-untouched "a refused variable was backed up"
+# an immutable variable file, as Linux makes efivarfs files: the flag is lifted for the write and
+# set again (lsattr and chattr stand in for e2fsprogs' and log what they were asked)
+cp -a "$M" m3
+mkdir -p fakebin
+cat >fakebin/lsattr <<'EOS'
+#!/bin/sh
+if [ -e "$2.immutable" ]; then echo "----i--------- $2"; else echo "-------------- $2"; fi
+EOS
+cat >fakebin/chattr <<'EOS'
+#!/bin/sh
+echo "chattr $1" >>"$CHATTR_LOG"
+case $1 in -i) rm -f "$2.immutable" ;; +i) : >"$2.immutable" ;; esac
+EOS
+chmod +x fakebin/lsattr fakebin/chattr
+: >"m3/sys/firmware/efi/efivars/AmdSetupBRH-3a997502-647a-4c82-998e-52ef9486a247.immutable"
+PATH="$T_DIR/fakebin:$PATH" CHATTR_LOG="$T_DIR/chattr.log" EFIVARS="$T_DIR/m3/sys/firmware/efi/efivars" \
+	BACKUP="$T_DIR/backup3" t_run efivarfs-immutable 0 sh apply.sh --apply
+[ "$(tr '\n' ' ' <chattr.log)" = "chattr -i chattr +i " ] && [ -e "m3/sys/firmware/efi/efivars/AmdSetupBRH-3a997502-647a-4c82-998e-52ef9486a247.immutable" ] &&
+	pass efivarfs-immutable-restored || fail efivarfs-immutable-restored "chattr calls: $(cat chattr.log 2>/dev/null | tr '\n' ' ')"
+cmp -s m2/sys/firmware/efi/efivars/AmdSetupBRH-3a997502-647a-4c82-998e-52ef9486a247 \
+	m3/sys/firmware/efi/efivars/AmdSetupBRH-3a997502-647a-4c82-998e-52ef9486a247 &&
+	pass efivarfs-immutable-written || fail efivarfs-immutable-written "not the bytes the mutable copy got"
 # a plan against another image
 t_run verify-other-image 3 fwlens plan "$SAMPLES/ESC8000A-E13-ASUS-1201.CAP" --verify plan.json
 

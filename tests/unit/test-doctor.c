@@ -75,14 +75,20 @@ static void build_host(const char *dir, bool identity)
 			"[  300.003] nvidia 0000:43:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x0014 address=0x4000100080 flags=0x0030]\n");
 }
 
-static bool run(const char *dir, unsigned profiles, struct fw_doctor_report *rep, struct fw_host *h, struct fw_machine **m)
+static bool run_as(const char *dir, unsigned profiles, enum fw_doctor_role role, struct fw_doctor_report *rep,
+		   struct fw_host *h, struct fw_machine **m)
 {
 	struct fw_error err;
 	if (!fw_machine_open(dir, m, &err) || !fw_host_load(*m, h, &err))
 		return false;
-	struct fw_doctor_ctx ctx = {h, {0}, profiles};
+	struct fw_doctor_ctx ctx = {h, {0}, profiles, role};
 	fw_doctor_run(&ctx, rep);
 	return true;
+}
+
+static bool run(const char *dir, unsigned profiles, struct fw_doctor_report *rep, struct fw_host *h, struct fw_machine **m)
+{
+	return run_as(dir, profiles, FW_ROLE_AUTO, rep, h, m);
 }
 
 TEST(doctor_names_faulting_gpus_and_explains)
@@ -213,7 +219,7 @@ TEST(doctor_every_check_has_evidence_or_skips)
 	fw_host_free(&h);
 	fw_machine_close(m);
 	/* no machine at all (an image alone gives settings; here nothing): every check skips */
-	struct fw_doctor_ctx none = {NULL, {0}, FW_PROFILE_ALL};
+	struct fw_doctor_ctx none = {NULL, {0}, FW_PROFILE_ALL, FW_ROLE_AUTO};
 	fw_doctor_run(&none, &rep);
 	check_all_have_evidence(&rep, "no machine");
 	CHECK_EQ(rep.skip, rep.count);
@@ -347,6 +353,73 @@ TEST(doctor_in_a_guest_gives_no_host_advice)
 	fw_sysroot_text(dir, "var/log/dmesg", "[    0.0] Memory Encryption Features active: AMD SEV SEV-ES\n");
 	CHECK(run(dir, FW_PROFILE_ALL, &rep, &h, &m));
 	CHECK_EQ(find(&rep, "guest-snp")->status, FW_CHECK_FAIL);
+	fw_doctor_report_free(&rep);
+	fw_host_free(&h);
+	fw_machine_close(m);
+	fw_sysroot_remove(dir);
+}
+
+/* A plain VM as QEMU makes one: its std VGA, a NIC, an IOMMU of its own, no SEV. Nothing fails
+ * with the default profile; asked for SNP or vfio by name, the guest checks do; judged as the host
+ * under test (--role host) the host checks read its own IOMMU groups. */
+TEST(doctor_plain_vm_and_role)
+{
+	char dir[] = "/tmp/fwlens-doctor.XXXXXX";
+	CHECK(fw_sysroot_new(dir));
+	uint8_t vga[4096], nic[4096];
+	memset(vga, 0, sizeof(vga));
+	fw_put_le16(vga, 0x1234);
+	fw_put_le16(vga + 2, 0x1111);
+	vga[0x0B] = 0x03;
+	memset(nic, 0, sizeof(nic));
+	fw_put_le16(nic, 0x8086);
+	fw_put_le16(nic + 2, 0x10D3);
+	nic[0x0B] = 0x02;
+	fw_sysroot_pci(dir, "pci0000:00/0000:00:01.0", vga,
+		       "0x00000000c0000000 0x00000000c0ffffff 0x0000000000042208\n", -1, "bochs-drm", 1);
+	fw_sysroot_pci(dir, "pci0000:00/0000:00:02.0", nic,
+		       "0x00000000c1000000 0x00000000c101ffff 0x0000000000040200\n", -1, "e1000e", 2);
+	fw_sysroot_text(dir, "sys/kernel/iommu_groups/1/type", "DMA\n");
+	fw_sysroot_text(dir, "sys/kernel/iommu_groups/2/type", "DMA\n");
+	fw_sysroot_text(dir, "proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu sse2 hypervisor\n");
+	fw_sysroot_text(dir, "sys/class/dmi/id/sys_vendor", "QEMU\n");
+	fw_sysroot_text(dir, "proc/cmdline", "console=ttyS0 intremap=off\n");
+	fw_sysroot_text(dir, "var/log/dmesg", "[    0.5] iommu: Default domain type: Translated \n");
+	struct fw_doctor_report rep;
+	struct fw_host h;
+	struct fw_machine *m;
+	CHECK(run(dir, FW_PROFILE_ALL, &rep, &h, &m));
+	check_all_have_evidence(&rep, "plain VM");
+	CHECK_EQ(rep.fail, 0);
+	CHECK_EQ(find(&rep, "guest-snp")->status, FW_CHECK_SKIP);
+	CHECK(strstr(find(&rep, "guest-snp")->explanation, "A plain VM") != NULL);
+	CHECK_EQ(find(&rep, "guest-gpus")->status, FW_CHECK_SKIP);
+	CHECK(evidence_has(find(&rep, "guest-gpus"), "2 PCI devices, no GPU among them"));
+	/* the VGA is no GPU: nothing to judge for NUMA nodes or BARs */
+	CHECK_EQ(find(&rep, "gpu-numa")->status, FW_CHECK_SKIP);
+	CHECK_EQ(find(&rep, "gpu-bars")->status, FW_CHECK_SKIP);
+	CHECK_EQ(find(&rep, "iommu-group-types")->status, FW_CHECK_SKIP);
+	fw_doctor_report_free(&rep);
+	fw_host_free(&h);
+	fw_machine_close(m);
+	CHECK(run(dir, FW_PROFILE_SNP, &rep, &h, &m));
+	CHECK_EQ(find(&rep, "guest-snp")->status, FW_CHECK_FAIL);
+	fw_doctor_report_free(&rep);
+	fw_host_free(&h);
+	fw_machine_close(m);
+	CHECK(run(dir, FW_PROFILE_VFIO, &rep, &h, &m));
+	CHECK_EQ(find(&rep, "guest-gpus")->status, FW_CHECK_FAIL);
+	fw_doctor_report_free(&rep);
+	fw_host_free(&h);
+	fw_machine_close(m);
+	/* judged as the host under test: its own groups are read, the guest checks do not apply */
+	CHECK(run_as(dir, FW_PROFILE_ALL, FW_ROLE_HOST, &rep, &h, &m));
+	check_all_have_evidence(&rep, "role host");
+	const struct fw_check_result *g = find(&rep, "iommu-group-types");
+	CHECK_EQ(g->status, FW_CHECK_PASS);
+	CHECK(evidence_has(g, "judged as the host under test (--role host), though a guest: the hypervisor flag in /proc/cpuinfo"));
+	CHECK_EQ(find(&rep, "guest-snp")->status, FW_CHECK_SKIP);
+	CHECK(strstr(find(&rep, "guest-snp")->explanation, "--role host") != NULL);
 	fw_doctor_report_free(&rep);
 	fw_host_free(&h);
 	fw_machine_close(m);

@@ -9,6 +9,7 @@
 #include "tools/host/pci-names.h"
 #include "parsers/view.h"
 #include "tools/host/host.h"
+#include "tools/host/kernel-log.h"
 #include "sysroot.h"
 
 /* A Turin-like root port: PCIe cap at 0x58 (root port, Gen5 x16), ACS at 0x2a0 as lspci shows. */
@@ -163,4 +164,82 @@ TEST(pci_device_names_from_the_id_list)
 	CHECK_STR(fw_pci_device_name(0x10DE, 0xFFF0, buf, sizeof(buf)), "10de:fff0");
 	CHECK_STR(fw_pci_device_name(0x1234, 0x5678, buf, sizeof(buf)), "1234:5678");
 	CHECK_STR(fw_pci_device_name(0x10DE, 0x2BB5, buf, 12), "NVIDIA Corp"); /* cut, never overrun */
+}
+
+/* Which display controllers are GPUs: emulated and BMC adapters are not (QEMU's std VGA was
+ * taken for a GPU inside a VM). */
+TEST(pci_gpu_classification)
+{
+	static const struct {
+		uint16_t vendor, device;
+		uint32_t class_code;
+		bool gpu;
+	} cases[] = {
+		{0x10DE, 0x2BB5, 0x030200, true},  /* NVIDIA RTX PRO 6000 Blackwell Server */
+		{0x1002, 0x74A1, 0x120000, true},  /* AMD Instinct (processing accelerator) */
+		{0x8086, 0x56C0, 0x038000, true},  /* Intel Data Center GPU Flex */
+		{0x1234, 0x1111, 0x030000, false}, /* QEMU std VGA / Bochs */
+		{0x1AF4, 0x1050, 0x038000, false}, /* virtio-gpu */
+		{0x1B36, 0x0100, 0x030000, false}, /* QXL */
+		{0x15AD, 0x0405, 0x030000, false}, /* VMware SVGA II */
+		{0x1013, 0x00B8, 0x030000, false}, /* Cirrus */
+		{0x1A03, 0x2000, 0x030000, false}, /* ASPEED BMC VGA */
+		{0x1B36, 0x000C, 0x060400, false}, /* a root port */
+		{0x8086, 0x10D3, 0x020000, false}, /* a NIC */
+		{0x1234, 0x0001, 0x120000, false}, /* class 12h of no GPU vendor */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fw_pci_device d;
+		memset(&d, 0, sizeof(d));
+		d.have_config = true;
+		d.cfg.vendor = cases[i].vendor;
+		d.cfg.device = cases[i].device;
+		d.cfg.class_code = cases[i].class_code;
+		CHECK_EQ(fw_pci_is_gpu(&d), cases[i].gpu);
+	}
+	struct fw_pci_device none;
+	memset(&none, 0, sizeof(none));
+	CHECK(!fw_pci_is_gpu(&none));
+}
+
+/* /dev/kmsg records as dmesg lines: the header gives the time, continuation lines are dropped, a
+ * line without a header is kept as it is; a file of records reads like the device. */
+TEST(kernel_log_from_kmsg_records)
+{
+	const char *rec = "6,512,1234567,-;AMD-Vi: Event logged [IO_PAGE_FAULT device=41:00.0 domain=0x0012 address=0x2000001000 flags=0x0020]\n"
+			  " SUBSYSTEM=pci\n"
+			  " DEVICE=+pci:0000:41:00.0\n"
+			  "4,513,98000001,c,more;iommu: Default domain type: Translated \n"
+			  "no header here\n"
+			  "12,514,0,-;\\x1b[31mescaped\n";
+	size_t n;
+	char *out = fw_kernel_log_from_kmsg(rec, strlen(rec), &n);
+	CHECK_STR(out, "[    1.234567] AMD-Vi: Event logged [IO_PAGE_FAULT device=41:00.0 domain=0x0012 address=0x2000001000 flags=0x0020]\n"
+		       "[   98.000001] iommu: Default domain type: Translated \n"
+		       "no header here\n"
+		       "[    0.000000] \\x1b[31mescaped\n");
+	CHECK_EQ(n, strlen(out));
+	free(out);
+	out = fw_kernel_log_from_kmsg("", 0, &n);
+	CHECK_EQ(n, 0);
+	free(out);
+
+	char dir[] = "/tmp/fwlens-kmsg.XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char path[64];
+	snprintf(path, sizeof(path), "%s/kmsg", dir);
+	put_file(dir, "kmsg", rec, strlen(rec));
+	uint8_t *data;
+	char why[128];
+	CHECK(fw_kernel_log_kmsg(path, &data, &n, why, sizeof(why)));
+	CHECK(n > 0 && strncmp((const char *)data, "[    1.234567] AMD-Vi: Event logged", 35) == 0);
+	free(data);
+	put_file(dir, "empty", "", 0);
+	snprintf(path, sizeof(path), "%s/empty", dir);
+	CHECK(!fw_kernel_log_kmsg(path, &data, &n, why, sizeof(why)));
+	CHECK_STR(why, "no records");
+	snprintf(path, sizeof(path), "%s/absent", dir);
+	CHECK(!fw_kernel_log_kmsg(path, &data, &n, why, sizeof(why)));
+	CHECK_STR(why, "No such file or directory");
+	fw_sysroot_remove(dir);
 }

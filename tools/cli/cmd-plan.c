@@ -128,6 +128,8 @@ static json_t *verified_document(const void *ctx)
 	}
 	json_object_set_new(doc, "entries", arr);
 	json_object_set_new(doc, "failed", json_integer((json_int_t)s->v->failed));
+	json_object_set_new(doc, "rebooted", s->v->rebooted < 0 ? json_null() : json_boolean(s->v->rebooted));
+	json_object_set_new(doc, "rebooted_why", json_string(s->v->rebooted_why));
 	json_t *doc_checks = json_array();
 	for (size_t i = 0; i < s->nchecks; i++)
 		for (size_t r = 0; r < s->rep->count; r++)
@@ -157,6 +159,8 @@ static void verified_text(struct fw_cli *cli, const void *ctx)
 	/* prompts and values come from the plan file and the machine: one line each */
 	fw_put_visible_format(f, "Verify %s against %s (values from %s)", s->path, s->src->path, s->v->current_source);
 	fputc('\n', f);
+	fprintf(f, "rebooted since the plan: %s (%s)\n", s->v->rebooted < 0 ? "not known" : s->v->rebooted ? "yes" : "no",
+		s->v->rebooted_why);
 	for (size_t i = 0; i < s->v->n; i++) {
 		const struct fw_verify_item *it = &s->v->items[i];
 		fw_put_visible_format(f, "  %-10s %s = %s (planned %s)%s%s", fw_verify_state_name(it->state), it->prompt,

@@ -110,6 +110,7 @@ json_t *fw_plan_json(struct fw_plan *p, const char *profile)
 			    fw_cli_json_current_source(fw_source_current(p->src), fw_source_current_text(p->src)));
 	json_object_set_new(doc, "profile", str_or_null(profile));
 	json_object_set_new(doc, "hii_crc32", str_or_null(p->src->hii_crc));
+	json_object_set_new(doc, "made", fw_plan_made_json(p->src));
 	for (size_t i = 0; i < p->n; i++)
 		json_array_append_new(arr, fw_plan_entry_json(p, i));
 	json_object_set_new(doc, "entries", arr);
@@ -470,11 +471,21 @@ static const char efivarfs_prologue[] =
 	"\tif [ \"$(hexof \"$tmp\")\" != \"$3\" ]; then\n"
 	"\t\techo \"$1: the new bytes did not come out as planned: not written\" >&2; fail=1; return\n"
 	"\tfi\n"
-	"\t# efivarfs files are immutable by default; attributes and data go in one write\n"
-	"\tchattr -i \"$f\" 2>/dev/null || true\n"
-	"\tif ! dd if=\"$tmp\" of=\"$f\" bs=\"$5\" count=1 conv=notrunc 2>/dev/null; then\n"
-	"\t\techo \"$1: write failed; backup in $BACKUP/$1\" >&2; fail=1; return\n"
+	"\t# Linux makes efivarfs files of variables it does not know immutable: lift the flag (chattr,\n"
+	"\t# e2fsprogs), write attributes and data in one write, and set the flag again afterwards\n"
+	"\timmutable=0\n"
+	"\tcase $(lsattr -d \"$f\" 2>/dev/null | cut -d' ' -f1) in\n"
+	"\t*i*) immutable=1 ;;\n"
+	"\tesac\n"
+	"\tif [ $immutable = 1 ] && ! chattr -i \"$f\"; then\n"
+	"\t\techo \"$1: immutable and chattr -i failed (is chattr installed?): not written\" >&2; fail=1; return\n"
 	"\tfi\n"
+	"\tif ! dd if=\"$tmp\" of=\"$f\" bs=\"$5\" count=1 conv=notrunc 2>/dev/null; then\n"
+	"\t\techo \"$1: write failed (immutable? chattr -i \\\"$f\\\" first); backup in $BACKUP/$1\" >&2; fail=1\n"
+	"\t\t[ $immutable = 1 ] && chattr +i \"$f\"\n"
+	"\t\treturn\n"
+	"\tfi\n"
+	"\t[ $immutable = 1 ] && chattr +i \"$f\"\n"
 	"\tif [ \"$(hexof \"$f\")\" != \"$3\" ]; then\n"
 	"\t\techo \"$1: read back differs from what was written; backup in $BACKUP/$1\" >&2; fail=1; return\n"
 	"\tfi\n"

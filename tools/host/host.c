@@ -501,13 +501,31 @@ static void load_gpu_stack(struct fw_host *h)
 	/* the rest of the GPUs a host driver holds belong to the host */
 	for (size_t i = 0; i < h->npci; i++) {
 		struct fw_pci_device *d = &h->pci[i];
-		uint8_t base = d->have_config ? (uint8_t)(d->cfg.class_code >> 16) : 0;
-		bool gpu = base == 0x03 || (base == 0x12 && (d->cfg.vendor == 0x10DE || d->cfg.vendor == 0x1002));
-		if (gpu && !d->owner && d->driver && strcmp(d->driver, "vfio-pci") != 0) {
+		if (fw_pci_is_gpu(d) && !d->owner && d->driver && strcmp(d->driver, "vfio-pci") != 0) {
 			d->owner = fw_xstrdup("host");
 			d->owner_from = fw_xasprintf("sys/bus/pci/devices/%s/driver: %s", d->bdf, d->driver);
 		}
 	}
+}
+
+bool fw_pci_is_gpu(const struct fw_pci_device *d)
+{
+	if (!d->have_config)
+		return false;
+	uint8_t base = (uint8_t)(d->cfg.class_code >> 16);
+	if (base == 0x12)
+		return d->cfg.vendor == 0x10DE || d->cfg.vendor == 0x1002;
+	if (base != 0x03)
+		return false;
+	/* Display adapters that only draw a console: hypervisors' emulated ones (QEMU std VGA and
+	 * Bochs 1234:1111, virtio-gpu 1af4:1050, QXL 1b36:0100, VMware SVGA 15ad:0405/0710, Cirrus
+	 * 1013:00b8, VirtualBox 80ee:beef, Hyper-V 1414:5353) and a server's BMC VGA (ASPEED 1a03,
+	 * Matrox G200e 102b on BMCs): no compute, no peer-to-peer, nothing to pass through. */
+	static const uint16_t console_vendors[] = {0x1234, 0x1AF4, 0x1B36, 0x15AD, 0x1013, 0x80EE, 0x1414, 0x1A03, 0x102B};
+	for (size_t i = 0; i < sizeof(console_vendors) / sizeof(console_vendors[0]); i++)
+		if (d->cfg.vendor == console_vendors[i])
+			return false;
+	return true;
 }
 
 bool fw_host_load(struct fw_machine *m, struct fw_host *h, struct fw_error *err)
@@ -525,6 +543,13 @@ bool fw_host_load(struct fw_machine *m, struct fw_host *h, struct fw_error *err)
 	h->kernel_version = fw_machine_read_text(m, "proc/version");
 	h->cmdline = fw_machine_read_text(m, "proc/cmdline");
 	parse_cmdline(h);
+	h->boot_id = fw_machine_read_text(m, "proc/sys/kernel/random/boot_id");
+	h->boot_time = -1;
+	char *stat = fw_machine_read_text(m, "proc/stat");
+	const char *bt = stat ? strstr(stat, "\nbtime ") : NULL;
+	if (bt)
+		h->boot_time = strtoll(bt + 7, NULL, 10);
+	free(stat);
 	h->kvm_sev = fw_machine_read_text(m, "sys/module/kvm_amd/parameters/sev");
 	h->kvm_sev_es = fw_machine_read_text(m, "sys/module/kvm_amd/parameters/sev_es");
 	h->kvm_sev_snp = fw_machine_read_text(m, "sys/module/kvm_amd/parameters/sev_snp");
@@ -561,6 +586,7 @@ bool fw_host_load(struct fw_machine *m, struct fw_host *h, struct fw_error *err)
 	}
 	if (fw_machine_kernel_log(m, &b, h->dmesg_why, sizeof(h->dmesg_why)))
 		h->dmesg = fw_xstrndup((const char *)b.data, b.len);
+	h->dmesg_from = fw_machine_kernel_log_from(m);
 	parse_faults(h);
 	return true;
 }
@@ -602,7 +628,7 @@ void fw_host_free(struct fw_host *h)
 {
 	char **strings[] = {&h->board, &h->product, &h->vendor, &h->bios_vendor, &h->bios_version, &h->bios_date,
 			    &h->kernel_release, &h->kernel_version, &h->cmdline, &h->kvm_sev, &h->kvm_sev_es,
-			    &h->kvm_sev_snp, &h->cpu_flags, &h->nvidia_version, &h->dmesg};
+			    &h->kvm_sev_snp, &h->cpu_flags, &h->nvidia_version, &h->dmesg, &h->boot_id};
 	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++)
 		free(*strings[i]);
 	for (size_t i = 0; i < h->noptions; i++) {

@@ -63,6 +63,10 @@ struct fw_host {
 	struct fw_machine *machine;
 	char *board, *product, *vendor, *bios_vendor, *bios_version, *bios_date;
 	char *kernel_release, *kernel_version, *cmdline;
+	/* which boot this is: proc/sys/kernel/random/boot_id, and proc/stat's btime (seconds since
+	 * the epoch), or NULL / -1 when not known */
+	char *boot_id;
+	long long boot_time;
 	struct fw_kernel_option *options;
 	size_t noptions;
 	char *kvm_sev, *kvm_sev_es, *kvm_sev_snp; /* "Y"/"N"/"1"/"0" as read, or NULL */
@@ -81,6 +85,7 @@ struct fw_host {
 	char *nvidia_version; /* first line of /proc/driver/nvidia/version, or NULL */
 	bool pve_captured;    /* etc/pve/qemu-server or etc/pve/lxc exists */
 	char *dmesg;   /* the kernel log, NUL-terminated */
+	const char *dmesg_from; /* where it was read: "var/log/dmesg", or on a live root "/dev/kmsg" or "dmesg" */
 	char dmesg_why[256]; /* why there is no kernel log */
 	struct fw_iommu_fault *faults;
 	size_t nfaults;
@@ -98,6 +103,9 @@ const char *fw_host_option(const struct fw_host *h, const char *key, bool *prese
 struct fw_pci_device *fw_host_bar_owner(const struct fw_host *h, uint64_t address, int *bar);
 /* Kernel log lines containing `needle` (pointers into h->dmesg, each up to its newline). */
 size_t fw_host_log_lines(const struct fw_host *h, const char *needle, const char **lines, size_t max);
+/* A GPU: a display controller (class 03h) that is not an emulated or BMC display adapter, or a
+ * processing accelerator (class 12h) of a GPU vendor (NVIDIA, AMD). */
+bool fw_pci_is_gpu(const struct fw_pci_device *d);
 /* Parse "BDF" forms "0000:41:00.0" or "41:00.0" (segment 0). */
 bool fw_parse_bdf(const char *s, unsigned *seg, unsigned *bus, unsigned *dev, unsigned *fn);
 

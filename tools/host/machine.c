@@ -1,26 +1,21 @@
 /* Machine roots: a folder (live "/" or a sysroot) read through root-confined path resolution, or
  * a snapshot whose members live in memory. */
 #include "machine.h"
+#include "kernel-log.h"
 #include "parsers/file.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "parsers/json-text.h"
 
 #include "parsers/strmap.h"
-
-extern char **environ;
 
 #define MAX_LINK_HOPS 40
 #define MAX_COMPONENTS 256
@@ -43,6 +38,7 @@ struct fw_machine {
 	size_t manifest_src_len;
 	char *created;      /* the manifest's "created", read with its links while manifest_src waits */
 	char *manifest; /* its text, made on demand */
+	const char *kernel_log_from; /* where fw_machine_kernel_log read it: "/dev/kmsg", "dmesg", "var/log/dmesg" */
 };
 
 void fw_strlist_push(struct fw_strlist *l, const char *s)
@@ -593,69 +589,36 @@ bool fw_machine_list(struct fw_machine *m, const char *rel_dir, struct fw_strlis
 	return true;
 }
 
-/* The kernel log of a live root, from the dmesg program (no shell). */
-static bool run_dmesg(uint8_t **data, size_t *len, char *why, size_t whylen)
-{
-	int pipefd[2];
-	if (pipe2(pipefd, O_CLOEXEC) != 0) {
-		snprintf(why, whylen, "pipe: %s", strerror(errno));
-		return false;
-	}
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
-	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-	char *argv[] = {"dmesg", NULL};
-	pid_t pid;
-	int rc = posix_spawnp(&pid, "dmesg", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pipefd[1]);
-	if (rc != 0) {
-		close(pipefd[0]);
-		snprintf(why, whylen, "cannot run dmesg: %s", strerror(rc));
-		return false;
-	}
-	size_t cap = 64u << 20, size = 0, alloc = 65536;
-	uint8_t *buf = fw_xmalloc(alloc);
-	struct pollfd pfd = {pipefd[0], POLLIN, 0};
-	for (;;) {
-		int pr = poll(&pfd, 1, 10000);
-		if (pr <= 0)
-			break; /* a stuck dmesg: keep what was read */
-		if (size == alloc) {
-			if (alloc >= cap)
-				break;
-			alloc *= 2;
-			buf = fw_xrealloc(buf, alloc);
-		}
-		ssize_t r = read(pipefd[0], buf + size, alloc - size);
-		if (r <= 0) {
-			if (r < 0 && errno == EINTR)
-				continue;
-			break;
-		}
-		size += (size_t)r;
-	}
-	close(pipefd[0]);
-	int status = 0;
-	kill(pid, SIGKILL); /* no-op when it already exited */
-	waitpid(pid, &status, 0);
-	if (size == 0) {
-		free(buf);
-		snprintf(why, whylen, "dmesg printed nothing (not permitted: kernel.dmesg_restrict?)");
-		return false;
-	}
-	*data = buf;
-	*len = size;
-	return true;
-}
-
 bool fw_machine_kernel_log(struct fw_machine *m, struct fw_blob *out, char *why, size_t whylen)
 {
 	struct fw_error err;
 	fw_error_clear(&err);
-	if (fw_machine_read(m, "var/log/dmesg", out, &err))
+	char real[4096];
+	bool live = m->kind == FW_MACHINE_FOLDER && realpath(m->path, real) && strcmp(real, "/") == 0;
+	if (live && !m->kernel_log_from) {
+		/* the running kernel's log, once: var/log/dmesg is only what a boot-time service saved */
+		uint8_t *data;
+		size_t len;
+		char why_kmsg[160] = "", why_dmesg[160] = "";
+		if (fw_kernel_log_kmsg("/dev/kmsg", &data, &len, why_kmsg, sizeof(why_kmsg)))
+			m->kernel_log_from = "/dev/kmsg";
+		else if (fw_kernel_log_dmesg(&data, &len, why_dmesg, sizeof(why_dmesg)))
+			m->kernel_log_from = "dmesg";
+		if (m->kernel_log_from) {
+			fw_machine_add_file(m, "var/log/dmesg", data, len);
+			return fw_machine_read(m, "var/log/dmesg", out, NULL);
+		}
+		m->kernel_log_from = "var/log/dmesg";
+		if (fw_machine_read(m, "var/log/dmesg", out, &err))
+			return true;
+		snprintf(why, whylen, "/dev/kmsg: %s; dmesg: %s; no var/log/dmesg", why_kmsg, why_dmesg);
+		return false;
+	}
+	if (fw_machine_read(m, "var/log/dmesg", out, &err)) {
+		if (!m->kernel_log_from)
+			m->kernel_log_from = "var/log/dmesg";
 		return true;
+	}
 	if (m->kind == FW_MACHINE_FOLDER && fw_machine_exists(m, "var/log/dmesg")) {
 		snprintf(why, whylen, "%s", err.msg); /* there, but unreadable or over the size cap */
 		return false;
@@ -664,16 +627,11 @@ bool fw_machine_kernel_log(struct fw_machine *m, struct fw_blob *out, char *why,
 		snprintf(why, whylen, "the snapshot holds no kernel log");
 		return false;
 	}
-	char real[4096];
-	if (!realpath(m->path, real) || strcmp(real, "/") != 0) {
-		snprintf(why, whylen, "no var/log/dmesg in the root folder (snapshot capture --dmesg FILE adds one)");
-		return false;
-	}
-	/* the live root: ask the kernel, once, and keep the answer with the other files */
-	uint8_t *data;
-	size_t len;
-	if (!run_dmesg(&data, &len, why, whylen))
-		return false;
-	fw_machine_add_file(m, "var/log/dmesg", data, len);
-	return fw_machine_read(m, "var/log/dmesg", out, NULL);
+	snprintf(why, whylen, "no var/log/dmesg in the root folder (snapshot capture --dmesg FILE adds one)");
+	return false;
+}
+
+const char *fw_machine_kernel_log_from(const struct fw_machine *m)
+{
+	return m->kernel_log_from ? m->kernel_log_from : "var/log/dmesg";
 }

@@ -60,9 +60,12 @@ bool fw_machine_identity(struct fw_machine *m, const char *rel, uint64_t *dev, u
 /* Whether a path exists (file, directory or device node such as dev/sev). */
 bool fw_machine_exists(struct fw_machine *m, const char *rel);
 
-/* The kernel log: var/log/dmesg, or on the live root the output of the dmesg program (no shell).
- * On failure `why` says why (not permitted, not captured). */
+/* The kernel log: on the live root the running kernel's, from /dev/kmsg or else the dmesg program
+ * (no shell), and var/log/dmesg (what a boot-time service saved) only when neither can be read;
+ * elsewhere var/log/dmesg. On failure `why` says why (not permitted, not captured). */
 bool fw_machine_kernel_log(struct fw_machine *m, struct fw_blob *out, char *why, size_t whylen);
+/* Where the kernel log was read: "/dev/kmsg", "dmesg" or "var/log/dmesg". */
+const char *fw_machine_kernel_log_from(const struct fw_machine *m);
 
 /* Snapshot-only facts recorded at capture time (NULL for folders): the manifest as indented JSON
  * text (made when first asked for), or as the parsed document (parsed when first asked for). */

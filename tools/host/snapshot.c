@@ -47,7 +47,9 @@ static const char *const dmi_names[] = {
 };
 static const char *const proc_files[] = {
 	"proc/cmdline", "proc/version", "proc/sys/kernel/osrelease", "proc/sys/kernel/hostname", "proc/cpuinfo",
-	"proc/iomem", NULL,
+	"proc/iomem",
+	/* which boot was captured: a plan's verification compares only after a reboot */
+	"proc/sys/kernel/random/boot_id", "proc/stat", NULL,
 };
 /* Where the kernel command line and module options are configured. */
 static const char *const boot_files[] = {"etc/kernel/cmdline", "etc/default/grub", NULL};
@@ -567,7 +569,9 @@ static void take_kernel_log(struct capture *c)
 		return;
 	struct member *m = add_member(c);
 	m->path = fw_xstrdup("var/log/dmesg");
-	m->from = fw_machine_exists(c->m, "var/log/dmesg") ? source_path(c, "var/log/dmesg") : fw_xstrdup("dmesg");
+	/* on a live root the running kernel's log (/dev/kmsg or dmesg), not the boot-time var/log/dmesg */
+	const char *from = fw_machine_kernel_log_from(c->m);
+	m->from = strcmp(from, "var/log/dmesg") == 0 ? source_path(c, "var/log/dmesg") : fw_xstrdup(from);
 	m->kind = "kernel-log";
 	m->data = fw_xmalloc(b.len ? b.len : 1);
 	memcpy(m->data, b.data, b.len);

@@ -16,10 +16,7 @@
 
 static bool is_nvidia_gpu(const struct fw_pci_device *d)
 {
-	if (!d->have_config || d->cfg.vendor != 0x10DE)
-		return false;
-	uint8_t base = (uint8_t)(d->cfg.class_code >> 16);
-	return base == 0x03 || base == 0x12;
+	return fw_pci_is_gpu(d) && d->cfg.vendor == 0x10DE;
 }
 
 /* Blackwell generation, as the PCI id lists group NVIDIA's device ids: GB100/GB102 0x29xx, GB202
@@ -280,18 +277,18 @@ void fw_check_gpu_driver_init(const struct fw_doctor_ctx *ctx, struct fw_check_r
 				}
 			}
 			if (shown++ < 8)
-				fw_check_evidence(r, FW_EVIDENCE_LOG, FW_KERNEL_LOG_PATH, "%.*s", (int)(len > 300 ? 300 : len), line);
+				fw_check_evidence(r, FW_EVIDENCE_LOG, fw_doctor_log_from(ctx), "%.*s", (int)(len > 300 ? 300 : len), line);
 		}
 		line += len + (eol ? 1 : 0);
 	}
 	if (shown > 8)
-		fw_check_evidence(r, FW_EVIDENCE_LOG, FW_KERNEL_LOG_PATH, "(%zu more GPU failure lines)", shown - 8);
+		fw_check_evidence(r, FW_EVIDENCE_LOG, fw_doctor_log_from(ctx), "(%zu more GPU failure lines)", shown - 8);
 	if (!ng && !unattributed) {
 		const struct fw_pci_device *all[MAX_GPUS];
 		size_t n = fw_host_gpus(h, all, MAX_GPUS), nv = 0;
 		for (size_t i = 0; i < n && i < MAX_GPUS; i++)
 			nv += is_nvidia_gpu(all[i]);
-		fw_check_evidence(r, FW_EVIDENCE_LOG, FW_KERNEL_LOG_PATH,
+		fw_check_evidence(r, FW_EVIDENCE_LOG, fw_doctor_log_from(ctx),
 				  "no RmInitAdapter, FSP, Xid or failed-probe line in %zu lines", lines);
 		if (h->nvidia_version)
 			fw_check_evidence(r, FW_EVIDENCE_FILE, "proc/driver/nvidia/version", "%s", h->nvidia_version);

@@ -9,15 +9,29 @@
 
 const char *fw_doctor_guest_source(const struct fw_host *h)
 {
-	return h->guest_why && strstr(h->guest_why, "cpuinfo") ? "proc/cpuinfo" : "sys/class/dmi/id";
+	return !h->guest_why || strstr(h->guest_why, "cpuinfo") ? "proc/cpuinfo" : "sys/class/dmi/id";
+}
+
+/* Asked for by name: doctor --profile sev-snp-host (or vfio) rather than all. A plain VM, with no
+ * sign of SEV and no GPU, is judged by what it is unless the profile asks for more. */
+static bool asked_for(const struct fw_doctor_ctx *ctx, unsigned profile)
+{
+	return ctx->profiles == profile;
 }
 
 static bool needs_guest(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
 	if (!fw_doctor_needs_host(ctx, r))
 		return false;
-	if (ctx->host->guest_why)
+	if (fw_doctor_guest_why(ctx))
 		return true;
+	if (ctx->role == FW_ROLE_HOST) {
+		fw_check_evidence(r, FW_EVIDENCE_FILE, fw_doctor_guest_source(ctx->host), "judged as the host under test (--role host)%s%s",
+				  ctx->host->guest_why ? ", though a guest: " : "", ctx->host->guest_why ? ctx->host->guest_why : "");
+		fw_check_set(r, FW_CHECK_SKIP, "Judged as the host under test (--role host): this check applies inside a guest.", NULL);
+		r->not_applicable = true;
+		return false;
+	}
 	if (!ctx->host->cpu_flags && !ctx->host->vendor && !ctx->host->product) {
 		fw_check_skip(r, "proc/cpuinfo", "Neither /proc/cpuinfo nor DMI was captured, so whether this is a guest is not known.");
 		return false;
@@ -36,11 +50,11 @@ void fw_check_guest_snp(const struct fw_doctor_ctx *ctx, struct fw_check_result 
 	if (!needs_guest(ctx, r))
 		return;
 	const struct fw_host *h = ctx->host;
-	fw_check_evidence(r, FW_EVIDENCE_FILE, fw_doctor_guest_source(h), "a guest: %s", h->guest_why);
+	fw_check_evidence(r, FW_EVIDENCE_FILE, fw_doctor_guest_source(h), "a guest: %s", fw_doctor_guest_why(ctx));
 	fw_check_evidence(r, h->dev_sev_guest ? FW_EVIDENCE_FILE : FW_EVIDENCE_ABSENT, "dev/sev-guest", "dev/sev-guest: %s",
 			  h->dev_sev_guest ? "present" : "absent");
 	if (!h->dmesg) {
-		fw_check_skip(r, FW_KERNEL_LOG_PATH, "The guest's kernel log was not captured (%s), so its memory encryption is not known.",
+		fw_check_skip(r, fw_doctor_log_from(ctx), "The guest's kernel log was not captured (%s), so its memory encryption is not known.",
 			      h->dmesg_why[0] ? h->dmesg_why : "no var/log/dmesg");
 		return;
 	}
@@ -49,12 +63,17 @@ void fw_check_guest_snp(const struct fw_doctor_ctx *ctx, struct fw_check_result 
 	if (n)
 		fw_doctor_log_evidence(ctx, r, "Memory Encryption Features active:", 1);
 	else
-		fw_check_evidence(r, FW_EVIDENCE_LOG, FW_KERNEL_LOG_PATH, "no \"Memory Encryption Features active\" line");
+		fw_check_evidence(r, FW_EVIDENCE_LOG, fw_doctor_log_from(ctx), "no \"Memory Encryption Features active\" line");
 	char text[256] = "";
 	if (line)
 		snprintf(text, sizeof(text), "%.*s", (int)strcspn(line, "\n"), line);
 	bool snp = strstr(text, "SEV-SNP") != NULL;
-	if (!n)
+	if (!n && !h->dev_sev_guest && !asked_for(ctx, FW_PROFILE_SNP))
+		fw_check_set(r, FW_CHECK_SKIP,
+			     "A plain VM: no memory encryption is active and there is no /dev/sev-guest, so nothing says it "
+			     "was meant to be an SEV guest (doctor --profile sev-snp-host requires SEV-SNP).",
+			     NULL);
+	else if (!n)
 		fw_check_set(r, FW_CHECK_FAIL,
 			     "The guest kernel reports no memory encryption: this is not an SEV guest (or its kernel lacks "
 			     "SEV guest support).",
@@ -78,7 +97,7 @@ void fw_check_guest_gpus(const struct fw_doctor_ctx *ctx, struct fw_check_result
 	if (!needs_guest(ctx, r))
 		return;
 	const struct fw_host *h = ctx->host;
-	fw_check_evidence(r, FW_EVIDENCE_FILE, fw_doctor_guest_source(h), "a guest: %s", h->guest_why);
+	fw_check_evidence(r, FW_EVIDENCE_FILE, fw_doctor_guest_source(h), "a guest: %s", fw_doctor_guest_why(ctx));
 	if (!h->npci) {
 		fw_check_skip(r, "sys/bus/pci/devices", "The guest's PCI devices were not captured.");
 		return;
@@ -94,7 +113,13 @@ void fw_check_guest_gpus(const struct fw_doctor_ctx *ctx, struct fw_check_result
 				  gpus[i]->driver ? gpus[i]->driver : "none");
 		unbound += !gpus[i]->driver;
 	}
-	if (!n) {
+	if (!n && !asked_for(ctx, FW_PROFILE_VFIO)) {
+		fw_check_evidence(r, FW_EVIDENCE_FILE, "sys/bus/pci/devices", "%zu PCI devices, no GPU among them", h->npci);
+		fw_check_set(r, FW_CHECK_SKIP,
+			     "A plain VM: no GPU was passed through to it, and nothing says one should have been (doctor "
+			     "--profile vfio requires one).",
+			     NULL);
+	} else if (!n) {
 		fw_check_evidence(r, FW_EVIDENCE_FILE, "sys/bus/pci/devices", "%zu PCI devices, no GPU among them", h->npci);
 		fw_check_set(r, FW_CHECK_FAIL, "The guest sees no GPU: none was passed through to it.",
 			     "On the host, give the VM its GPUs (Proxmox: hostpciN: BDF,pcie=1 in /etc/pve/qemu-server/VMID.conf) "

@@ -20,7 +20,7 @@ bool fw_doctor_needs_log(const struct fw_doctor_ctx *ctx, struct fw_check_result
 		return false;
 	if (ctx->host->dmesg)
 		return true;
-	fw_check_skip(r, FW_KERNEL_LOG_PATH, "The kernel log was not captured (%s).",
+	fw_check_skip(r, fw_doctor_log_from(ctx), "The kernel log was not captured (%s).",
 		      ctx->host->dmesg_why[0] ? ctx->host->dmesg_why : "snapshot capture --dmesg FILE, or run as root");
 	return false;
 }
@@ -33,10 +33,10 @@ size_t fw_doctor_log_evidence(const struct fw_doctor_ctx *ctx, struct fw_check_r
 	size_t n = fw_host_log_lines(ctx->host, needle, lines, max);
 	for (size_t i = 0; i < n && i < max; i++) {
 		size_t len = strcspn(lines[i], "\n");
-		fw_check_evidence(r, FW_EVIDENCE_LOG, FW_KERNEL_LOG_PATH, "%.*s", (int)(len > 300 ? 300 : len), lines[i]);
+		fw_check_evidence(r, FW_EVIDENCE_LOG, fw_doctor_log_from(ctx), "%.*s", (int)(len > 300 ? 300 : len), lines[i]);
 	}
 	if (n > max)
-		fw_check_evidence(r, FW_EVIDENCE_LOG, FW_KERNEL_LOG_PATH, "(%zu more lines with \"%s\")", n - max, needle);
+		fw_check_evidence(r, FW_EVIDENCE_LOG, fw_doctor_log_from(ctx), "(%zu more lines with \"%s\")", n - max, needle);
 	return n;
 }
 
@@ -309,7 +309,7 @@ void fw_check_kernel_snp_log(const struct fw_doctor_ctx *ctx, struct fw_check_re
 	else if (n)
 		fw_check_set(r, FW_CHECK_WARN, "SEV-SNP lines are present but none reports the RMP table.", NULL);
 	else {
-		fw_check_evidence(r, FW_EVIDENCE_LOG, FW_KERNEL_LOG_PATH, "no line with SEV-SNP or SNP: in %zu lines",
+		fw_check_evidence(r, FW_EVIDENCE_LOG, fw_doctor_log_from(ctx), "no line with SEV-SNP or SNP: in %zu lines",
 				  fw_host_log_lines(h, "", NULL, 0));
 		fw_check_set(r, FW_CHECK_FAIL,
 			     "The kernel log has no SEV-SNP line at all: either the kernel lacks SNP host support (6.11+ with "
@@ -331,7 +331,7 @@ void fw_check_kernel_iommu_snp(const struct fw_doctor_ctx *ctx, struct fw_check_
 			     "AMD-Vi is running but never printed \"IOMMU SNP support enabled.\": SNP is off on the IOMMU side.",
 			     "Set SEV-SNP Support to Enable, keep the IOMMU in translated mode.");
 	else {
-		fw_check_evidence(r, FW_EVIDENCE_LOG, FW_KERNEL_LOG_PATH, "no AMD-Vi line in %zu lines",
+		fw_check_evidence(r, FW_EVIDENCE_LOG, fw_doctor_log_from(ctx), "no AMD-Vi line in %zu lines",
 				  fw_host_log_lines(h, "", NULL, 0));
 		fw_check_set(r, FW_CHECK_FAIL, "No AMD-Vi line in the kernel log: the AMD IOMMU driver is not running.",
 			     "Enable the IOMMU in the BIOS and do not pass amd_iommu=off.");
@@ -349,7 +349,7 @@ void fw_check_ccp_firmware(const struct fw_doctor_ctx *ctx, struct fw_check_resu
 	else if (sev)
 		fw_check_set(r, FW_CHECK_WARN, "The PSP runs SEV firmware but reports no SEV-SNP API.", NULL);
 	else {
-		fw_check_evidence(r, FW_EVIDENCE_LOG, FW_KERNEL_LOG_PATH, "no \"SEV API\" line in %zu lines",
+		fw_check_evidence(r, FW_EVIDENCE_LOG, fw_doctor_log_from(ctx), "no \"SEV API\" line in %zu lines",
 				  fw_host_log_lines(ctx->host, "", NULL, 0));
 		fw_check_set(r, FW_CHECK_FAIL, "No ccp SEV firmware line: the PSP driver did not start SEV.",
 			     "Check SMEE, SEV Control and that the ccp module is loaded.");

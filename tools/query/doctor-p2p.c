@@ -10,22 +10,11 @@
 #define MAX_GPUS 64
 #define MAX_PATH 32
 
-static bool is_gpu(const struct fw_pci_device *d)
-{
-	if (!d->have_config)
-		return false;
-	uint8_t base = (uint8_t)(d->cfg.class_code >> 16);
-	if (base == 0x03)
-		return true;
-	/* compute accelerators of GPU vendors (NVIDIA, AMD) report class 12h */
-	return base == 0x12 && (d->cfg.vendor == 0x10DE || d->cfg.vendor == 0x1002);
-}
-
 size_t fw_host_gpus(const struct fw_host *h, const struct fw_pci_device **out, size_t max)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < h->npci; i++)
-		if (is_gpu(&h->pci[i])) {
+		if (fw_pci_is_gpu(&h->pci[i])) {
 			if (n < max)
 				out[n] = &h->pci[i];
 			n++;
@@ -213,7 +202,7 @@ void fw_check_p2p_faults(const struct fw_doctor_ctx *ctx, struct fw_check_result
 	}
 	if (!total) {
 		size_t lines = fw_host_log_lines(h, "", NULL, 0);
-		fw_check_evidence(r, FW_EVIDENCE_LOG, FW_KERNEL_LOG_PATH, "no IO_PAGE_FAULT in %zu lines", lines);
+		fw_check_evidence(r, FW_EVIDENCE_LOG, fw_doctor_log_from(ctx), "no IO_PAGE_FAULT in %zu lines", lines);
 		fw_check_set(r, FW_CHECK_PASS, "The kernel log has no IO_PAGE_FAULT.", NULL);
 		return;
 	}
@@ -240,15 +229,15 @@ void fw_check_p2p_faults(const struct fw_doctor_ctx *ctx, struct fw_check_result
 		char target[160];
 		if (g->peer)
 			snprintf(target, sizeof(target), "BAR%d of %s (%s)", g->bar, g->peer->bdf,
-				 is_gpu(g->peer) ? "GPU" : fw_pci_class_name(g->peer->cfg.class_code));
+				 fw_pci_is_gpu(g->peer) ? "GPU" : fw_pci_class_name(g->peer->cfg.class_code));
 		else
 			snprintf(target, sizeof(target), "no device BAR (system memory or unmapped)");
-		fw_check_evidence(r, FW_EVIDENCE_LOG, FW_KERNEL_LOG_PATH, "%zu IO_PAGE_FAULT from %s (%s, IOMMU group %d, %s now, domain 0x%" PRIx64 ") at 0x%" PRIx64
+		fw_check_evidence(r, FW_EVIDENCE_LOG, fw_doctor_log_from(ctx), "%zu IO_PAGE_FAULT from %s (%s, IOMMU group %d, %s now, domain 0x%" PRIx64 ") at 0x%" PRIx64
 				     "..0x%" PRIx64 " -> %s",
 				  g->count, g->device[0] ? g->device : "(unknown requester)",
-				  req && is_gpu(req) ? "GPU" : "device", req ? req->iommu_group : -1,
+				  req && fw_pci_is_gpu(req) ? "GPU" : "device", req ? req->iommu_group : -1,
 				  rg && rg->type ? rg->type : "type unknown", g->domain, g->lo, g->hi, target);
-		if (req && g->peer && is_gpu(req) && is_gpu(g->peer) && !first_req) {
+		if (req && g->peer && fw_pci_is_gpu(req) && fw_pci_is_gpu(g->peer) && !first_req) {
 			first_req = req;
 			first_peer = g->peer;
 			first_bar = g->bar;
@@ -350,7 +339,7 @@ void fw_check_gpu_numa(const struct fw_doctor_ctx *ctx, struct fw_check_result *
 		fw_check_skip(r, "sys/bus/pci/devices", "No GPU found.");
 	else if (unknown)
 		fw_check_setf(r, FW_CHECK_WARN,
-			      ctx->host->guest_why
+			      fw_doctor_guest_why(ctx)
 				      ? "Inside a guest the NUMA layout is the VM's: give it NUMA nodes that follow the GPUs' host "
 					"nodes (Proxmox: numa: 1 with numaN: entries) if pinning matters."
 				      : "The root bridges need a _PXM in the DSDT (or the kernel a SRAT); check 'fwlens acpi topo'.",

@@ -36,6 +36,33 @@ bool fw_doctor_profile_parse(const char *name, unsigned *mask)
 	return true;
 }
 
+bool fw_doctor_role_parse(const char *name, enum fw_doctor_role *role)
+{
+	if (!name || strcmp(name, "auto") == 0)
+		*role = FW_ROLE_AUTO;
+	else if (strcmp(name, "host") == 0)
+		*role = FW_ROLE_HOST;
+	else if (strcmp(name, "guest") == 0)
+		*role = FW_ROLE_GUEST;
+	else
+		return false;
+	return true;
+}
+
+const char *fw_doctor_guest_why(const struct fw_doctor_ctx *ctx)
+{
+	if (!ctx->host || ctx->role == FW_ROLE_HOST)
+		return NULL;
+	if (ctx->role == FW_ROLE_GUEST)
+		return ctx->host->guest_why ? ctx->host->guest_why : "judged as a guest (--role guest)";
+	return ctx->host->guest_why;
+}
+
+const char *fw_doctor_log_from(const struct fw_doctor_ctx *ctx)
+{
+	return ctx->host && ctx->host->dmesg_from ? ctx->host->dmesg_from : FW_KERNEL_LOG_PATH;
+}
+
 #define SNP FW_PROFILE_SNP
 #define VFIO FW_PROFILE_VFIO
 #define P2P FW_PROFILE_P2P
@@ -185,9 +212,9 @@ void fw_doctor_run(const struct fw_doctor_ctx *ctx, struct fw_doctor_report *out
 		r->profiles = checks[i].profiles;
 		r->status = FW_CHECK_SKIP;
 		r->evidence = json_array();
-		if (checks[i].where == HOST && ctx->host && ctx->host->guest_why) {
-			fw_check_evidence(r, FW_EVIDENCE_FILE, fw_doctor_guest_source(ctx->host), "a guest: %s",
-					  ctx->host->guest_why);
+		const char *guest = fw_doctor_guest_why(ctx);
+		if (checks[i].where == HOST && guest) {
+			fw_check_evidence(r, FW_EVIDENCE_FILE, fw_doctor_guest_source(ctx->host), "a guest: %s", guest);
 			fw_check_set(r, FW_CHECK_SKIP,
 				     "This machine is a virtual machine guest: the host's BIOS settings, firmware tables and "
 				     "kernel are not visible inside it, so this host check does not apply (run doctor on the "
@@ -195,6 +222,11 @@ void fw_doctor_run(const struct fw_doctor_ctx *ctx, struct fw_doctor_report *out
 				     NULL);
 			r->not_applicable = true;
 		} else {
+			/* a VM judged as the host under test: the verdicts are on its own firmware and kernel */
+			if (checks[i].where == HOST && ctx->host && ctx->host->guest_why && ctx->role == FW_ROLE_HOST)
+				fw_check_evidence(r, FW_EVIDENCE_FILE, fw_doctor_guest_source(ctx->host),
+						  "judged as the host under test (--role host), though a guest: %s",
+						  ctx->host->guest_why);
 			checks[i].fn(ctx, r);
 		}
 		if (!r->explanation)

@@ -27,6 +27,11 @@ const char *fw_check_status_name(enum fw_check_status s);
 #define FW_PROFILE_SECURITY 0x08 /* security: the platform's firmware protections (doctor-security.c) */
 bool fw_doctor_profile_parse(const char *name, unsigned *mask);
 
+/* What the machine is judged as: what its CPU flags and DMI say (auto), or as asked: a VM with an
+ * IOMMU of its own judged as the host under test (host), or a machine judged as a guest (guest). */
+enum fw_doctor_role { FW_ROLE_AUTO, FW_ROLE_HOST, FW_ROLE_GUEST };
+bool fw_doctor_role_parse(const char *name, enum fw_doctor_role *role);
+
 /* A BIOS setting as the checks need it, supplied by the settings layer. */
 struct fw_doctor_setting {
 	const char *prompt;
@@ -65,7 +70,11 @@ struct fw_doctor_ctx {
 	const struct fw_host *host; /* may be NULL (image only) */
 	struct fw_doctor_sources src;
 	unsigned profiles;
+	enum fw_doctor_role role;
 };
+/* Why the machine is judged a guest ("the hypervisor flag in /proc/cpuinfo", "--role guest"), or
+ * NULL when it is judged a host. */
+const char *fw_doctor_guest_why(const struct fw_doctor_ctx *ctx);
 
 struct fw_check_result {
 	const char *id;
@@ -104,6 +113,8 @@ json_t *fw_security_level_json(const struct fw_doctor_report *r);
 #define FW_EVIDENCE_TABLE "acpi-table"
 #define FW_EVIDENCE_ABSENT "absent"
 #define FW_KERNEL_LOG_PATH "var/log/dmesg"
+/* Where the kernel log was read: var/log/dmesg, or on a live root /dev/kmsg or dmesg. */
+const char *fw_doctor_log_from(const struct fw_doctor_ctx *ctx);
 
 /* For the check functions (doctor-*.c) */
 void fw_check_evidence(struct fw_check_result *r, const char *kind, const char *from, const char *fmt, ...)

@@ -258,12 +258,14 @@ static void settings_tables(FILE *f, struct fw_source *src)
 static const char *iommu_mode(const struct fw_host *h, char *buf, size_t len)
 {
 	const char *why;
-	if (fw_doctor_passthrough(h, &why))
+	bool passthrough = fw_doctor_passthrough(h, &why);
+	if (passthrough)
 		snprintf(buf, len, "passthrough (%s): devices are not translated; SNP cannot be enabled", why);
 	else
 		snprintf(buf, len, "translated (the default: no iommu=pt on the command line)");
 	struct fw_group_counts c;
-	if (fw_doctor_group_types(h, &c) && c.identity) {
+	/* with passthrough the kernel made the groups identity at boot: nothing was switched */
+	if (fw_doctor_group_types(h, &c) && c.identity && !passthrough) {
 		/* an identity domain does not translate: say which groups were switched since boot */
 		size_t used = strlen(buf);
 		snprintf(buf + used, len - used, "; group%s %s identity now (switched after boot), not translated",

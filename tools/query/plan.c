@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
+#include "parsers/env.h"
 #include "say-once.h"
 #include "topics.h"
 
@@ -640,6 +642,7 @@ const char *fw_verify_state_name(enum fw_verify_state s)
 	case FW_VERIFY_LOCKED: return "locked";
 	case FW_VERIFY_UNKNOWN: return "no current value";
 	case FW_VERIFY_MISSING: return "not in these forms";
+	case FW_VERIFY_NOT_REBOOTED: return "not yet rebooted";
 	}
 	return "?";
 }
@@ -680,6 +683,53 @@ static const struct fw_setting *find_stored(const struct fw_settings *s, const j
 	return NULL;
 }
 
+static void iso_time(long long t, char *buf, size_t len)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	if (!gmtime_r(&tt, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, len, "%lld", t);
+}
+
+json_t *fw_plan_made_json(const struct fw_source *src)
+{
+	const struct fw_host *h = src->have_host ? &src->host : NULL;
+	/* SOURCE_DATE_EPOCH fixes the time, as for a capture, so outputs can be compared */
+	const char *sde = fw_env()->source_date_epoch;
+	long long now = sde ? strtoll(sde, NULL, 10) : (long long)time(NULL);
+	char when[32];
+	iso_time(now, when, sizeof(when));
+	json_t *o = json_object();
+	json_object_set_new(o, "time", json_string(when));
+	json_object_set_new(o, "epoch", json_integer((json_int_t)now));
+	json_object_set_new(o, "boot_id", h && h->boot_id ? json_string(h->boot_id) : json_null());
+	json_object_set_new(o, "boot_time", h && h->boot_time >= 0 ? json_integer(h->boot_time) : json_null());
+	return o;
+}
+
+/* Whether SRC booted since the plan was made: the boot ids, else the plan's time against SRC's
+ * boot time; -1 when neither says. */
+static int rebooted_since(const struct fw_source *src, const json_t *plan, struct fw_verify *out)
+{
+	const json_t *made = json_object_get(plan, "made");
+	const struct fw_host *h = src->have_host ? &src->host : NULL;
+	const char *plan_boot = jstr(made, "boot_id");
+	const json_t *epoch = json_object_get(made, "epoch");
+	if (plan_boot && h && h->boot_id) {
+		bool same = strcmp(plan_boot, h->boot_id) == 0;
+		out->rebooted_why = fw_arena_printf(&out->arena, "%s boot id %s, the plan's %s", src->path, h->boot_id, plan_boot);
+		return same ? 0 : 1;
+	}
+	if (json_is_integer(epoch) && h && h->boot_time >= 0) {
+		out->rebooted_why = fw_arena_printf(&out->arena, "%s booted at %lld, the plan was made at %lld", src->path,
+						    h->boot_time, (long long)json_integer_value(epoch));
+		return h->boot_time > json_integer_value(epoch) ? 1 : 0;
+	}
+	out->rebooted_why = !made ? "the plan does not say when it was made"
+				  : "neither a boot id nor a boot time of the source is known";
+	return -1;
+}
+
 bool fw_plan_verify(struct fw_source *src, const json_t *plan, struct fw_verify *out, struct fw_error *err)
 {
 	memset(out, 0, sizeof(*out));
@@ -698,6 +748,7 @@ bool fw_plan_verify(struct fw_source *src, const json_t *plan, struct fw_verify 
 		return false;
 	}
 	out->current_source = fw_arena_strdup(&out->arena, p.current_source);
+	out->rebooted = rebooted_since(src, plan, out);
 	const char *crc = jstr(plan, "hii_crc32");
 	if (crc && src->hii_crc && strcasecmp(crc, src->hii_crc) != 0)
 		out->warning = fw_arena_printf(&out->arena, "HIICrc32 differs: the plan's AMISCE export says %s, %s says %s", crc,
@@ -746,6 +797,10 @@ bool fw_plan_verify(struct fw_source *src, const json_t *plan, struct fw_verify 
 				it->why = "hidden in setup with the current values";
 			else if (st->grayed == 1)
 				it->why = "grayed out in setup with the current values";
+		}
+		if (it->state == FW_VERIFY_OK && out->rebooted == 0) {
+			it->state = FW_VERIFY_NOT_REBOOTED;
+			it->why = "written, but the machine has not booted since the plan was made: the firmware reads it at the next boot";
 		}
 		if (it->state != FW_VERIFY_OK)
 			out->failed++;

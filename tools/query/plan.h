@@ -91,9 +91,12 @@ void fw_plan_free(struct fw_plan *p);
 /* Text of a value of a setting ("Enable", "100"), in the plan's arena. */
 const char *fw_plan_value_text(struct fw_plan *p, const struct fw_setting *st, uint64_t v);
 
+/* When and in which boot a plan is made: {"time", "boot_id", "boot_time"} of SRC's machine. */
+json_t *fw_plan_made_json(const struct fw_source *src);
+
 /* ---- verify ---- */
 enum fw_verify_state { FW_VERIFY_OK, FW_VERIFY_DIFFERENT, FW_VERIFY_HIDDEN, FW_VERIFY_LOCKED, FW_VERIFY_UNKNOWN,
-		       FW_VERIFY_MISSING };
+		       FW_VERIFY_MISSING, FW_VERIFY_NOT_REBOOTED };
 const char *fw_verify_state_name(enum fw_verify_state s);
 struct fw_verify_item {
 	const char *prompt, *varstore;
@@ -113,8 +116,13 @@ struct fw_verify {
 	size_t failed;
 	const char *current_source;
 	const char *warning; /* HIICrc32 of the plan's export and of SRC's differ, or NULL */
+	int rebooted;        /* SRC booted since the plan was made: 1, 0, or -1 when not known */
+	const char *rebooted_why; /* what says so (boot ids, boot and plan times) */
 };
-/* Compare a plan (the JSON `fwlens plan --format json` writes) with the source's values. */
+/* Compare a plan (the JSON `fwlens plan --format json` writes) with the source's values. A value
+ * counts as in effect only when SRC booted since the plan was made (the plan's "made" boot id
+ * against SRC's, else its time against SRC's boot time): before that, a value read back from
+ * efivarfs is written but not yet read by the firmware (FW_VERIFY_NOT_REBOOTED). */
 bool fw_plan_verify(struct fw_source *src, const json_t *plan, struct fw_verify *out, struct fw_error *err);
 void fw_verify_free(struct fw_verify *v);
 
