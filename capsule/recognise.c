@@ -3,7 +3,7 @@
 
 #include "detect.h"
 
-#include <jansson.h>
+#include "parsers/json-text.h"
 #include <string.h>
 
 #include "amd-apcb.h"

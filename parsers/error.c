@@ -73,6 +73,7 @@ const char *fw_error_code_name(enum fw_error_code code)
 	case FW_E_IO: return "I/O error";
 	case FW_E_DEPENDENCY: return "missing dependency";
 	case FW_E_INTERNAL: return "internal error";
+	case FW_E_UNWRITABLE: return "cannot be written in this format";
 	}
 	return "error";
 }
@@ -92,6 +93,7 @@ int fw_error_exit_code(const struct fw_error *err)
 	case FW_E_UNSUPPORTED:
 	case FW_E_LIMIT:
 	case FW_E_NOT_FOUND: return FW_EXIT_BAD_INPUT;
+	case FW_E_UNWRITABLE: return FW_EXIT_UNWRITABLE;
 	}
 	return FW_EXIT_IO;
 }

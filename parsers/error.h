@@ -22,6 +22,7 @@ enum fw_error_code {
 	FW_E_IO,          /* reading or writing a file failed */
 	FW_E_DEPENDENCY,  /* a helper program (iasl, ...) is missing or failed */
 	FW_E_INTERNAL,    /* a bug or an allocation failure */
+	FW_E_UNWRITABLE,  /* the output format cannot carry a value faithfully (a line feed in an AMISCE field) */
 };
 
 #define FW_ERROR_MSG_MAX 1024
@@ -38,6 +39,7 @@ enum fw_exit {
 	FW_EXIT_USAGE = 2,
 	FW_EXIT_BAD_INPUT = 3,
 	FW_EXIT_IO = 4,
+	FW_EXIT_UNWRITABLE = 5, /* the chosen output format cannot carry the result faithfully */
 };
 
 void fw_error_clear(struct fw_error *err);

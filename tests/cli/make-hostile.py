@@ -10,9 +10,15 @@ time with the encoders of tests/data/firmware/make-fixtures.py.
     make-hostile.py nestedfile N OUT   the same inside one more file and section: depth 3 * N + 1
     make-hostile.py sections N OUT     one file holding N empty raw sections (N + 3 nodes)
     make-hostile.py uiname N OUT       a file whose UI section holds N characters
+    make-hostile.py forms OUT EFIVARS  an HII package list (OUT) whose prompts, option texts,
+                                       defaults, help, x-UEFI keywords and a varstore name hold
+                                       quotes, $(...), backticks, line feeds, ESC/BEL/C1 controls
+                                       and long strings (HOSTILE_FORMS says which), and its
+                                       variables as efivarfs files in the folder EFIVARS
 """
 import importlib.util
 import os
+import struct
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -75,6 +81,92 @@ def ui_name(n):
                                                                   fx.section(0x19, b"x")))], 0xE6)
 
 
+# A command that must never run: every test checks that no file PWNED appears.
+RUN = "$(touch PWNED)"
+SETUP_GUID = "EC87D643-EBA4-4BB5-A1E5-3F3E36B20DA9"
+EVIL_GUID = "A1B2C3D4-0000-4000-8000-00000000E5C1"
+EVIL_VARSTORE = b"Evil\n" + RUN.encode() + b"\xff"  # ASCII name with a line feed and a byte that is not UTF-8
+# (prompt, x-UEFI keyword or None, help, [(option text, value)], default value, offset, varstore)
+# Offsets are in Setup (id 1) or in the hostile varstore (id 2).
+HOSTILE_FORMS = [
+    # 1: an option text with a line feed and a command (the efivarfs script ran it, even dry)
+    ("Boot Mode", "BootMode", "help", [("Safe", 0), ("Evil\n" + RUN + "\necho pwned", 1)], 0, 0, 1),
+    # 2: quotes, backticks, $(...) and a "//" in texts an AMISCE script can carry as they are
+    ("Quote ' \" `touch PWNED` " + RUN + " ; rm -rf ~ // not a comment", "Quote$(touch PWNED)`x`",
+     "it's \"quoted\"", [("Off 'a' \"b\"", 0), ("On `touch PWNED` " + RUN, 1)], 0, 1, 1),
+    # 3: a default text with line feeds that would forge a whole Setup Question block
+    ("Forge Default", "ForgeDefault", "help",
+     [("Normal", 0), ("Auto\nSetup Question\t= Forged\nToken\t=1\nOffset\t=0\nWidth\t=01\nValue\t=<1>", 1)], 1, 2, 1),
+    # 4: terminal controls in the prompt: ESC (OSC title, CSI), BEL, C1 CSI, NEL, a bidirectional override
+    ("Term \x1b]0;pwned\x07 \x1b[2J \u009b31m \u0085 \u202eevil", "TermKw", "help", [("A", 0), ("B", 1)], 0, 3, 1),
+    # 5: a long prompt and a help text with line breaks, ESC and a command (help is layout)
+    ("Long " + "L" * 3000, "SharedKw", "line one\nline two\r\n\x1b[31m" + RUN, [("Off", 0), ("On", 1)], 0, 4, 1),
+    # 6: the same x-UEFI keyword as 5 (a Redfish body cannot carry both)
+    ("Shared Twin", "SharedKw", "help", [("Off", 0), ("On", 1)], 0, 5, 1),
+    # 7: plain texts in the varstore whose name holds a line feed and a command
+    ("In Evil Store", "EvilStore", "help", [("Off", 0), ("On", 1)], 0, 0, 2),
+    # 8: a line feed in the keyword
+    ("Keyword Break", "Kw\n" + RUN, "help", [("Off", 0), ("On", 1)], 0, 6, 1),
+]
+
+
+def package(ptype, body):
+    return struct.pack("<I", (4 + len(body)) | (ptype << 24)) + body
+
+
+def string_package(lang, texts):
+    """texts[i] is string id i + 1; None is skipped (SIBT_SKIP1)."""
+    hdr = 46 + len(lang) + 1
+    body = struct.pack("<II", hdr, hdr) + b"\0" * 32 + struct.pack("<H", 1) + lang.encode() + b"\0"
+    for t in texts:
+        body += b"\x22\x01" if t is None else b"\x14" + fx.ucs2(t)
+    return package(0x04, body + b"\0")
+
+
+def op(code, payload, scope=False):
+    return bytes([code, (2 + len(payload)) | (0x80 if scope else 0)]) + payload
+
+
+def form_package(ids):
+    """FORM_SET > VARSTOREs, FORM > one ONE_OF per HOSTILE_FORMS row; ids maps texts to string ids."""
+    b = op(0x0E, fx.g("F1E2D3C4-00E5-4F00-8000-0000000000E5") + struct.pack("<HHB", ids["Hostile"], ids[""], 0), True)
+    b += op(0x5C, struct.pack("<HH", 0, 0))  # DEFAULTSTORE standard
+    b += op(0x24, fx.g(SETUP_GUID) + struct.pack("<HH", 1, 16) + b"Setup\0")
+    b += op(0x24, fx.g(EVIL_GUID) + struct.pack("<HH", 2, 16) + EVIL_VARSTORE + b"\0")
+    b += op(0x01, struct.pack("<HH", 1, ids["Main"]), True)
+    for n, (prompt, _kw, helptext, options, default, offset, vs) in enumerate(HOSTILE_FORMS):
+        qh = struct.pack("<HHHHHB", ids[prompt], ids[helptext], 0x100 + n, vs, offset, 0)
+        b += op(0x05, qh + bytes([0, 0, len(options) - 1, 1]), True)  # one byte: flags, min, max, step
+        for text, value in options:
+            b += op(0x09, struct.pack("<HBBB", ids[text], 0x10 if value == default else 0, 0, value))
+        b += op(0x29, b"")
+    b += op(0x29, b"") + op(0x29, b"")  # end FORM, end FORM_SET
+    return package(0x02, b)
+
+
+def hostile_forms():
+    texts = ["Hostile", "", "Main"]
+    for prompt, _kw, helptext, options, _d, _o, _v in HOSTILE_FORMS:
+        for t in [prompt, helptext] + [o[0] for o in options]:
+            if t not in texts:
+                texts.append(t)
+    ids = {t: i + 1 for i, t in enumerate(texts)}
+    keywords = [None] * len(texts)
+    for prompt, kw, *_ in HOSTILE_FORMS:
+        if kw:
+            keywords[ids[prompt] - 1] = kw
+    packages = string_package("en-US", texts) + string_package("x-UEFI-AMI", keywords) + form_package(ids)
+    packages += struct.pack("<I", 4 | (0xDF << 24))  # END package
+    return fx.g("F1E2D3C4-00E6-4F00-8000-0000000000E6") + struct.pack("<I", 20 + len(packages)) + packages
+
+
+def efivarfs_file(folder, name, guid, data):
+    """A variable as efivarfs shows it: attributes (non-volatile, boot and runtime access), then data."""
+    path = os.path.join(folder.encode(), name + b"-" + guid.lower().encode())
+    with open(path, "wb") as f:
+        f.write(struct.pack("<I", 7) + data)
+
+
 def main():
     what = sys.argv[1]
     if what == "names":
@@ -87,6 +179,12 @@ def main():
         data, out = many_sections(int(sys.argv[2])), sys.argv[3]
     elif what == "uiname":
         data, out = ui_name(int(sys.argv[2])), sys.argv[3]
+    elif what == "forms":
+        data, out = hostile_forms(), sys.argv[2]
+        os.makedirs(sys.argv[3], exist_ok=True)
+        efivarfs_file(sys.argv[3], b"Setup", SETUP_GUID, bytes(16))
+        # the name as fwlens decodes the varstore's: the line feed and the 0xFF byte read as '?'
+        efivarfs_file(sys.argv[3], b"Evil?" + RUN.encode() + b"?", EVIL_GUID, bytes(16))
     else:
         raise SystemExit(__doc__)
     with open(out, "wb") as f:

@@ -139,7 +139,7 @@ if grep -q "capturing\|$(printf '\r')" "$T_DIR/err"; then fail progress-not-in-f
 grep -q "$esc\[" "$T_DIR/forced" && pass colour-forced || fail colour-forced "--color always printed no colour"
 
 # Strings from the input never drive the terminal: a prompt carrying an OSC title sequence, a BEL,
-# a carriage return, a screen clear and a C1 CSI prints as '?' in every text format, coloured or
+# a carriage return, a screen clear and a C1 CSI prints escaped ('\x1b') in every text format, coloured or
 # not, while JSON keeps the bytes (escaped).
 fwlens settings "$CAP" --format json | python3 -c "
 import json, sys

@@ -7,6 +7,7 @@
 #include "parsers/node.h"
 #include "tools/cli/tree-json.h"
 #include "parsers/ucs2.h"
+#include "parsers/utf8.h"
 #include "parsers/view.h"
 
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #ifndef FW_CLI_ACPI_WRITE_H
 #define FW_CLI_ACPI_WRITE_H
 
-#include <jansson.h>
+#include "parsers/json-text.h"
 #include <stdbool.h>
 #include <stdio.h>
 

@@ -12,16 +12,28 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "parsers/utf8.h"
+#include "term-escape.h"
+
 /* --- logging --------------------------------------------------------------------------------- */
+
+/* A diagnostic is one line whatever names it quotes: line feeds, escape sequences and bytes that
+ * are not UTF-8 in a hostile name are shown escaped (term-escape.h). */
+static void put_message(const char *msg)
+{
+	fw_term_escape(stderr, msg, strlen(msg), 0, true);
+	fputc('\n', stderr);
+}
 
 static void vlog(const struct fw_cli *cli, const char *prefix, const char *color, const char *fmt, va_list ap)
 {
 	bool c = cli && cli->err_color;
+	char msg[FW_ERROR_MSG_MAX];
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	fw_cli_stderr_begin();
 	fprintf(stderr, "%sfwlens%s%s: %s%s", c ? color : "", cli && cli->cmd ? " " : "",
 		cli && cli->cmd ? cli->cmd->name : "", prefix, c ? "\033[0m" : "");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	put_message(msg);
 	fw_cli_stderr_end();
 }
 
@@ -63,15 +75,10 @@ json_t *fw_cli_json_offset(uint64_t offset)
 int fw_cli_fail(struct fw_cli *cli, const struct fw_error *err)
 {
 	bool c = cli && cli->err_color;
-	/* Messages are one line: flatten any embedded newline. */
-	char msg[FW_ERROR_MSG_MAX];
-	snprintf(msg, sizeof(msg), "%s", err->msg[0] ? err->msg : fw_error_code_name(err->code));
-	for (char *p = msg; *p; p++)
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
 	fw_cli_stderr_begin();
-	fprintf(stderr, "%sfwlens%s%s: error:%s %s\n", c ? "\033[31m" : "", cli && cli->cmd ? " " : "",
-		cli && cli->cmd ? cli->cmd->name : "", c ? "\033[0m" : "", msg);
+	fprintf(stderr, "%sfwlens%s%s: error:%s ", c ? "\033[31m" : "", cli && cli->cmd ? " " : "",
+		cli && cli->cmd ? cli->cmd->name : "", c ? "\033[0m" : "");
+	put_message(err->msg[0] ? err->msg : fw_error_code_name(err->code));
 	fw_cli_stderr_end();
 	return fw_error_exit_code(err);
 }
@@ -84,7 +91,8 @@ int fw_cli_usage_error(struct fw_cli *cli, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	fw_cli_stderr_begin();
-	fprintf(stderr, "fwlens%s%s: %s\n", cli && cli->cmd ? " " : "", cli && cli->cmd ? cli->cmd->name : "", msg);
+	fprintf(stderr, "fwlens%s%s: ", cli && cli->cmd ? " " : "", cli && cli->cmd ? cli->cmd->name : "");
+	put_message(msg);
 	if (cli && cli->cmd)
 		fprintf(stderr, "usage: fwlens %s %s\n(see 'fwlens help %s')\n", cli->cmd->name, cli->cmd->synopsis,
 			cli->cmd->name);
@@ -92,26 +100,10 @@ int fw_cli_usage_error(struct fw_cli *cli, const char *fmt, ...)
 	return FW_EXIT_USAGE;
 }
 
-const char *fw_cli_color(const struct fw_cli *cli, const char *what)
-{
-	if (!cli || !cli->color)
-		return "";
-	static const struct {
-		const char *name, *esc;
-	} colors[] = {
-		{"bold", "\033[1m"}, {"dim", "\033[2m"},    {"red", "\033[31m"},  {"green", "\033[32m"},
-		{"yellow", "\033[33m"}, {"blue", "\033[34m"}, {"cyan", "\033[36m"}, {"reset", "\033[0m"},
-	};
-	for (size_t i = 0; i < sizeof(colors) / sizeof(colors[0]); i++)
-		if (strcmp(colors[i].name, what) == 0)
-			return colors[i].esc;
-	return "";
-}
-
 void fw_cli_print_json(struct fw_cli *cli, json_t *doc)
 {
 	FILE *f = fw_cli_out(cli);
-	json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fw_json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', f);
 	json_decref(doc);
 }
@@ -119,7 +111,7 @@ void fw_cli_print_json(struct fw_cli *cli, json_t *doc)
 void fw_cli_print_jsonl(struct fw_cli *cli, json_t *value)
 {
 	FILE *f = fw_cli_out(cli);
-	json_dumpf(value, f, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	fw_json_dumpf(value, f, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	fputc('\n', f);
 	json_decref(value);
 }
@@ -155,6 +147,14 @@ static void singular(const char *key, char *out, size_t len)
 		snprintf(out, len, "item");
 }
 
+/* The member's own name when it is not an XML name (keys may come from firmware). */
+static void xml_key(xmlNodePtr el, const char *key)
+{
+	char *cleaned = NULL;
+	xmlNewProp(el, BAD_CAST "key", BAD_CAST fw_utf8_clean_view(key, true, &cleaned));
+	free(cleaned);
+}
+
 static void json_to_xml(xmlNodePtr parent, const char *key, json_t *v)
 {
 	char name[128];
@@ -171,7 +171,7 @@ static void json_to_xml(xmlNodePtr parent, const char *key, json_t *v)
 	if (json_is_object(v)) {
 		xmlNodePtr el = xmlNewChild(parent, NULL, BAD_CAST name, NULL);
 		if (strcmp(name, key) != 0)
-			xmlNewProp(el, BAD_CAST "key", BAD_CAST key);
+			xml_key(el, key);
 		const char *k;
 		json_t *e;
 		json_object_foreach(v, k, e) json_to_xml(el, k, e);
@@ -191,15 +191,19 @@ static void json_to_xml(xmlNodePtr parent, const char *key, json_t *v)
 		text = "true";
 	else if (json_is_false(v))
 		text = "false";
-	xmlNodePtr el = xmlNewTextChild(parent, NULL, BAD_CAST name, text ? BAD_CAST text : NULL);
+	/* the characters XML 1.0 forbids (C0 controls but tab, LF and CR) become U+FFFD */
+	char *cleaned = NULL;
+	xmlNodePtr el = xmlNewTextChild(parent, NULL, BAD_CAST name, text ? BAD_CAST fw_utf8_clean_view(text, true, &cleaned) : NULL);
+	free(cleaned);
 	if (strcmp(name, key) != 0)
-		xmlNewProp(el, BAD_CAST "key", BAD_CAST key);
+		xml_key(el, key);
 	if (json_is_null(v))
 		xmlNewProp(el, BAD_CAST "null", BAD_CAST "true");
 }
 
 void fw_cli_print_json_as_xml(struct fw_cli *cli, json_t *doc, const char *root_name)
 {
+	fw_json_make_utf8(doc); /* NAME_hex members for strings that are not UTF-8, as in JSON */
 	xmlDocPtr x = xmlNewDoc(BAD_CAST "1.0");
 	xmlNodePtr root = xmlNewNode(NULL, BAD_CAST root_name);
 	xmlDocSetRootElement(x, root);
@@ -248,7 +252,9 @@ int fw_cli_main(int argc, char **argv)
 		name = "version";
 	cli.cmd = fw_cli_find(name);
 	if (!cli.cmd) {
-		fprintf(stderr, "fwlens: '%s' is not a fwlens command. See 'fwlens help'.\n", name);
+		char *shown = fw_term_escape_string(name, 0);
+		fprintf(stderr, "fwlens: '%s' is not a fwlens command. See 'fwlens help'.\n", shown);
+		free(shown);
 		fw_cli_suggest_command(name);
 		return FW_EXIT_USAGE;
 	}

@@ -8,16 +8,18 @@
  *
  * Files: cli.c dispatches, logs and prints documents; options.c parses options and suggests
  * near names; output-file.c opens standard output or -o FILE and lands it; text-filter.c keeps
- * control characters out of text output; progress.c draws the progress line. What they share
+ * control characters out of text output (term-escape.c: the escaping it and stderr use) and
+ * hands out colours; progress.c draws the progress line. What they share
  * among themselves is in cli-internal.h.
  */
 #ifndef FW_CLI_H
 #define FW_CLI_H
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "parsers/json-text.h"
 
 #include "parsers/error.h"
 
@@ -90,9 +92,10 @@ bool fw_cli_format_is(const struct fw_cli *cli, const char *fmt);
 
 /* Output: all command output goes to cli->out; with -o it lands atomically at exit. Text formats
  * (all but json, jsonl and xml) pass through a filter: control characters that firmware strings
- * may carry (escape sequences, BEL, C1 controls; carriage returns but in formats that copy another
- * tool's bytes) become '?', so a hostile image cannot drive the terminal; only fwlens's own colour
- * codes pass, and only when colour is on. */
+ * may carry (escape sequences, BEL, C1 controls raw or in UTF-8, bidi overrides, bytes that are not
+ * UTF-8; carriage returns but in formats that copy another tool's bytes) are shown as visible
+ * escapes ("\x1b", "\u009b": term-escape.h), so a hostile image cannot drive the terminal; only
+ * fwlens's own colour codes (fw_cli_color) pass, and only when colour is on. */
 FILE *fw_cli_out(struct fw_cli *cli);
 /* The unfiltered output, for commands that write bytes (snapshot capture). */
 FILE *fw_cli_out_bytes(struct fw_cli *cli);
@@ -122,8 +125,9 @@ void fw_log_warn(const struct fw_cli *cli, const char *fmt, ...) __attribute__((
 void fw_log_info(const struct fw_cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void fw_log_debug(const struct fw_cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Colour escape for stdout ("" when colour is off): "bold", "dim", "red", "green", "yellow",
- * "blue", "cyan", "reset". */
+/* Colour for stdout ("" when colour is off): "bold", "dim", "red", "green", "yellow", "blue",
+ * "cyan", "reset". Text formats get a token the text filter turns into the escape sequence (a
+ * firmware string cannot forge one); write it only to fw_cli_out. */
 const char *fw_cli_color(const struct fw_cli *cli, const char *what);
 
 /* Progress line on stderr (only on a terminal, only after the work has taken a second, or

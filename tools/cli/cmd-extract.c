@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "parsers/section.h"
+#include "parsers/utf8.h"
 #include "tools/cli/tree-json.h"
 #include "tree-writers.h"
 

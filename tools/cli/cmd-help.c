@@ -24,6 +24,8 @@ static const struct {
 	{2, "usage error"},
 	{3, "bad input: the data violates its format (the message names the offset and structure)"},
 	{4, "I/O error, or a helper program (iasl) missing"},
+	{5, "the output format cannot carry a value faithfully: refused, nothing written (an AMISCE script field with a "
+	    "line break or control character, two Redfish settings with one attribute name)"},
 };
 #define EXIT_CODE_COUNT (sizeof(exit_codes) / sizeof(exit_codes[0]))
 
@@ -723,7 +725,8 @@ static json_t *command_document(const void *c)
 
 static void command_text(struct fw_cli *cli, const void *c)
 {
-	fw_cli_print_command_help(fw_cli_out(cli), c, cli->color);
+	/* our own text and colours only: past the filter, which lets no raw escape through */
+	fw_cli_print_command_help(fw_cli_out_bytes(cli), c, cli->color);
 }
 
 static json_t *usage_document(const void *ctx)
@@ -757,8 +760,7 @@ static int run_help(struct fw_cli *cli)
 	}
 	const struct fw_command *c = NULL;
 	if (cli->argc == 1 && !(c = fw_cli_find(cli->argv[0]))) {
-		fprintf(stderr, "fwlens help: no command '%s'. See 'fwlens help'.\n", cli->argv[0]);
-		return FW_EXIT_USAGE;
+		return fw_cli_usage_error(cli, "no command '%s'. See 'fwlens help'.", cli->argv[0]);
 	}
 	if (c)
 		fw_cli_emit(cli, &(struct fw_emit){"command", command_document, command_text, NULL, NULL, c, NULL});

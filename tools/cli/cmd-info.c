@@ -96,14 +96,14 @@ static json_t *info_json(const struct fw_firmware *fw, const struct info *in, co
 	const struct fw_tree *t = fw->tree;
 	json_t *doc = json_object();
 	json_t *input = json_object();
-	json_object_set_new(input, "path", t->input_path ? fw_json_text(t->input_path) : json_null());
+	json_object_set_new(input, "path", t->input_path ? json_string(t->input_path) : json_null());
 	json_object_set_new(input, "size", json_integer((json_int_t)t->input_len));
 	json_object_set_new(input, "sha256", json_string(sha));
 	json_object_set_new(input, "kind", json_string(fw_input_kind_name(fw->kind)));
 	json_object_set_new(doc, "input", input);
-	json_object_set_new(doc, "type", fw_json_text(t->root && t->root->type ? t->root->type : ""));
+	json_object_set_new(doc, "type", json_string(t->root && t->root->type ? t->root->type : ""));
 	if (t->root && t->root->name)
-		json_object_set_new(doc, "name", fw_json_text(t->root->name));
+		json_object_set_new(doc, "name", json_string(t->root->name));
 	json_object_set_new(doc, "volumes", json_integer((json_int_t)in->volumes));
 	json_object_set_new(doc, "files", json_integer((json_int_t)in->files));
 	json_object_set_new(doc, "sections", json_integer((json_int_t)in->sections));
@@ -123,7 +123,7 @@ static json_t *info_json(const struct fw_firmware *fw, const struct info *in, co
 		if (in->hii[i]->has_guid)
 			json_object_set_new(m, "guid", json_string(fw_guid_format(&in->hii[i]->guid, g)));
 		if (in->hii[i]->name)
-			json_object_set_new(m, "name", fw_json_text(in->hii[i]->name));
+			json_object_set_new(m, "name", json_string(in->hii[i]->name));
 		json_array_append_new(hii, m);
 	}
 	json_object_set_new(doc, "hii_modules", hii);

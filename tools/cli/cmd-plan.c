@@ -244,8 +244,7 @@ static void planned_text(struct fw_cli *cli, const void *ctx)
 static int planned_sce(struct fw_cli *cli, const void *ctx)
 {
 	const struct planned *s = ctx;
-	fw_plan_write_sce(cli, s->p, s->hii_crc);
-	return 0;
+	return fw_plan_write_sce(cli, s->p, s->hii_crc);
 }
 
 static int planned_redfish(struct fw_cli *cli, const void *ctx)
@@ -387,10 +386,14 @@ FW_COMMAND(plan,
 		"names the question, module, varstore name and GUID, offset, width, old and new value (text and bytes), where "
 		"the old value came from, why it is in the plan and the doctor check it satisfies.\n\n"
 		"Forms: sce is an AMISCE script for SCEWIN_64 /i /s FILE or SCELNX_64 /i /s FILE (only the planned questions); "
+		"a question whose prompt, keyword, option or default text the format cannot carry as it is (a line break, "
+		"another control character, bytes that are not UTF-8) refuses it with exit status 5 naming the setting. "
 		"redfish is the body of a PATCH to the BMC's Bios/Settings resource, names being the keywords, checked "
-		"against --registry; efivarfs is a POSIX shell script that, per variable, checks the current bytes equal "
+		"against --registry; two settings with one keyword are exit status 5 naming both. efivarfs is a POSIX shell "
+		"script that, per variable, checks the current bytes equal "
 		"the plan's old bytes, saves a backup, lifts the immutable flag, writes attributes and data in one write "
-		"and reads back (a dry run unless given --apply; variables without runtime access are refused). fwlens "
+		"and reads back (a dry run unless given --apply, which creates no file; variables without runtime access "
+		"are refused); firmware text appears in it only in one-line comments with visible escapes. fwlens "
 		"itself writes nothing.\n\n"
 		"--verify PLAN.json compares a saved JSON plan with SRC after the reboot: exit 0 when every planned value "
 		"is in effect, 1 listing each that is not (hidden, locked or different).",

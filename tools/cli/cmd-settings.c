@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "escape-shell.h"
 #include "ifr-writers.h"
 #include "output-text.h"
 #include "plan-writers.h"
@@ -170,19 +171,26 @@ static void write_text(struct fw_cli *cli, const struct fw_settings *s, const ch
 
 /* ---- AMI SCE export layout ---- */
 
-static void write_sce(struct fw_cli *cli, const struct fw_settings *s)
+/* Every question is checked first: one the format cannot carry refuses the script, unwritten. */
+static int write_sce(struct fw_cli *cli, const struct fw_settings *s)
 {
+	char cb[80];
+	struct fw_error err;
+	fw_error_clear(&err);
+	for (uint32_t i = 0; i < s->n; i++)
+		if (!fw_sce_check_question(&s->items[i], s->items[i].has_current, current_text(&s->items[i], cb, sizeof(cb)), &err))
+			return fw_cli_fail(cli, &err);
 	FILE *f = fw_cli_out(cli);
 	const char *base = strrchr(cli->argv[0], '/');
-	fprintf(f, "// Script File Name : %s\n", base ? base + 1 : cli->argv[0]);
+	fw_script_comment(f, "//", "Script File Name : %s", base ? base + 1 : cli->argv[0]);
 	fprintf(f, "// Written by fwlens %s in the layout of an AMISCE export\n", FWLENS_VERSION);
 	fprintf(f, "// No HIICrc32 line: AMISCE computes it from the live HII database\n");
 	fprintf(f, "// Each Offset line names its variable: // Name GUID\n\n");
 	for (uint32_t i = 0; i < s->n; i++) {
 		const struct fw_setting *st = &s->items[i];
-		char cb[80];
 		fw_sce_write_question(f, st, st->has_current, st->current, current_text(st, cb, sizeof(cb)));
 	}
+	return 0;
 }
 
 /* ---- markdown ---- */
@@ -381,8 +389,7 @@ static void settings_markdown(struct fw_cli *cli, const void *ctx)
 
 static int settings_sce(struct fw_cli *cli, const void *ctx)
 {
-	write_sce(cli, ((const struct shown *)ctx)->s);
-	return 0;
+	return write_sce(cli, ((const struct shown *)ctx)->s);
 }
 
 static int settings_registry(struct fw_cli *cli, const void *ctx)
@@ -441,7 +448,9 @@ FW_COMMAND(settings,
 		       "SRC may also be a machine (a snapshot or a root folder): its EFI variables give the current values, "
 		       "decoded with the forms of --image or of the image stored in the snapshot.\n\n"
 		       "--format sce writes the layout of an AMISCE export (Setup Question, Help String, Token, "
-		       "Offset, Width, BIOS Default, Options with * on the current value); --format redfish-registry the "
+		       "Offset, Width, BIOS Default, Options with * on the current value; a question whose prompt, keyword, "
+		       "option or default text holds a line break, another control character or bytes that are not UTF-8 "
+		       "refuses it with exit status 5 naming the setting); --format redfish-registry the "
 		       "BIOS AttributeRegistry a BMC would publish for these forms (attributes named by the x-UEFI keywords), "
 		       "for checking `fwlens plan --format redfish` bodies offline.",
 	.formats = "text,json,jsonl,xml,sce,markdown,redfish-registry",

@@ -1,5 +1,5 @@
 /* fwlens snapshot capture|show: capture a machine into one file, and show what a snapshot holds. */
-#include <jansson.h>
+#include "parsers/json-text.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

@@ -1,6 +1,6 @@
 /* fwlens version: the build and its dependency versions. */
 #include <brotli/decode.h>
-#include <jansson.h>
+#include "parsers/json-text.h"
 #include <libxml/xmlversion.h>
 #include <lzma.h>
 #include <openssl/crypto.h>

@@ -4,7 +4,7 @@
 #ifndef FW_DIFF_JSONL_H
 #define FW_DIFF_JSONL_H
 
-#include <jansson.h>
+#include "parsers/json-text.h"
 
 #include "cli.h"
 #include "record-key.h"

@@ -3,7 +3,7 @@
 #ifndef FW_DIFF_WRITERS_H
 #define FW_DIFF_WRITERS_H
 
-#include <jansson.h>
+#include "parsers/json-text.h"
 #include <stdio.h>
 
 #include "cli.h"

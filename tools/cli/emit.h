@@ -11,7 +11,7 @@
 #ifndef FW_CLI_EMIT_H
 #define FW_CLI_EMIT_H
 
-#include <jansson.h>
+#include "parsers/json-text.h"
 
 #include "cli.h"
 

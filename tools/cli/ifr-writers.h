@@ -2,7 +2,7 @@
 #ifndef FW_IFR_WRITERS_H
 #define FW_IFR_WRITERS_H
 
-#include <jansson.h>
+#include "parsers/json-text.h"
 #include <stdio.h>
 
 #include "cli.h"
@@ -38,7 +38,10 @@ struct fw_ifr_cli_forms {
 int fw_ifr_cli_forms_open(struct fw_cli *cli, struct fw_ifr_cli_forms *f, bool values);
 void fw_ifr_cli_forms_close(struct fw_ifr_cli_forms *f);
 /* One question in the AMISCE export layout (sce-write.c), "*" or Value on `value` (else on the
- * default); value_text for strings and other kinds. */
+ * default); value_text for strings and other kinds. Writers check every question with
+ * fw_sce_check_question before they write the first: a question the format cannot carry
+ * faithfully refuses the whole script (FW_E_UNWRITABLE, naming the setting and the field). */
+bool fw_sce_check_question(const struct fw_setting *st, bool has_value, const char *value_text, struct fw_error *err);
 void fw_sce_write_question(FILE *f, const struct fw_setting *st, bool has_value, uint64_t value, const char *value_text);
 /* One line of text with CR/LF folded to spaces (help texts carry line breaks). */
 void fw_ifr_put_line(FILE *f, const char *s);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "escape-shell.h"
 #include "ifr-writers.h"
 #include "output-text.h"
 #include "parsers/file.h"
@@ -16,8 +17,9 @@ void plan_say(const struct fw_cli *cli, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
+	/* prompts and keywords come from the image: one line, controls as visible escapes */
 	fprintf(stderr, "fwlens %s: error: ", cli->cmd->name);
-	vfprintf(stderr, fmt, ap);
+	fw_put_visible_vformat(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
 }
@@ -156,20 +158,42 @@ void fw_plan_write_text(struct fw_cli *cli, struct fw_plan *p)
 
 /* ---- AMISCE import script ---- */
 
-void fw_plan_write_sce(struct fw_cli *cli, struct fw_plan *p, const char *hii_crc)
+/* A HIICrc32 from an export given with --vars: written only as the one-line hex field it must be. */
+static bool hii_crc_ok(const char *crc)
 {
+	size_t n = strspn(crc, "0123456789abcdefABCDEF");
+	return n >= 1 && n <= 8 && crc[n] == '\0';
+}
+
+int fw_plan_write_sce(struct fw_cli *cli, struct fw_plan *p, const char *hii_crc)
+{
+	struct fw_error err;
+	fw_error_clear(&err);
+	for (size_t i = 0; i < p->n; i++)
+		if (!fw_sce_check_question(p->entries[i].st, true, p->entries[i].value_text, &err))
+			return fw_cli_fail(cli, &err);
+	if (hii_crc && !hii_crc_ok(hii_crc)) {
+		char *shown = fw_visible_dup(hii_crc);
+		fw_error_set(&err, FW_E_UNWRITABLE, "HIICrc32 '%s' of the current values is not 1 to 8 hex digits: an AMISCE "
+						    "script cannot carry it", shown);
+		free(shown);
+		return fw_cli_fail(cli, &err);
+	}
 	FILE *f = fw_cli_out(cli);
-	fprintf(f, "// Script File Name : %s\n", cli->output_path ? cli->output_path : "plan.txt");
-	fprintf(f, "// Written by fwlens %s: a change set for %s in the layout of an AMISCE export\n", FWLENS_VERSION,
-		p->src->path);
+	fw_script_comment(f, "//", "Script File Name : %s", cli->output_path ? cli->output_path : "plan.txt");
+	fw_script_comment(f, "//", "Written by fwlens %s: a change set for %s in the layout of an AMISCE export",
+			  FWLENS_VERSION, p->src->path);
 	fprintf(f, "// Import: SCEWIN_64 /i /s FILE (Windows) or SCELNX_64 /i /s FILE (Linux); only these questions change\n");
 	if (hii_crc)
 		fprintf(f, "HIICrc32= %s\n\n", hii_crc);
-	else
-		fprintf(f, "// No HIICrc32 line: not known from %s (an AMISCE export given with --vars carries it)\n\n",
-			p->src->path);
+	else {
+		fw_script_comment(f, "//", "No HIICrc32 line: not known from %s (an AMISCE export given with --vars carries it)",
+				  p->src->path);
+		fputc('\n', f);
+	}
 	for (size_t i = 0; i < p->n; i++)
 		fw_sce_write_question(f, p->entries[i].st, true, p->entries[i].value, p->entries[i].value_text);
+	return 0;
 }
 
 /* ---- Redfish ---- */
@@ -234,6 +258,29 @@ static bool registry_check(struct fw_cli *cli, const json_t *a, const char *name
 	return false;
 }
 
+/* The earlier entry with entry i's keyword, or NULL: a JSON object holds one value per name. */
+static const struct fw_plan_entry *same_keyword(const struct fw_plan *p, size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (p->entries[k].st->keyword && strcmp(p->entries[k].st->keyword, p->entries[i].st->keyword) == 0)
+			return &p->entries[k];
+	return NULL;
+}
+
+/* "'SR-IOV Support' (question 0x1A2, Setup+0x40)": which of several settings is meant; a long
+ * prompt is cut at a character boundary so the question id still shows. */
+static const char *setting_name(const struct fw_setting *st, char *buf, size_t len)
+{
+	size_t n = strlen(st->prompt), keep = n;
+	if (n > 80)
+		for (keep = 77; keep > 0 && (st->prompt[keep] & 0xC0) == 0x80; keep--)
+			;
+	snprintf(buf, len, "'%.*s%s' (question 0x%X, %s+0x%X)", (int)keep, st->prompt, keep < n ? "..." : "",
+		 st->q->question_id, st->varstore_name ? st->varstore_name : "?",
+		 st->q->bit_field ? st->q->bit_offset / 8 : st->q->var_info);
+	return buf;
+}
+
 int fw_plan_write_redfish(struct fw_cli *cli, struct fw_plan *p, const char *registry_path)
 {
 	json_t *reg = NULL;
@@ -254,13 +301,22 @@ int fw_plan_write_redfish(struct fw_cli *cli, struct fw_plan *p, const char *reg
 		}
 	}
 	json_t *attrs = json_object();
-	int bad = 0;
+	int bad = 0, clash = 0;
 	for (size_t i = 0; i < p->n; i++) {
 		const struct fw_plan_entry *e = &p->entries[i];
 		const char *name = e->st->keyword;
 		if (!name) {
 			plan_say(cli, "%s has no x-UEFI keyword: a BMC cannot name it as a Redfish attribute", e->st->prompt);
 			bad++;
+			continue;
+		}
+		const struct fw_plan_entry *first = same_keyword(p, i);
+		if (first) {
+			char a[200], b[200];
+			plan_say(cli, "Redfish attribute %s names two planned settings, %s and %s: one body cannot set both "
+				      "(plan one of them in a second body, or use --format sce or efivarfs)",
+				 name, setting_name(first->st, a, sizeof(a)), setting_name(e->st, b, sizeof(b)));
+			clash++;
 			continue;
 		}
 		json_t *v = redfish_value(e);
@@ -281,9 +337,9 @@ int fw_plan_write_redfish(struct fw_cli *cli, struct fw_plan *p, const char *reg
 		json_object_set_new(attrs, name, v);
 	}
 	json_decref(reg);
-	if (bad) {
+	if (bad || clash) {
 		json_decref(attrs);
-		return FW_EXIT_BAD_INPUT;
+		return bad ? FW_EXIT_BAD_INPUT : FW_EXIT_UNWRITABLE;
 	}
 	json_t *doc = json_object();
 	json_object_set_new(doc, "Attributes", attrs);
@@ -352,10 +408,11 @@ static void put_hex(FILE *f, const uint8_t *p, size_t n)
 		fprintf(f, "%02x", p[i]);
 }
 
+/* printf %b form: "\0NNN" per byte, so the script's own printf makes the bytes. */
 static void put_octal(FILE *f, const uint8_t *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "\\%03o", p[i]);
+		fprintf(f, "\\0%03o", p[i]);
 }
 
 static void guid_lower(const struct fw_guid *g, char *out)
@@ -367,6 +424,7 @@ static void guid_lower(const struct fw_guid *g, char *out)
 }
 
 static const char efivarfs_prologue[] =
+	"# shellcheck disable=SC2317 # the functions are not called when every planned value is in effect already\n"
 	"set -u\n"
 	"EFIVARS=${EFIVARS:-/sys/firmware/efi/efivars}\n"
 	"BACKUP=${BACKUP:-./fwlens-efivars-backup}\n"
@@ -376,13 +434,17 @@ static const char efivarfs_prologue[] =
 	"'') ;;\n"
 	"*) echo \"usage: $0 [--apply]\" >&2; exit 2 ;;\n"
 	"esac\n"
-	"tmp=$(mktemp) || exit 4\n"
-	"trap 'rm -f \"$tmp\"' EXIT\n"
+	"# the dry run creates no file, not even a temporary one\n"
+	"tmp=\n"
+	"if [ \"$apply\" = 1 ]; then\n"
+	"\ttmp=$(mktemp) || exit 4\n"
+	"\ttrap 'rm -f \"$tmp\"' EXIT\n"
+	"fi\n"
 	"fail=0\n"
 	"\n"
 	"hexof() { od -An -v -tx1 \"$1\" | tr -d ' \\n'; }\n"
 	"\n"
-	"# change_var NAME-GUID OLD-HEX NEW-HEX NEW-BYTES-AS-PRINTF-OCTAL SIZE\n"
+	"# change_var NAME-GUID OLD-HEX NEW-HEX NEW-BYTES-AS-PRINTF-%b-OCTAL SIZE\n"
 	"change_var() {\n"
 	"\tf=\"$EFIVARS/$1\"\n"
 	"\tif [ ! -f \"$f\" ]; then\n"
@@ -397,7 +459,7 @@ static const char efivarfs_prologue[] =
 	"\tif ! { mkdir -p \"$BACKUP\" && cp -p \"$f\" \"$BACKUP/$1\"; }; then\n"
 	"\t\techo \"$1: cannot save a backup in $BACKUP: not written\" >&2; fail=1; return\n"
 	"\tfi\n"
-	"\tprintf \"$4\" >\"$tmp\"\n"
+	"\tprintf '%b' \"$4\" >\"$tmp\"\n"
 	"\tif [ \"$(hexof \"$tmp\")\" != \"$3\" ]; then\n"
 	"\t\techo \"$1: the new bytes did not come out as planned: not written\" >&2; fail=1; return\n"
 	"\tfi\n"
@@ -420,7 +482,9 @@ int fw_plan_write_efivarfs(struct fw_cli *cli, struct fw_plan *p)
 	for (size_t i = 0; i < p->n; i++) {
 		const struct fw_plan_entry *e = &p->entries[i];
 		if (e->efivarfs_refused) {
-			fw_log_warn(cli, "%s: refused for efivarfs: %s", e->st->prompt, e->efivarfs_refused);
+			char *prompt = fw_visible_dup(e->st->prompt);
+			fw_log_warn(cli, "%s: refused for efivarfs: %s", prompt, e->efivarfs_refused);
+			free(prompt);
 			refused++;
 			continue;
 		}
@@ -441,9 +505,11 @@ int fw_plan_write_efivarfs(struct fw_cli *cli, struct fw_plan *p)
 		if (e->has_raw && off + e->raw_len <= v->size)
 			memcpy(vc[k].now + 4 + off, e->new_raw, e->raw_len);
 	}
+	/* every string from the image, the machine or a file name goes into a one-line comment */
 	fprintf(f, "#!/bin/sh\n");
-	fprintf(f, "# Written by fwlens %s: the change set for %s as efivarfs writes.\n", FWLENS_VERSION, p->src->path);
-	fprintf(f, "# Old values from %s.\n", p->current_source);
+	fw_script_comment(f, "#", "Written by fwlens %s: the change set for %s as efivarfs writes.", FWLENS_VERSION,
+			  p->src->path);
+	fw_script_comment(f, "#", "Old values from %s.", p->current_source);
 	fprintf(f, "#   sh THIS-FILE           dry run: checks each variable's current bytes, writes nothing\n");
 	fprintf(f, "#   sh THIS-FILE --apply   per variable: old bytes checked, backup saved, immutable flag lifted,\n");
 	fprintf(f, "#                          attributes and data written in one write, read back and compared\n");
@@ -451,10 +517,9 @@ int fw_plan_write_efivarfs(struct fw_cli *cli, struct fw_plan *p)
 	fprintf(f, "# The new values take effect at the next boot.\n");
 	for (size_t i = 0; i < p->n; i++) {
 		const struct fw_plan_entry *e = &p->entries[i];
-		fprintf(f, "#   %zu. ", i + 1);
-		fw_ifr_put_line(f, e->st->prompt);
-		fprintf(f, ": %s -> %s%s%s\n", e->has_old ? e->old_text : "?", e->value_text, e->efivarfs_refused ? "  REFUSED: " : "",
-			e->efivarfs_refused ? e->efivarfs_refused : "");
+		fw_script_comment(f, "#", "  %zu. %s: %s -> %s%s%s", i + 1, e->st->prompt, e->has_old ? e->old_text : "?",
+				  e->value_text, e->efivarfs_refused ? "  REFUSED: " : "",
+				  e->efivarfs_refused ? e->efivarfs_refused : "");
 	}
 	fprintf(f, "\n%s", efivarfs_prologue);
 	for (size_t k = 0; k < nv; k++) {
@@ -465,12 +530,17 @@ int fw_plan_write_efivarfs(struct fw_cli *cli, struct fw_plan *p)
 		memcpy(old, vc[k].now, 4);
 		memcpy(old + 4, v->data, v->size);
 		if (memcmp(old, vc[k].now, vc[k].len) == 0) {
-			fprintf(f, "# %s-%s: every planned value is in effect already; not written\n\n", v->name, g);
+			fw_script_comment(f, "#", "%s-%s: every planned value is in effect already; not written", v->name, g);
+			fputc('\n', f);
 			free(old);
 			free(vc[k].now);
 			continue;
 		}
-		fprintf(f, "change_var '%s-%s' \\\n\t'", v->name, g);
+		char *file = fw_xasprintf("%s-%s", v->name, g);
+		fputs("change_var ", f);
+		fw_sh_quote(f, file);
+		fputs(" \\\n\t'", f);
+		free(file);
 		put_hex(f, old, vc[k].len);
 		fputs("' \\\n\t'", f);
 		put_hex(f, vc[k].now, vc[k].len);

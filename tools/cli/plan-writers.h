@@ -5,7 +5,7 @@
 #ifndef FW_PLAN_WRITERS_H
 #define FW_PLAN_WRITERS_H
 
-#include <jansson.h>
+#include "parsers/json-text.h"
 
 #include "cli.h"
 #include "tools/query/plan.h"
@@ -17,7 +17,9 @@ json_t *fw_plan_json(struct fw_plan *p, const char *profile);
 /* One entry as JSON (also the jsonl record). */
 json_t *fw_plan_entry_json(struct fw_plan *p, size_t i);
 void fw_plan_write_text(struct fw_cli *cli, struct fw_plan *p);
-void fw_plan_write_sce(struct fw_cli *cli, struct fw_plan *p, const char *hii_crc);
+/* Returns 0, or the exit status of the error logged when a question or the HIICrc32 cannot be
+ * written faithfully (nothing is written then). */
+int fw_plan_write_sce(struct fw_cli *cli, struct fw_plan *p, const char *hii_crc);
 /* Returns 0, or the exit status of an error already logged (an entry without a keyword, a name
  * or value the registry does not have). */
 int fw_plan_write_redfish(struct fw_cli *cli, struct fw_plan *p, const char *registry_path);

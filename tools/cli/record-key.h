@@ -10,7 +10,7 @@
 #ifndef FW_RECORD_KEY_H
 #define FW_RECORD_KEY_H
 
-#include <jansson.h>
+#include "parsers/json-text.h"
 #include <stdbool.h>
 
 struct fw_machine;

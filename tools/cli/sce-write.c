@@ -1,9 +1,18 @@
 /* One question in the layout of an AMISCE export (SCEWIN/SCELNX /o), which its /i import reads
  * back: Setup Question, Map String (x-UEFI keyword), Help String, Token, Offset, Width, BIOS
  * Default, then Options with "*" on the value (one-of, checkbox) or Value (numbers, strings).
- * Used by `settings --format sce` (the current values) and `plan --format sce` (the new ones). */
+ * Used by `settings --format sce` (the current values) and `plan --format sce` (the new ones).
+ *
+ * Every field is one line. A prompt, keyword, option text, default text or string value that
+ * the format cannot carry as it is (a line break or another control character, bytes that are
+ * not UTF-8, a " //" an importer takes for a comment) refuses the question: written otherwise it
+ * would name another setting or value, or add lines of its own (a forged Setup Question). Help
+ * texts are layout, not values: their line breaks fold to spaces, as AMISCE writes them. */
 #include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "escape-shell.h"
 #include "ifr-writers.h"
 
 static void sce_value(FILE *f, const struct fw_setting *st, uint64_t v)
@@ -11,34 +20,103 @@ static void sce_value(FILE *f, const struct fw_setting *st, uint64_t v)
 	fprintf(f, "[%0*" PRIX64 "]", (int)(st->q->width ? st->q->width * 2 : 2), v);
 }
 
-void fw_sce_write_question(FILE *f, const struct fw_setting *st, bool has_value, uint64_t value, const char *value_text)
+/* Why `text` cannot be one field (NULL when it can); `comment_cut`: the reader ends this field at
+ * a "//" that starts it or follows a blank (options, defaults, numbers). */
+static const char *field_problem(const char *text, bool comment_cut, char *buf, size_t len)
 {
-	const struct fw_ifr_question *q = st->q;
-	char g[FW_GUID_STR_LEN];
-	fputs("Setup Question\t= ", f);
-	fw_ifr_put_line(f, st->prompt);
-	if (st->keyword) {
-		fputs("\nMap String\t= ", f);
-		fw_ifr_put_line(f, st->keyword);
+	size_t at;
+	char what[12];
+	if (!fw_text_one_line(text, &at, what)) {
+		snprintf(buf, len, "holds %s at byte %zu", what, at);
+		return buf;
 	}
-	fputs("\nHelp String\t= ", f);
-	fw_ifr_put_line(f, fw_setting_help(st));
-	fprintf(f, "\nToken\t=%X\t// Do NOT change this line\n", q->question_id);
-	fprintf(f, "Offset\t=%X\t// %s %s", q->bit_field ? q->bit_offset / 8 : q->var_info,
-		st->varstore_name ? st->varstore_name : "?", st->vs ? fw_guid_format(&st->vs->guid, g) : "");
-	if (q->bit_field)
-		fprintf(f, " bits %u:%u", q->bit_offset, q->bit_width);
-	fprintf(f, "\nWidth\t=%02X\n", q->width);
+	if (comment_cut)
+		for (const char *c = strstr(text, "//"); c; c = strstr(c + 1, "//"))
+			if (c == text || c[-1] == ' ') {
+				snprintf(buf, len, "holds \"//\" at byte %zu, which an importer reads as a comment", (size_t)(c - text));
+				return buf;
+			}
+	return NULL;
+}
+
+static bool refuse(const struct fw_setting *st, const char *field, const char *problem, struct fw_error *err)
+{
+	char *prompt = fw_visible_dup(st->prompt), *vs = fw_visible_dup(st->varstore_name ? st->varstore_name : "?");
+	fw_error_set(err, FW_E_UNWRITABLE, "setting '%s' (question 0x%X, %s+0x%X): its %s %s: an AMISCE script cannot carry it",
+		     prompt, st->q->question_id, vs, st->q->bit_field ? st->q->bit_offset / 8 : st->q->var_info, field, problem);
+	free(prompt);
+	free(vs);
+	return false;
+}
+
+static const struct fw_setting_default *standard_default(const struct fw_setting *st)
+{
 	const struct fw_setting_default *d0 = NULL;
 	for (uint32_t k = 0; k < st->ndefaults; k++)
 		if (st->defaults[k].store_id == 0 && st->defaults[k].has_value)
 			d0 = &st->defaults[k];
+	return d0;
+}
+
+bool fw_sce_check_question(const struct fw_setting *st, bool has_value, const char *value_text, struct fw_error *err)
+{
+	const struct fw_ifr_question *q = st->q;
+	char buf[96];
+	const char *why;
+	if ((why = field_problem(st->prompt, false, buf, sizeof(buf))))
+		return refuse(st, "prompt", why, err);
+	if (st->keyword && (why = field_problem(st->keyword, false, buf, sizeof(buf))))
+		return refuse(st, "x-UEFI keyword", why, err);
+	if (q->kind == FW_IFR_K_ONE_OF) {
+		for (uint32_t k = 0; k < st->noptions; k++)
+			if ((why = field_problem(st->options[k].text, true, buf, sizeof(buf)))) {
+				char *field = fw_xasprintf("option 0x%" PRIX64 " text", st->options[k].opt->value.u);
+				refuse(st, field, why, err);
+				free(field);
+				return false;
+			}
+		const struct fw_setting_default *d0 = standard_default(st);
+		if (d0 && d0->text && (why = field_problem(d0->text, true, buf, sizeof(buf))))
+			return refuse(st, "default text", why, err);
+	} else if (q->kind != FW_IFR_K_CHECKBOX && q->kind != FW_IFR_K_NUMERIC && has_value && value_text) {
+		/* strings end at the line's last quote; other values at a '>' or a comment */
+		bool quoted = q->kind == FW_IFR_K_STRING || q->kind == FW_IFR_K_PASSWORD;
+		if ((why = field_problem(value_text, !quoted, buf, sizeof(buf))))
+			return refuse(st, "value", why, err);
+		if (!quoted && strchr(value_text, '>'))
+			return refuse(st, "value", "holds '>', which ends a Value field", err);
+	}
+	return true;
+}
+
+void fw_sce_write_question(FILE *f, const struct fw_setting *st, bool has_value, uint64_t value, const char *value_text)
+{
+	const struct fw_ifr_question *q = st->q;
+	char g[FW_GUID_STR_LEN];
+	/* fw_put_visible leaves checked fields as they are and keeps anything unchecked on its line */
+	fputs("Setup Question\t= ", f);
+	fw_put_visible(f, st->prompt);
+	if (st->keyword) {
+		fputs("\nMap String\t= ", f);
+		fw_put_visible(f, st->keyword);
+	}
+	fputs("\nHelp String\t= ", f);
+	fw_put_visible_folded(f, fw_setting_help(st));
+	fprintf(f, "\nToken\t=%X\t// Do NOT change this line\n", q->question_id);
+	fprintf(f, "Offset\t=%X\t// ", q->bit_field ? q->bit_offset / 8 : q->var_info);
+	fw_put_visible(f, st->varstore_name ? st->varstore_name : "?");
+	fprintf(f, " %s", st->vs ? fw_guid_format(&st->vs->guid, g) : "");
+	if (q->bit_field)
+		fprintf(f, " bits %u:%u", q->bit_offset, q->bit_width);
+	fprintf(f, "\nWidth\t=%02X\n", q->width);
+	const struct fw_setting_default *d0 = standard_default(st);
 	if (q->kind == FW_IFR_K_ONE_OF || q->kind == FW_IFR_K_CHECKBOX) {
 		bool checkbox = q->kind == FW_IFR_K_CHECKBOX;
 		if (d0) {
 			fputs("BIOS Default\t=", f);
 			sce_value(f, st, d0->value);
-			fprintf(f, "%s \n", d0->text ? d0->text : "");
+			fw_put_visible(f, d0->text ? d0->text : "");
+			fputs(" \n", f);
 		}
 		uint64_t mark = has_value ? value : d0 ? d0->value : UINT64_MAX;
 		uint32_t n = checkbox ? 2 : st->noptions;
@@ -49,7 +127,7 @@ void fw_sce_write_question(FILE *f, const struct fw_setting *st, bool has_value,
 			if (v == mark)
 				fputc('*', f);
 			sce_value(f, st, v);
-			fw_ifr_put_line(f, t);
+			fw_put_visible(f, t);
 			fputs(k ? "\n" : "\t// Move \"*\" to the desired Option\n", f);
 		}
 	} else if (q->kind == FW_IFR_K_NUMERIC) {
@@ -58,9 +136,13 @@ void fw_sce_write_question(FILE *f, const struct fw_setting *st, bool has_value,
 		uint64_t v = has_value ? value : d0 ? d0->value : q->min;
 		fprintf(f, "Value\t=<%" PRIu64 ">\n", v);
 	} else if (q->kind == FW_IFR_K_STRING || q->kind == FW_IFR_K_PASSWORD) {
-		fprintf(f, "Value\t=\"%s\"\n", has_value && value_text ? value_text : "");
+		fputs("Value\t=\"", f);
+		fw_put_visible(f, has_value && value_text ? value_text : "");
+		fputs("\"\n", f);
 	} else {
-		fprintf(f, "Value\t=<%s>\n", value_text ? value_text : "");
+		fputs("Value\t=<", f);
+		fw_put_visible(f, value_text ? value_text : "");
+		fputs(">\n", f);
 	}
 	fputc('\n', f);
 }

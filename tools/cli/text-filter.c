@@ -1,101 +1,109 @@
-/* The text filter in front of text-format output: control characters from firmware strings
- * become '?', only fwlens's own colour codes pass. */
+/* The text filter in front of text-format output: strings from firmware and machines reach the
+ * terminal escaped (term-escape.h); only fwlens's own colour codes pass as escape sequences. */
 #include "cli-internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
-/* Output of text formats passes through this filter (see fw_cli_out). */
+#include "term-escape.h"
 
-/* The escape sequences fw_cli_color and the help printer emit: the only ones let through. */
-static const char *const own_sgr[] = {"\033[0m", "\033[1m", "\033[2m", "\033[31m", "\033[32m",
-				      "\033[33m", "\033[34m", "\033[36m"};
+/* Output of text formats passes through this filter (see fw_cli_out).
+ *
+ * With colour on, fw_cli_color hands the writers a token instead of the escape sequence: ESC, a
+ * nonce drawn when the filter opens and the colour's index. The filter turns tokens into the
+ * sequences and escapes every other ESC, so a firmware string holding "\033[31m" cannot pass for
+ * ours: it would have to guess the nonce. */
+
+static const struct {
+	const char *name, *sgr;
+} colors[] = {
+	{"bold", "\033[1m"},    {"dim", "\033[2m"},   {"red", "\033[31m"},  {"green", "\033[32m"},
+	{"yellow", "\033[33m"}, {"blue", "\033[34m"}, {"cyan", "\033[36m"}, {"reset", "\033[0m"},
+};
+#define NCOLORS (sizeof(colors) / sizeof(colors[0]))
+#define NONCE_LEN 12
+#define TOKEN_LEN (1 + NONCE_LEN + 1)
+
+static char tokens[NCOLORS][TOKEN_LEN + 1];
 
 struct text_filter {
 	FILE *to;
 	bool color;
-	bool keep_cr; /* formats that reproduce another tool's bytes (ifrextractor, sce) keep CR */
-	unsigned char pend[8]; /* an escape sequence (or a UTF-8 lead byte 0xC2) not yet decided */
+	unsigned flags;
+	char pend[TOKEN_LEN]; /* a colour token or a UTF-8 sequence cut by the end of a write */
 	size_t npend;
 };
 
-static void filter_put(struct text_filter *t, unsigned char c);
-
-/* The pending bytes were not ours: the lead byte becomes '?' (ESC) or stays (0xC2), the rest is
- * text again. */
-static void filter_release(struct text_filter *t)
+/* Length of the token at s (n bytes) when it is one, 0 when it is not, -1 when s is a token's
+ * beginning cut short. *which gets its colour. */
+static int token_at(const char *s, size_t n, size_t *which)
 {
-	unsigned char p[sizeof(t->pend)];
-	size_t n = t->npend;
-	memcpy(p, t->pend, n);
-	t->npend = 0;
-	putc(p[0] == 0x1B ? '?' : p[0], t->to);
-	for (size_t k = 1; k < n; k++)
-		filter_put(t, p[k]);
+	for (size_t i = 0; i < NCOLORS; i++) {
+		size_t m = n < TOKEN_LEN ? n : TOKEN_LEN;
+		if (memcmp(s, tokens[i], m) != 0)
+			continue;
+		if (m < TOKEN_LEN)
+			return -1;
+		*which = i;
+		return TOKEN_LEN;
+	}
+	return 0;
 }
 
-static void filter_put(struct text_filter *t, unsigned char c)
+/* Filter n bytes; returns how many were consumed (the rest is an unfinished token or character). */
+static size_t filter_run(struct text_filter *t, const char *b, size_t n, bool final)
 {
-	if (t->npend) {
-		t->pend[t->npend++] = c;
-		if (t->pend[0] == 0xC2) {
-			if (c >= 0x80 && c <= 0x9F) { /* a C1 control (U+0080..U+009F, CSI among them) */
-				putc('?', t->to);
-				t->npend = 0;
-			} else {
-				filter_release(t);
+	size_t i = 0;
+	while (i < n) {
+		if (b[i] == 0x1B && t->color) {
+			size_t which = 0;
+			int m = token_at(b + i, n - i, &which);
+			if (m < 0 && !final)
+				return i;
+			if (m > 0) {
+				fputs(colors[which].sgr, t->to);
+				i += (size_t)m;
+				continue;
 			}
-			return;
+			fputs("\\x1b", t->to);
+			i++;
+			continue;
 		}
-		bool prefix = false;
-		for (size_t i = 0; i < sizeof(own_sgr) / sizeof(own_sgr[0]); i++) {
-			size_t len = strlen(own_sgr[i]);
-			if (t->npend <= len && memcmp(own_sgr[i], t->pend, t->npend) == 0) {
-				if (t->npend == len) {
-					fwrite(t->pend, 1, t->npend, t->to);
-					t->npend = 0;
-					return;
-				}
-				prefix = true;
-			}
-		}
-		if (!prefix || t->npend == sizeof(t->pend))
-			filter_release(t);
-		return;
+		const char *esc = t->color ? memchr(b + i, 0x1B, n - i) : NULL;
+		size_t end = esc ? (size_t)(esc - b) : n;
+		size_t used = fw_term_escape(t->to, b + i, end - i, t->flags, final || esc);
+		i += used;
+		if (i < end)
+			return i;
 	}
-	if (c == 0x1B && t->color) {
-		t->pend[t->npend++] = c;
-		return;
-	}
-	if (c == 0xC2) {
-		t->pend[t->npend++] = c;
-		return;
-	}
-	if ((c < 0x20 && c != '\n' && c != '\t' && !(c == '\r' && t->keep_cr)) || c == 0x7F)
-		c = '?';
-	putc(c, t->to);
+	return n;
+}
+
+static void keep_rest(struct text_filter *t, const char *b, size_t n, size_t used)
+{
+	t->npend = n - used; /* at most a token or a character: filter_run stops only at one */
+	memmove(t->pend, b + used, t->npend);
 }
 
 static ssize_t filter_write(void *cookie, const char *buf, size_t size)
 {
 	struct text_filter *t = cookie;
-	size_t run = 0; /* bytes that need no look pass in runs */
-	for (size_t i = 0; i < size; i++) {
-		unsigned char c = (unsigned char)buf[i];
-		bool plain = !t->npend && ((c >= 0x20 && c != 0x7F && c != 0xC2) || c == '\n' || c == '\t');
-		if (plain) {
-			run++;
-			continue;
-		}
-		if (run)
-			fwrite(buf + i - run, 1, run, t->to);
-		run = 0;
-		filter_put(t, c);
+	if (!t->npend) {
+		keep_rest(t, buf, size, filter_run(t, buf, size, false));
+		return (ssize_t)size;
 	}
-	if (run)
-		fwrite(buf + size - run, 1, run, t->to);
+	/* a token or character cut by the previous write: join it with what follows */
+	char *joined = fw_xmalloc(t->npend + size);
+	memcpy(joined, t->pend, t->npend);
+	memcpy(joined + t->npend, buf, size);
+	size_t n = t->npend + size;
+	keep_rest(t, joined, n, filter_run(t, joined, n, false));
+	free(joined);
 	return (ssize_t)size;
 }
 
@@ -103,9 +111,27 @@ static int filter_close(void *cookie)
 {
 	struct text_filter *t = cookie;
 	if (t->npend)
-		filter_release(t);
+		filter_run(t, t->pend, t->npend, true);
 	free(t);
 	return 0;
+}
+
+/* A fresh nonce for the colour tokens, of letters (never ESC, never a byte the writers treat). */
+static void draw_tokens(void)
+{
+	unsigned char r[NONCE_LEN];
+	if (getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
+		unsigned long x = (unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16) ^ (unsigned long)(uintptr_t)&r;
+		for (size_t i = 0; i < sizeof(r); i++, x = x * 6364136223846793005UL + 1442695040888963407UL)
+			r[i] = (unsigned char)(x >> 33);
+	}
+	for (size_t c = 0; c < NCOLORS; c++) {
+		tokens[c][0] = 0x1B;
+		for (size_t i = 0; i < NONCE_LEN; i++)
+			tokens[c][1 + i] = (char)('a' + r[i] % 26);
+		tokens[c][1 + NONCE_LEN] = (char)('A' + c);
+		tokens[c][TOKEN_LEN] = '\0';
+	}
 }
 
 void fw_cli_open_text_filter(struct fw_cli *cli)
@@ -113,7 +139,12 @@ void fw_cli_open_text_filter(struct fw_cli *cli)
 	struct text_filter *t = fw_xcalloc(1, sizeof(*t));
 	t->to = cli->out ? cli->out : stdout;
 	t->color = cli->color;
-	t->keep_cr = strcmp(cli->format, "text") != 0 && strcmp(cli->format, "markdown") != 0;
+	/* formats that reproduce another tool's bytes (ifrextractor, sce) keep CR */
+	t->flags = FW_TERM_KEEP_LF;
+	if (strcmp(cli->format, "text") != 0 && strcmp(cli->format, "markdown") != 0)
+		t->flags |= FW_TERM_KEEP_CR;
+	if (t->color)
+		draw_tokens();
 	cookie_io_functions_t io = {.write = filter_write, .close = filter_close};
 	cli->text = fopencookie(t, "w", io);
 	if (!cli->text) {
@@ -122,6 +153,16 @@ void fw_cli_open_text_filter(struct fw_cli *cli)
 	}
 	/* a terminal sees each line as it is written, as stdout would show it */
 	setvbuf(cli->text, NULL, isatty(fileno(t->to)) ? _IOLBF : _IOFBF, 0);
+}
+
+const char *fw_cli_color(const struct fw_cli *cli, const char *what)
+{
+	if (!cli || !cli->color)
+		return "";
+	for (size_t i = 0; i < NCOLORS; i++)
+		if (strcmp(colors[i].name, what) == 0)
+			return cli->text ? tokens[i] : colors[i].sgr;
+	return "";
 }
 
 bool fw_cli_text_format(const struct fw_cli *cli)

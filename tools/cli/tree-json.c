@@ -7,89 +7,7 @@
 #include <string.h>
 
 #include "parsers/hash.h"
-
-/* Length of the valid UTF-8 sequence at s (0 when invalid); *cp gets the code point. */
-static size_t utf8_seq(const unsigned char *s, uint32_t *cp)
-{
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	size_t n;
-	uint32_t c, min;
-	if ((s[0] & 0xE0) == 0xC0)
-		n = 2, c = s[0] & 0x1F, min = 0x80;
-	else if ((s[0] & 0xF0) == 0xE0)
-		n = 3, c = s[0] & 0x0F, min = 0x800;
-	else if ((s[0] & 0xF8) == 0xF0)
-		n = 4, c = s[0] & 0x07, min = 0x10000;
-	else
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3F);
-	}
-	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-		return 0;
-	*cp = c;
-	return n;
-}
-
-/* Is the code point one that XML 1.0 cannot carry? */
-static bool xml_bad(uint32_t cp)
-{
-	return (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || cp == 0xFFFE || cp == 0xFFFF;
-}
-
-const char *fw_utf8_clean_view(const char *s, bool xml, char **to_free)
-{
-	*to_free = NULL;
-	const unsigned char *u = (const unsigned char *)s;
-	for (size_t i = 0; u[i];) {
-		uint32_t cp;
-		size_t n = utf8_seq(u + i, &cp);
-		if (n == 0 || (xml && xml_bad(cp)))
-			return *to_free = fw_utf8_clean(s, xml);
-		i += n;
-	}
-	return s; /* the common case: nothing to replace, nothing to allocate */
-}
-
-char *fw_utf8_clean(const char *s, bool xml)
-{
-	size_t len = strlen(s);
-	char *out = fw_xmalloc(len * 3 + 1);
-	size_t o = 0;
-	const unsigned char *u = (const unsigned char *)s;
-	for (size_t i = 0; i < len;) {
-		uint32_t cp;
-		size_t n = utf8_seq(u + i, &cp);
-		bool bad = n == 0 || (xml && xml_bad(cp));
-		if (bad) {
-			memcpy(out + o, "\xEF\xBF\xBD", 3);
-			o += 3;
-			i += n ? n : 1;
-			continue;
-		}
-		memcpy(out + o, u + i, n);
-		o += n;
-		i += n;
-	}
-	out[o] = '\0';
-	return out;
-}
-
-json_t *fw_json_text(const char *s)
-{
-	json_t *j = json_string(s);
-	if (j)
-		return j;
-	char *clean = fw_utf8_clean(s, false);
-	j = json_string(clean);
-	free(clean);
-	return j ? j : json_string("");
-}
+#include "parsers/utf8.h"
 
 const char *fw_field_text(const struct fw_field_value *f, char *buf, size_t len)
 {
@@ -156,7 +74,7 @@ static json_t *field_json(const struct fw_field_value *f)
 	case FW_VAL_BOOL:
 		return json_boolean(f->v.b);
 	case FW_VAL_STR:
-		return fw_json_text(f->v.s);
+		return json_string(f->v.s);
 	case FW_VAL_GUID: {
 		char g[FW_GUID_STR_LEN];
 		return json_string(fw_guid_format(&f->v.g, g));
@@ -189,7 +107,7 @@ static json_t *node_object(const struct fw_node *n, unsigned flags, bool childre
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "kind", json_string(fw_node_kind_name(n->kind)));
-	json_object_set_new(o, "type", fw_json_text(n->type ? n->type : ""));
+	json_object_set_new(o, "type", json_string(n->type ? n->type : ""));
 	json_object_set_new(o, "offset", offset_json(n->offset, false));
 	json_object_set_new(o, "offset_hex", offset_json(n->offset, true));
 	json_object_set_new(o, "size", json_integer((json_int_t)n->size));
@@ -199,9 +117,9 @@ static json_t *node_object(const struct fw_node *n, unsigned flags, bool childre
 		json_object_set_new(o, "guid", json_string(fw_guid_format(&n->guid, g)));
 	}
 	if (n->name)
-		json_object_set_new(o, "name", fw_json_text(n->name));
+		json_object_set_new(o, "name", json_string(n->name));
 	if (n->text)
-		json_object_set_new(o, "text", fw_json_text(n->text));
+		json_object_set_new(o, "text", json_string(n->text));
 	if (n->flags) {
 		char fl[96];
 		json_t *arr = json_array();
@@ -227,7 +145,7 @@ static json_t *node_object(const struct fw_node *n, unsigned flags, bool childre
 		json_t *dj = json_object();
 		json_object_set_new(dj, "severity", json_string(fw_diag_severity_name(d->severity)));
 		json_object_set_new(dj, "offset", offset_json(d->offset, false));
-		json_object_set_new(dj, "message", fw_json_text(d->msg));
+		json_object_set_new(dj, "message", json_string(d->msg));
 		json_array_append_new(diags, dj);
 	}
 	json_object_set_new(o, "diagnostics", diags);
@@ -248,7 +166,7 @@ static json_t *tree_input_json(const struct fw_tree *t, const char *kind)
 {
 	json_t *doc = json_object();
 	json_t *in = json_object();
-	json_object_set_new(in, "path", t->input_path ? fw_json_text(t->input_path) : json_null());
+	json_object_set_new(in, "path", t->input_path ? json_string(t->input_path) : json_null());
 	json_object_set_new(in, "size", json_integer((json_int_t)t->input_len));
 	char sha[FW_SHA256_HEX_LEN];
 	json_object_set_new(in, "sha256", json_string(fw_sha256_hex(t->input, t->input_len, sha)));
@@ -283,7 +201,7 @@ static void put_indented(FILE *f, const char *s, size_t len, unsigned depth)
 static void write_node(FILE *f, const struct fw_node *n, unsigned flags, unsigned depth)
 {
 	json_t *o = node_object(n, flags, false);
-	char *s = json_dumps(o, DUMP_FLAGS);
+	char *s = fw_json_dumps(o, DUMP_FLAGS);
 	json_decref(o);
 	size_t len = strlen(s);
 	static const char empty_tail[] = "[]\n}"; /* the object ends with "children": []\n} */
@@ -306,7 +224,7 @@ static void write_node(FILE *f, const struct fw_node *n, unsigned flags, unsigne
 bool fw_tree_write_json(FILE *f, const struct fw_tree *t, const char *kind, unsigned flags)
 {
 	json_t *doc = tree_input_json(t, kind);
-	char *s = json_dumps(doc, DUMP_FLAGS);
+	char *s = fw_json_dumps(doc, DUMP_FLAGS);
 	json_decref(doc);
 	/* {"input": {...}} without its closing "\n}": the root follows as the second member */
 	size_t len = strlen(s);

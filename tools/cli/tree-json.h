@@ -10,7 +10,7 @@
 #ifndef FW_TREE_JSON_H
 #define FW_TREE_JSON_H
 
-#include <jansson.h>
+#include "parsers/json-text.h"
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -25,13 +25,6 @@ json_t *fw_tree_to_json(const struct fw_tree *t, const char *kind, unsigned flag
  * with JSON_INDENT(2) | JSON_PRESERVE_ORDER (and a final newline): memory stays that of one
  * node however large the tree. False when writing fails. */
 bool fw_tree_write_json(FILE *f, const struct fw_tree *t, const char *kind, unsigned flags);
-/* A JSON string from any bytes: invalid UTF-8 becomes U+FFFD. */
-json_t *fw_json_text(const char *s);
-/* Valid UTF-8 copy of s (malloc'd): invalid sequences become U+FFFD; with `xml`, so do the
- * control characters XML 1.0 forbids. */
-char *fw_utf8_clean(const char *s, bool xml);
-/* `s` itself when it needs no cleaning, else a cleaned copy that *to_free owns (free it either way). */
-const char *fw_utf8_clean_view(const char *s, bool xml, char **to_free);
 /* Text of a field value ("0x1F", "true", a GUID, hex bytes) into buf. */
 const char *fw_field_text(const struct fw_field_value *f, char *buf, size_t len);
 /* Flag names of a node joined by ","; "" when none. */

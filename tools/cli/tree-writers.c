@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "parsers/hash.h"
+#include "parsers/utf8.h"
 #include "tools/cli/tree-json.h"
 #include "tools/query/source.h"
 

@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <jansson.h>
+#include "parsers/json-text.h"
 
 #include "parsers/strmap.h"
 
@@ -168,7 +168,7 @@ const char *fw_machine_manifest_json(const struct fw_machine *m)
 {
 	struct fw_machine *w = (struct fw_machine *)m; /* the text is made once, on demand */
 	if (!w->manifest && fw_machine_manifest(m))
-		w->manifest = json_dumps(w->manifest_doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		w->manifest = fw_json_dumps(w->manifest_doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	return w->manifest;
 }
 

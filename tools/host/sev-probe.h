@@ -3,7 +3,7 @@
 #ifndef FW_SEV_PROBE_H
 #define FW_SEV_PROBE_H
 
-#include <jansson.h>
+#include "parsers/json-text.h"
 
 /* Where the probe results live in a machine (snapshot member, or a file in a sample root). */
 #define FW_SEV_PROBE_PATH "fwlens/probes/sev.json"

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
-#include <jansson.h>
+#include "parsers/json-text.h"
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -282,7 +282,7 @@ static void take_sev_probe(struct capture *c, const char *root)
 		return;
 	}
 	json_t *probe = fw_sev_probe_live();
-	char *text = json_dumps(probe, JSON_INDENT(2) | JSON_SORT_KEYS);
+	char *text = fw_json_dumps(probe, JSON_INDENT(2) | JSON_SORT_KEYS);
 	json_decref(probe);
 	if (!within_budget(c, FW_SEV_PROBE_PATH, strlen(text))) {
 		free(text);
@@ -505,7 +505,7 @@ static void take_image_ref(struct capture *c, const char *file)
 	json_object_set_new(ref, "size", json_integer((json_int_t)f.len));
 	json_object_set_new(ref, "name", json_string(slash ? slash + 1 : file));
 	fw_file_close(&f);
-	char *text = json_dumps(ref, JSON_COMPACT);
+	char *text = fw_json_dumps(ref, JSON_COMPACT);
 	json_decref(ref);
 	if (!within_budget(c, rel, strlen(text))) {
 		free(text);
@@ -770,7 +770,7 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 	json_object_set_new(manifest, "nodes", c.nodes);
 	json_object_set_new(manifest, "unreadable", c.unreadable);
 
-	char *text = json_dumps(manifest, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	char *text = fw_json_dumps(manifest, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(manifest);
 	/* the loader reads no member larger than a machine file: a manifest past it (hundreds of
 	 * thousands of unreadable files) would make a snapshot it refuses */

@@ -225,7 +225,9 @@ bool fw_amisce_parse(const char *text, size_t len, const char *origin, struct fw
 					return fw_error_set(err, FW_E_INVALID, "%s: line %zu: Value is not <number>", origin, line);
 				q->has_value = true;
 			} else if (v < ve && *v == '"') {
-				const char *qe = ve > v + 1 && ve[-1] == '"' ? ve - 1 : ve;
+				/* a line ending in a quote holds the string up to it, a "//" inside being text */
+				const char *whole = cut_comment(v, le, true);
+				const char *qe = whole > v + 1 && whole[-1] == '"' ? whole - 1 : ve > v + 1 && ve[-1] == '"' ? ve - 1 : ve;
 				q->string = text_dup(&out->arena, v + 1, (size_t)(qe - v - 1));
 			}
 		}

@@ -10,7 +10,7 @@
 #ifndef FW_DOCTOR_H
 #define FW_DOCTOR_H
 
-#include <jansson.h>
+#include "parsers/json-text.h"
 #include <stdbool.h>
 #include <stdint.h>
 

@@ -19,7 +19,7 @@
 #ifndef FW_PLAN_H
 #define FW_PLAN_H
 
-#include <jansson.h>
+#include "parsers/json-text.h"
 #include <stdbool.h>
 #include <stdint.h>
 

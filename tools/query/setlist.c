@@ -2,7 +2,7 @@
 #include "setlist.h"
 
 #include <inttypes.h>
-#include <jansson.h>
+#include "parsers/json-text.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -13,7 +13,7 @@
 #ifndef FW_SOURCE_H
 #define FW_SOURCE_H
 
-#include <jansson.h>
+#include "parsers/json-text.h"
 #include <stdbool.h>
 
 #include "acpi/set.h"
