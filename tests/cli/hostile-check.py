@@ -23,8 +23,9 @@ prints one line per problem, naming the offset and the offending bytes, and exit
     hostile-check.py sce-back FILE PLAN    `settings --format json` of a written AMISCE file: exactly
                                            the one setting PLAN (quotes, oneof) set, with its value
     hostile-check.py redfish FILE          the Redfish body names the quotes question's keyword exactly
-    hostile-check.py machine-json FILE     the DMI strings and host name of the machine are there
-                                           (valid UTF-8, raw bytes recoverable)
+    hostile-check.py machine-json FILE [host]   the machine's facts (host name, DMI strings) keep
+                                           their members, valid UTF-8, raw bytes in KEY_hex; `host`:
+                                           the host name of every line of doctor's JSON lines
     hostile-check.py metrics-lines FILE   every line a sample, HELP/TYPE/UNIT or EOF line, labels escaped
     hostile-check.py metrics FILE          the host label is the host name escaped per the
                                            exposition format, valid UTF-8
@@ -74,6 +75,7 @@ DMI = {
     "bios_vendor": b"Vendor 'single' \"double\" `touch PWNED` | # <script>x</script>",
     "board_name": b"K15PG-D24\x1b]0;title\x07\xc2\x9b2J",
     "product_name": b"ESC8000A-E13\n# Forged heading\n| forged | row |",
+    "sys_vendor": b"ASUSTeK \xc2\x85\xc2\x80 \xe2\x80\xae RTL \x7f DEL",
 }
 # Lines a hostile string would start if its line feeds were written raw
 FORGED = [b"second line", b"# Forged heading", b"| forged | row |", b"Setup Question\t= Forged", b"Token\t=99",
@@ -169,7 +171,9 @@ def check_markdown(path):
     data = open(path, "rb").read()
     controls(path, data)
     forged(path, data)
-    for m in re.finditer(rb"<(script|b|i|x|k)>", data):
+    # raw HTML outside code spans (inside one, `<script>` is text)
+    outside = re.sub(rb"(`+)(?:(?!\1).)+?\1", lambda m: b" " * len(m.group(0)), data)
+    for m in re.finditer(rb"<(script|b|i|x|k)>", outside):
         bad(path, "raw HTML %r at offset %d: %s" % (m.group(0), m.start(), context(data, m.start())))
         break
 
@@ -316,20 +320,45 @@ def walk(o):
             yield from walk(v)
 
 
-def check_machine_json(path):
+# the facts a snapshot shows: its key, the file the machine holds it in
+FACTS = {"host": HOSTNAME, "bios_version": DMI["bios_version"], "vendor": DMI["sys_vendor"],
+         "board": DMI["board_name"], "product": DMI["product_name"]}
+
+
+def clean_prefix(raw):
+    """The part of a machine string before its first control byte or byte that is not UTF-8: the
+    machine reader may change what follows (it shows controls as spaces), a writer may not."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        text = raw[:e.start].decode("utf-8")
+    m = re.search(r"[\x00-\x1f\x7f-\x9f]", text)
+    return text[:m.start()] if m else text
+
+
+def check_machine_json(path, keys="facts"):
+    """The machine's strings keep their members (a value that is not UTF-8 with its raw bytes in
+    KEY_hex), their clean part exact; `keys` names which: all facts, or the host name only (doctor
+    JSON lines, one object a line)."""
     check_utf8(path)
-    d = json.load(open(path, encoding="utf-8"))
-    objs = list(walk(d))
-    for key, want in list(DMI.items()) + [("hostname", HOSTNAME)]:
-        holders = [o for o in objs if key in o or key + "_hex" in o]
-        if not holders:
-            bad(path, "no member %s (or %s_hex): a value that is not UTF-8 must not make its key vanish" % (key, key))
-            continue
-        try:
-            want.decode("utf-8")
-            expect("%s %s" % (path, key), holders[0].get(key), want.decode("utf-8"))
-        except UnicodeDecodeError:
-            raw_name(holders[0], key, want, path)
+    data = open(path, "rb").read()
+    docs = [json.loads(l) for l in data.split(b"\n") if l.strip()] if keys == "host" else [json.loads(data)]
+    wanted = {"host": HOSTNAME} if keys == "host" else FACTS
+    for doc in docs:
+        objs = [o for o in walk(doc) if any(k in o or k + "_hex" in o for k in wanted)]
+        for key, raw in wanted.items():
+            holder = next((o for o in objs if key in o or key + "_hex" in o), None)
+            if holder is None:
+                bad(path, "no member %s (or %s_hex): a value that is not UTF-8 must not make its key vanish" % (key, key))
+                continue
+            got = holder.get(key)
+            if not isinstance(got, str) or not got.startswith(clean_prefix(raw)):
+                bad(path, "%s is %r, expected it to start with %r" % (key, got, clean_prefix(raw)))
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError:
+                if not isinstance(holder.get(key + "_hex"), str):
+                    bad(path, "%s is not UTF-8 on the machine and has no %s_hex member" % (key, key))
 
 
 def check_metrics(path):

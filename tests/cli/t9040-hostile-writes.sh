@@ -217,7 +217,7 @@ for fmt in text json xml dot; do
 done
 for fmt in text json jsonl xml markdown prometheus openmetrics; do
 	hw doctor-machine "$fmt" doctor "$MACH"
-	[ "$fmt" = json ] && cp "$out" "$T_DIR/doctor.json"
+	[ "$fmt" = jsonl ] && cp "$out" "$T_DIR/doctor.jsonl"
 	[ "$fmt" = prometheus ] && cp "$out" "$T_DIR/doctor.prom"
 	hw doctor-both "$fmt" doctor "$BOTH"
 done
@@ -234,7 +234,7 @@ done
 hw notes-machine markdown notes "$MACH"
 hw notes-both markdown notes "$BOTH"
 later machine-json exact-snapshot-show-json "$T_DIR/show.json"
-later machine-json exact-doctor-json "$T_DIR/doctor.json"
+later machine-json exact-doctor-jsonl "$T_DIR/doctor.jsonl" host
 later metrics exact-metrics-host "$T_DIR/doctor.prom"
 later settings exact-settings-machine-json "$T_DIR/settings-both.json" machine
 
