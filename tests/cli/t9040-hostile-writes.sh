@@ -6,7 +6,8 @@
 # markdown table checker, dot (the topology), sh -n and shellcheck (efivarfs scripts, then a dry
 # run in an empty folder), AMISCE files read back by fwlens; text (also with --color always, less
 # fwlens' own SGR codes) and stderr carry no control character but tab and LF and no line forged
-# by a line feed in a hostile string. The hostile texts come back exactly where a format can
+# by a line feed in a hostile string (but ifrextractor, which copies line feeds as IFRExtractor
+# prints them). The hostile texts come back exactly where a format can
 # carry them (hostile-check.py holds them).
 # Exit status: 0 or 1; an AMISCE value that cannot be written faithfully may be refused instead,
 # with another status, one line on stderr naming the setting and no output.
@@ -89,7 +90,8 @@ check_format() {
 	text | ifrextractor | sce)
 		# the same run with --color always: only fwlens' own SGR codes added
 		fwlens "$@" --format "$fmt" --color always >"$out.color" 2>/dev/null
-		later text "$name" "$out" "$out.color"
+		if [ "$fmt" = ifrextractor ]; then later text-lines-kept "$name" "$out" "$out.color"; else
+			later text "$name" "$out" "$out.color"; fi
 		if [ "$fmt" = sce ]; then
 			# the AMISCE file reads back as an export
 			if fwlens settings "$out" --format json >"$out.back" 2>"$out.back.err"; then pass "$name-reads-back"; else
@@ -236,7 +238,8 @@ hw notes-both markdown notes "$BOTH"
 later machine-json exact-snapshot-show-json "$T_DIR/show.json"
 later machine-json exact-doctor-jsonl "$T_DIR/doctor.jsonl" host
 later metrics exact-metrics-host "$T_DIR/doctor.prom"
-later settings exact-settings-machine-json "$T_DIR/settings-both.json" machine
+later settings exact-settings-machine-json "$T_DIR/settings-both.json"
+later settings-current machine-values-bound "$T_DIR/settings-both.json"
 
 # ---- plans: every hostile question and one ordinary setting, in every form ----------------------
 for src in image:"$IMG" both:"$BOTH"; do
