@@ -81,6 +81,16 @@ EFIVARS="$T_DIR/ev-run" BACKUP="$T_DIR/backup" t_run apply 0 sh e.sh --apply
 	pass apply-bytes || fail apply-bytes "$(od -An -tx1 ev-run/Setup-ec87d643-eba4-4bb5-a1e5-3f3e36b20da9)"
 no_pwned && pass apply-no-command || fail apply-no-command "a command from the forms ran"
 
+# the plan and its verification as text: each entry one line, controls as visible escapes
+fwlens plan "$IMG" --vars ev --set BootMode=1 --set TermKw=1 --format json >bm.json
+t_run text-plan 0 fwlens plan "$IMG" --vars ev --set BootMode=1 --set TermKw=1
+grep -qxF ' 1. Boot Mode  Safe -> Evil\n$(touch PWNED)\necho pwned' "$T_OUT" &&
+	grep -qxF ' 2. Term \x1B]0;pwned\x07 \x1B[2J \u009B31m \u0085 \u202Eevil  A -> B' "$T_OUT" &&
+	pass text-plan-one-line || fail text-plan-one-line "$(head -c 400 "$T_OUT")"
+t_run text-verify 1 fwlens plan "$IMG" --vars ev --verify bm.json
+grep -qxF '  different  Boot Mode = Safe (planned Evil\n$(touch PWNED)\necho pwned)' "$T_OUT" &&
+	[ "$(wc -l <"$T_OUT")" -eq 4 ] && pass text-verify-one-line || fail text-verify-one-line "$(head -c 400 "$T_OUT")"
+
 # --- AMISCE ----------------------------------------------------------------------------------------
 # refused, exit 5, naming the setting and the field; nothing written
 refused() {

@@ -3,7 +3,9 @@
 #include "parsers/json-text.h"
 #include "parsers/utf8.h"
 #include "tools/cli/cli-internal.h"
+#include "tools/cli/doctor-metrics.h"
 #include "tools/cli/term-escape.h"
+#include "tools/query/md-escape.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,13 +52,18 @@ TEST(json_string_not_utf8_keeps_member)
 	json_decref(doc);
 }
 
+#define MEM_WRITE(out, call)                                                                                       \
+	do {                                                                                                       \
+		size_t mem_len_ = 0;                                                                               \
+		FILE *f = open_memstream(&(out), &mem_len_);                                                       \
+		call;                                                                                              \
+		fclose(f);                                                                                         \
+	} while (0)
+
 static char *term(const char *s, size_t n, unsigned flags)
 {
 	char *out = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
-	fw_term_escape(f, s, n, flags, true);
-	fclose(f);
+	MEM_WRITE(out, fw_term_escape(f, s, n, flags, true));
 	return out;
 }
 
@@ -121,4 +128,39 @@ TEST(text_filter_colour_tokens)
 	fclose(mem);
 	CHECK_STR(out, "\x1b[1mSetup\x1b[0m \\x1b[31mfake\\x1b[0m \xE2\x86\x92 \\x9b\n");
 	free(out);
+}
+
+/* What `call` writes to f equals `want`. */
+#define CHECK_WRITES(call, want)                                                                                   \
+	do {                                                                                                       \
+		char *written_ = NULL;                                                                             \
+		MEM_WRITE(written_, call);                                                                         \
+		bool same_ = strcmp(written_, want) == 0;                                                          \
+		free(written_);                                                                                    \
+		CHECK_MSG(same_, "%s writes other bytes than %s", #call, #want);                                   \
+	} while (0)
+
+/* Markdown: a cell or heading cannot be broken out of. */
+TEST(markdown_escape_exact)
+{
+	CHECK_WRITES(fw_md_cell(f, "# Forged\n| x | y |\r\n`id` <script>alert(1)</script> <!-- a \\_SB < 4G"),
+		     "\\# Forged \\| x \\| y \\|  \\`id\\` \\<script>alert(1)\\</script> \\<!-- a \\\\_SB < 4G");
+	CHECK_WRITES(fw_md_cell(f, "a # b"), "a # b");
+	const char *cells[] = {"p|q", NULL, "r"};
+	CHECK_WRITES(fw_md_row(f, cells, 3), "| p\\|q |  | r |\n");
+	CHECK_WRITES(fw_md_code(f, "quiet `x` ``y``\nz"), "```quiet `x` ``y`` z```");
+	CHECK_WRITES(fw_md_code(f, "`edge"), "`` `edge ``");
+	const char *lines[] = {"[ 1.0] ok", "````\n# not a heading", "x"};
+	CHECK_WRITES(fw_md_code_block(f, lines, 3), "`````\n[ 1.0] ok\n````\nx\n`````\n");
+	CHECK_WRITES(fw_md_code_block(f, lines, 1), "```\n[ 1.0] ok\n```\n");
+}
+
+/* Prometheus and OpenMetrics label values: the three escapes of the format, valid UTF-8 always. */
+TEST(metrics_label_value_exact)
+{
+	CHECK_WRITES(fw_metrics_label_value(f, "pve-01"), "\"pve-01\"");
+	CHECK_WRITES(fw_metrics_label_value(f, "a\"b\\c\nd"), "\"a\\\"b\\\\c\\nd\"");
+	CHECK_WRITES(fw_metrics_label_value(f, "host\x1b]0;x\x07\xff\xC2\x85"), "\"host\\\\x1b]0;x\\\\x07\\\\xff\\\\u0085\"");
+	CHECK_WRITES(fw_metrics_label_value(f, "caf\xC3\xA9"), "\"caf\xC3\xA9\"");
+	CHECK_WRITES(fw_metrics_label_value(f, NULL), "\"\"");
 }

@@ -4,6 +4,7 @@
 
 #include "cache-options.h"
 #include "emit.h"
+#include "escape-shell.h"
 #include "parsers/file.h"
 #include "plan-writers.h"
 #include "query-writers.h"
@@ -152,11 +153,14 @@ static void verified_text(struct fw_cli *cli, const void *ctx)
 {
 	const struct verified *s = ctx;
 	FILE *f = fw_cli_out(cli);
-	fprintf(f, "Verify %s against %s (values from %s)\n", s->path, s->src->path, s->v->current_source);
+	/* prompts and values come from the plan file and the machine: one line each */
+	fw_put_visible_format(f, "Verify %s against %s (values from %s)", s->path, s->src->path, s->v->current_source);
+	fputc('\n', f);
 	for (size_t i = 0; i < s->v->n; i++) {
 		const struct fw_verify_item *it = &s->v->items[i];
-		fprintf(f, "  %-10s %s = %s (planned %s)%s%s\n", fw_verify_state_name(it->state), it->prompt,
-			it->has_now ? it->now_text : "?", it->want_text, it->why ? ": " : "", it->why ? it->why : "");
+		fw_put_visible_format(f, "  %-10s %s = %s (planned %s)%s%s", fw_verify_state_name(it->state), it->prompt,
+				      it->has_now ? it->now_text : "?", it->want_text, it->why ? ": " : "", it->why ? it->why : "");
+		fputc('\n', f);
 	}
 	fprintf(f, "%zu of %zu planned values in effect\n", s->v->n - s->v->failed, s->v->n);
 	for (size_t i = 0; i < s->nchecks; i++)

@@ -200,7 +200,9 @@ static void write_markdown(struct fw_cli *cli, const struct fw_settings *s, cons
 	FILE *f = fw_cli_out(cli);
 	const char *last = NULL;
 	const char *base = strrchr(cli->argv[0], '/');
-	fprintf(f, "# Settings of %s\n\nCurrent values: ", base ? base + 1 : cli->argv[0]);
+	fputs("# Settings of ", f);
+	fw_md_cell(f, base ? base + 1 : cli->argv[0]);
+	fputs("\n\nCurrent values: ", f);
 	fw_md_cell(f, cs_text);
 	fputc('\n', f);
 	const struct fw_hii_module *last_module = NULL;

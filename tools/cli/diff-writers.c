@@ -513,8 +513,11 @@ void fw_diff_markdown(FILE *f, const struct fw_diff *d, int level)
 {
 	if (d->have_settings && d->nsettings) {
 		md_heading(f, level, "Settings");
-		if (d->topic_filter)
-			fprintf(f, "Settings of the topics %s.\n\n", d->topic_filter);
+		if (d->topic_filter) {
+			fputs("Settings of the topics ", f);
+			fw_md_cell(f, d->topic_filter);
+			fputs(".\n\n", f);
+		}
 		const enum fw_diff_kind order[] = {FW_DIFF_ADDED, FW_DIFF_REMOVED, FW_DIFF_MOVED, FW_DIFF_CHANGED};
 		static char mods[64][160];
 		size_t nm = diff_modules(d, false, mods, 64);

@@ -1,13 +1,18 @@
 /* Doctor results as Prometheus / OpenMetrics text (see doctor-metrics.h). */
 #include "doctor-metrics.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-/* A label value: backslash, double quote and line feed escaped, as both formats require. */
-static void put_label(FILE *f, const char *name, const char *value, bool first)
+#include "term-escape.h"
+
+void fw_metrics_label_value(FILE *f, const char *value)
 {
-	fprintf(f, "%s%s=\"", first ? "" : ",", name);
-	for (const char *p = value ? value : ""; *p; p++) {
+	/* what a terminal would not show (controls, C1, bidi, bytes that are not UTF-8) first becomes
+	 * visible text ("\x1b"), so the value is valid UTF-8 and the text filter has nothing to change */
+	char *shown = fw_term_escape_string(value ? value : "", FW_TERM_KEEP_LF);
+	fputc('"', f);
+	for (const char *p = shown; *p; p++) {
 		if (*p == '\\')
 			fputs("\\\\", f);
 		else if (*p == '"')
@@ -18,6 +23,13 @@ static void put_label(FILE *f, const char *name, const char *value, bool first)
 			fputc(*p, f);
 	}
 	fputc('"', f);
+	free(shown);
+}
+
+static void put_label(FILE *f, const char *name, const char *value, bool first)
+{
+	fprintf(f, "%s%s=", first ? "" : ",", name);
+	fw_metrics_label_value(f, value);
 }
 
 static void family(FILE *f, const char *name, const char *type, const char *unit, const char *help)

@@ -1,5 +1,5 @@
-/* `fwlens doctor --format prometheus|openmetrics`: the checks of one machine as metrics for a
- * Prometheus scrape or node_exporter's textfile collector, every sample labelled by host:
+/* `fwlens doctor --format prometheus|openmetrics`: the checks of one machine as metrics, every
+ * sample labelled by host:
  *
  *   fwlens_doctor_check_status{host, check, status}  1 for the status the check has, 0 for the
  *                                                     other three (a state set: alert on
@@ -11,8 +11,11 @@
  *   fwlens_agesa_info{host, version, source}          } the versions and where they were read;
  *   fwlens_sev_firmware_info{host, version, source}  /  absent when the machine does not say
  *
- * "prometheus" is the text exposition format 0.0.4 (info metrics are gauges of value 1);
- * "openmetrics" is OpenMetrics 1.0 text (stateset and info types, units, "# EOF"). */
+ * "prometheus" is the text exposition format 0.0.4 (info metrics are gauges of value 1), the form
+ * node_exporter's textfile collector reads; "openmetrics" is OpenMetrics 1.0 text (stateset and
+ * info types, units, "# EOF") for a scrape that asks for it: the textfile collector does not read
+ * it. Label values come from the machine (hostname, DMI and version strings): see
+ * fw_metrics_label_value. */
 #ifndef FW_DOCTOR_METRICS_H
 #define FW_DOCTOR_METRICS_H
 
@@ -33,5 +36,9 @@ struct fw_doctor_metrics {
 };
 
 void fw_doctor_write_metrics(FILE *f, const struct fw_doctor_metrics *m);
+/* A label value in double quotes, as both formats want it: backslash, double quote and line feed
+ * escaped (\\, \", \n), and what a terminal would not show (other controls, C1, bytes that are
+ * not UTF-8) first written as visible text ("\x1b", "\xff"), so the value is valid UTF-8. */
+void fw_metrics_label_value(FILE *f, const char *value);
 
 #endif

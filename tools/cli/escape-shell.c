@@ -130,6 +130,14 @@ void fw_put_visible_vformat(FILE *f, const char *fmt, va_list ap)
 	free(text);
 }
 
+void fw_put_visible_format(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fw_put_visible_vformat(f, fmt, ap);
+	va_end(ap);
+}
+
 void fw_script_comment(FILE *f, const char *lead, const char *fmt, ...)
 {
 	va_list ap;

@@ -28,6 +28,7 @@ char *fw_visible_dup(const char *s);
 
 /* The formatted text through fw_put_visible: untrusted strings go in as %s arguments. */
 void fw_put_visible_vformat(FILE *f, const char *fmt, va_list ap);
+void fw_put_visible_format(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* One comment line: `lead` ("#", "//"), a space and the formatted text through fw_put_visible
  * (no space for an empty format), and a line feed. */
 void fw_script_comment(FILE *f, const char *lead, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -59,15 +59,3 @@ void fw_text_wrap(FILE *f, const char *text, const char *indent, size_t width)
 		p = eol ? eol + 1 : p + len;
 	}
 }
-
-void fw_md_cell(FILE *f, const char *s)
-{
-	for (const char *c = s ? s : ""; *c; c++) {
-		if (*c == '|')
-			fputs("\\|", f);
-		else if (*c == '\r' || *c == '\n')
-			fputc(' ', f);
-		else
-			fputc(*c, f);
-	}
-}

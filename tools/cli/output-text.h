@@ -5,12 +5,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "tools/query/md-escape.h" /* markdown escaping: fw_md_cell, fw_md_row, fw_md_code */
+
 /* Wrap paragraphs (blank-line separated; lines starting with a space are kept verbatim). */
 void fw_text_wrap(FILE *f, const char *text, const char *indent, size_t width);
 /* Wrap one paragraph with a different indent on the first line ("  - item" lists). */
 void fw_text_wrap_hanging(FILE *f, const char *text, const char *first, const char *rest, size_t width);
-
-/* A markdown table cell's text: pipes escaped, line breaks folded to spaces. */
-void fw_md_cell(FILE *f, const char *s);
 
 #endif

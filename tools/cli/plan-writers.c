@@ -121,39 +121,46 @@ json_t *fw_plan_json(struct fw_plan *p, const char *profile)
 
 /* ---- text ---- */
 
+/* Text from the image or machine on one line, controls shown as visible escapes. */
+#define put fw_put_visible_format
+
 void fw_plan_write_text(struct fw_cli *cli, struct fw_plan *p)
 {
 	FILE *f = fw_cli_out(cli);
 	const char *b = fw_cli_color(cli, "bold"), *r = fw_cli_color(cli, "reset"), *dim = fw_cli_color(cli, "dim");
-	fprintf(f, "Plan for %s%s%s\n", p->src->path, p->src->image_name ? ", forms from " : "",
-		p->src->image_name ? p->src->image_name : "");
-	fprintf(f, "old values from %s\n\n", p->current_source);
+	put(f, "Plan for %s%s%s", p->src->path, p->src->image_name ? ", forms from " : "",
+	    p->src->image_name ? p->src->image_name : "");
+	fputc('\n', f);
+	put(f, "old values from %s", p->current_source);
+	fputs("\n\n", f);
 	size_t changes = 0;
 	for (size_t i = 0; i < p->n; i++) {
 		const struct fw_plan_entry *e = &p->entries[i];
 		const struct fw_setting *st = e->st;
 		changes += e->change;
 		fprintf(f, "%2zu. %s", i + 1, b);
-		fw_ifr_put_line(f, st->prompt);
-		fprintf(f, "%s  %s -> %s%s\n", r, e->has_old ? e->old_text : "(unknown)", e->value_text,
-			e->change ? "" : "  (already in effect)");
-		fprintf(f, "      %s", dim);
-		fw_ifr_put_line(f, st->npaths ? st->paths[0] : "(not reachable from a menu)");
-		fprintf(f, "  |  %s  |  %s+0x%X/%u", module_name(st) ? module_name(st) : "?", st->varstore_name,
-			st->q->bit_field ? st->q->bit_offset / 8 : st->q->var_info, st->q->width);
-		if (st->keyword) {
-			fputs("  |  keyword ", f);
-			fw_ifr_put_line(f, st->keyword);
-		}
+		put(f, "%s", st->prompt);
+		fputs(r, f);
+		put(f, "  %s -> %s%s", e->has_old ? e->old_text : "(unknown)", e->value_text, e->change ? "" : "  (already in effect)");
+		fprintf(f, "\n      %s", dim);
+		put(f, "%s  |  %s  |  %s+0x%X/%u", st->npaths ? st->paths[0] : "(not reachable from a menu)",
+		    module_name(st) ? module_name(st) : "?", st->varstore_name,
+		    st->q->bit_field ? st->q->bit_offset / 8 : st->q->var_info, st->q->width);
+		if (st->keyword)
+			put(f, "  |  keyword %s", st->keyword);
 		fprintf(f, "%s\n", r);
 		char *line = fw_xasprintf("why: %s%s%s%s", e->reason, e->check ? " (satisfies doctor check " : "",
 					  e->check ? e->check : "", e->check ? ")" : "");
-		fw_text_wrap_hanging(f, line, "      ", "           ", 100);
+		char *shown = fw_visible_dup(line);
+		fw_text_wrap_hanging(f, shown, "      ", "           ", 100);
+		free(shown);
 		free(line);
 	}
 	fprintf(f, "\n%zu setting%s, %zu to change\n", p->n, p->n == 1 ? "" : "s", changes);
-	for (size_t i = 0; i < p->nnotes; i++)
-		fprintf(f, "note: %s\n", p->notes[i]);
+	for (size_t i = 0; i < p->nnotes; i++) {
+		put(f, "note: %s", p->notes[i]);
+		fputc('\n', f);
+	}
 }
 
 /* ---- AMISCE import script ---- */

@@ -219,11 +219,7 @@ void fw_query_md_row(FILE *f, struct fw_setlist *l, const struct fw_setlist_item
 	const char *cells[8] = {it->prompt, it->path, it->module_name ? it->module_name : it->module,
 				fw_query_where(it, wb, sizeof(wb)), fw_setlist_default_text(it, db, sizeof(db)),
 				fw_setlist_current_text(it, cb, sizeof(cb)), fw_setlist_condition(l, it), last};
-	for (size_t i = 0; i < 8; i++) {
-		fputs(i ? " | " : "| ", f);
-		fw_md_cell(f, cells[i]);
-	}
-	fputs(" |\n", f);
+	fw_md_row(f, cells, 8);
 }
 
 void fw_query_text_setting(struct fw_cli *cli, struct fw_setlist *l, const struct fw_setlist_item *it,

@@ -12,6 +12,7 @@
 #include "acpi/slit.h"
 #include "acpi/srat.h"
 #include "doctor-checks.h"
+#include "md-escape.h"
 #include "notes.h"
 
 #define MAX_GPUS 64
@@ -28,7 +29,9 @@ void fw_notes_gpus(FILE *f, struct fw_source *src)
 	if (n > MAX_GPUS)
 		n = MAX_GPUS;
 	fputs("## GPUs and who owns them\n\n", f);
-	fprintf(f, "- GPU driver: %s\n", h->nvidia_version ? h->nvidia_version : "not known (no /proc/driver/nvidia/version)");
+	fputs("- GPU driver: ", f);
+	fw_md_cell(f, h->nvidia_version ? h->nvidia_version : "not known (no /proc/driver/nvidia/version)");
+	fputc('\n', f);
 	if (!h->pve_captured)
 		fputs("- Owners: no Proxmox configuration was captured; a GPU is the host's when a host driver holds it, "
 		      "otherwise its owner is not known.\n",
@@ -56,8 +59,9 @@ void fw_notes_gpus(FILE *f, struct fw_source *src)
 			snprintf(numa, sizeof(numa), "not known");
 		snprintf(owner, sizeof(owner), "%s%s%s", g->owner ? g->owner : "not known", g->owner_snp ? " (SEV-SNP)" : "",
 			 g->nclaims > 1 ? ", claimed twice" : "");
-		fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", g->bdf, model, g->vbios ? g->vbios : "not known", or_dash(g->driver),
-			group, numa, owner, g->owner_from ? g->owner_from : "-");
+		const char *cells[] = {g->bdf, model, g->vbios ? g->vbios : "not known", or_dash(g->driver),
+				       group, numa, owner, g->owner_from ? g->owner_from : "-"};
+		fw_md_row(f, cells, sizeof(cells) / sizeof(cells[0]));
 	}
 	fputc('\n', f);
 }
@@ -73,11 +77,14 @@ void fw_notes_numa(FILE *f, struct fw_source *src)
 	if (!srat && !slit && !nps)
 		return;
 	fputs("## NUMA\n\n", f);
-	if (nps && nps->has_current)
-		fprintf(f, "- NPS setting: %s (%s@0x%x)\n", nps->current_text ? nps->current_text : "not one of its options",
-			or_dash(nps->varstore_name), nps->q->var_info);
-	else if (nps)
+	if (nps && nps->has_current) {
+		fputs("- NPS setting: ", f);
+		fw_md_cellf(f, "%s (%s@0x%x)", nps->current_text ? nps->current_text : "not one of its options",
+			    or_dash(nps->varstore_name), nps->q->var_info);
+		fputc('\n', f);
+	} else if (nps) {
 		fputs("- NPS setting: no current value stored\n", f);
+	}
 	if (srat) {
 		fprintf(f, "- Nodes (SRAT proximity domains): %zu\n", srat->ndomains);
 		/* proximity domain -> socket: SRAT gives each APIC id its domain, /proc/cpuinfo its socket */
@@ -154,7 +161,11 @@ void fw_notes_evidence(FILE *f, const struct fw_doctor_report *all)
 				fprintf(f, "  - (%zu more: `fwlens doctor --format json`)\n", json_array_size(c->evidence) - 12);
 				break;
 			}
-			fprintf(f, "  - %s: `%s`\n", fw_evidence_from(e), fw_evidence_text(e));
+			fputs("  - ", f);
+			fw_md_cell(f, fw_evidence_from(e));
+			fputs(": ", f);
+			fw_md_code(f, fw_evidence_text(e));
+			fputc('\n', f);
 		}
 	}
 	fputc('\n', f);

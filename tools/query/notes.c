@@ -8,6 +8,7 @@
 
 #include "acpi/topo.h"
 #include "doctor-checks.h"
+#include "md-escape.h"
 
 /* The settings the notes tabulate, per area, with what each use needs (domain.md section 1).
  * To add a row: add {area, prompt, needs}; prompts missing from a BIOS are left out. */
@@ -44,30 +45,23 @@ static const struct notes_row {
 	{"Virtualization", "SR-IOV Support", "NIC VFs"},
 };
 
-/* Markdown table cells: no pipes, no newlines. */
+/* One table cell after the row's opening '|' or the previous cell (md-escape.h escapes it). */
 static void cell(FILE *f, const char *s)
 {
 	fputc(' ', f);
-	for (; s && *s; s++) {
-		if (*s == '|')
-			fputs("\\|", f);
-		else if (*s == '\n' || *s == '\r')
-			fputc(' ', f);
-		else
-			fputc(*s, f);
-	}
+	fw_md_cell(f, s);
 	fputs(" |", f);
 }
 
 static void cellf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void cellf(FILE *f, const char *fmt, ...)
 {
-	char buf[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	fputc(' ', f);
+	fw_md_vcellf(f, fmt, ap);
+	fputs(" |", f);
 	va_end(ap);
-	cell(f, buf);
 }
 
 static const char *value_text(const struct fw_setting *s, char *buf, size_t len)
@@ -110,41 +104,63 @@ static void header(FILE *f, struct fw_source *src, const struct fw_notes_options
 {
 	const struct fw_host *h = src->have_host ? &src->host : NULL;
 	const char *who = h && h->product ? h->product : h && h->board ? h->board : "Host";
-	if (o->title)
-		fprintf(f, "# %s\n\n", o->title);
-	else if (h && h->bios_version)
-		fprintf(f, "# %s UEFI settings: BIOS %s%s%s%s\n\n", who, h->bios_version, h->bios_date ? " (" : "",
-			h->bios_date ? h->bios_date : "", h->bios_date ? ")" : "");
-	else
-		fprintf(f, "# UEFI settings of %s\n\n", src->image_name ? src->image_name : src->path);
+	/* every name below comes from the machine, the snapshot or the command line: escaped */
+	fputs("# ", f);
+	if (o->title) {
+		fw_md_cell(f, o->title);
+	} else if (h && h->bios_version) {
+		fw_md_cell(f, who);
+		fputs(" UEFI settings: BIOS ", f);
+		fw_md_cell(f, h->bios_version);
+		if (h->bios_date) {
+			fputs(" (", f);
+			fw_md_cell(f, h->bios_date);
+			fputc(')', f);
+		}
+	} else {
+		fputs("UEFI settings of ", f);
+		fw_md_cell(f, src->image_name ? src->image_name : src->path);
+	}
+	fputs("\n\n", f);
 	if (h) {
-		fprintf(f, "- Board: %s%s%s", h->vendor ? h->vendor : "", h->vendor ? " " : "", h->product ? h->product : "?");
-		fprintf(f, " / %s\n", h->board ? h->board : "?");
-		fprintf(f, "- BIOS: %s%s%s%s%s\n", h->bios_vendor ? h->bios_vendor : "", h->bios_vendor ? " " : "",
-			h->bios_version ? h->bios_version : "?", h->bios_date ? ", " : "", h->bios_date ? h->bios_date : "");
-		fprintf(f, "- Kernel: %s\n", h->kernel_release ? h->kernel_release : "(not captured)");
+		fputs("- Board: ", f);
+		fw_md_cellf(f, "%s%s%s / %s", h->vendor ? h->vendor : "", h->vendor ? " " : "", h->product ? h->product : "?",
+			    h->board ? h->board : "?");
+		fputs("\n- BIOS: ", f);
+		fw_md_cellf(f, "%s%s%s%s%s", h->bios_vendor ? h->bios_vendor : "", h->bios_vendor ? " " : "",
+			    h->bios_version ? h->bios_version : "?", h->bios_date ? ", " : "", h->bios_date ? h->bios_date : "");
+		fputs("\n- Kernel: ", f);
+		fw_md_cell(f, h->kernel_release ? h->kernel_release : "(not captured)");
+		fputc('\n', f);
 		const char *ccp[2];
 		size_t n = fw_host_log_lines(h, "SEV-SNP API", ccp, 1);
 		if (!n)
 			n = fw_host_log_lines(h, "SEV API", ccp, 1);
 		if (n) {
 			const char *api = strstr(ccp[0], "SEV");
-			fprintf(f, "- SEV firmware: %.*s\n", (int)strcspn(api, "\n"), api);
+			fw_md_cellf(f, "- SEV firmware: %.*s", (int)strcspn(api, "\n"), api);
+			fputc('\n', f);
 		}
 	}
 	const char *manifest = src->machine ? fw_machine_manifest_json(src->machine) : NULL;
 	if (manifest) {
 		json_t *m = json_loads(manifest, 0, NULL);
-		fprintf(f, "- Captured: %s by %s (snapshot %s)\n", json_string_value(json_object_get(m, "created")),
-			json_string_value(json_object_get(m, "tool")), src->path);
+		fputs("- Captured: ", f);
+		fw_md_cellf(f, "%s by %s (snapshot %s)", json_string_value(json_object_get(m, "created")),
+			    json_string_value(json_object_get(m, "tool")), src->path);
+		fputc('\n', f);
 		json_decref(m);
 	} else if (src->kind == FW_SOURCE_MACHINE) {
-		fprintf(f, "- Read from: %s (machine folder)\n", src->path);
+		fputs("- Read from: ", f);
+		fw_md_cell(f, src->path);
+		fputs(" (machine folder)\n", f);
 	}
 	const char *sha = src->have_hii ? fw_source_image_sha256(src) : NULL;
-	if (sha) /* the file, --image, or the image stored in the snapshot or named by it (its bytes or the cache) */
-		fprintf(f, "- Image: %s, %zu bytes, sha256 %s\n", src->image_name ? src->image_name : src->path, src->image_len,
-			sha);
+	if (sha) { /* the file, --image, or the image stored in the snapshot or named by it (its bytes or the cache) */
+		fputs("- Image: ", f);
+		fw_md_cell(f, src->image_name ? src->image_name : src->path);
+		fprintf(f, ", %zu bytes, sha256 %s\n", src->image_len, sha);
+	}
 	fputc('\n', f);
 }
 
@@ -202,10 +218,13 @@ static void settings_tables(FILE *f, struct fw_source *src)
 		      f);
 		return;
 	}
-	if (!s->bound)
+	if (!s->bound) {
 		fputs("No current values: the source holds no setup variables; the tables show defaults only.\n\n", f);
-	else
-		fprintf(f, "Current values from %s.\n\n", fw_source_current_text(src));
+	} else {
+		fputs("Current values from ", f);
+		fw_md_cell(f, fw_source_current_text(src));
+		fputs(".\n\n", f);
+	}
 	const char *area = NULL;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct fw_setting *st = fw_source_setting(src, rows[i].prompt);
@@ -258,17 +277,26 @@ static void kernel_side(FILE *f, struct fw_source *src, struct fw_doctor_report 
 		return;
 	const struct fw_host *h = &src->host;
 	fputs("## Kernel and OS side\n\n", f);
-	fprintf(f, "- Command line: `%s`\n", h->cmdline ? h->cmdline : "(not captured)");
+	fputs("- Command line: ", f);
+	if (h->cmdline)
+		fw_md_code(f, h->cmdline);
+	else
+		fputs("(not captured)", f);
+	fputs("\n", f);
 	char buf[512];
-	fprintf(f, "- IOMMU mode: %s\n", iommu_mode(h, buf, sizeof(buf)));
+	fputs("- IOMMU mode: ", f);
+	fw_md_cell(f, iommu_mode(h, buf, sizeof(buf)));
+	fputc('\n', f);
 	bool present;
 	const char *amd = fw_host_option(h, "amd_iommu", &present);
 	if (present && amd && strstr(amd, "on"))
 		fputs("- `amd_iommu=on` is not an option the AMD IOMMU driver knows (the kernel logs `AMD-Vi: Unknown "
 		      "option - 'on'`); the IOMMU is on because IVRS exists, and translated because iommu=pt is absent.\n",
 		      f);
-	fprintf(f, "- kvm_amd: sev=%s, sev_es=%s, sev_snp=%s\n", h->kvm_sev ? h->kvm_sev : "?",
-		h->kvm_sev_es ? h->kvm_sev_es : "?", h->kvm_sev_snp ? h->kvm_sev_snp : "?");
+	fputs("- kvm_amd: ", f);
+	fw_md_cellf(f, "sev=%s, sev_es=%s, sev_snp=%s", h->kvm_sev ? h->kvm_sev : "?", h->kvm_sev_es ? h->kvm_sev_es : "?",
+		    h->kvm_sev_snp ? h->kvm_sev_snp : "?");
+	fputc('\n', f);
 	size_t counts[5] = {0};
 	static const char *const types[] = {"DMA", "DMA-FQ", "identity", "unmanaged", "other"};
 	for (size_t i = 0; i < h->ngroups; i++) {
@@ -282,10 +310,17 @@ static void kernel_side(FILE *f, struct fw_source *src, struct fw_doctor_report 
 		counts[0], counts[1], counts[2], counts[3], counts[4]);
 	for (size_t i = 0; i < all->count; i++)
 		if (strcmp(all->results[i].id, "acs-gpu-paths") == 0) {
-			fprintf(f, "- ACS on the GPU paths: %s\n", all->results[i].explanation);
+			fputs("- ACS on the GPU paths: ", f);
+			fw_md_cell(f, all->results[i].explanation);
+			fputc('\n', f);
 			size_t k;
 			json_t *e;
-			json_array_foreach(all->results[i].evidence, k, e) fprintf(f, "  - `%s`\n", fw_evidence_text(e));
+			json_array_foreach(all->results[i].evidence, k, e)
+			{
+				fputs("  - ", f);
+				fw_md_code(f, fw_evidence_text(e));
+				fputc('\n', f);
+			}
 		}
 	fputc('\n', f);
 }
@@ -379,12 +414,18 @@ static void log_section(FILE *f, const struct fw_host *h, const char *title, con
 	size_t n = fw_host_log_lines(h, needle, lines, max < 32 ? max : 32);
 	if (!n)
 		return;
-	fprintf(f, "%s (%zu line%s):\n\n```\n", title, n, n == 1 ? "" : "s");
-	for (size_t i = 0; i < n && i < max; i++)
-		fprintf(f, "%.*s\n", (int)strcspn(lines[i], "\n"), lines[i]);
-	if (n > max)
-		fprintf(f, "... %zu more\n", n - max);
-	fputs("```\n\n", f);
+	fprintf(f, "%s (%zu line%s):\n\n", title, n, n == 1 ? "" : "s");
+	const char *shown[33];
+	size_t k = 0;
+	for (; k < n && k < max; k++)
+		shown[k] = lines[k];
+	char more[48];
+	if (n > max) {
+		snprintf(more, sizeof(more), "... %zu more", n - max);
+		shown[k++] = more;
+	}
+	fw_md_code_block(f, shown, k); /* a log line cannot close the block */
+	fputc('\n', f);
 }
 
 static void verification(FILE *f, struct fw_source *src)
@@ -416,9 +457,12 @@ static void issues(FILE *f, struct fw_doctor_report *all)
 		if (c->status != FW_CHECK_FAIL && c->status != FW_CHECK_WARN)
 			continue;
 		n++;
-		fprintf(f, "- **%s** (%s, `%s`): %s", c->title, fw_check_status_name(c->status), c->id, c->explanation);
-		if (c->fix)
-			fprintf(f, " Decision/fix: %s", c->fix);
+		fprintf(f, "- **%s** (%s, `%s`): ", c->title, fw_check_status_name(c->status), c->id);
+		fw_md_cell(f, c->explanation);
+		if (c->fix) {
+			fputs(" Decision/fix: ", f);
+			fw_md_cell(f, c->fix);
+		}
 		fputc('\n', f);
 	}
 	if (!n)
@@ -430,7 +474,9 @@ static void issues(FILE *f, struct fw_doctor_report *all)
 		if (c->status != FW_CHECK_SKIP || c->not_applicable)
 			continue;
 		n++;
-		fprintf(f, "- %s (`%s`): %s\n", c->title, c->id, c->explanation);
+		fprintf(f, "- %s (`%s`): ", c->title, c->id);
+		fw_md_cell(f, c->explanation);
+		fputc('\n', f);
 	}
 	if (!n)
 		fputs("None: every check had its evidence.\n", f);
@@ -451,7 +497,9 @@ void fw_notes_write(FILE *f, struct fw_source *src, const struct fw_notes_option
 	fw_notes_numa(f, src);
 	verification(f, src);
 	if (o->previous) {
-		fprintf(f, "## Changes since %s\n\n", o->previous->path);
+		fputs("## Changes since ", f);
+		fw_md_cell(f, o->previous->path);
+		fputs("\n\n", f);
 		if (o->render_changes)
 			o->render_changes(f, o->previous, src, o->render_ctx);
 	}
