@@ -107,6 +107,8 @@ HOSTILE_FORMS = [
     ("In Evil Store", "EvilStore", "help", [("Off", 0), ("On", 1)], 0, 0, 2),
     # 8: a line feed in the keyword
     ("Keyword Break", "Kw\n" + RUN, "help", [("Off", 0), ("On", 1)], 0, 6, 1),
+    # 9: blanks around a prompt and before an option text, which AMISCE keeps (ASUS indents prompts)
+    ("  Spaced Prompt  ", "Spaced", "  help  ", [(" Off", 0), ("  On", 1)], 0, 7, 1),
 ]
 
 

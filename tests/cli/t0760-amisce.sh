@@ -75,7 +75,7 @@ s = d["settings"]
 assert len(s) == 4527 and d["hii_crc32"] == "4BD96F42", (len(s), d.get("hii_crc32"))
 m = s[0]
 assert (m["prompt"], m["question_id"], m["offset"], m["width"], m["current"], m["default"]) == ("Manufacturer", 0x0A, 0x0E, 1, "Hidden", "Hidden"), m
-bclk = [x for x in s if x["prompt"] == "BCLK Frequency"][0]
+bclk = [x for x in s if x["prompt"] == "  BCLK Frequency"][0]  # ASUS indents it; AMISCE keeps the blanks
 assert (bclk["kind"], bclk["width"], bclk["current"]) == ("string", 0x28, ""), bclk
 PY
 fi

@@ -114,11 +114,11 @@ grep -qF "setting 'Boot Mode'" "$T_ERR" && [ ! -s "$T_OUT" ] && pass settings-sc
 
 # what it can carry is written one field a line and reads back exactly
 t_run sce-written 0 fwlens plan "$IMG" --vars ev --set 'Quote$(touch PWNED)`x`=1' --set 'Setup+0x4=1' \
-	--set 'Shared Twin=1' --set EvilStore=1 --format sce -o "$IMG.sce"
+	--set 'Shared Twin=1' --set EvilStore=1 --set Spaced=1 --format sce -o "$IMG.sce"
 cp "$IMG.sce" rt.sce
 bad=$(grep -v -e '^$' -e '^//' -e '^\(Setup Question\|Map String\|Help String\|Token\|Offset\|Width\|BIOS Default\|Options\|Value\)	=' \
 	-e '^         \*\?\[[0-9A-F]*\]' rt.sce | head -3)
-[ -z "$bad" ] && [ "$(grep -c '^Setup Question' rt.sce)" -eq 4 ] && pass sce-one-field-a-line ||
+[ -z "$bad" ] && [ "$(grep -c '^Setup Question' rt.sce)" -eq 5 ] && pass sce-one-field-a-line ||
 	fail sce-one-field-a-line "lines of no field: $bad"
 if LC_ALL=C grep -q "$ESCS" rt.sce || LC_ALL=C grep -q "$C1" rt.sce || ! iconv -f UTF-8 -t UTF-8 rt.sce >/dev/null 2>&1; then
 	fail sce-plain-bytes "a control byte or a byte that is not UTF-8 is in the script"
@@ -130,7 +130,7 @@ grep -qxF '// Script File Name : img\n$(touch PWNED)'"'"'`touch PWNED`\xFF.bin.s
 grep -qxF 'Help String	= line one line two \x1B[31m$(touch PWNED)' rt.sce && pass sce-help-one-line ||
 	fail sce-help-one-line "$(grep -A0 'Help String	= line' rt.sce | head -c 200)"
 fwlens plan "$IMG" --vars ev --set 'Quote$(touch PWNED)`x`=1' --set 'Setup+0x4=1' --set 'Shared Twin=1' --set EvilStore=1 \
-	--format json >plan.json
+	--set Spaced=1 --format json >plan.json
 t_run sce-reads-back 0 fwlens settings rt.sce --format json
 python3 - plan.json "$T_OUT" <<'PY' && pass sce-round-trip || fail sce-round-trip "the script does not read back as planned"
 import json, sys
@@ -139,7 +139,8 @@ want = [(e["prompt"], e["keyword"], e["question_id"], e["offset"], e["width"], e
         for e in plan["entries"]]
 got = [(s["prompt"], s["keyword"], s["question_id"], s["offset"], s["width"], s["current_value"], s["current"])
        for s in back["settings"]]
-assert len(want) == 4 and want == got, (want, got)
+assert len(want) == 5 and want == got, (want, got)
+assert want[4][0] == "Spaced Prompt" and want[4][6] == "  On", want[4]  # the forms' model trims prompts
 assert want[0][0] == "Quote ' \" `touch PWNED` $(touch PWNED) ; rm -rf ~ // not a comment", want[0]
 assert want[0][6] == "On `touch PWNED` $(touch PWNED)", want[0]
 PY
@@ -149,7 +150,8 @@ python3 - "$T_OUT" <<'PY' && pass sce-as-vars-values || fail sce-as-vars-values 
 import json, sys
 d = json.load(open(sys.argv[1]))
 v = {s["prompt"][:20]: s["current"] for s in d["settings"] if s.get("current") is not None}
-assert v == {"Quote ' \" `touch PWN": 1, "Long " + "L" * 15: 1, "Shared Twin": 1, "In Evil Store": 1}, v
+assert v == {"Quote ' \" `touch PWN": 1, "Long " + "L" * 15: 1, "Shared Twin": 1, "In Evil Store": 1,
+             "Spaced Prompt": 1}, v
 PY
 
 # a HIICrc32 from an export given with --vars: written when it is hex, refused when it is not

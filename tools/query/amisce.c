@@ -176,10 +176,14 @@ bool fw_amisce_parse(const char *text, size_t len, const char *origin, struct fw
 		while (ke > s && (ke[-1] == ' ' || ke[-1] == '\t'))
 			ke--;
 		size_t klen = (size_t)(ke - s);
-		const char *v = skip_blanks(eq + 1, le);
 		bool is_text_key = (klen == 14 && memcmp(s, "Setup Question", 14) == 0) || (klen == 11 && memcmp(s, "Help String", 11) == 0) ||
 				   (klen == 10 && memcmp(s, "Map String", 10) == 0);
-		const char *ve = cut_comment(v, le, is_text_key);
+		/* a text is what follows the one blank after '=' to the end of the line, its own blanks
+		 * kept (AMISCE writes prompts such as "  XMP" as they are); other values are trimmed */
+		const char *v = is_text_key ? eq + 1 + (eq + 1 < le && (eq[1] == ' ' || eq[1] == '\t')) : skip_blanks(eq + 1, le);
+		const char *ve = is_text_key ? le : cut_comment(v, le, false);
+		if (is_text_key && ve > v && ve[-1] == '\r')
+			ve--;
 #define KEY(k) (klen == sizeof(k) - 1 && memcmp(s, k, klen) == 0)
 		if (KEY("HIICrc32")) {
 			out->hii_crc = fw_arena_strndup(&out->arena, v, (size_t)(ve - v));

@@ -2,7 +2,9 @@
  * then per question "Setup Question", optional "Map String" (the x-UEFI keyword, newer versions)
  * and "Help String", "Token" (question id, hex), "Offset" and "Width" (hex), "BIOS Default", and
  * either "Options" with "*" before the current option or "Value" (<number> or "string").
- * `//` lines are comments (hand-edited exports comment whole blocks out). The varstore is not in
+ * `//` lines are comments (hand-edited exports comment whole blocks out). Texts (Setup Question,
+ * Map String, Help String) are the rest of the line after "= ", their own blanks and any "//"
+ * kept; a quoted Value runs to the line's last quote. The varstore is not in
  * the file: a question is found in the forms by offset and width, checked against its prompt. */
 #ifndef FW_AMISCE_H
 #define FW_AMISCE_H
