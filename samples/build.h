@@ -29,6 +29,7 @@ struct variant {
 	const char *kernel;        /* kernel release of the snapshot */
 	int nps;                   /* NUMA nodes per socket the snapshot was taken with (1 or 4) */
 	struct formset setup, cbs;
+	struct formset *extra;     /* a third forms module with its varstores (the hostile sample), or NULL */
 	/* ACPI tables as iasl compiled them (NULL when iasl is missing) */
 	uint8_t *dsdt, *ssdt1, *ssdt2;
 	size_t dsdt_len, ssdt1_len, ssdt2_len;
@@ -91,6 +92,12 @@ enum sysroot_story { STORY_REFERENCE, STORY_IDENTITY };
 void write_sysroot(struct variant *v, const char *rel, enum sysroot_story story);
 /* An SEV-SNP guest of the reference host, with the four passed-through GPUs. */
 void write_guest_sysroot(struct variant *v, const char *rel);
+/* An efivarfs file (attributes, then the data) under sys/firmware/efi/efivars of the output root */
+void efivar(const char *name, const struct fw_guid *g, uint32_t attributes, const void *data, size_t n);
+
+/* hostile.c: the hostile forms module, and the machine whose strings are hostile too */
+void hostile_forms(struct variant *v);
+void write_hostile_sysroot(struct variant *v, const char *rel);
 
 /* module identities shared by the volumes and planted-changes.json */
 extern const char *const module_names_1104_only[];

@@ -176,6 +176,14 @@ uint8_t *build_nvram_volume(struct variant *v, size_t length, size_t *len)
 	nvar_update(&s, rec, d, cbs->size, true);
 	free(d);
 
+	/* the variables of a third forms module, at their defaults */
+	for (size_t i = 0; v->extra && i < v->extra->nvs; i++) {
+		const struct varstore *vs = v->extra->vs[i];
+		d = vs_defaults(vs, 0);
+		nvar_full(&s, &vs->guid, vs->name, d, vs->size, true, false);
+		free(d);
+	}
+
 	struct fw_guid global = sample_guid(EFI_GLOBAL_GUID);
 	nvar_full(&s, &global, "PlatformLang", "en-US", 6, true, false);
 	/* Timeout was deleted and written again: the first record stays, VALID cleared */

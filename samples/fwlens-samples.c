@@ -4,8 +4,9 @@
  *   fwlens-samples --out DIR
  *
  * Outputs (DIR): ESC8000A-E13-ASUS-1104.CAP, ESC8000A-E13-ASUS-1201.CAP, sysroot-1104/,
- * sysroot-1201/, planted-changes.json, test-signing-key.pem and .pub.pem, test-root-key.pem and
- * .pub.pem, asl/ (the ASL sources and what iasl made of them). See samples/README.md. */
+ * sysroot-1201/, ESC8000A-E13-HOSTILE.CAP, sysroot-hostile/ (hostile.c), planted-changes.json,
+ * test-signing-key.pem and .pub.pem, test-root-key.pem and .pub.pem, asl/ (the ASL sources and
+ * what iasl made of them). See samples/README.md. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,6 +242,19 @@ int main(int argc, char **argv)
 			write_guest_sysroot(v, "sysroot-snp-guest");
 		}
 	}
+	/* the hostile samples: BIOS 1104 with a forms module of hostile texts, and its machine */
+	static struct variant hostile;
+	init_variant(&hostile, 1104);
+	variant_forms(&hostile);
+	hostile_forms(&hostile);
+	build_acpi_asl(&hostile);
+	size_t hostile_len;
+	struct rom_map hostile_map;
+	uint8_t *hostile_image = build_flash_image(&hostile, root, &hostile_len, &hostile_map);
+	write_capsule(&hostile, hostile_image, hostile_len, &hostile_map, signer, root, "ESC8000A-E13-HOSTILE.CAP");
+	free(hostile_image);
+	write_hostile_sysroot(&hostile, "sysroot-hostile");
+
 	plant_versions(&variants[0], &variants[1]);
 	plant_modules(&variants[0], &variants[1]);
 	check_planted(&variants[0].setup, &variants[1].setup);
@@ -249,6 +263,8 @@ int main(int argc, char **argv)
 
 	for (int i = 0; i < 2; i++)
 		free_variant(&variants[i]);
+	free_variant(&hostile);
+	fs_free(hostile.extra);
 	plant_free();
 	key_free(signer);
 	key_free(root);

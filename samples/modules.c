@@ -213,6 +213,15 @@ static uint8_t *build_dxe_volume(struct variant *v, size_t *len)
 		       FW_FFS_TYPE_DRIVER);
 	free(hii);
 
+	if (v->extra) {
+		struct fw_guid em = sample_guid_named("extra forms module");
+		struct fw_guid el = sample_guid_named("extra forms package list");
+		hii = formset_package_list(v->extra, &el, cbs_langs, ARRAY_LEN(cbs_langs), &hii_len);
+		add_dxe_driver(v, &fv, &em, v->extra->module, "extra forms module", 0x800, hii, hii_len, NULL, hii_deps,
+			       FW_FFS_TYPE_DRIVER);
+		free(hii);
+	}
+
 	g = G(FILE_AMITSE);
 	hii = amitse_package_list(v, &hii_len);
 	add_dxe_driver(v, &fv, &g, "AMITSE", "AMITSE", 0x2000, hii, hii_len, NULL, hii_deps, FW_FFS_TYPE_DRIVER);

@@ -313,7 +313,7 @@ static void write_pci(const struct topology *t)
 
 /* ---- EFI variables ---- */
 
-static void efivar(const char *name, const struct fw_guid *g, uint32_t attributes, const void *data, size_t n)
+void efivar(const char *name, const struct fw_guid *g, uint32_t attributes, const void *data, size_t n)
 {
 	char gs[FW_GUID_STR_LEN];
 	struct sbuf b = {0};

@@ -4,6 +4,7 @@
 
 #include "cache-options.h"
 #include "emit.h"
+#include "ifr-writers.h"
 #include "query-writers.h"
 #include "record-key.h"
 #include "parsers/nearest.h"
@@ -81,7 +82,11 @@ static void found_text(struct fw_cli *cli, const void *ctx)
 			snprintf(why + used, sizeof(why) - used, "%s%s", k ? ", " : "", x->hits->items[i].reasons[k].why);
 		}
 		fw_query_text_setting(cli, x->l, x->hits->items[i].it, NULL);
-		fprintf(fw_cli_out(cli), "      %smatched: %s%s\n", fw_cli_color(cli, "dim"), why, fw_cli_color(cli, "reset"));
+		/* the reasons quote the matched texts, which may hold line feeds: one line, as the setting's */
+		FILE *f = fw_cli_out(cli);
+		fprintf(f, "      %smatched: ", fw_cli_color(cli, "dim"));
+		fw_ifr_put_line(f, why);
+		fprintf(f, "%s\n", fw_cli_color(cli, "reset"));
 	}
 	fprintf(fw_cli_out(cli), "%s%zu of %zu settings match /%s/\n", x->hits->n ? "\n" : "", x->hits->n, x->l->n, x->pattern);
 	fprintf(fw_cli_out(cli), "current values: %s\n", fw_source_current_text(x->src));

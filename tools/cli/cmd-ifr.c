@@ -260,8 +260,11 @@ static void formset_text(FILE *f, struct fw_cli *cli, struct fw_settings *s, con
 		fprintf(f, "\n  %sForm 0x%X \"", b, form->id);
 		fw_ifr_put_line(f, text_of(fp, form->title));
 		fprintf(f, "\"%s", r);
-		if (np)
-			fprintf(f, "  %s%s%s", fw_cli_color(cli, "dim"), paths[0], r);
+		if (np) { /* the path joins form titles, which may hold line feeds */
+			fprintf(f, "  %s", fw_cli_color(cli, "dim"));
+			fw_ifr_put_line(f, paths[0]);
+			fputs(r, f);
+		}
 		if (np > 1)
 			fprintf(f, " (+%u more path%s)", np - 1, np == 2 ? "" : "s");
 		fputc('\n', f);

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "emit.h"
+#include "term-escape.h"
 #include "parsers/hash.h"
 #include "tools/host/machine.h"
 #include "tools/host/snapshot.h"
@@ -120,23 +121,40 @@ static json_t *shown_document(const void *ctx)
 	return doc;
 }
 
+/* A string from the machine or its manifest (DMI strings, host name, paths): one line whatever it
+ * holds, its line feeds and other controls shown as visible escapes. */
+static void one_line(FILE *f, const char *text)
+{
+	fw_term_escape(f, text, strlen(text), 0, true);
+}
+
 static void shown_text(struct fw_cli *cli, const void *ctx)
 {
 	const struct shown *s = ctx;
 	FILE *f = fw_cli_out(cli);
 	const char *b = fw_cli_color(cli, "bold"), *r = fw_cli_color(cli, "reset");
-	fprintf(f, "%s%s%s: %s\n", b, s->path, r, fw_machine_kind(s->m) == FW_MACHINE_SNAPSHOT ? "fwlens snapshot" : "machine folder");
+	fputs(b, f);
+	one_line(f, s->path);
+	fprintf(f, "%s: %s\n", r, fw_machine_kind(s->m) == FW_MACHINE_SNAPSHOT ? "fwlens snapshot" : "machine folder");
 	if (s->manifest) {
 		fprintf(f, "  created   %s by %s\n", json_string_value(json_object_get(s->manifest, "created")),
 			json_string_value(json_object_get(s->manifest, "tool")));
-		fprintf(f, "  from      %s\n", json_string_value(json_object_get(json_object_get(s->manifest, "source"), "root")));
+		const char *root = json_string_value(json_object_get(json_object_get(s->manifest, "source"), "root"));
+		fputs("  from      ", f);
+		one_line(f, root ? root : "(not known)");
+		fputc('\n', f);
 		fprintf(f, "  members   %zu files, %zu links; %zu checked, %zu mismatched\n", json_array_size(s->members),
 			json_array_size(json_object_get(s->manifest, "links")), s->checked, s->mismatched);
 	}
 	const char *k;
 	json_t *v, *e;
 	size_t i;
-	json_object_foreach(s->facts, k, v) fprintf(f, "  %-13s %s\n", k, json_is_string(v) ? json_string_value(v) : "(not captured)");
+	json_object_foreach(s->facts, k, v)
+	{
+		fprintf(f, "  %-13s ", k);
+		one_line(f, json_is_string(v) ? json_string_value(v) : "(not captured)");
+		fputc('\n', f);
+	}
 	json_object_foreach(s->counts, k, v)
 	{
 		if (json_is_boolean(v))
@@ -147,8 +165,15 @@ static void shown_text(struct fw_cli *cli, const void *ctx)
 	if (json_array_size(s->unreadable)) {
 		fprintf(f, "  unreadable:\n");
 		json_array_foreach(s->unreadable, i, e)
-			fprintf(f, "    %s: %s\n", json_string_value(json_object_get(e, "path")),
-				json_string_value(json_object_get(e, "reason")));
+		{
+			const char *path = json_string_value(json_object_get(e, "path"));
+			const char *reason = json_string_value(json_object_get(e, "reason"));
+			fputs("    ", f);
+			one_line(f, path ? path : "(a name that is not UTF-8)");
+			fputs(": ", f);
+			one_line(f, reason ? reason : "");
+			fputc('\n', f);
+		}
 	}
 }
 
