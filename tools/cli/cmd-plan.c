@@ -159,8 +159,10 @@ static void verified_text(struct fw_cli *cli, const void *ctx)
 	/* prompts and values come from the plan file and the machine: one line each */
 	fw_put_visible_format(f, "Verify %s against %s (values from %s)", s->path, s->src->path, s->v->current_source);
 	fputc('\n', f);
-	fprintf(f, "rebooted since the plan: %s (%s)\n", s->v->rebooted < 0 ? "not known" : s->v->rebooted ? "yes" : "no",
-		s->v->rebooted_why);
+	/* the reason quotes boot ids and times read from the machine */
+	fw_put_visible_format(f, "rebooted since the plan: %s (%s)", s->v->rebooted < 0 ? "not known" : s->v->rebooted ? "yes" : "no",
+			      s->v->rebooted_why);
+	fputc('\n', f);
 	for (size_t i = 0; i < s->v->n; i++) {
 		const struct fw_verify_item *it = &s->v->items[i];
 		fw_put_visible_format(f, "  %-10s %s = %s (planned %s)%s%s", fw_verify_state_name(it->state), it->prompt,

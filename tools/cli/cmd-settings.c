@@ -116,9 +116,15 @@ static void write_text(struct fw_cli *cli, const struct fw_settings *s, const ch
 			fputc('\n', f);
 		}
 		if (!last || strcmp(last, path) != 0) {
-			fprintf(f, "%s%s%s%s", last ? "\n" : "", b, path, r);
-			if (modules)
-				fprintf(f, "  %s[%s]%s", dim, st->fp->module->name ? st->fp->module->name : "unnamed module", r);
+			/* menu titles and module names come from the image: one line each */
+			fprintf(f, "%s%s", last ? "\n" : "", b);
+			fw_ifr_put_line(f, path);
+			fputs(r, f);
+			if (modules) {
+				fprintf(f, "  %s[", dim);
+				fw_ifr_put_line(f, st->fp->module->name ? st->fp->module->name : "unnamed module");
+				fprintf(f, "]%s", r);
+			}
 			fputc('\n', f);
 			last = path;
 		}
@@ -133,15 +139,21 @@ static void write_text(struct fw_cli *cli, const struct fw_settings *s, const ch
 				fprintf(f, "%s", !st->current_valid ? red : "");
 				fw_ifr_put_line(f, cur);
 				fprintf(f, "%s%s", !st->current_valid ? " (not an option)" : "", !st->current_valid ? r : "");
-				if (def && strcmp(def, cur) != 0)
-					fprintf(f, "  %s(default %s)%s", dim, def, r);
+				if (def && strcmp(def, cur) != 0) {
+					fprintf(f, "  %s(default ", dim);
+					fw_ifr_put_line(f, def);
+					fprintf(f, ")%s", r);
+				}
 			} else {
 				fprintf(f, "%s(no value)%s", dim, r);
-				if (def)
-					fprintf(f, "  %s(default %s)%s", dim, def, r);
+				if (def) {
+					fprintf(f, "  %s(default ", dim);
+					fw_ifr_put_line(f, def);
+					fprintf(f, ")%s", r);
+				}
 			}
 		} else {
-			fputs(def ? def : "-", f);
+			fw_ifr_put_line(f, def ? def : "-");
 			fprintf(f, "  %s(default)%s", dim, r);
 		}
 		fprintf(f, "  %s[", dim);

@@ -1,5 +1,6 @@
 /* JSON, text and markdown of a diff. */
 #include "diff-writers.h"
+#include "ifr-writers.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -285,13 +286,20 @@ static void text_setting(struct fw_cli *cli, const struct fw_diff_setting *s)
 	const char *r = fw_cli_color(cli, "reset"), *dim = fw_cli_color(cli, "dim");
 	const struct fw_setlist_item *it = s->b ? s->b : s->a;
 	char wb[128];
-	fprintf(f, "  %s%s %s%s  %s", kind_color(cli, s->kind), sign_of(s->kind), it->prompt, r, dim);
-	if (s->kind == FW_DIFF_MOVED)
-		fprintf(f, "%s  ->  %s", s->a->path ? s->a->path : "(no menu)", s->b->path ? s->b->path : "(no menu)");
-	else
-		fprintf(f, "%s", it->path ? it->path : "(no menu)");
-	fprintf(f, "  [%s %s]", it->module_name ? it->module_name : it->module ? it->module : "?",
-		fw_query_where(it, wb, sizeof(wb)));
+	/* prompts, menu paths and module names come from the images: one line each */
+	fprintf(f, "  %s%s ", kind_color(cli, s->kind), sign_of(s->kind));
+	fw_ifr_put_line(f, it->prompt);
+	fprintf(f, "%s  %s", r, dim);
+	if (s->kind == FW_DIFF_MOVED) {
+		fw_ifr_put_line(f, s->a->path ? s->a->path : "(no menu)");
+		fputs("  ->  ", f);
+		fw_ifr_put_line(f, s->b->path ? s->b->path : "(no menu)");
+	} else {
+		fw_ifr_put_line(f, it->path ? it->path : "(no menu)");
+	}
+	fputs("  [", f);
+	fw_ifr_put_line(f, it->module_name ? it->module_name : it->module ? it->module : "?");
+	fprintf(f, " %s]", fw_query_where(it, wb, sizeof(wb)));
 	if (s->topics)
 		fprintf(f, "  topics: %s", s->topics);
 	fprintf(f, "%s\n", r);
