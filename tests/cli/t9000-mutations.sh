@@ -2,7 +2,7 @@
 # Mutation test: every fixture and sample, mutated deterministically from its decoded structure
 # (truncations at structure boundaries, bit flips, length and count fields set to 0, 1 and
 # all-ones, pointers outside, directory loops, decompression bombs), through every command that
-# reads it. Each run must use less than 5 s of CPU (a hang is killed after 20 s) and end with exit
+# reads it. Each run must use less than 5 s of CPU (10 s under AddressSanitizer) (a hang is killed after 20 s) and end with exit
 # 0, 1 or 3, one error line at most and no crash, within the memory bound. See
 # tests/mutate/mutate.c; the summary line gives the counts.
 #
