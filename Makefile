@@ -187,7 +187,7 @@ bench: all samples $(BENCH_PROGS)
 	@tools/bench.sh $(BUILD)
 
 fuzz:
-	@tools/fuzz.sh $(or $(FUZZ_SECONDS),60)
+	@FWLENS_PKGS="$(PKGS)" tools/fuzz.sh $(or $(FUZZ_SECONDS),60)
 
 # --- install ------------------------------------------------------------------------------------
 man: $(BIN)

@@ -22,7 +22,8 @@ if ! command -v clang >/dev/null 2>&1; then
 	echo "fuzz: clang is not installed (apt-get install clang libclang-rt-14-dev)" >&2
 	exit 4
 fi
-PKGS="liblzma libbrotlidec zlib libcrypto libxml-2.0 jansson libarchive libpcre2-8"
+# the libraries the Makefile links (its PKGS, passed by make fuzz)
+PKGS=${FWLENS_PKGS:-"liblzma libbrotlidec zlib libcrypto libxml-2.0 jansson libarchive libpcre2-8 libpci"}
 CFLAGS="-std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -DFW_FUZZING -D_GNU_SOURCE -DFWLENS_VERSION=\"fuzz\" -DFWLENS_DATADIR=\"/nonexistent\" -I. -I$OUT/gen $(pkg-config --cflags $PKGS)"
 LIBS="$(pkg-config --libs $PKGS) -lpthread"
 
