@@ -39,4 +39,13 @@ void fw_script_comment(FILE *f, const char *lead, const char *fmt, ...) __attrib
  * what[12] ("\n", "\x1B", "\u202E"). */
 bool fw_text_one_line(const char *s, size_t *at, char what[12]);
 
+/* The argument handling every change script shares: a dry run unless given --apply. */
+#define FW_SCRIPT_APPLY_ARGUMENT                                                                   \
+	"apply=0\n"                                                                                \
+	"case \"${1:-}\" in\n"                                                                      \
+	"--apply) apply=1 ;;\n"                                                                    \
+	"'') ;;\n"                                                                                 \
+	"*) echo \"usage: $0 [--apply]\" >&2; exit 2 ;;\n"                                         \
+	"esac\n"
+
 #endif

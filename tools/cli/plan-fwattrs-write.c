@@ -59,12 +59,7 @@ static void text(struct fw_cli *cli, const void *ctx)
 static const char script_prologue[] =
 	"set -u\n"
 	"CLASS=${CLASS:-/sys/class/firmware-attributes}\n"
-	"apply=0\n"
-	"case \"${1:-}\" in\n"
-	"--apply) apply=1 ;;\n"
-	"'') ;;\n"
-	"*) echo \"usage: $0 [--apply]\" >&2; exit 2 ;;\n"
-	"esac\n"
+	FW_SCRIPT_APPLY_ARGUMENT
 	"fail=0\n"
 	"\n"
 	"# change DRIVER NAME OLD NEW: the current value must still be OLD\n"

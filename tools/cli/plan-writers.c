@@ -436,12 +436,7 @@ static const char efivarfs_prologue[] =
 	"set -u\n"
 	"EFIVARS=${EFIVARS:-/sys/firmware/efi/efivars}\n"
 	"BACKUP=${BACKUP:-./fwlens-efivars-backup}\n"
-	"apply=0\n"
-	"case \"${1:-}\" in\n"
-	"--apply) apply=1 ;;\n"
-	"'') ;;\n"
-	"*) echo \"usage: $0 [--apply]\" >&2; exit 2 ;;\n"
-	"esac\n"
+	FW_SCRIPT_APPLY_ARGUMENT
 	"# the dry run creates no file, not even a temporary one\n"
 	"tmp=\n"
 	"if [ \"$apply\" = 1 ]; then\n"
