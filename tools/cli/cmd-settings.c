@@ -342,8 +342,24 @@ static int list_refuses(struct fw_cli *cli, const void *ctx)
 	return fw_cli_usage_error(cli, "a settings list prints as text, json, jsonl or xml");
 }
 
+/* an AMISCE export written back in its own layout, byte for byte */
+static int list_sce(struct fw_cli *cli, const void *ctx)
+{
+	const struct fw_ifr_cli_forms *forms = ctx;
+	if (!forms->src.have_amisce || forms->src.opt.vars || fw_cli_opt(cli, "module"))
+		return fw_cli_usage_error(cli, "a settings list prints as text, json, jsonl or xml (sce: an AMISCE export on its own)");
+	const struct fw_amisce *a = &forms->src.amisce;
+	size_t lines = a->nhead;
+	for (size_t i = 0; i < a->n; i++)
+		lines += a->q[i].nlines;
+	fw_log_info(cli, "%s: %zu lines, %zu spelled from the decoded fields, %zu kept as written (comments, other forms)",
+		    cli->argv[0], lines, lines - a->raw_lines, a->raw_lines);
+	fw_sce_write_export(cli, a, NULL, 0);
+	return 0;
+}
+
 static const struct fw_emit_writer list_writers[] = {
-	{"sce", list_refuses}, {"markdown", list_refuses}, {"redfish-registry", list_refuses}, {NULL, NULL}};
+	{"sce", list_sce}, {"markdown", list_refuses}, {"redfish-registry", list_refuses}, {NULL, NULL}};
 
 static int write_list(struct fw_cli *cli, struct fw_ifr_cli_forms *forms)
 {
