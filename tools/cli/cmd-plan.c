@@ -6,6 +6,7 @@
 #include "emit.h"
 #include "escape-shell.h"
 #include "parsers/file.h"
+#include "plan-amisce.h"
 #include "plan-fwattrs-write.h"
 #include "plan-writers.h"
 #include "query-writers.h"
@@ -333,6 +334,12 @@ static int run_plan(struct fw_cli *cli)
 						     "through firmware-attributes: give --set NAME=VALUE", cli->argv[0]);
 		else
 			rc = fw_plan_fwattrs_run(cli, &src, sets, nsets, module);
+		goto out;
+	}
+	if (src.kind == FW_SOURCE_LIST && src.have_amisce) { /* an export on its own: its questions, no forms */
+		rc = prof || doctor ? fw_cli_usage_error(cli, "--profile and --from-doctor need the BIOS forms: give the image, "
+								"with --vars %s for the current values", cli->argv[0])
+				    : fw_plan_amisce_run(cli, &src, sets, nsets);
 		goto out;
 	}
 	struct fw_plan p;

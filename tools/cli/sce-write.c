@@ -174,14 +174,7 @@ void fw_sce_write_export(struct fw_cli *cli, const struct fw_amisce *a, const st
 			const struct fw_amisce_line *l = &lines[k];
 			bool moved = mark && (l->kind == FW_AMISCE_L_OPTION || (l->kind == FW_AMISCE_L_VALUE && q->has_value));
 			len = 0;
-			if (moved && l->kind == FW_AMISCE_L_VALUE) {
-				/* a number written anew in the form the export used */
-				struct fw_amisce_line plain = *l;
-				plain.raw = NULL;
-				fw_amisce_line_text(a, q, &plain, mark, &buf, &len, &cap);
-			} else {
-				fw_amisce_line_text(a, q, l, moved ? mark : NULL, &buf, &len, &cap);
-			}
+			fw_amisce_line_text(a, q, l, moved ? mark : NULL, &buf, &len, &cap);
 			fwrite(buf, 1, len, f);
 			if (++done < total || a->last_eol)
 				fputs(a->eol, f);

@@ -182,7 +182,28 @@ void fw_amisce_line_text(const struct fw_amisce *a, const struct fw_amisce_quest
 			 char **buf, size_t *len, size_t *cap)
 {
 	const struct fw_amisce_option *o = l->kind == FW_AMISCE_L_OPTION && q && l->option < q->noptions ? &q->options[l->option] : NULL;
-	if (l->raw) {
+	if (l->raw && l->kind == FW_AMISCE_L_VALUE && mark && q->has_value) {
+		/* a kept Value line gets the new number in place of the old, its comment kept */
+		const char *v = strchr(l->raw, '='), *ve;
+		if (v) {
+			v++;
+			while (*v == ' ' || *v == '\t')
+				v++;
+			ve = *v == '<' ? strchr(v, '>') : v + strspn(v, "0123456789abcdefABCDEF");
+			if (ve && *v == '<')
+				ve++;
+		}
+		if (v && ve && ve > v) {
+			put(buf, len, cap, "%.*s", (int)(v - l->raw), l->raw);
+			if (q->value_form == 'h')
+				put(buf, len, cap, "%" PRIX64, *mark);
+			else
+				put(buf, len, cap, "<%" PRIu64 ">", *mark);
+			put(buf, len, cap, "%s", ve);
+			return;
+		}
+	}
+	if (l->raw && !(l->kind == FW_AMISCE_L_VALUE && mark && q->has_value)) {
 		/* a kept option line moves its "*" in place: before the '[' that opens the value */
 		const char *br = o && mark ? strchr(l->raw, '[') : NULL;
 		if (!br) {
@@ -553,4 +574,55 @@ const struct fw_amisce_question *fw_amisce_find(const struct fw_amisce *a, const
 		}
 	*nmatch = n;
 	return n == 1 ? matches[0] : NULL;
+}
+
+/* "Enabled" against " enabled ": case and surrounding blanks ignored. */
+static bool same_word(const char *a, const char *b)
+{
+	while (*a == ' ' || *a == '\t')
+		a++;
+	while (*b == ' ' || *b == '\t')
+		b++;
+	size_t na = strlen(a), nb = strlen(b);
+	while (na && (a[na - 1] == ' ' || a[na - 1] == '\t'))
+		na--;
+	while (nb && (b[nb - 1] == ' ' || b[nb - 1] == '\t'))
+		nb--;
+	return na == nb && strncasecmp(a, b, na) == 0;
+}
+
+bool fw_amisce_parse_value(const struct fw_amisce_question *q, const char *text, uint64_t *out, struct fw_error *err)
+{
+	char *e;
+	errno = 0;
+	unsigned long long n = strtoull(text, &e, 0);
+	bool number = e != text && *e == '\0' && errno != ERANGE && text[0] != '-';
+	if (q->noptions) {
+		for (uint32_t i = 0; i < q->noptions; i++)
+			if (same_word(q->options[i].text, text)) {
+				*out = q->options[i].value;
+				return true;
+			}
+		for (uint32_t i = 0; number && i < q->noptions; i++)
+			if (q->options[i].value == n) {
+				*out = n;
+				return true;
+			}
+		char list[512] = "";
+		for (uint32_t i = 0; i < q->noptions; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s (0x%" PRIX64 ")", i ? ", " : "",
+				 q->options[i].text, q->options[i].value);
+		return fw_error_set(err, FW_E_USAGE, "%s: \"%s\" is not one of its options: %s", q->prompt, text, list);
+	}
+	if (q->has_value) {
+		/* the export has no limits: the number must fit the question's width */
+		uint64_t wmax = !q->has_width || q->width >= 8 ? UINT64_MAX : ((uint64_t)1 << (8 * q->width)) - 1;
+		if (!number || n > wmax)
+			return fw_error_set(err, FW_E_USAGE, "%s: takes a number from 0 to %" PRIu64 " (width %u), not \"%s\"",
+					    q->prompt, wmax, q->width, text);
+		*out = n;
+		return true;
+	}
+	return fw_error_set(err, FW_E_USAGE, "%s: %s; plan changes options and numbers", q->prompt,
+			    q->string ? "a string question" : "the export gives it no options and no Value");
 }

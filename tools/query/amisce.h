@@ -95,4 +95,8 @@ void fw_amisce_line_text(const struct fw_amisce *a, const struct fw_amisce_quest
 const struct fw_amisce_question *fw_amisce_find(const struct fw_amisce *a, const char *setting, size_t *nmatch,
 						 const struct fw_amisce_question **matches, size_t max);
 
+/* A value for a question: an option's text or value, or a number that fits its width (FW_E_USAGE
+ * naming the options or the range otherwise; strings are not planned). */
+bool fw_amisce_parse_value(const struct fw_amisce_question *q, const char *text, uint64_t *out, struct fw_error *err);
+
 #endif
