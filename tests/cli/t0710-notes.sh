@@ -29,7 +29,7 @@ for section in "## Summary" "## Settings that matter" "## Kernel and OS side" "#
 done
 t_contains notes-explains-amd-iommu-on "is not an option the AMD IOMMU driver knows"
 t_contains notes-snp-log "SEV-SNP: RMP table physical range"
-t_contains notes-sev-firmware "- SEV firmware: SEV-SNP API:1.55 build:21"
+t_contains notes-sev-firmware "- SEV firmware: 1.55 build 21 (kernel log: SEV-SNP API:1.55 build:21)"
 t_run notes-again 0 fwlens notes "$root"
 cmp -s "$T_OUT" "$T_DIR/a.md" && pass notes-deterministic || fail notes-deterministic "two runs differ"
 t_run notes-title-option 0 fwlens notes "$root" --title "v2 settings"
