@@ -226,7 +226,11 @@ FW_COMMAND(notes,
 		"container or host, from the Proxmox configurations); the NUMA layout (nodes, NPS, PXM to socket, SLIT); "
 		"the changes since --previous; known issues, open questions and the evidence of every check.\n\n"
 		"Text between <!-- fwlens:keep NAME --> and <!-- fwlens:end NAME --> markers is the reader's: with -o FILE "
-		"it is taken from the FILE being replaced.\n\n"
+		"it is taken from the FILE being replaced. So is every other line the reader added or edited: a FILE "
+		"ends with a <!-- fwlens:generated ... --> line of the hashes of fwlens's lines, and a line whose hash is "
+		"not there is kept in place (after the line before it, else at the end of its section). A FILE that "
+		"cannot be merged (no such line: written by hand or an older fwlens; a damaged one; a line whose section "
+		"is gone; unreadable) is refused with exit status 5 and left as it is.\n\n"
 		"The output is deterministic: the same inputs give the same bytes.",
 	.formats = "markdown",
 	.options = notes_options,
