@@ -480,7 +480,8 @@ FW_COMMAND(settings,
 		       "--format sce writes the layout of an AMISCE export (Setup Question, Help String, Token, "
 		       "Offset, Width, BIOS Default, Options with * on the current value; a question whose prompt, keyword, "
 		       "option or default text holds a line break, another control character or bytes that are not UTF-8 "
-		       "refuses it with exit status 5 naming the setting); --format redfish-registry the "
+		       "refuses it with exit status 5 naming the setting); an AMISCE export as SRC is written back byte for "
+		       "byte (its line ends, header, comments and layout as read); --format redfish-registry the "
 		       "BIOS AttributeRegistry a BMC would publish for these forms (attributes named by the x-UEFI keywords), "
 		       "for checking `fwlens plan --format redfish` bodies offline.",
 	.formats = "text,json,jsonl,xml,sce,markdown,redfish-registry",
