@@ -250,8 +250,8 @@ int fw_plan_write_redfish(struct fw_cli *cli, struct fw_plan *p, const char *reg
 	}
 	json_t *attrs = json_object();
 	int bad = 0, clash = 0;
-	if (!reg)
-		fw_log_info(cli, "Redfish names: the forms' x-UEFI keywords, the names AMI MegaRAC BMCs give BIOS attributes "
+	if (!reg) /* said on every run: the body is only right for a BMC of this convention */
+		fw_log_warn(cli, "Redfish names: the forms' x-UEFI keywords, the names AMI MegaRAC BMCs give BIOS attributes "
 				 "(not checked: other BMCs drop the CPU-generation suffix or number the names; give the BMC's "
 				 "AttributeRegistry with --registry FILE to map through it)");
 	const char **names = fw_xcalloc(p->n + 1, sizeof(*names));

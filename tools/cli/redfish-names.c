@@ -131,11 +131,7 @@ const json_t *fw_redfish_find_attribute(const json_t *reg, const struct fw_setti
 			 in_menu ? str(menu_hit, "MenuPath") : "(none)");
 		return in_menu ? menu_hit : hit;
 	}
-	if (named == 1) {
-		snprintf(how, len, "by its display name \"%s\" (the registry's menu path %s is not the forms' %s)", st->prompt,
-			 str(hit, "MenuPath") ? str(hit, "MenuPath") : "(none)", st->npaths ? st->paths[0] : "(none)");
-		return hit;
-	}
+	const json_t *by_name = named == 1 ? hit : NULL;
 	/* 4: prompt + '#' or '_' + the question id or the byte offset in hex */
 	uint32_t off = st->q->bit_field ? st->q->bit_offset / 8 : st->q->var_info;
 	hit = NULL;
@@ -157,6 +153,12 @@ const json_t *fw_redfish_find_attribute(const json_t *reg, const struct fw_setti
 	}
 	if (numbered == 1)
 		return hit;
+	/* 5: the one attribute with its display name, in another menu */
+	if (by_name) {
+		snprintf(how, len, "by its display name \"%s\" alone (the registry's menu path %s is not the forms' %s)",
+			 st->prompt, str(by_name, "MenuPath") ? str(by_name, "MenuPath") : "(none)", st->npaths ? st->paths[0] : "(none)");
+		return by_name;
+	}
 	if (named > 1 || numbered > 1)
 		snprintf(how, len, "%zu attributes have the display name \"%s\" and none of them the menu path %s",
 			 named > 1 ? named : numbered, st->prompt, st->npaths ? st->paths[0] : "(none)");

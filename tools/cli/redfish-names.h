@@ -11,8 +11,9 @@
 /* The attribute of the BMC's AttributeRegistry (its RegistryEntries.Attributes) that is this
  * setting, tried in order: the x-UEFI keyword (AMI MegaRAC BMCs: CbsCmnCpuSmeeBRH); the keyword
  * without its CPU-generation suffix (CbsCmnCpuSmee); the display name and menu path; a name made
- * of the prompt and the question id or offset in hex (SMEE#0015, QuietBoot_0027). NULL when none
- * or several match; *how says which rule matched or why none did. */
+ * of the prompt and the question id or offset in hex (SMEE#0015, QuietBoot_0027); the only
+ * attribute with the display name. NULL when none or several match; *how says which rule matched
+ * or why none did. */
 const json_t *fw_redfish_find_attribute(const json_t *reg, const struct fw_setting *st, char *how, size_t len);
 /* The value the attribute takes for an option text or a number: a ValueName whose name or display
  * name is the text, also spelled as the attribute's name plus the text (CbsCmnCpuSmee_Enable);
