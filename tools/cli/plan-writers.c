@@ -320,52 +320,6 @@ int fw_plan_write_redfish(struct fw_cli *cli, struct fw_plan *p, const char *reg
 	return 0;
 }
 
-json_t *fw_redfish_registry_json(const struct fw_settings *s, const char *name)
-{
-	json_t *doc = json_object(), *entries = json_object(), *attrs = json_array();
-	json_object_set_new(doc, "@odata.type", json_string("#AttributeRegistry.v1_3_0.AttributeRegistry"));
-	json_object_set_new(doc, "Id", json_string(name));
-	json_object_set_new(doc, "Name", json_string("BIOS Attribute Registry"));
-	json_object_set_new(doc, "Language", json_string("en"));
-	json_object_set_new(doc, "OwningEntity", json_string("fwlens"));
-	json_object_set_new(doc, "RegistryVersion", json_string("1.0.0"));
-	for (uint32_t i = 0; i < s->n; i++) {
-		const struct fw_setting *st = &s->items[i];
-		const struct fw_ifr_question *q = st->q;
-		if (!st->keyword || (q->kind != FW_IFR_K_ONE_OF && q->kind != FW_IFR_K_NUMERIC && q->kind != FW_IFR_K_CHECKBOX))
-			continue;
-		json_t *a = json_object();
-		json_object_set_new(a, "AttributeName", json_string(st->keyword));
-		json_object_set_new(a, "DisplayName", json_string(st->prompt));
-		json_object_set_new(a, "HelpText", json_string(fw_setting_help(st)));
-		json_object_set_new(a, "MenuPath", json_string(st->npaths ? st->paths[0] : ""));
-		json_object_set_new(a, "ReadOnly", json_false());
-		if (q->kind == FW_IFR_K_NUMERIC) {
-			json_object_set_new(a, "Type", json_string("Integer"));
-			if (q->has_limits && q->min <= q->max) {
-				json_object_set_new(a, "LowerBound", json_integer((json_int_t)q->min));
-				json_object_set_new(a, "UpperBound", json_integer((json_int_t)q->max));
-				json_object_set_new(a, "ScalarIncrement", json_integer((json_int_t)(q->step ? q->step : 1)));
-			}
-		} else {
-			json_object_set_new(a, "Type", json_string("Enumeration"));
-			json_t *vals = json_array();
-			uint32_t n = q->kind == FW_IFR_K_CHECKBOX ? 2 : st->noptions;
-			for (uint32_t k = 0; k < n; k++) {
-				const char *t = q->kind == FW_IFR_K_CHECKBOX ? (k ? "Enabled" : "Disabled") : st->options[k].text;
-				json_t *v = json_object();
-				json_object_set_new(v, "ValueName", json_string(t));
-				json_object_set_new(v, "ValueDisplayName", json_string(t));
-				json_array_append_new(vals, v);
-			}
-			json_object_set_new(a, "Value", vals);
-		}
-		json_array_append_new(attrs, a);
-	}
-	json_object_set_new(entries, "Attributes", attrs);
-	json_object_set_new(doc, "RegistryEntries", entries);
-	return doc;
-}
 
 /* ---- efivarfs ---- */
 
