@@ -70,3 +70,57 @@ grep -q "CbsCmnCpuSmeeSHP has its display name but is the keyword of another CPU
 t_run no-registry 0 fwlens plan "$CAP" --set SMEE=Enable --format redfish
 grep -q "Redfish names: the forms' x-UEFI keywords, the names AMI MegaRAC BMCs give BIOS attributes" "$T_ERR" &&
 	pass no-registry-says-convention || fail no-registry-says-convention "$(cat "$T_ERR")"
+
+# the registry fwlens writes: the schema's shape, checked with jq, and exact decoded entries
+if t_need_cmd registry-jq jq; then
+	t_run registry 0 fwlens settings "$CAP" --format redfish-registry
+	jq -e '
+	  (.["@odata.type"] == "#AttributeRegistry.v1_3_0.AttributeRegistry") and
+	  (.RegistryEntries.Attributes | length > 0) and
+	  (.RegistryEntries.Attributes | all(has("AttributeName") and has("DisplayName") and has("Type") and has("DefaultValue")
+	      and (.ResetRequired == true) and (.MenuPath | startswith("./")) and has("Hidden") and has("GrayOut") and has("ReadOnly"))) and
+	  (.RegistryEntries.Menus | length > 0) and
+	  (.RegistryEntries.Menus | all(has("MenuName") and has("DisplayName") and (.MenuPath | startswith("./"))
+	      and has("ReadOnly") and has("GrayOut") and has("Hidden"))) and
+	  (.RegistryEntries.Dependencies | length > 0) and
+	  (.RegistryEntries.Dependencies | all(.Type == "Map" and (.DependencyFor | type == "string") and
+	      (.Dependency.MapToProperty | IN("Hidden", "GrayOut", "ReadOnly")) and .Dependency.MapToValue == true and
+	      (.Dependency.MapToAttribute == .DependencyFor) and (.Dependency.MapFrom | length > 0) and
+	      (.Dependency.MapFrom | all(has("MapFromAttribute") and (.MapFromCondition | IN("EQU", "NEQ", "GTR", "GEQ", "LSS", "LEQ"))
+	          and has("MapFromValue"))) and
+	      ([.Dependency.MapFrom[1:][] | .MapTerms] | all(IN("AND", "OR"))))) and
+	  (.Oem.fwlens.DependenciesSkipped | type == "number")' "$T_OUT" >/dev/null && pass registry-shape || fail registry-shape "jq shape check failed"
+	python3 - "$T_OUT" <<'PY' && pass registry-entries || fail registry-entries "decoded entries differ"
+import json, sys
+r = json.load(open(sys.argv[1]))
+e = r["RegistryEntries"]
+a = {x["AttributeName"]: x for x in e["Attributes"]}
+smee = a["CbsCmnCpuSmeeBRH"]
+assert (smee["MenuPath"], smee["DefaultValue"], smee["Type"], [v["ValueName"] for v in smee["Value"]]) == \
+    ("./AMD CBS/CPU Common Options", "Auto", "Enumeration", ["Disable", "Enable", "Auto"]), smee
+lim = a["CbsCmnCpuSevAsidSpaceLimitBRH"]
+assert (lim["Type"], lim["DefaultValue"]) == ("Integer", 1), lim
+menus = {m["MenuPath"]: m["DisplayName"] for m in e["Menus"]}
+assert menus["./AMD CBS"] == "AMD CBS" and menus["./AMD CBS/CPU Common Options"] == "CPU Common Options", menus
+assert menus["./Setup/Advanced"] == "Advanced", menus
+deps = [d for d in e["Dependencies"] if d["DependencyFor"] == "CbsPspSevCtrlBRH"]
+# SEV Control: suppress-if SMEE != Enable
+assert any(d["Dependency"]["MapToProperty"] == "Hidden" and d["Dependency"]["MapFrom"] ==
+           [{"MapFromAttribute": "CbsCmnCpuSmeeBRH", "MapFromProperty": "CurrentValue", "MapFromCondition": "NEQ",
+             "MapFromValue": "Enable"}] for d in deps), deps
+rebar = [d for d in e["Dependencies"] if d["DependencyFor"] == "ReBarSupport" and d["Dependency"]["MapToProperty"] == "GrayOut"]
+assert rebar and rebar[0]["Dependency"]["MapFrom"][0]["MapFromAttribute"] == "Access", rebar
+PY
+fi
+W="$CORPUS/firmware/asus-wrx90e-sage-se-1203_rebuilt.cap"
+if t_need_file registry-wrx90e "$W" "the WRX90E capsule of the corpus"; then
+	t_run registry-wrx90e 0 fwlens settings "$W" --format redfish-registry
+	python3 - "$T_OUT" <<'PY' && pass registry-wrx90e-skips-counted || fail registry-wrx90e-skips-counted "skips not counted"
+import json, sys
+r = json.load(open(sys.argv[1]))
+o = r["Oem"]["fwlens"]
+assert o["DependenciesSkipped"] == len(o["Skipped"]) > 0, o["DependenciesSkipped"]
+assert all(s["Why"] and s["Condition"] and s["Kind"] in ("suppress-if", "gray-out-if", "disable-if") for s in o["Skipped"])
+assert any(len(d["Dependency"]["MapFrom"]) > 1 for d in r["RegistryEntries"]["Dependencies"])
+PY
+fi
