@@ -482,8 +482,10 @@ FW_COMMAND(settings,
 		       "option or default text holds a line break, another control character or bytes that are not UTF-8 "
 		       "refuses it with exit status 5 naming the setting); an AMISCE export as SRC is written back byte for "
 		       "byte (its line ends, header, comments and layout as read); --format redfish-registry the "
-		       "BIOS AttributeRegistry a BMC would publish for these forms (attributes named by the x-UEFI keywords), "
-		       "for checking `fwlens plan --format redfish` bodies offline.",
+		       "BIOS AttributeRegistry a BMC would publish for these forms (attributes named by the x-UEFI keywords, "
+		       "MenuPath ./Setup/Advanced/..., Menus, DefaultValue, ResetRequired, and Map Dependencies made from "
+		       "the suppress-if, disable-if and gray-out-if conditions; those it cannot express are counted and listed "
+		       "under Oem.fwlens), for checking `fwlens plan --format redfish` bodies offline.",
 	.formats = "text,json,jsonl,xml,sce,markdown,redfish-registry",
 	.options = settings_options,
 	.examples = "fwlens settings Setup.sct  # every option with its default\n"
