@@ -172,27 +172,19 @@ const json_t *fw_redfish_find_attribute(const json_t *reg, const struct fw_setti
 	return NULL;
 }
 
-static bool word_on(const char *t)
+/* "Enabled", "on", "1" (on) or "Disabled", "off", "0" (off): the text is one of `words`. */
+static bool word_in(const char *t, const char *const *words)
 {
-	static const char *const on[] = {"enabled", "enable", "on", "true", "yes", "1"};
 	char b[64];
 	squash(t, b, sizeof(b));
-	for (size_t i = 0; i < sizeof(on) / sizeof(on[0]); i++)
-		if (strcmp(b, on[i]) == 0)
+	for (size_t i = 0; words[i]; i++)
+		if (strcmp(b, words[i]) == 0)
 			return true;
 	return false;
 }
 
-static bool word_off(const char *t)
-{
-	static const char *const off[] = {"disabled", "disable", "off", "false", "no", "0"};
-	char b[64];
-	squash(t, b, sizeof(b));
-	for (size_t i = 0; i < sizeof(off) / sizeof(off[0]); i++)
-		if (strcmp(b, off[i]) == 0)
-			return true;
-	return false;
-}
+static const char *const on_words[] = {"enabled", "enable", "on", "true", "yes", "1", NULL};
+static const char *const off_words[] = {"disabled", "disable", "off", "false", "no", "0", NULL};
 
 json_t *fw_redfish_map_value(const json_t *attr, const struct fw_setting *st, const char *text, bool is_number,
 			     long long number, char *why, size_t len)
@@ -211,8 +203,8 @@ json_t *fw_redfish_map_value(const json_t *attr, const struct fw_setting *st, co
 		return json_integer(number);
 	}
 	if (type && strcmp(type, "Boolean") == 0) {
-		if (word_on(text) || word_off(text))
-			return json_boolean(word_on(text));
+		if (word_in(text, on_words) || word_in(text, off_words))
+			return json_boolean(word_in(text, on_words));
 		snprintf(why, len, "a Boolean attribute, and \"%s\" is neither on nor off", text);
 		return NULL;
 	}

@@ -4,12 +4,10 @@
  * (AmdSetupSTP, AmdSetupSHP) and the same prompts. Only the module of the CPU that boots runs. */
 #include "plan.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "say-once.h"
 
 /* AGESA family codes (reference/domain.md): ZP Naples, SSP Rome, GN Milan, RS Genoa/Bergamo,
  * STP Threadripper 7000, BRH Turin, SHP Threadripper 9000. */
@@ -36,15 +34,6 @@ static const char *gen_of(const struct fw_setting *st)
 {
 	const char *g = fw_module_generation(st->fp->module->name);
 	return g ? g : fw_module_generation(st->varstore_name);
-}
-
-static void say(struct fw_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(struct fw_plan *p, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fw_say_once(&p->notes, &p->nnotes, fmt, ap);
-	va_end(ap);
 }
 
 /* The variables hold the setting's varstore (by name and GUID). */
@@ -103,7 +92,7 @@ size_t fw_plan_pick_module(struct fw_plan *p, const char *setting, const struct 
 			m += keep[i] = strcmp(gen_of(found[i]), p->cpu.gen) == 0;
 		if (m == 1) {
 			n = narrow(found, n, keep);
-			say(p, "modules for several CPU generations have \"%s\": %s; %s planned: it matches the machine's CPU "
+			fw_plan_note(p, "modules for several CPU generations have \"%s\": %s; %s planned: it matches the machine's CPU "
 			       "(family %02Xh model %02Xh, %s: proc/cpuinfo)", setting, mods, found[0]->fp->module->name,
 			    p->cpu.family, p->cpu.model, p->cpu.gen);
 			return n;
@@ -115,14 +104,14 @@ size_t fw_plan_pick_module(struct fw_plan *p, const char *setting, const struct 
 		m += keep[i] = held(p, found[i]);
 	if (m == 1) {
 		n = narrow(found, n, keep);
-		say(p, "modules for several CPU generations have \"%s\": %s; %s planned: its varstore %s is the one the "
+		fw_plan_note(p, "modules for several CPU generations have \"%s\": %s; %s planned: its varstore %s is the one the "
 		       "variables (%s) hold", setting, mods, found[0]->fp->module->name, found[0]->varstore_name,
 		    p->current_source ? p->current_source : "?");
 		return n;
 	}
 	const char *cpu = p->cpu.known ? (p->cpu.gen ? "matches none of them" : "is of no generation fwlens knows")
 					  : "is not known (no machine)";
-	say(p, "modules for several CPU generations have \"%s\": %s; the CPU %s and the variables (%s) hold %s of their "
+	fw_plan_note(p, "modules for several CPU generations have \"%s\": %s; the CPU %s and the variables (%s) hold %s of their "
 	       "varstores: a profile goal is planned in each, labelled with its module (--module picks one)", setting, mods, cpu,
 	    p->current_source ? p->current_source : "?", m ? "all" : "none");
 	return n;

@@ -24,14 +24,14 @@ static void *grow(void *ptr, size_t *cap, size_t need, size_t size)
 	return fw_xrealloc(ptr, *cap * size);
 }
 
-static void note(struct fw_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(struct fw_plan *p, const char *fmt, ...)
+void fw_plan_note(struct fw_plan *p, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	fw_say_once(&p->notes, &p->nnotes, fmt, ap);
 	va_end(ap);
 }
+
 
 bool fw_plan_init(struct fw_plan *p, struct fw_source *src, struct fw_error *err)
 {
@@ -369,12 +369,12 @@ static bool add_goal_one(struct fw_plan *p, const struct fw_setting *st, const c
 		return fw_error_set(err, FW_E_USAGE, "profile goal %s = %s: %s", prompt, values, e2.msg);
 	const char *mod = p->ncopies && st->fp->module->name ? st->fp->module->name : NULL;
 	if (has_min && st->has_current && st->current >= min) {
-		note(p, "%s%s%s is %" PRIu64 ", at least %llu already: goal met", st->prompt, mod ? " in " : "", mod ? mod : "",
+		fw_plan_note(p, "%s%s%s is %" PRIu64 ", at least %llu already: goal met", st->prompt, mod ? " in " : "", mod ? mod : "",
 		     st->current, min);
 		return true;
 	}
 	if (st->has_current && st->current == v) {
-		note(p, "%s%s%s is %s already: goal met", st->prompt, mod ? " in " : "", mod ? mod : "", fw_plan_value_text(p, st, v));
+		fw_plan_note(p, "%s%s%s is %s already: goal met", st->prompt, mod ? " in " : "", mod ? mod : "", fw_plan_value_text(p, st, v));
 		return true;
 	}
 	/* hidden by design (suppressed where it stands) with a default that meets the goal: the firmware
@@ -382,7 +382,7 @@ static bool add_goal_one(struct fw_plan *p, const struct fw_setting *st, const c
 	uint64_t d;
 	if (st->hidden == 1 && standard_default(st, &d) && (!st->has_current || st->current == d) &&
 	    (has_min ? d >= min : d == v)) {
-		note(p, "%s%s%s is hidden (suppress-if true) and its default %s meets the goal%s: goal met", st->prompt,
+		fw_plan_note(p, "%s%s%s is hidden (suppress-if true) and its default %s meets the goal%s: goal met", st->prompt,
 		     mod ? " in " : "", mod ? mod : "", fw_plan_value_text(p, st, d),
 		     st->has_current ? "" : " (its stored value is not known: the default counts)");
 		return true;
@@ -400,7 +400,7 @@ bool fw_plan_add_goal(struct fw_plan *p, const char *prompt, const char *values,
 	if (!st) {
 		if (p->ncandidates)
 			return fw_error_set(err, FW_E_USAGE, "%s", e2.msg);
-		note(p, "%s: this BIOS has no such setting; goal skipped", prompt);
+		fw_plan_note(p, "%s: this BIOS has no such setting; goal skipped", prompt);
 		return true;
 	}
 	const struct fw_setting *one[1] = {st};
@@ -606,7 +606,7 @@ static bool make_settable(struct fw_plan *p, const struct fw_setting *st, unsign
 		const struct fw_setting_cond *sc = &st->conds[k];
 		int state = cond_state(p, st, sc->cond);
 		if (state == -1)
-			note(p, "%s: cannot evaluate %s %s with the values known; left as it is", st->prompt,
+			fw_plan_note(p, "%s: cannot evaluate %s %s with the values known; left as it is", st->prompt,
 			     fw_ifr_cond_kind_name(sc->cond->kind), fw_setting_cond_text(sc));
 		if (state == 1 && !clear_condition(p, st, sc, depth, err))
 			return false;

@@ -108,6 +108,9 @@ size_t fw_plan_pick_module(struct fw_plan *p, const char *setting, const struct 
 /* "Zen 4" for a module or varstore name ending in an AGESA family code (STP, RS, SHP, BRH...). */
 const char *fw_module_generation(const char *name);
 
+/* A note of the plan (said once). */
+void fw_plan_note(struct fw_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Text of a value of a setting ("Enable", "100"), in the plan's arena. */
 const char *fw_plan_value_text(struct fw_plan *p, const struct fw_setting *st, uint64_t v);
 
