@@ -167,3 +167,15 @@ if [ -f "$f" ]; then
 	[ "$(grep -c '^>' rl.d)" -eq 4 ] && grep -qx '> Value	=<3>' rl.d && grep -qx '> Value	=0	// Enabled = 1, Disabled = 0' rl.d &&
 		grep -qx '>          \*\[01\]Show' rl.d && pass real-rocketlake-plan-lines || fail real-rocketlake-plan-lines "$(cat rl.d)"
 fi
+
+# a plan from the image with the export's values: the planned questions only, with the export's
+# CRLF line ends and its HIICrc32
+t_run image-vars-sce 0 fwlens plan "$CAP" --vars export.txt --set SMEE=Enable --format sce -o image.txt
+[ "$(grep -c "$(printf '\r')\$" image.txt)" -eq "$(wc -l <image.txt)" ] && tr -d '\r' <image.txt | grep -qx 'HIICrc32= 0BADCAFE' &&
+	[ "$(grep -c '^Setup Question' image.txt)" -eq 1 ] && pass image-vars-sce-crlf || fail image-vars-sce-crlf "$(head -5 image.txt | od -c | head -5)"
+t_run image-vars-sce-reads 0 fwlens settings "$CAP" --vars image.txt --module CbsSetupDxeBRH --format json
+python3 - "$T_OUT" <<'PY' && pass image-vars-sce-reads-back || fail image-vars-sce-reads-back "SMEE not read back as Enable"
+import json, sys
+s = json.load(open(sys.argv[1]))["settings"]
+assert [x.get("current_text") for x in s if x["prompt"] == "SMEE"] == ["Enable"]
+PY

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -188,7 +189,14 @@ int fw_plan_write_sce(struct fw_cli *cli, struct fw_plan *p, const char *hii_crc
 		free(shown);
 		return fw_cli_fail(cli, &err);
 	}
-	FILE *f = fw_cli_out(cli);
+	/* the line ends of the export the old values came from (AMISCE writes CRLF): written to memory
+	 * first, then each line end as the export has it */
+	const char *eol = p->src->have_amisce && p->src->amisce.eol ? p->src->amisce.eol : "\n";
+	char *mem = NULL;
+	size_t memlen = 0;
+	FILE *out = fw_cli_out(cli), *f = strcmp(eol, "\n") != 0 ? open_memstream(&mem, &memlen) : NULL;
+	if (!f)
+		f = out;
 	fw_script_comment(f, "//", "Script File Name : %s", cli->output_path ? cli->output_path : "plan.txt");
 	fw_script_comment(f, "//", "Written by fwlens %s: a change set for %s in the layout of an AMISCE export",
 			  FWLENS_VERSION, p->src->path);
@@ -202,6 +210,15 @@ int fw_plan_write_sce(struct fw_cli *cli, struct fw_plan *p, const char *hii_crc
 	}
 	for (size_t i = 0; i < p->n; i++)
 		fw_sce_write_question(f, p->entries[i].st, true, p->entries[i].value, p->entries[i].value_text);
+	if (f != out) {
+		fclose(f);
+		for (size_t i = 0; i < memlen; i++)
+			if (mem[i] == '\n')
+				fputs(eol, out);
+			else
+				fputc(mem[i], out);
+		free(mem);
+	}
 	return 0;
 }
 
