@@ -16,6 +16,7 @@
 
 #include "capsule/recognise.h"
 #include "capsule/signature.h"
+#include "dbx-releases.h"
 #include "doctor-checks.h"
 #include "parsers/sigdb.h"
 #include "parsers/node.h"
@@ -631,6 +632,66 @@ void fw_check_sec_dma_protection(const struct fw_doctor_ctx *ctx, struct fw_chec
 			     "The firmware reports DMA remapping and the kernel keeps the IOMMU in translated mode.", NULL);
 }
 
+/* Whether db trusts a Microsoft certificate: the published revocations are of code Microsoft's
+ * CAs signed, so they matter only then. 1 yes, 0 no (db read, no such certificate), -1 not known. */
+static int db_trusts_microsoft(const struct fw_host *h, struct fw_check_result *r)
+{
+	struct fw_sigdb db;
+	char from[256], why[256];
+	if (!sigdb(h, "db", EFI_IMAGE_SECURITY, &db, from, sizeof(from), why, sizeof(why))) {
+		fw_check_evidence(r, FW_EVIDENCE_ABSENT, from, "db: %s", why);
+		return -1;
+	}
+	const char *subject = NULL;
+	size_t certs = 0;
+	for (size_t i = 0; i < db.count; i++)
+		if (db.items[i].x509 && db.items[i].subject) {
+			certs++;
+			if (!subject && strstr(db.items[i].subject, "Microsoft"))
+				subject = db.items[i].subject;
+		}
+	if (subject)
+		fw_check_evidence(r, FW_EVIDENCE_FILE, from, "db trusts %s", subject);
+	else
+		fw_check_evidence(r, FW_EVIDENCE_FILE, from, "db: no Microsoft certificate among %zu certificate%s", certs,
+				  certs == 1 ? "" : "s");
+	int out = subject ? 1 : db.count ? 0 : -1;
+	fw_sigdb_free(&db);
+	return out;
+}
+
+/* How many of a release's markers the dbx holds. */
+static size_t dbx_markers_held(const struct fw_sigdb *db, const struct fw_dbx_release *rel, size_t *markers)
+{
+	size_t held = 0;
+	*markers = 0;
+	for (size_t m = 0; m < FW_DBX_MARKERS && rel->markers[m]; m++) {
+		(*markers)++;
+		for (size_t i = 0; i < db->count; i++) {
+			const struct fw_sigdb_entry *e = &db->items[i];
+			char hex[2 * 32 + 1];
+			const char *have = NULL;
+			if (rel->certificate && e->x509)
+				have = e->sha256;
+			else if (!rel->certificate && e->type_name && strcmp(e->type_name, "SHA256") == 0 && e->size == 32)
+				have = fw_hex(e->data, 32, hex);
+			if (have && strcasecmp(have, rel->markers[m]) == 0) {
+				held++;
+				break;
+			}
+		}
+	}
+	return held;
+}
+
+/* Appends "DATE (WHAT)" or "DATE" to a list of releases. */
+static void release_list_add(char *list, size_t len, const struct fw_dbx_release *rel, const char *note, bool what)
+{
+	size_t u = strlen(list);
+	snprintf(list + u, len - u, "%s%s%s%s%s%s", u ? "; " : "", rel->date, what ? " (" : "", what ? rel->what : "",
+		 what ? ")" : "", note);
+}
+
 void fw_check_sec_dbx(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
 	if (!fw_doctor_needs_host(ctx, r))
@@ -654,18 +715,82 @@ void fw_check_sec_dbx(const struct fw_doctor_ctx *ctx, struct fw_check_result *r
 		fw_check_set(r, FW_CHECK_FAIL,
 			     "There is no revocation list: boot loaders with known holes (BootHole, BlackLotus) still boot.",
 			     "Apply the UEFI revocation list (fwupd's dbx updates, or the BIOS vendor's).");
-	} else {
-		fw_check_evidence(r, FW_EVIDENCE_FILE, from, "dbx: %zu entries in %u lists (%zu hashes, %zu certificates)",
-				  db.count, db.lists, hashes, certs);
-		if (!db.count)
-			fw_check_set(r, FW_CHECK_FAIL, "The revocation list is empty: no revoked boot loader is refused.",
-				     "Apply the UEFI revocation list (fwupd's dbx updates, or the BIOS vendor's).");
-		else
-			fw_check_setf(r, FW_CHECK_PASS, NULL,
-				      "dbx holds %zu revocations. Counted only: fwlens carries no published dbx release to "
-				      "compare hashes with, so whether the newest revocations are in is not known.",
-				      db.count);
+		fw_sigdb_free(&db);
+		return;
 	}
+	fw_check_evidence(r, FW_EVIDENCE_FILE, from, "dbx: %zu entries in %u lists (%zu hashes, %zu certificates)", db.count,
+			  db.lists, hashes, certs);
+	if (!db.count) {
+		fw_check_set(r, FW_CHECK_FAIL, "The revocation list is empty: no revoked boot loader is refused.",
+			     "Apply the UEFI revocation list (fwupd's dbx updates, or the BIOS vendor's).");
+		fw_sigdb_free(&db);
+		return;
+	}
+	/* each known release: held (every marker), partly, or not at all */
+	char held[1024] = "", lacking[2048] = "";
+	size_t nheld = 0, nlacking = 0;
+	const struct fw_dbx_release *critical_lacking = NULL;
+	json_t *rows = json_array();
+	for (size_t i = 0; i < fw_dbx_release_count; i++) {
+		const struct fw_dbx_release *rel = &fw_dbx_releases[i];
+		size_t markers, n = dbx_markers_held(&db, rel, &markers);
+		const char *state = n == markers ? "held" : n ? "partly held" : "not held";
+		fw_check_evidence(r, "dbx-release", rel->source, "%s release %s (%s; %u x64 hashes published by then): %zu of %zu marker %s in dbx",
+				  rel->certificate ? "certificate" : "hash", rel->date, rel->what, rel->x64_hashes, n, markers,
+				  rel->certificate ? "certificate" : "hashes");
+		json_t *o = json_object();
+		json_object_set_new(o, "date", json_string(rel->date));
+		json_object_set_new(o, "what", json_string(rel->what));
+		json_object_set_new(o, "critical", json_boolean(rel->critical));
+		json_object_set_new(o, "x64_hashes", json_integer(rel->x64_hashes));
+		json_object_set_new(o, "markers", json_integer((json_int_t)markers));
+		json_object_set_new(o, "markers_held", json_integer((json_int_t)n));
+		json_object_set_new(o, "state", json_string(state));
+		json_object_set_new(o, "source", json_string(rel->source));
+		json_array_append_new(rows, o);
+		if (n == markers) {
+			nheld++;
+			release_list_add(held, sizeof(held), rel, "", false);
+		} else {
+			nlacking++;
+			char note[48];
+			snprintf(note, sizeof(note), n ? ", %zu of %zu markers" : "", n, markers);
+			release_list_add(lacking, sizeof(lacking), rel, note, true);
+			if (rel->critical && !critical_lacking)
+				critical_lacking = rel;
+		}
+	}
+	int microsoft = db_trusts_microsoft(ctx->host, r);
+	r->data = json_object();
+	json_object_set_new(r->data, "snapshot", json_string(FW_DBX_SNAPSHOT_DATE));
+	json_object_set_new(r->data, "dbx_sha256_hashes", json_integer((json_int_t)hashes));
+	json_object_set_new(r->data, "db_trusts_microsoft", microsoft < 0 ? json_null() : json_boolean(microsoft));
+	json_object_set_new(r->data, "releases", rows);
+	char known[160];
+	snprintf(known, sizeof(known),
+		 "fwlens knows %zu releases, a snapshot of Microsoft's published list as of %s: later releases are not known",
+		 fw_dbx_release_count, FW_DBX_SNAPSHOT_DATE);
+	if (!nlacking)
+		fw_check_setf(r, FW_CHECK_PASS, NULL, "dbx holds the revocations of every release fwlens knows (%s); %s.", held,
+			      known);
+	else if (microsoft == 0)
+		fw_check_setf(r, FW_CHECK_PASS, NULL,
+			      "db trusts no Microsoft certificate, so the published revocations (of code Microsoft's CAs signed) "
+			      "do not apply: %zu of %zu releases are not in dbx, which holds %zu revocations; %s.",
+			      nlacking, fw_dbx_release_count, db.count, known);
+	else if (critical_lacking)
+		fw_check_setf(r, FW_CHECK_FAIL,
+			      "Apply the current UEFI revocation list (fwupd's dbx update, or the BIOS vendor's); it adds "
+			      "every release, older ones included.",
+			      "dbx lacks the %s revocations (%s): that revoked boot code still boots%s. Holds: %s. Lacks: %s. %s.",
+			      critical_lacking->date, critical_lacking->what,
+			      microsoft < 0 ? " (whether db trusts Microsoft's CAs is not known)" : "", nheld ? held : "none",
+			      lacking, known);
+	else
+		fw_check_setf(r, FW_CHECK_WARN, "Apply the current UEFI revocation list (fwupd's dbx update, or the BIOS vendor's).",
+			      "dbx holds the BootHole and BlackLotus revocations but lacks later or smaller releases. Holds: %s. "
+			      "Lacks: %s. %s.",
+			      held, lacking, known);
 	fw_sigdb_free(&db);
 }
 
