@@ -121,7 +121,7 @@ static const struct fw_check_def {
 	{"sec-pk-test-key", "The platform key is not a known test key (PKfail)", SEC, HOST, fw_check_sec_pk_test_key},
 	{"sec-microcode", "Microcode is at the level AMD's bulletins name", SEC, HOST, fw_check_sec_microcode},
 	{"sec-dma-protection", "Pre-boot DMA protection and the kernel's IOMMU", SEC, HOST, fw_check_sec_dma_protection},
-	{"sec-dbx", "The Secure Boot revocation list (dbx) is present", SEC, HOST, fw_check_sec_dbx},
+	{"sec-dbx", "The Secure Boot revocation list (dbx) holds the published releases", SEC, HOST, fw_check_sec_dbx},
 	{"sec-memory-encryption", "Memory is encrypted (TSME or SME)", SEC, HOST, fw_check_sec_memory_encryption},
 	{"sec-sev-firmware", "The SEV firmware runs SNP hosts", SEC, HOST, fw_check_sec_sev_firmware},
 	{"sec-snp-alias-check", "The SNP memory alias check completed (CVE-2024-21944)", SEC, HOST,
