@@ -1,10 +1,11 @@
 #!/bin/sh
 # doctor --profile security: each attribute in its good and bad state on copies of the reference
-# host (sysroot-1104): a hardened one (SMM locked on every CPU, IVinfo DMA remap set, Secure Boot
-# with an own PK, a dbx, SME on, SNP alias check done, TCB committed, /dev/sev and /dev/kvm open,
-# memlock unlimited) and a weak one (SmmLock clear on one CPU, DMA remap clear, the AMI test PK of
-# PKfail generated here with openssl, an empty dbx, old microcode, alias check not done, TCB not
-# committed, /dev/sev not writable, no /dev/kvm, memlock 0). Exact verdicts, evidence, level, exit.
+# host (sysroot-1104): a hardened one (SMM locked and TSeg protected on every CPU, IVinfo DMA remap
+# set, Secure Boot with an own PK, a dbx, SME on, SNP alias check done, TCB committed, /dev/sev and
+# /dev/kvm open, memlock unlimited) and a weak one (SmmLock clear on one CPU, TValid clear on
+# another, DMA remap clear, the AMI test PK of PKfail generated here with openssl, an empty dbx, old
+# microcode, alias check not done, TCB not committed, /dev/sev not writable, no /dev/kvm, memlock
+# 0). Exact verdicts, evidence, level, exit.
 . "$(dirname "$0")/lib.sh"
 
 t_need_file samples-present "$SAMPLES/sysroot-1104" "the samples are not built (make samples)" || exit 0
@@ -59,6 +60,11 @@ def probe(root, good):
         j["msr"]["syscfg"] = "0x3740000"
     j["hwcr"] = {"read": True, "source": "/dev/cpu/N/msr MSR C001_0015 (HWCR)", "cpus_listed": 256,
                  "cpus": [{"cpu": c, "hwcr": "0xc9000011" if good or c != 7 else "0xc9000010"} for c in range(256)]}
+    # TSeg of 8 MiB at 0xae000000, write-back; the weak machine's CPU 3 has TValid clear
+    j["smm"] = {"read": True, "source": "/dev/cpu/N/msr MSR C001_0112 (SMM_ADDR), C001_0113 (SMM_MASK)",
+                "cpus_listed": 256,
+                "cpus": [{"cpu": c, "smm_addr": "0xae000000",
+                          "smm_mask": "0xffffff806002" if good or c != 3 else "0xffffff806000"} for c in range(256)]}
     j["cpuid_8000001f"] = {"read": True, "source": "CPUID Fn8000_001F", "eax": "0x1fffffff" if good else "0x1fffffff",
                            "ebx": "0x4073", "ecx": "0x3ee", "edx": "0x64" if good else "0x1"}
     j["access"] = {"read": True, "source": "open(2) of /dev/sev and /dev/kvm, getrlimit(RLIMIT_MEMLOCK)", "uid": 0,
@@ -104,12 +110,12 @@ good, weak = (json.load(open(p)) for p in sys.argv[1:3])
 def checks(d): return {c["id"]: c for c in d["checks"]}
 g, w = checks(good), checks(weak)
 def ev(c): return " | ".join(e["from"] + ": " + e["text"] for e in c["evidence"])
-want_good = {"sec-smm-lock": "pass", "sec-bios-write-protection": "pass", "sec-secure-boot": "pass",
+want_good = {"sec-smm-lock": "pass", "sec-smm-tseg": "pass", "sec-bios-write-protection": "pass", "sec-secure-boot": "pass",
              "sec-pk-test-key": "pass", "sec-microcode": "pass", "sec-dma-protection": "pass", "sec-dbx": "pass",
              "sec-memory-encryption": "pass", "sec-sev-firmware": "pass", "sec-snp-alias-check": "pass",
              "sec-snp-tcb": "pass", "sec-cpuid-sev": "pass", "sec-dev-sev": "pass", "sec-dev-kvm": "pass",
              "sec-memlock": "pass"}
-want_weak = {"sec-smm-lock": "fail", "sec-bios-write-protection": "fail", "sec-secure-boot": "pass",
+want_weak = {"sec-smm-lock": "fail", "sec-smm-tseg": "fail", "sec-bios-write-protection": "fail", "sec-secure-boot": "pass",
              "sec-pk-test-key": "fail", "sec-microcode": "fail", "sec-dma-protection": "fail", "sec-dbx": "fail",
              "sec-memory-encryption": "fail", "sec-sev-firmware": "pass", "sec-snp-alias-check": "fail",
              "sec-snp-tcb": "fail", "sec-cpuid-sev": "warn", "sec-dev-sev": "fail", "sec-dev-kvm": "fail",
@@ -130,6 +136,9 @@ assert weak["security_level"] == {"level": 0, "of": 3, "text": "0!", "runtime_is
 assert "HWCR SmmLock (bit 0) set on 255 of 256 CPUs read" in ev(w["sec-smm-lock"]), ev(w["sec-smm-lock"])
 assert "first: CPU 7 HWCR 0xc9000010" in w["sec-smm-lock"]["explanation"]
 assert "set on 256 of 256 CPUs read" in ev(g["sec-smm-lock"])
+assert g["sec-smm-tseg"]["explanation"] == "TSeg (0xae000000, 8192 KiB) is protected (TValid set, TClose clear) on all 256 CPUs read.", g["sec-smm-tseg"]
+assert w["sec-smm-tseg"]["explanation"] == ("TSeg protection (TValid) is off on 1 of the 256 CPUs read (first: CPU 3 SMM_MASK "
+                                            "0xffffff806000): code outside SMM can read and write SMRAM there."), w["sec-smm-tseg"]
 assert "CN=DO NOT TRUST - AMI Test PK" in w["sec-pk-test-key"]["explanation"], w["sec-pk-test-key"]
 assert "CVE-2024-8105" in w["sec-pk-test-key"]["explanation"]
 assert "CN=Example Hosting Platform Key 2026" in ev(g["sec-pk-test-key"])
@@ -197,7 +206,7 @@ cp -R "$T_DIR/weak" "$T_DIR/hostile"
 printf '{"format":"fwlens-sev-probe","hwcr":{"read":true,"cpus":[{"cpu":"x","hwcr":5}]},"platform":{"snp":{"read":true,"current_tcb":[],"alias_check_complete":"yes"}},"access":{"read":true,"memlock_soft":{}},"cpuid_8000001f":{"read":true,"eax":"zz"}}' \
 	>"$T_DIR/hostile/fwlens/probes/sev.json"
 t_run security-hostile-probe 1 fwlens doctor "$T_DIR/hostile" --profile security --format json
-python3 -c "import json; d=json.load(open('$T_OUT')); s={c['id']:c['status'] for c in d['checks']}; assert s['sec-snp-alias-check']=='skip' and s['sec-memlock']=='skip' and s['sec-cpuid-sev']=='skip' and s['sec-snp-tcb']=='skip' and s['sec-smm-lock']=='skip', s" \
+python3 -c "import json; d=json.load(open('$T_OUT')); s={c['id']:c['status'] for c in d['checks']}; assert s['sec-snp-alias-check']=='skip' and s['sec-memlock']=='skip' and s['sec-cpuid-sev']=='skip' and s['sec-snp-tcb']=='skip' and s['sec-smm-lock']=='skip' and s['sec-smm-tseg']=='skip', s" \
 	&& pass security-hostile-probe-skips || fail security-hostile-probe-skips "$(head -c 300 "$T_OUT")"
 printf 'not json' >"$T_DIR/hostile/fwlens/probes/sev.json"
 t_run security-garbage-probe 1 fwlens doctor "$T_DIR/hostile" --profile security

@@ -20,6 +20,7 @@
 #include "doctor-checks.h"
 #include "parsers/sigdb.h"
 #include "parsers/node.h"
+#include "tools/host/msr-smm.h"
 #include "tools/host/sev-probe.h"
 
 /* ---- the level's tiers ---------------------------------------------------------------------- */
@@ -31,11 +32,12 @@ static const struct {
 	const char *id;
 	unsigned tier;
 } tiers[] = {
-	{"sec-smm-lock", 1},         {"sec-bios-write-protection", 1}, {"sec-secure-boot", 1},
-	{"sec-pk-test-key", 1},      {"sec-microcode", 1},             {"sec-dma-protection", 2},
-	{"sec-dbx", 2},              {"sec-memory-encryption", 3},     {"sec-sev-firmware", 3},
-	{"sec-snp-alias-check", 3},  {"sec-snp-tcb", 3},               {"sec-cpuid-sev", 0},
-	{"sec-dev-sev", 0},          {"sec-dev-kvm", 0},               {"sec-memlock", 0},
+	{"sec-smm-lock", 1},          {"sec-smm-tseg", 1},          {"sec-bios-write-protection", 1},
+	{"sec-secure-boot", 1},       {"sec-pk-test-key", 1},       {"sec-microcode", 1},
+	{"sec-dma-protection", 2},    {"sec-dbx", 2},               {"sec-memory-encryption", 3},
+	{"sec-sev-firmware", 3},      {"sec-snp-alias-check", 3},   {"sec-snp-tcb", 3},
+	{"sec-cpuid-sev", 0},         {"sec-dev-sev", 0},           {"sec-dev-kvm", 0},
+	{"sec-memlock", 0},
 };
 #define TOP_TIER 3
 
@@ -292,6 +294,81 @@ void fw_check_sec_smm_lock(const struct fw_doctor_ctx *ctx, struct fw_check_resu
 			      "SmmLock is set on every CPU read, but only %zu of the %zu CPUs were read.", locked, cp.count);
 	else
 		fw_check_setf(r, FW_CHECK_PASS, NULL, "SmmLock is set on all %zu CPUs read.", locked);
+	json_decref(probe);
+}
+
+/* SMRAM's protection from SMM_ADDR and SMM_MASK of each CPU read (msr-smm.h): TValid set on every
+ * CPU keeps the OS out of TSeg; TClose set while the OS runs lets SMM's own data accesses be
+ * redirected (SinkClose, CVE-2023-31315); every CPU should describe the same TSeg. */
+void fw_check_sec_smm_tseg(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	json_t *probe,
+		*smm = probed(ctx, r, "smm", "SMM_ADDR and SMM_MASK (MSR C001_0112, C001_0113) of each CPU", &probe);
+	if (!smm)
+		return;
+	json_t *cpus = json_object_get(smm, "cpus"), *c;
+	size_t i, read = 0, invalid = 0, closed = 0, differ = 0;
+	char first_invalid[96] = "", first_closed[96] = "", first_differ[96] = "";
+	struct fw_smm_ranges first;
+	memset(&first, 0, sizeof(first));
+	json_array_foreach(cpus, i, c)
+	{
+		uint64_t addr, mask;
+		if (!hexfield(c, "smm_addr", &addr) || !hexfield(c, "smm_mask", &mask))
+			continue; /* not a value read */
+		struct fw_smm_ranges s;
+		fw_smm_ranges_decode(addr, mask, &s);
+		long long cpu = json_integer_value(json_object_get(c, "cpu"));
+		if (!read++) {
+			first = s;
+			fw_check_evidence(r, FW_EVIDENCE_FILE, FW_SEV_PROBE_PATH,
+					  "CPU %lld SMM_ADDR %s SMM_MASK %s: TSeg base 0x%" PRIx64 " size %" PRIu64
+					  " KiB (%s), TValid %d TClose %d, AValid %d AClose %d",
+					  cpu, str(c, "smm_addr"), str(c, "smm_mask"), s.tseg_base, s.tseg_size >> 10,
+					  fw_smm_memory_type(s.tm_type_dram), s.tvalid, s.tclose, s.avalid, s.aclose);
+		}
+		if (!s.tvalid && !invalid++)
+			snprintf(first_invalid, sizeof(first_invalid), "CPU %lld SMM_MASK %s", cpu, str(c, "smm_mask"));
+		if (s.tclose && !closed++)
+			snprintf(first_closed, sizeof(first_closed), "CPU %lld SMM_MASK %s", cpu, str(c, "smm_mask"));
+		if ((s.tseg_base != first.tseg_base || s.tseg_size != first.tseg_size) && !differ++)
+			snprintf(first_differ, sizeof(first_differ), "CPU %lld SMM_ADDR %s SMM_MASK %s", cpu,
+				 str(c, "smm_addr"), str(c, "smm_mask"));
+	}
+	struct cpus cp;
+	read_cpus(ctx->host, &cp, 0);
+	fw_check_evidence(r, FW_EVIDENCE_FILE, FW_SEV_PROBE_PATH,
+			  "TValid set on %zu, TClose set on %zu of %zu CPUs read (%lld msr nodes listed, %zu CPUs in "
+			  "/proc/cpuinfo)",
+			  read - invalid, closed, read, json_integer_value(json_object_get(smm, "cpus_listed")), cp.count);
+	if (!read)
+		fw_check_skip(r, FW_SEV_PROBE_PATH, "No CPU's SMM_ADDR and SMM_MASK were read.");
+	else if (invalid)
+		fw_check_setf(r, FW_CHECK_FAIL,
+			      "Update the BIOS: it must set TValid (SMM_MASK bit 1) on every core before it locks SMM.",
+			      "TSeg protection (TValid) is off on %zu of the %zu CPUs read (first: %s): code outside SMM can "
+			      "read and write SMRAM there.",
+			      invalid, read, first_invalid);
+	else if (closed)
+		fw_check_setf(r, FW_CHECK_FAIL,
+			      "Update the BIOS to one with AMD's SinkClose mitigation (AMD-SB-7014) and look for what set "
+			      "TClose.",
+			      "TClose (SMM_MASK bit 3) is set on %zu of the %zu CPUs read while the OS runs (first: %s): SMM's "
+			      "data accesses to TSeg go to MMIO, the precondition of SinkClose (CVE-2023-31315).",
+			      closed, read, first_closed);
+	else if (differ)
+		fw_check_setf(r, FW_CHECK_WARN, "Update the BIOS; report the CPUs to its vendor.",
+			      "The CPUs describe different TSeg ranges (first differing: %s): SMRAM may be unprotected on "
+			      "some of them.",
+			      first_differ);
+	else if (cp.count && read < cp.count)
+		fw_check_setf(r, FW_CHECK_WARN, "Capture as root with the msr module loaded, so every CPU is read.",
+			      "TSeg is protected on every CPU read, but only %zu of the %zu CPUs were read.", read, cp.count);
+	else
+		fw_check_setf(r, FW_CHECK_PASS, NULL,
+			      "TSeg (0x%" PRIx64 ", %" PRIu64 " KiB) is protected (TValid set, TClose clear) on all %zu CPUs "
+			      "read.",
+			      first.tseg_base, first.tseg_size >> 10, read);
 	json_decref(probe);
 }
 

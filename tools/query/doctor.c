@@ -115,6 +115,8 @@ static const struct fw_check_def {
 	{"guest-gpus", "Inside a guest: the passed-through GPUs are visible", VFIO, GUEST, fw_check_guest_gpus},
 	/* the security profile (doctor-security.c: tiers and the level) */
 	{"sec-smm-lock", "SMM is locked on every CPU (HWCR SmmLock)", SEC, HOST, fw_check_sec_smm_lock},
+	{"sec-smm-tseg", "SMRAM (TSeg) is protected on every CPU (SMM_ADDR, SMM_MASK)", SEC, HOST,
+	 fw_check_sec_smm_tseg},
 	{"sec-bios-write-protection", "The BIOS flash is write-protected and the image is authentic", SEC, ANY,
 	 fw_check_sec_bios_write_protection},
 	{"sec-secure-boot", "Secure Boot is on, in user mode, with PK, KEK and db", SEC, HOST, fw_check_sec_secure_boot},
