@@ -72,7 +72,8 @@ json_t *fw_smm_ranges_probe(void)
 		uint64_t addr, mask;
 		if (fd < 0 || pread(fd, &addr, sizeof(addr), FW_MSR_SMM_ADDR) != (ssize_t)sizeof(addr) ||
 		    pread(fd, &mask, sizeof(mask), FW_MSR_SMM_MASK) != (ssize_t)sizeof(mask)) {
-			snprintf(why, sizeof(why), "%s: %s", dev, strerror(errno));
+			snprintf(why, sizeof(why), "%s: %s%s", dev, strerror(errno),
+				 errno == ENOENT ? " (the msr module is not loaded)" : "");
 			if (fd >= 0)
 				close(fd);
 			continue;

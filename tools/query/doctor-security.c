@@ -341,6 +341,18 @@ void fw_check_sec_smm_tseg(const struct fw_doctor_ctx *ctx, struct fw_check_resu
 			  "TValid set on %zu, TClose set on %zu of %zu CPUs read (%lld msr nodes listed, %zu CPUs in "
 			  "/proc/cpuinfo)",
 			  read - invalid, closed, read, json_integer_value(json_object_get(smm, "cpus_listed")), cp.count);
+	if (read) {
+		char b[24];
+		r->data = json_object();
+		snprintf(b, sizeof(b), "0x%" PRIx64, first.tseg_base);
+		json_object_set_new(r->data, "tseg_base", json_string(b));
+		json_object_set_new(r->data, "tseg_size", json_integer((json_int_t)first.tseg_size));
+		json_object_set_new(r->data, "tseg_memory_type", json_string(fw_smm_memory_type(first.tm_type_dram)));
+		json_object_set_new(r->data, "cpus_read", json_integer((json_int_t)read));
+		json_object_set_new(r->data, "tvalid_clear", json_integer((json_int_t)invalid));
+		json_object_set_new(r->data, "tclose_set", json_integer((json_int_t)closed));
+		json_object_set_new(r->data, "tseg_differs", json_integer((json_int_t)differ));
+	}
 	if (!read)
 		fw_check_skip(r, FW_SEV_PROBE_PATH, "No CPU's SMM_ADDR and SMM_MASK were read.");
 	else if (invalid)
