@@ -20,6 +20,7 @@ void fw_smm_ranges_decode(uint64_t smm_addr, uint64_t smm_mask, struct fw_smm_ra
 	/* the mask's set bits are the address bits that must match the base: the range is the
 	 * complement of the mask within bits 47:17, plus the 128 KiB granule */
 	out->tseg_size = (~smm_mask & TSEG_FIELD) + 0x20000ull;
+	out->tseg_defined = (smm_mask & TSEG_FIELD) != 0;
 	out->avalid = smm_mask & 1;
 	out->tvalid = smm_mask >> 1 & 1;
 	out->aclose = smm_mask >> 2 & 1;

@@ -19,6 +19,7 @@
 
 struct fw_smm_ranges {
 	uint64_t tseg_base, tseg_size;
+	bool tseg_defined; /* TSegMask is not 0 (an all-zero mask, as QEMU reads, defines no range) */
 	bool avalid, tvalid, aclose, tclose;
 	unsigned am_type_dram, tm_type_dram; /* MTRR memory types: 0 UC, 1 WC, 4 WT, 5 WP, 6 WB */
 };

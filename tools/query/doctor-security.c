@@ -321,11 +321,15 @@ void fw_check_sec_smm_tseg(const struct fw_doctor_ctx *ctx, struct fw_check_resu
 		long long cpu = json_integer_value(json_object_get(c, "cpu"));
 		if (!read++) {
 			first = s;
+			char range[96];
+			if (s.tseg_defined)
+				snprintf(range, sizeof(range), "TSeg base 0x%" PRIx64 " size %" PRIu64 " KiB (%s)", s.tseg_base,
+					 s.tseg_size >> 10, fw_smm_memory_type(s.tm_type_dram));
+			else
+				snprintf(range, sizeof(range), "no TSeg range (TSegMask 0)");
 			fw_check_evidence(r, FW_EVIDENCE_FILE, FW_SEV_PROBE_PATH,
-					  "CPU %lld SMM_ADDR %s SMM_MASK %s: TSeg base 0x%" PRIx64 " size %" PRIu64
-					  " KiB (%s), TValid %d TClose %d, AValid %d AClose %d",
-					  cpu, str(c, "smm_addr"), str(c, "smm_mask"), s.tseg_base, s.tseg_size >> 10,
-					  fw_smm_memory_type(s.tm_type_dram), s.tvalid, s.tclose, s.avalid, s.aclose);
+					  "CPU %lld SMM_ADDR %s SMM_MASK %s: %s, TValid %d TClose %d, AValid %d AClose %d", cpu,
+					  str(c, "smm_addr"), str(c, "smm_mask"), range, s.tvalid, s.tclose, s.avalid, s.aclose);
 		}
 		if (!s.tvalid && !invalid++)
 			snprintf(first_invalid, sizeof(first_invalid), "CPU %lld SMM_MASK %s", cpu, str(c, "smm_mask"));
@@ -346,8 +350,10 @@ void fw_check_sec_smm_tseg(const struct fw_doctor_ctx *ctx, struct fw_check_resu
 		r->data = json_object();
 		snprintf(b, sizeof(b), "0x%" PRIx64, first.tseg_base);
 		json_object_set_new(r->data, "tseg_base", json_string(b));
-		json_object_set_new(r->data, "tseg_size", json_integer((json_int_t)first.tseg_size));
-		json_object_set_new(r->data, "tseg_memory_type", json_string(fw_smm_memory_type(first.tm_type_dram)));
+		json_object_set_new(r->data, "tseg_size",
+				    first.tseg_defined ? json_integer((json_int_t)first.tseg_size) : json_null());
+		json_object_set_new(r->data, "tseg_memory_type",
+				    first.tseg_defined ? json_string(fw_smm_memory_type(first.tm_type_dram)) : json_null());
 		json_object_set_new(r->data, "cpus_read", json_integer((json_int_t)read));
 		json_object_set_new(r->data, "tvalid_clear", json_integer((json_int_t)invalid));
 		json_object_set_new(r->data, "tclose_set", json_integer((json_int_t)closed));
