@@ -11,6 +11,8 @@
 t_need_file samples-present "$SAMPLES/sysroot-1104" "the samples are not built (make samples)" || exit 0
 t_need_cmd openssl-present openssl || exit 0
 IMG="$SAMPLES/ESC8000A-E13-ASUS-1104.CAP"
+# the hardened machine runs the 1201 BIOS: its AGESA TurinPI-SP5 1.0.0.6 is what AMD-SB-3020 names
+IMG_GOOD="$SAMPLES/ESC8000A-E13-ASUS-1201.CAP"
 for m in good weak; do
 	cp -R "$SAMPLES/sysroot-1104" "$T_DIR/$m"
 	openssl req -x509 -newkey rsa:2048 -nodes -days 30 -keyout "$T_DIR/$m.key" -outform DER -out "$T_DIR/$m.der" \
@@ -100,7 +102,7 @@ for name in ("good", "weak"):
     open(os.path.join(base, "rom_armor_enforced"), "w").write("1\n" if good else "0\n")
 PY
 
-t_run security-good 0 fwlens doctor "$T_DIR/good" --image "$IMG" --no-cache --profile security --format json
+t_run security-good 0 fwlens doctor "$T_DIR/good" --image "$IMG_GOOD" --no-cache --profile security --format json
 cp "$T_OUT" "$T_DIR/good.json"
 t_run security-weak 1 fwlens doctor "$T_DIR/weak" --image "$IMG" --profile security --format json
 cp "$T_OUT" "$T_DIR/weak.json"
@@ -117,7 +119,7 @@ want_good = {"sec-smm-lock": "pass", "sec-smm-tseg": "pass", "sec-bios-write-pro
              "sec-memlock": "pass"}
 want_weak = {"sec-smm-lock": "fail", "sec-smm-tseg": "fail", "sec-bios-write-protection": "fail", "sec-secure-boot": "pass",
              "sec-pk-test-key": "fail", "sec-microcode": "fail", "sec-dma-protection": "fail", "sec-dbx": "fail",
-             "sec-memory-encryption": "fail", "sec-sev-firmware": "pass", "sec-snp-alias-check": "fail",
+             "sec-memory-encryption": "fail", "sec-sev-firmware": "fail", "sec-snp-alias-check": "fail",
              "sec-snp-tcb": "fail", "sec-cpuid-sev": "warn", "sec-dev-sev": "fail", "sec-dev-kvm": "fail",
              "sec-memlock": "fail"}
 bad = []
@@ -148,6 +150,12 @@ assert "dbx: 3 entries in 1 lists (3 hashes, 0 certificates)" in ev(g["sec-dbx"]
 assert g["sec-dbx"]["explanation"].startswith("db trusts no Microsoft certificate, so the published revocations (of code Microsoft's CAs signed) do not apply: 14 of 14 releases are not in dbx, which holds 3 revocations; fwlens knows 14 releases, a snapshot of Microsoft's published list as of 2026-07-15"), g["sec-dbx"]["explanation"]
 assert "The revocation list is empty" in w["sec-dbx"]["explanation"], w["sec-dbx"]
 assert "256 CPUs run microcode 0x0b002130, below the 0x0b002140 AMD-SB-7033 names for Turin" in w["sec-microcode"]["explanation"]
+assert g["sec-sev-firmware"]["explanation"] == ("SNP firmware 1.55 build 21; at or above what AMD's bulletins name for "
+                                                "family 1Ah model 02h: AGESA TurinPI 1.0.0.6 (AMD-SB-3020 (CVE-2025-0033)).")
+assert w["sec-sev-firmware"]["explanation"] == ("Below what AMD's bulletins name for family 1Ah model 02h: AGESA TurinPI 1.0.0.6 "
+                                                "(AMD-SB-3020 (CVE-2025-0033)). The PSP runs SNP firmware 1.55 build 21.")
+assert "AGESA TurinPI-SP5 1.0.0.4 (of the BIOS image given: what the flash holds if it is that image)" in ev(w["sec-sev-firmware"])
+assert "https://github.com/CVEProject/cvelistV5/blob/main/cves/2025/0xxx/CVE-2025-0033.json: Turin (EPYC 9005): minimum AGESA TurinPI 1.0.0.6 (AMD-SB-3020 (CVE-2025-0033))" in ev(w["sec-sev-firmware"])
 assert "ALIAS_CHECK_COMPLETE 0" in ev(w["sec-snp-alias-check"]) and "CVE-2024-21944" in w["sec-snp-alias-check"]["explanation"]
 assert "ALIAS_CHECK_COMPLETE 1" in ev(g["sec-snp-alias-check"])
 tcb = g["sec-snp-tcb"]["data"]["current_tcb"]

@@ -16,8 +16,10 @@
 
 #include "capsule/recognise.h"
 #include "capsule/signature.h"
+#include "capsule/version.h"
 #include "dbx-releases.h"
 #include "doctor-checks.h"
+#include "security-minimums.h"
 #include "parsers/sigdb.h"
 #include "parsers/node.h"
 #include "tools/host/msr-smm.h"
@@ -626,25 +628,6 @@ void fw_check_sec_pk_test_key(const struct fw_doctor_ctx *ctx, struct fw_check_r
 	fw_sigdb_free(&db);
 }
 
-/* Minimum microcode patch levels AMD names per CPU family, model and stepping. Source of every
- * row: AMD-SB-7033 (CVE-2024-36347, "EntrySign", microcode signature verification), as its table
- * of minimum patch levels was quoted on tech@openbsd.org on 2025-10-26. A CPU not listed is
- * "skip", never "pass". */
-static const struct ucode_min {
-	unsigned family, model, stepping;
-	const char *codename;
-	uint32_t minimum;
-	const char *source;
-} ucode_minimums[] = {
-	{0x19, 0x01, 0x01, "Milan B1", 0x0a0011d9, "AMD-SB-7033"},
-	{0x19, 0x01, 0x02, "Milan-X B2", 0x0a001242, "AMD-SB-7033"},
-	{0x19, 0x11, 0x01, "Genoa B1", 0x0a101153, "AMD-SB-7033"},
-	{0x19, 0x11, 0x02, "Genoa-X B2", 0x0a10124e, "AMD-SB-7033"},
-	{0x19, 0xa0, 0x02, "Bergamo A2", 0x0aa00218, "AMD-SB-7033"},
-	{0x1a, 0x02, 0x01, "Turin", 0x0b002140, "AMD-SB-7033"},
-	{0x1a, 0x11, 0x00, "Turin Dense", 0x0b101040, "AMD-SB-7033"},
-};
-
 void fw_check_sec_microcode(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
 	if (!fw_doctor_needs_host(ctx, r))
@@ -655,12 +638,9 @@ void fw_check_sec_microcode(const struct fw_doctor_ctx *ctx, struct fw_check_res
 		fw_check_skip(r, "proc/cpuinfo", "/proc/cpuinfo with the CPU family and microcode level was not captured.");
 		return;
 	}
-	const struct ucode_min *row = NULL;
-	for (size_t i = 0; i < sizeof(ucode_minimums) / sizeof(ucode_minimums[0]); i++)
-		if (ucode_minimums[i].family == c.family && ucode_minimums[i].model == c.model &&
-		    ucode_minimums[i].stepping == c.stepping)
-			row = &ucode_minimums[i];
-	read_cpus(ctx->host, &c, row ? row->minimum : 0);
+	size_t i = 0;
+	const struct fw_sec_minimum *row = fw_sec_minimum_next(FW_SEC_MIN_MICROCODE, c.family, c.model, c.stepping, &i);
+	read_cpus(ctx->host, &c, row ? row->value : 0);
 	fw_check_evidence(r, FW_EVIDENCE_FILE, "proc/cpuinfo",
 			  "family %02Xh model %02Xh stepping %u (%s), %zu CPUs, microcode 0x%08x%s", c.family, c.model,
 			  c.stepping, c.model_name, c.count, c.lowest, c.lowest == c.highest ? " on every CPU" : " lowest");
@@ -670,16 +650,17 @@ void fw_check_sec_microcode(const struct fw_doctor_ctx *ctx, struct fw_check_res
 			      c.model, c.stepping);
 		return;
 	}
-	fw_check_evidence(r, "bulletin", row->source, "%s: minimum microcode 0x%08x", row->codename, row->minimum);
+	fw_check_evidence(r, "bulletin", row->source, "%s: minimum microcode 0x%08x (%s)", row->codename, row->value,
+			  row->bulletin);
 	if (c.below)
 		fw_check_setf(r, FW_CHECK_FAIL,
 			      "Update the BIOS to one whose AGESA carries the fixed microcode (a late load from the OS does "
 			      "not fix the signature check, which runs before it).",
-			      "%zu CPUs run microcode 0x%08x, below the 0x%08x %s names for %s.", c.below, c.lowest,
-			      row->minimum, row->source, row->codename);
+			      "%zu CPUs run microcode 0x%08x, below the 0x%08x %s names for %s.", c.below, c.lowest, row->value,
+			      row->bulletin, row->codename);
 	else
 		fw_check_setf(r, FW_CHECK_PASS, NULL, "Microcode 0x%08x is at or above the 0x%08x %s names for %s.", c.lowest,
-			      row->minimum, row->source, row->codename);
+			      row->value, row->bulletin, row->codename);
 }
 
 /* ---- tier 2 --------------------------------------------------------------------------------- */
@@ -973,11 +954,35 @@ static void tcb_text(unsigned family, uint64_t v, char *buf, size_t len, json_t 
 	*data = o;
 }
 
-/* The SNP firmware the PSP runs: AMD's bulletins name minimum SEV firmware per platform in AGESA
- * terms only, so no bulletin row is sourced here; the floor is the SNP API 1.51 that SNP hosts
- * need (the one `snphost ok` applies). */
+/* The SNP firmware the PSP runs, against the floor SNP hosts need (SNP API 1.51, the one the
+ * kernel and `snphost ok` apply) and the minimums AMD's bulletins name for the CPU
+ * (security-minimums.c): the SEV firmware build the PSP reports, and the AGESA PI version of the
+ * BIOS image (the bundle that carries the SEV firmware) where a bulletin names only that. */
 #define SNP_API_MIN_MAJOR 1
 #define SNP_API_MIN_MINOR 51
+
+/* The AGESA version strings of the image given, from its decode or the cache (the inventory's
+ * "agesa" fact, "; " between several); none when not known (why says so). */
+struct agesa_list {
+	char items[FW_VERSIONS_MAX_AGESA][96];
+	size_t n;
+};
+
+static void image_agesa(const struct fw_doctor_ctx *ctx, struct agesa_list *v, char *why, size_t len)
+{
+	memset(v, 0, sizeof(*v));
+	if (!ctx->src.image_name) {
+		snprintf(why, len, "no BIOS image given (--image)");
+		return;
+	}
+	for (const char *p = ctx->src.agesa; p && *p && v->n < FW_VERSIONS_MAX_AGESA;) {
+		size_t n = strcspn(p, ";");
+		snprintf(v->items[v->n++], sizeof(v->items[0]), "%.*s", (int)n, p);
+		p += n + strspn(p + n, "; ");
+	}
+	if (!v->n)
+		snprintf(why, len, "no AGESA version string in %s", ctx->src.image_name);
+}
 
 void fw_check_sec_sev_firmware(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
@@ -988,15 +993,80 @@ void fw_check_sec_sev_firmware(const struct fw_doctor_ctx *ctx, struct fw_check_
 		  minor = json_integer_value(json_object_get(snp, "api_minor")),
 		  build = json_integer_value(json_object_get(snp, "build"));
 	fw_check_evidence(r, FW_EVIDENCE_FILE, FW_SEV_PROBE_PATH, "SNP firmware API %lld.%lld build %lld", major, minor, build);
-	if (major < SNP_API_MIN_MAJOR || (major == SNP_API_MIN_MAJOR && minor < SNP_API_MIN_MINOR))
+	if (major < SNP_API_MIN_MAJOR || (major == SNP_API_MIN_MAJOR && minor < SNP_API_MIN_MINOR)) {
 		fw_check_setf(r, FW_CHECK_FAIL, "Update the BIOS (the SEV firmware comes with AGESA) or load a newer SEV firmware.",
 			      "SNP firmware API %lld.%lld is below %d.%d, the oldest that runs SNP hosts.", major, minor,
 			      SNP_API_MIN_MAJOR, SNP_API_MIN_MINOR);
+		json_decref(probe);
+		return;
+	}
+	struct cpus c;
+	read_cpus(ctx->host, &c, 0);
+	uint32_t running = FW_SEV_FW_VERSION(major & 0xff, minor & 0xff, build & 0xff);
+	char below[512] = "", met[512] = "", unknown[256] = "";
+	size_t rows = 0;
+	const struct fw_sec_minimum *m;
+	size_t i = 0;
+	while (c.known && (m = fw_sec_minimum_next(FW_SEC_MIN_SEV_FW, c.family, c.model, c.stepping, &i))) {
+		rows++;
+		unsigned mj = m->value >> 16, mn = m->value >> 8 & 0xff, mb = m->value & 0xff;
+		fw_check_evidence(r, "bulletin", m->source, "%s: minimum SEV firmware %u.%u build %u (%s)", m->codename, mj, mn,
+				  mb, m->bulletin);
+		char *to = running < m->value ? below : met;
+		size_t u = strlen(to);
+		snprintf(to + u, sizeof(below) - u, "%sSEV firmware %u.%u build %u (%s)", u ? "; " : "", mj, mn, mb, m->bulletin);
+	}
+	struct agesa_list v;
+	char why[256] = "";
+	bool agesa_read = false;
+	i = 0;
+	while (c.known && (m = fw_sec_minimum_next(FW_SEC_MIN_AGESA_PI, c.family, c.model, c.stepping, &i))) {
+		rows++;
+		fw_check_evidence(r, "bulletin", m->source, "%s: minimum AGESA %s (%s)", m->codename, m->pi, m->bulletin);
+		if (!agesa_read) {
+			image_agesa(ctx, &v, why, sizeof(why));
+			agesa_read = true;
+			for (size_t k = 0; k < v.n; k++)
+				fw_check_evidence(r, "image", ctx->src.image_name,
+						  "AGESA %s (of the BIOS image given: what the flash holds if it is that image)",
+						  v.items[k]);
+			if (why[0])
+				fw_check_evidence(r, FW_EVIDENCE_ABSENT, "image", "AGESA version not known: %s", why);
+		}
+		const char *agesa = NULL;
+		for (size_t k = 0; k < v.n && !agesa; k++)
+			if (fw_agesa_pi_same_line(v.items[k], m->pi))
+				agesa = v.items[k];
+		int cmp;
+		char *to = !agesa || !fw_agesa_pi_compare(agesa, m->pi, &cmp) ? unknown : cmp < 0 ? below : met;
+		size_t u = strlen(to), room = (to == unknown ? sizeof(unknown) : sizeof(below)) - u;
+		snprintf(to + u, room, "%sAGESA %s (%s)", u ? "; " : "", m->pi, m->bulletin);
+	}
+	char cpu[64];
+	snprintf(cpu, sizeof(cpu), "family %02Xh model %02Xh", c.family, c.model);
+	if (below[0])
+		fw_check_setf(r, FW_CHECK_FAIL,
+			      "Update the BIOS to one with the AGESA the bulletins name (it brings the SEV firmware), or load "
+			      "the SEV firmware AMD publishes for this CPU (linux-firmware amd/amd_sev_fam*.sbin).",
+			      "Below what AMD's bulletins name for %s: %s. The PSP runs SNP firmware %lld.%lld build %lld.", cpu,
+			      below, major, minor, build);
+	else if (!c.known)
+		fw_check_setf(r, FW_CHECK_SKIP, NULL,
+			      "SNP firmware %lld.%lld build %lld runs SNP hosts; the CPU family is not known (/proc/cpuinfo not "
+			      "captured), so no bulletin minimum applies.",
+			      major, minor, build);
+	else if (!rows)
+		fw_check_setf(r, FW_CHECK_SKIP, NULL,
+			      "Not known: SNP firmware %lld.%lld build %lld runs SNP hosts, but fwlens has no bulletin minimum "
+			      "for %s.",
+			      major, minor, build, cpu);
+	else if (unknown[0] && !met[0])
+		fw_check_setf(r, FW_CHECK_SKIP, "Give the BIOS image with --image (or capture the snapshot with it).",
+			      "Not known: the bulletins name only AGESA versions for %s (%s), and %s.", cpu, unknown, why);
 	else
-		fw_check_setf(r, FW_CHECK_PASS, NULL,
-			      "SNP firmware API %lld.%lld build %lld is at least %d.%d. No AMD bulletin minimum per CPU family "
-			      "is known to fwlens: compare the TCB (sec-snp-tcb) with the bulletin for this CPU.",
-			      major, minor, build, SNP_API_MIN_MAJOR, SNP_API_MIN_MINOR);
+		fw_check_setf(r, FW_CHECK_PASS, NULL, "SNP firmware %lld.%lld build %lld; at or above what AMD's bulletins name "
+			      "for %s: %s%s%s.",
+			      major, minor, build, cpu, met, unknown[0] ? "; not known: " : "", unknown);
 	json_decref(probe);
 }
 
