@@ -209,6 +209,49 @@ assert b["security_level"].pop("captured") == "2026-01-02T03:04:05Z", b["securit
 a["security_level"].pop("captured")
 assert a["security_level"] == b["security_level"]
 PY
+# the bulletin minimums by CPU: a Genoa whose PSP runs SEV firmware 1.55 build 37 (below the 1.55.38
+# of AMD-SB-3015), one at build 40 (the AGESA rows for Genoa cannot be judged on a Turin image), and
+# a family 17h CPU no row names
+for m in genoa-old genoa-new rome; do cp -R "$T_DIR/good" "$T_DIR/$m"; done
+python3 - "$T_DIR" <<'PY' || fail security-minimum-machines "could not build them"
+import json, os, re, sys
+d = sys.argv[1]
+for name, family, model, build in (("genoa-old", 25, 17, 37), ("genoa-new", 25, 17, 40), ("rome", 23, 49, 21)):
+    root = os.path.join(d, name)
+    p = os.path.join(root, "proc/cpuinfo")
+    t = re.sub(r"cpu family\t: 26", "cpu family\t: %d" % family, open(p).read())
+    open(p, "w").write(re.sub(r"model\t\t: 2\n", "model\t\t: %d\n" % model, t))
+    p = os.path.join(root, "fwlens/probes/sev.json")
+    j = json.load(open(p))
+    j["platform"]["snp"]["build"] = build
+    json.dump(j, open(p, "w"))
+PY
+for m in genoa-old genoa-new rome; do
+	t_exec fwlens doctor "$T_DIR/$m" --image "$IMG_GOOD" --profile security --format json
+	cp "$T_OUT" "$T_DIR/$m.json"
+done
+python3 - "$T_DIR" <<'PY' && pass security-sev-minimums || fail security-sev-minimums "see above"
+import json, os, sys
+d = sys.argv[1]
+def sev(name):
+    return {c["id"]: c for c in json.load(open(os.path.join(d, name + ".json")))["checks"]}["sec-sev-firmware"]
+SB3015 = "https://github.com/CVEProject/cvelistV5/blob/main/cves/2024/21xxx/CVE-2024-21944.json"
+c = sev("genoa-old")
+assert c["status"] == "fail" and c["explanation"] == (
+    "Below what AMD's bulletins name for family 19h model 11h: SEV firmware 1.55 build 38 (AMD-SB-3015 "
+    "(CVE-2024-21944)). The PSP runs SNP firmware 1.55 build 37."), c
+assert {"kind": "bulletin", "from": SB3015, "text": "Genoa (EPYC 9004): minimum SEV firmware 1.55 build 38 (AMD-SB-3015 "
+        "(CVE-2024-21944))"} in c["evidence"], c["evidence"]
+c = sev("genoa-new")
+assert c["status"] == "skip" and c["explanation"] == (
+    "Not known in full for family 19h model 11h: at or above SEV firmware 1.55 build 38 (AMD-SB-3015 (CVE-2024-21944)); "
+    "not known: AGESA GenoaPI 1.0.0.D (AMD-SB-3015 (CVE-2024-21944)); AGESA GenoaPI 1.0.0.E (AMD-SB-3019 "
+    "(CVE-2024-56161)), as the image's AGESA is of another line."), c
+c = sev("rome")
+assert c["status"] == "skip" and c["explanation"] == (
+    "Not known: SNP firmware 1.55 build 21 runs SNP hosts, but fwlens has no bulletin minimum for family 17h model 31h."), c
+PY
+
 # a hostile probe: wrong types and huge values are "not known", never a crash
 cp -R "$T_DIR/weak" "$T_DIR/hostile"
 printf '{"format":"fwlens-sev-probe","hwcr":{"read":true,"cpus":[{"cpu":"x","hwcr":5}]},"platform":{"snp":{"read":true,"current_tcb":[],"alias_check_complete":"yes"}},"access":{"read":true,"memlock_soft":{}},"cpuid_8000001f":{"read":true,"eax":"zz"}}' \

@@ -1060,13 +1060,14 @@ void fw_check_sec_sev_firmware(const struct fw_doctor_ctx *ctx, struct fw_check_
 			      "Not known: SNP firmware %lld.%lld build %lld runs SNP hosts, but fwlens has no bulletin minimum "
 			      "for %s.",
 			      major, minor, build, cpu);
-	else if (unknown[0] && !met[0])
+	else if (unknown[0])
 		fw_check_setf(r, FW_CHECK_SKIP, "Give the BIOS image with --image (or capture the snapshot with it).",
-			      "Not known: the bulletins name only AGESA versions for %s (%s), and %s.", cpu, unknown, why);
+			      "Not known in full for %s: %s%s%snot known: %s, as %s.", cpu, met[0] ? "at or above " : "", met,
+			      met[0] ? "; " : "", unknown, why[0] ? why : "the image's AGESA is of another line");
 	else
-		fw_check_setf(r, FW_CHECK_PASS, NULL, "SNP firmware %lld.%lld build %lld; at or above what AMD's bulletins name "
-			      "for %s: %s%s%s.",
-			      major, minor, build, cpu, met, unknown[0] ? "; not known: " : "", unknown);
+		fw_check_setf(r, FW_CHECK_PASS, NULL,
+			      "SNP firmware %lld.%lld build %lld; at or above what AMD's bulletins name for %s: %s.", major, minor,
+			      build, cpu, met);
 	json_decref(probe);
 }
 
