@@ -28,15 +28,14 @@ const char *fw_cpu_gen_name(unsigned family, unsigned model)
 	return NULL;
 }
 
-bool fw_cpu_gen_read(struct fw_machine *m, struct fw_cpu_gen *out)
+bool fw_cpu_read(struct fw_machine *m, uint32_t minimum, struct fw_cpu_gen *out)
 {
 	memset(out, 0, sizeof(*out));
 	char *text = m ? fw_machine_read_text(m, "proc/cpuinfo") : NULL;
 	if (!text)
 		return false;
-	bool have_model = false;
-	/* the first processor's block: up to the first blank line */
-	for (char *l = text; *l && *l != '\n';) {
+	bool have_model = false, first = true;
+	for (char *l = text; *l;) {
 		size_t n = strcspn(l, "\n");
 		char line[256];
 		snprintf(line, sizeof(line), "%.*s", (int)(n < 255 ? n : 255), l);
@@ -48,18 +47,42 @@ bool fw_cpu_gen_read(struct fw_machine *m, struct fw_cpu_gen *out)
 		size_t k = strcspn(line, "\t:");
 		while (k && line[k - 1] == ' ')
 			k--;
-		if (k == 10 && strncmp(line, "cpu family", 10) == 0) {
+#define KEY(name) (k == sizeof(name) - 1 && strncmp(line, name, k) == 0)
+		if (KEY("processor")) {
+			first = out->count == 0;
+			out->count++;
+		} else if (KEY("microcode")) {
+			uint32_t u = (uint32_t)strtoul(v, NULL, 16);
+			if (!u)
+				continue;
+			if (!out->microcode_lowest || u < out->microcode_lowest)
+				out->microcode_lowest = u;
+			if (u > out->microcode_highest)
+				out->microcode_highest = u;
+			if (minimum && u < minimum)
+				out->below++;
+		} else if (!first) {
+			continue; /* family, model and name are the first processor's */
+		} else if (KEY("cpu family")) {
 			out->family = (unsigned)strtoul(v, NULL, 10);
 			out->known = true;
-		} else if (k == 5 && strncmp(line, "model", 5) == 0) {
+		} else if (KEY("model")) {
 			out->model = (unsigned)strtoul(v, NULL, 10);
 			have_model = true;
-		} else if (k == 10 && strncmp(line, "model name", 10) == 0) {
+		} else if (KEY("model name")) {
 			snprintf(out->model_name, sizeof(out->model_name), "%s", v);
+		} else if (KEY("stepping")) {
+			out->stepping = (unsigned)strtoul(v, NULL, 10);
 		}
+#undef KEY
 	}
 	free(text);
 	if (out->known && have_model)
 		out->gen = fw_cpu_gen_name(out->family, out->model);
 	return out->known;
+}
+
+bool fw_cpu_gen_read(struct fw_machine *m, struct fw_cpu_gen *out)
+{
+	return fw_cpu_read(m, 0, out);
 }

@@ -5,6 +5,8 @@
 #define FW_CPU_GEN_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "tools/host/machine.h"
 
@@ -13,10 +15,17 @@ struct fw_cpu_gen {
 	unsigned family, model;
 	const char *gen;     /* "Zen 4", "Zen 5", ... or NULL when the family/model is not in the table */
 	char model_name[96]; /* "AMD EPYC 9575F 64-Core Processor" */
+	unsigned stepping;
+	/* every processor: how many are listed, their lowest and highest microcode level (0 when none
+	 * gives one), and how many run a level below the minimum asked for */
+	size_t count, below;
+	uint32_t microcode_lowest, microcode_highest;
 };
 
 /* From the machine's proc/cpuinfo; false (out->known false) when it holds no "cpu family". */
 bool fw_cpu_gen_read(struct fw_machine *m, struct fw_cpu_gen *out);
+/* The same, counting in out->below the processors whose microcode is below `minimum` (0: none). */
+bool fw_cpu_read(struct fw_machine *m, uint32_t minimum, struct fw_cpu_gen *out);
 /* The generation of an AMD family/model (AMD's family 17h/19h/1Ah model ranges), or NULL. */
 const char *fw_cpu_gen_name(unsigned family, unsigned model);
 

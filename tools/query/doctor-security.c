@@ -17,6 +17,7 @@
 #include "capsule/recognise.h"
 #include "capsule/signature.h"
 #include "capsule/version.h"
+#include "cpu-gen.h"
 #include "dbx-releases.h"
 #include "doctor-checks.h"
 #include "security-minimums.h"
@@ -200,54 +201,9 @@ static const char *setting_evidence(const struct fw_doctor_ctx *ctx, struct fw_c
 }
 
 /* /proc/cpuinfo: family, model and stepping of the first CPU and every CPU's microcode level. */
-struct cpus {
-	bool known;
-	unsigned family, model, stepping;
-	size_t count, below;
-	uint32_t lowest, highest;
-	char model_name[96];
-};
-
-static void read_cpus(const struct fw_host *h, struct cpus *c, uint32_t minimum)
+static void read_cpus(const struct fw_host *h, struct fw_cpu_gen *c, uint32_t minimum)
 {
-	memset(c, 0, sizeof(*c));
-	char *text = fw_machine_read_text(h->machine, "proc/cpuinfo");
-	if (!text)
-		return;
-	bool first = true;
-	for (char *l = text; *l;) {
-		size_t n = strcspn(l, "\n");
-		char line[256];
-		snprintf(line, sizeof(line), "%.*s", (int)(n < 255 ? n : 255), l);
-		l += n + (l[n] ? 1 : 0);
-		char *colon = strchr(line, ':');
-		if (!colon)
-			continue;
-		const char *v = colon + 1;
-		unsigned long x;
-		if (strncmp(line, "processor", 9) == 0) {
-			if (c->count)
-				first = false;
-			c->count++;
-		} else if (first && strncmp(line, "cpu family", 10) == 0) {
-			c->family = (unsigned)strtoul(v, NULL, 10), c->known = true;
-		} else if (first && strncmp(line, "model name", 10) == 0) {
-			snprintf(c->model_name, sizeof(c->model_name), "%s", v + strspn(v, " \t"));
-		} else if (first && strncmp(line, "model", 5) == 0 && (line[5] == ' ' || line[5] == '\t')) {
-			c->model = (unsigned)strtoul(v, NULL, 10);
-		} else if (first && strncmp(line, "stepping", 8) == 0) {
-			c->stepping = (unsigned)strtoul(v, NULL, 10);
-		} else if (strncmp(line, "microcode", 9) == 0 && (x = strtoul(v, NULL, 16)) != 0) {
-			uint32_t u = (uint32_t)x;
-			if (!c->lowest || u < c->lowest)
-				c->lowest = u;
-			if (u > c->highest)
-				c->highest = u;
-			if (minimum && u < minimum)
-				c->below++;
-		}
-	}
-	free(text);
+	fw_cpu_read(h ? h->machine : NULL, minimum, c);
 }
 
 /* ---- tier 1 --------------------------------------------------------------------------------- */
@@ -278,7 +234,7 @@ void fw_check_sec_smm_lock(const struct fw_doctor_ctx *ctx, struct fw_check_resu
 					 json_integer_value(json_object_get(c, "cpu")), str(c, "hwcr"));
 		}
 	}
-	struct cpus cp;
+	struct fw_cpu_gen cp;
 	read_cpus(ctx->host, &cp, 0);
 	fw_check_evidence(r, FW_EVIDENCE_FILE, FW_SEV_PROBE_PATH,
 			  "HWCR SmmLock (bit 0) set on %zu of %zu CPUs read (%lld msr nodes listed, %zu CPUs in /proc/cpuinfo)",
@@ -341,7 +297,7 @@ void fw_check_sec_smm_tseg(const struct fw_doctor_ctx *ctx, struct fw_check_resu
 			snprintf(first_differ, sizeof(first_differ), "CPU %lld SMM_ADDR %s SMM_MASK %s", cpu,
 				 str(c, "smm_addr"), str(c, "smm_mask"));
 	}
-	struct cpus cp;
+	struct fw_cpu_gen cp;
 	read_cpus(ctx->host, &cp, 0);
 	fw_check_evidence(r, FW_EVIDENCE_FILE, FW_SEV_PROBE_PATH,
 			  "TValid set on %zu, TClose set on %zu of %zu CPUs read (%lld msr nodes listed, %zu CPUs in "
@@ -632,9 +588,9 @@ void fw_check_sec_microcode(const struct fw_doctor_ctx *ctx, struct fw_check_res
 {
 	if (!fw_doctor_needs_host(ctx, r))
 		return;
-	struct cpus c;
+	struct fw_cpu_gen c;
 	read_cpus(ctx->host, &c, 0);
-	if (!c.known || !c.lowest) {
+	if (!c.known || !c.microcode_lowest) {
 		fw_check_skip(r, "proc/cpuinfo", "/proc/cpuinfo with the CPU family and microcode level was not captured.");
 		return;
 	}
@@ -643,7 +599,7 @@ void fw_check_sec_microcode(const struct fw_doctor_ctx *ctx, struct fw_check_res
 	read_cpus(ctx->host, &c, row ? row->value : 0);
 	fw_check_evidence(r, FW_EVIDENCE_FILE, "proc/cpuinfo",
 			  "family %02Xh model %02Xh stepping %u (%s), %zu CPUs, microcode 0x%08x%s", c.family, c.model,
-			  c.stepping, c.model_name, c.count, c.lowest, c.lowest == c.highest ? " on every CPU" : " lowest");
+			  c.stepping, c.model_name, c.count, c.microcode_lowest, c.microcode_lowest == c.microcode_highest ? " on every CPU" : " lowest");
 	if (!row) {
 		fw_check_setf(r, FW_CHECK_SKIP, NULL,
 			      "Not known: fwlens has no bulletin minimum for family %02Xh model %02Xh stepping %u.", c.family,
@@ -656,10 +612,10 @@ void fw_check_sec_microcode(const struct fw_doctor_ctx *ctx, struct fw_check_res
 		fw_check_setf(r, FW_CHECK_FAIL,
 			      "Update the BIOS to one whose AGESA carries the fixed microcode (a late load from the OS does "
 			      "not fix the signature check, which runs before it).",
-			      "%zu CPUs run microcode 0x%08x, below the 0x%08x %s names for %s.", c.below, c.lowest, row->value,
+			      "%zu CPUs run microcode 0x%08x, below the 0x%08x %s names for %s.", c.below, c.microcode_lowest, row->value,
 			      row->bulletin, row->codename);
 	else
-		fw_check_setf(r, FW_CHECK_PASS, NULL, "Microcode 0x%08x is at or above the 0x%08x %s names for %s.", c.lowest,
+		fw_check_setf(r, FW_CHECK_PASS, NULL, "Microcode 0x%08x is at or above the 0x%08x %s names for %s.", c.microcode_lowest,
 			      row->value, row->bulletin, row->codename);
 }
 
@@ -1000,7 +956,7 @@ void fw_check_sec_sev_firmware(const struct fw_doctor_ctx *ctx, struct fw_check_
 		json_decref(probe);
 		return;
 	}
-	struct cpus c;
+	struct fw_cpu_gen c;
 	read_cpus(ctx->host, &c, 0);
 	uint32_t running = FW_SEV_FW_VERSION(major & 0xff, minor & 0xff, build & 0xff);
 	char below[512] = "", met[512] = "", unknown[256] = "";
@@ -1108,7 +1064,7 @@ void fw_check_sec_snp_tcb(const struct fw_doctor_ctx *ctx, struct fw_check_resul
 	json_t *probe, *snp = probed(ctx, r, "platform/snp", "SNP platform status", &probe);
 	if (!snp)
 		return;
-	struct cpus c;
+	struct fw_cpu_gen c;
 	read_cpus(ctx->host, &c, 0);
 	uint64_t cur, rep;
 	if (!hexfield(snp, "current_tcb", &cur) || !hexfield(snp, "reported_tcb", &rep)) {
