@@ -173,3 +173,94 @@ int fw_json_dumpf(json_t *doc, FILE *f, size_t flags)
 	fw_json_make_utf8(doc);
 	return json_dumpf(doc, f, flags);
 }
+
+/* --- streaming: jansson's own layout (dump.c): after "{" or "[" and after each "," a line
+ * break and the indentation of the next depth (with JSON_INDENT), or a space (neither indent
+ * nor JSON_COMPACT); before the closing bracket the break and the indentation of its own depth;
+ * ": " between a key and its value (":" with JSON_COMPACT). */
+
+static void stream_break(FILE *f, size_t flags, unsigned depth, bool space)
+{
+	unsigned indent = (unsigned)(flags & JSON_MAX_INDENT);
+	if (indent)
+		fprintf(f, "\n%*s", (int)(indent * depth), "");
+	else if (space && !(flags & JSON_COMPACT))
+		fputc(' ', f);
+}
+
+/* v dumped on its own, each of its line breaks followed by `depth` more levels of indentation
+ * (JSON strings hold no raw line break, so every one is jansson's). */
+static bool stream_value(FILE *f, json_t *v, size_t flags, unsigned depth)
+{
+	char *s = json_dumps(v, flags | JSON_ENCODE_ANY);
+	if (!s)
+		return false;
+	unsigned pad = (unsigned)(flags & JSON_MAX_INDENT) * depth;
+	const char *p = s, *nl;
+	while ((nl = strchr(p, '\n'))) {
+		fwrite(p, 1, (size_t)(nl - p) + 1, f);
+		fprintf(f, "%*s", (int)pad, "");
+		p = nl + 1;
+	}
+	fputs(p, f);
+	free(s);
+	return true;
+}
+
+static bool stream_list(FILE *f, const struct fw_json_stream *s, size_t flags)
+{
+	size_t pos = 0;
+	json_t *item = s->next(s->ctx, &pos);
+	if (!item) {
+		fputs("[]", f);
+		return true;
+	}
+	fputc('[', f);
+	bool ok = true, first = true;
+	while (item && ok) {
+		stream_break(f, flags, 2, !first);
+		first = false;
+		fw_json_make_utf8(item);
+		ok = stream_value(f, item, flags, 2);
+		json_decref(item);
+		item = s->next(s->ctx, &pos);
+		if (item)
+			fputc(',', f);
+	}
+	json_decref(item);
+	stream_break(f, flags, 1, false);
+	fputc(']', f);
+	return ok;
+}
+
+int fw_json_stream_dumpf(const struct fw_json_stream *s, FILE *f, size_t flags)
+{
+	json_t *head = s->head;
+	fw_json_make_utf8(head);
+	bool ok = json_is_object(head);
+	if (ok && json_object_size(head) == 0) {
+		fputs("{}", f);
+	} else if (ok) {
+		fputc('{', f);
+		size_t left = json_object_size(head);
+		const char *k;
+		json_t *v;
+		json_object_foreach(head, k, v) {
+			stream_break(f, flags, 1, left != json_object_size(head));
+			json_t *key = json_string(k);
+			ok = ok && stream_value(f, key, flags, 1);
+			json_decref(key);
+			fputs(flags & JSON_COMPACT ? ":" : ": ", f);
+			if (strcmp(k, s->list) == 0 && json_is_array(v))
+				ok = ok && stream_list(f, s, flags);
+			else
+				ok = ok && stream_value(f, v, flags, 1);
+			if (--left)
+				fputc(',', f);
+		}
+		stream_break(f, flags, 0, false);
+		fputc('}', f);
+	}
+	json_decref(head);
+	return ok && !ferror(f) ? 0 : -1;
+}

@@ -223,6 +223,83 @@ void fw_cli_print_json_as_xml(struct fw_cli *cli, json_t *doc, const char *root_
 	json_decref(doc);
 }
 
+void fw_cli_print_json_stream(struct fw_cli *cli, const struct fw_json_stream *s)
+{
+	FILE *f = fw_cli_out(cli);
+	fw_json_stream_dumpf(s, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', f);
+}
+
+/* libxml2's formatted layout (xmlsave.c), written piece by piece: each child of an element
+ * whose children are all elements on a line of its own, indented two spaces a level; the list's
+ * items are converted, written and freed one at a time. */
+void fw_cli_print_json_stream_as_xml(struct fw_cli *cli, const struct fw_json_stream *s, const char *root_name)
+{
+	json_t *head = s->head;
+	fw_json_make_utf8(head);
+	xmlDocPtr x = xmlNewDoc(BAD_CAST "1.0");
+	x->encoding = xmlStrdup(BAD_CAST "UTF-8"); /* as a whole-document dump sets it: raw UTF-8 in attributes */
+	xmlNodePtr root = xmlNewNode(NULL, BAD_CAST root_name), list = NULL;
+	xmlDocSetRootElement(x, root);
+	const char *k;
+	json_t *e;
+	json_object_foreach(head, k, e) {
+		if (!list && strcmp(k, s->list) == 0 && json_is_array(e)) {
+			char name[128];
+			xml_name(k, name, sizeof(name));
+			list = xmlNewChild(root, NULL, BAD_CAST name, NULL);
+		} else {
+			json_to_xml(root, k, e);
+		}
+	}
+	json_decref(head);
+	xmlOutputBufferPtr out = xmlOutputBufferCreateFile(fw_cli_out(cli), NULL);
+	xmlOutputBufferWriteString(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	size_t pos = 0;
+	json_t *item = list ? s->next(s->ctx, &pos) : NULL;
+	if (!root->children) {
+		xmlNodeDumpOutput(out, x, root, 0, 1, "UTF-8");
+	} else {
+		xmlOutputBufferWriteString(out, "<");
+		xmlOutputBufferWriteString(out, root_name);
+		xmlOutputBufferWriteString(out, ">\n");
+		for (xmlNodePtr c = root->children; c; c = c->next) {
+			xmlOutputBufferWriteString(out, "  ");
+			if (c != list || !item) {
+				xmlNodeDumpOutput(out, x, c, 1, 1, "UTF-8");
+				xmlOutputBufferWriteString(out, "\n");
+				continue;
+			}
+			char name[128];
+			singular((const char *)list->name, name, sizeof(name));
+			xmlOutputBufferWriteString(out, "<");
+			xmlOutputBufferWriteString(out, (const char *)list->name);
+			xmlOutputBufferWriteString(out, ">\n");
+			while (item) {
+				fw_json_make_utf8(item);
+				json_to_xml(list, name, item);
+				json_decref(item);
+				xmlNodePtr el = list->children;
+				xmlOutputBufferWriteString(out, "    ");
+				xmlNodeDumpOutput(out, x, el, 2, 1, "UTF-8");
+				xmlOutputBufferWriteString(out, "\n");
+				xmlUnlinkNode(el);
+				xmlFreeNode(el);
+				item = s->next(s->ctx, &pos);
+			}
+			xmlOutputBufferWriteString(out, "  </");
+			xmlOutputBufferWriteString(out, (const char *)list->name);
+			xmlOutputBufferWriteString(out, ">\n");
+		}
+		xmlOutputBufferWriteString(out, "</");
+		xmlOutputBufferWriteString(out, root_name);
+		xmlOutputBufferWriteString(out, ">");
+	}
+	xmlOutputBufferWriteString(out, "\n");
+	xmlOutputBufferClose(out);
+	xmlFreeDoc(x);
+}
+
 /* --- dispatch -------------------------------------------------------------------------------- */
 
 static void print_version(void)
