@@ -96,13 +96,23 @@ static json_t *array_hex(json_t *a)
 
 static void walk(json_t *v);
 
+/* No string item of the array needs its bytes kept beside it (nested arrays are walked on their own). */
+static bool array_valid(const json_t *a)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(a, i, e) if (!string_valid(e)) return false;
+	return true;
+}
+
 static void walk_object(json_t *o)
 {
 	bool any = false;
 	const char *k;
 	json_t *e;
+	/* rebuilding costs a copy of the object: only when a member gets a NAME_hex sibling */
 	json_object_foreach(o, k, e) {
-		if (!string_valid(e) || json_is_array(e)) {
+		if (!string_valid(e) || (json_is_array(e) && !array_valid(e))) {
 			any = true;
 			break;
 		}
