@@ -189,13 +189,34 @@ int fw_json_dumpf(json_t *doc, FILE *f, size_t flags)
  * nor JSON_COMPACT); before the closing bracket the break and the indentation of its own depth;
  * ": " between a key and its value (":" with JSON_COMPACT). */
 
+static void put_spaces(FILE *f, unsigned n)
+{
+	static const char spaces[] = "                                                                ";
+	for (; n > sizeof(spaces) - 1; n -= sizeof(spaces) - 1)
+		fwrite(spaces, 1, sizeof(spaces) - 1, f);
+	fwrite(spaces, 1, n, f);
+}
+
 static void stream_break(FILE *f, size_t flags, unsigned depth, bool space)
 {
 	unsigned indent = (unsigned)(flags & JSON_MAX_INDENT);
-	if (indent)
-		fprintf(f, "\n%*s", (int)(indent * depth), "");
-	else if (space && !(flags & JSON_COMPACT))
+	if (indent) {
+		fputc('\n', f);
+		put_spaces(f, indent * depth);
+	} else if (space && !(flags & JSON_COMPACT)) {
 		fputc(' ', f);
+	}
+}
+
+void fw_json_put_indented(FILE *f, const char *s, size_t len, unsigned pad)
+{
+	const char *p = s, *end = s + len, *nl;
+	while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
+		fwrite(p, 1, (size_t)(nl - p) + 1, f);
+		put_spaces(f, pad);
+		p = nl + 1;
+	}
+	fwrite(p, 1, (size_t)(end - p), f);
 }
 
 /* v dumped on its own, each of its line breaks followed by `depth` more levels of indentation
@@ -205,14 +226,7 @@ static bool stream_value(FILE *f, json_t *v, size_t flags, unsigned depth)
 	char *s = json_dumps(v, flags | JSON_ENCODE_ANY);
 	if (!s)
 		return false;
-	unsigned pad = (unsigned)(flags & JSON_MAX_INDENT) * depth;
-	const char *p = s, *nl;
-	while ((nl = strchr(p, '\n'))) {
-		fwrite(p, 1, (size_t)(nl - p) + 1, f);
-		fprintf(f, "%*s", (int)pad, "");
-		p = nl + 1;
-	}
-	fputs(p, f);
+	fw_json_put_indented(f, s, strlen(s), (unsigned)(flags & JSON_MAX_INDENT) * depth);
 	free(s);
 	return true;
 }

@@ -41,5 +41,8 @@ struct fw_json_stream {
 /* The bytes fw_json_dumpf gives for the whole document (same flags, JSON_PRESERVE_ORDER
  * included), memory that of the head and one item; -1 when writing fails. */
 int fw_json_stream_dumpf(const struct fw_json_stream *s, FILE *f, size_t flags);
+/* len bytes of dumped JSON, each line break followed by `pad` spaces: a value dumped on its own
+ * placed deeper in a document (JSON strings hold no raw line break, so every one is jansson's). */
+void fw_json_put_indented(FILE *f, const char *s, size_t len, unsigned pad);
 
 #endif
