@@ -231,10 +231,16 @@ static bool stream_value(FILE *f, json_t *v, size_t flags, unsigned depth)
 	return true;
 }
 
-static bool stream_list(FILE *f, const struct fw_json_stream *s, size_t flags)
+static bool stream_object(FILE *f, const struct fw_json_stream *s, json_t *o, const char *list, size_t flags,
+			  unsigned depth, size_t outer);
+
+/* The items of the list at `depth`: the stream's own (outer: (size_t)-1), or those of the sub
+ * list of the item next() left its cursor after (outer: that cursor). */
+static bool stream_items(FILE *f, const struct fw_json_stream *s, size_t flags, unsigned depth, size_t outer)
 {
 	size_t pos = 0;
-	json_t *item = s->next(s->ctx, &pos);
+	bool top = outer == (size_t)-1;
+	json_t *item = top ? s->next(s->ctx, &pos) : s->sub_next(s->ctx, outer, &pos);
 	if (!item) {
 		fputs("[]", f);
 		return true;
@@ -242,18 +248,52 @@ static bool stream_list(FILE *f, const struct fw_json_stream *s, size_t flags)
 	fputc('[', f);
 	bool ok = true, first = true;
 	while (item && ok) {
-		stream_break(f, flags, 2, !first);
+		stream_break(f, flags, depth + 1, !first);
 		first = false;
 		fw_json_make_utf8(item);
-		ok = stream_value(f, item, flags, 2);
+		if (top && s->sublist && json_is_object(item))
+			ok = stream_object(f, s, item, s->sublist, flags, depth + 1, pos);
+		else
+			ok = stream_value(f, item, flags, depth + 1);
 		json_decref(item);
-		item = s->next(s->ctx, &pos);
+		item = top ? s->next(s->ctx, &pos) : s->sub_next(s->ctx, outer, &pos);
 		if (item)
 			fputc(',', f);
 	}
 	json_decref(item);
-	stream_break(f, flags, 1, false);
+	stream_break(f, flags, depth, false);
 	fputc(']', f);
+	return ok;
+}
+
+/* The members of o at `depth`, the one named `list` (an array) from stream_items. */
+static bool stream_object(FILE *f, const struct fw_json_stream *s, json_t *o, const char *list, size_t flags,
+			  unsigned depth, size_t outer)
+{
+	if (json_object_size(o) == 0) {
+		fputs("{}", f);
+		return true;
+	}
+	fputc('{', f);
+	bool ok = true;
+	size_t left = json_object_size(o);
+	const char *k;
+	json_t *v;
+	json_object_foreach(o, k, v) {
+		stream_break(f, flags, depth + 1, left != json_object_size(o));
+		json_t *key = json_string(k);
+		ok = ok && stream_value(f, key, flags, depth + 1);
+		json_decref(key);
+		fputs(flags & JSON_COMPACT ? ":" : ": ", f);
+		if (strcmp(k, list) == 0 && json_is_array(v))
+			ok = ok && stream_items(f, s, flags, depth + 1, outer);
+		else
+			ok = ok && stream_value(f, v, flags, depth + 1);
+		if (--left)
+			fputc(',', f);
+	}
+	stream_break(f, flags, depth, false);
+	fputc('}', f);
 	return ok;
 }
 
@@ -261,30 +301,7 @@ int fw_json_stream_dumpf(const struct fw_json_stream *s, FILE *f, size_t flags)
 {
 	json_t *head = s->head;
 	fw_json_make_utf8(head);
-	bool ok = json_is_object(head);
-	if (ok && json_object_size(head) == 0) {
-		fputs("{}", f);
-	} else if (ok) {
-		fputc('{', f);
-		size_t left = json_object_size(head);
-		const char *k;
-		json_t *v;
-		json_object_foreach(head, k, v) {
-			stream_break(f, flags, 1, left != json_object_size(head));
-			json_t *key = json_string(k);
-			ok = ok && stream_value(f, key, flags, 1);
-			json_decref(key);
-			fputs(flags & JSON_COMPACT ? ":" : ": ", f);
-			if (strcmp(k, s->list) == 0 && json_is_array(v))
-				ok = ok && stream_list(f, s, flags);
-			else
-				ok = ok && stream_value(f, v, flags, 1);
-			if (--left)
-				fputc(',', f);
-		}
-		stream_break(f, flags, 0, false);
-		fputc('}', f);
-	}
+	bool ok = json_is_object(head) && stream_object(f, s, head, s->list, flags, 0, (size_t)-1);
 	json_decref(head);
 	return ok && !ferror(f) ? 0 : -1;
 }

@@ -37,6 +37,11 @@ struct fw_json_stream {
 	const char *list;
 	json_t *(*next)(const void *ctx, size_t *pos); /* a new reference, or NULL: no more */
 	const void *ctx;
+	/* Items too large to build whole (optional): next() returns each item with its member
+	 * `sublist` an empty array, whose items sub_next gives one at a time; `item` is the cursor
+	 * next() left after that item. */
+	const char *sublist;
+	json_t *(*sub_next)(const void *ctx, size_t item, size_t *pos);
 };
 /* The bytes fw_json_dumpf gives for the whole document (same flags, JSON_PRESERVE_ORDER
  * included), memory that of the head and one item; -1 when writing fails. */

@@ -22,7 +22,7 @@ static char *written(json_t *head, const char *list, json_t *items, size_t flags
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	if (stream) {
-		struct fw_json_stream s = {head, list, next_of, items};
+		struct fw_json_stream s = {.head = head, .list = list, .next = next_of, .ctx = items};
 		rc = fw_json_stream_dumpf(&s, f, flags);
 	} else {
 		/* the whole document: the items in the head's (empty) list, then one dump */
@@ -102,4 +102,53 @@ TEST(json_stream_keeps_raw_bytes_beside_their_text)
 	CHECK_STR(out, "{\"list\":[{\"oem\":\"A\xEF\xBF\xBD\",\"oem_hex\":\"41ff\"}]}");
 	free(out);
 	json_decref(items);
+}
+
+/* Items with a list of their own ("forms"), streamed too: each item without its forms, then
+ * the forms of the item the cursor is one past. */
+static json_t *item_head(const void *ctx, size_t *pos)
+{
+	const json_t *items = ctx;
+	if (*pos >= json_array_size(items))
+		return NULL;
+	json_t *it = json_deep_copy(json_array_get(items, (*pos)++));
+	if (json_object_get(it, "forms"))
+		json_object_set_new(it, "forms", json_array());
+	return it;
+}
+
+static json_t *item_form(const void *ctx, size_t item, size_t *pos)
+{
+	const json_t *forms = json_object_get(json_array_get((const json_t *)ctx, item - 1), "forms");
+	return *pos < json_array_size(forms) ? json_deep_copy(json_array_get(forms, (*pos)++)) : NULL;
+}
+
+TEST(json_stream_writes_lists_inside_items)
+{
+	const char *items_text = "[{\"guid\": \"g\", \"forms\": [{\"id\": 1, \"q\": [1, {\"a\": \"b\\u00ff\"}]}, {\"id\": 2}], \"diagnostics\": []},"
+				 " {\"guid\": \"h\", \"forms\": []}, {\"guid\": \"i\"}, {\"forms\": [{}]}]";
+	const size_t layouts[] = {JSON_INDENT(2) | JSON_PRESERVE_ORDER, JSON_PRESERVE_ORDER, JSON_COMPACT | JSON_PRESERVE_ORDER};
+	for (size_t l = 0; l < 3; l++) {
+		json_t *items = raw_bytes(json_loads(items_text, JSON_PRESERVE_ORDER, NULL));
+		CHECK(items);
+		json_t *whole_head = json_object();
+		json_object_set_new(whole_head, "formsets", json_deep_copy(items));
+		char *buf = NULL, *whole = NULL;
+		size_t len = 0, wlen = 0;
+		FILE *f = open_memstream(&whole, &wlen);
+		CHECK_EQ(fw_json_dumpf(whole_head, f, layouts[l]), 0);
+		fclose(f);
+		json_decref(whole_head);
+		json_t *head = json_object();
+		json_object_set_new(head, "formsets", json_array());
+		struct fw_json_stream s = {.head = head, .list = "formsets", .next = item_head, .ctx = items,
+					   .sublist = "forms", .sub_next = item_form};
+		f = open_memstream(&buf, &len);
+		CHECK_EQ(fw_json_stream_dumpf(&s, f, layouts[l]), 0);
+		fclose(f);
+		CHECK_STR(buf, whole);
+		free(buf);
+		free(whole);
+		json_decref(items);
+	}
 }

@@ -93,7 +93,7 @@ static json_t *tables_next(const void *ctx, size_t *pos)
 	return fw_acpi_json_set_next(t->set, t->filter, pos);
 }
 
-static const struct fw_emit_stream tables_stream = {tables_head, "tables", tables_next};
+static const struct fw_emit_stream tables_stream = {.head = tables_head, .list = "tables", .next = tables_next};
 
 static void tables_text(struct fw_cli *cli, const void *ctx)
 {

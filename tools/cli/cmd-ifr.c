@@ -288,7 +288,7 @@ static void formset_text(FILE *f, struct fw_cli *cli, struct fw_settings *s, con
 }
 
 /* The context is the settings (the formset writers take them unqualified). JSON and XML are
- * written a formset at a time. */
+ * written a form at a time. */
 static json_t *forms_head(const void *ctx)
 {
 	json_t *doc = json_object();
@@ -301,10 +301,21 @@ static json_t *forms_next(const void *ctx, size_t *pos)
 	struct fw_settings *sp = (struct fw_settings *)ctx;
 	if (*pos >= sp->nfsets)
 		return NULL;
-	return fw_ifr_json_formset(sp, fw_settings_formset_at(sp, (uint32_t)(*pos)++));
+	return fw_ifr_json_formset_head(sp, fw_settings_formset_at(sp, (uint32_t)(*pos)++));
 }
 
-static const struct fw_emit_stream forms_stream = {forms_head, "formsets", forms_next};
+/* the forms of the formset forms_next gave last (its cursor is one past it) */
+static json_t *forms_form_next(const void *ctx, size_t item, size_t *pos)
+{
+	struct fw_settings *sp = (struct fw_settings *)ctx;
+	const struct fw_hii_form_pkg *fp = fw_settings_formset_at(sp, (uint32_t)(item - 1));
+	if (*pos >= fp->fs.nforms)
+		return NULL;
+	return fw_ifr_json_form(sp, fp, (uint32_t)(*pos)++);
+}
+
+static const struct fw_emit_stream forms_stream = {
+	.head = forms_head, .list = "formsets", .next = forms_next, .sublist = "forms", .sub_next = forms_form_next};
 
 static void forms_text(struct fw_cli *cli, const void *ctx)
 {

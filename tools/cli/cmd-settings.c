@@ -298,7 +298,7 @@ static json_t *list_next(const void *ctx, size_t *pos)
 	return *pos < l->n ? fw_query_json_setting(l, &l->items[(*pos)++]) : NULL;
 }
 
-static const struct fw_emit_stream list_stream = {list_head, "settings", list_next};
+static const struct fw_emit_stream list_stream = {.head = list_head, .list = "settings", .next = list_next};
 
 static void list_jsonl(struct fw_cli *cli, const void *ctx)
 {
@@ -390,7 +390,7 @@ static json_t *settings_next(const void *ctx, size_t *pos)
 	return with_source(fw_ifr_json_question(st, s->bound), st, fw_source_current_text(sh->src));
 }
 
-static const struct fw_emit_stream settings_stream = {settings_head, "settings", settings_next};
+static const struct fw_emit_stream settings_stream = {.head = settings_head, .list = "settings", .next = settings_next};
 
 static void settings_jsonl(struct fw_cli *cli, const void *ctx)
 {

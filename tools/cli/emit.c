@@ -8,7 +8,8 @@ int fw_cli_emit_stream(struct fw_cli *cli, const struct fw_emit *e, const struct
 			return w->write(cli, e->ctx);
 	bool json = fw_cli_format_is(cli, "json"), xml = !json && fw_cli_format_is(cli, "xml");
 	if (stream && (json || xml)) {
-		struct fw_json_stream s = {stream->head(e->ctx), stream->list, stream->next, e->ctx};
+		struct fw_json_stream s = {.head = stream->head(e->ctx), .list = stream->list, .next = stream->next,
+					   .ctx = e->ctx, .sublist = stream->sublist, .sub_next = stream->sub_next};
 		if (json)
 			fw_cli_print_json_stream(cli, &s);
 		else

@@ -29,6 +29,8 @@ struct fw_emit_stream {
 	json_t *(*head)(const void *ctx);
 	const char *list;
 	json_t *(*next)(const void *ctx, size_t *pos); /* NULL at the end; *pos starts at 0 */
+	const char *sublist;                           /* optional: a list in each item, also streamed */
+	json_t *(*sub_next)(const void *ctx, size_t item, size_t *pos);
 };
 
 struct fw_emit {
