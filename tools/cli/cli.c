@@ -270,6 +270,25 @@ static void xml_end_tag(struct xml_stream *x, xmlNodePtr el, int level)
 
 static void xml_stream_element(struct xml_stream *x, xmlNodePtr el, int level, xmlNodePtr list, size_t outer);
 
+/* The members of o as children of el, but the array named `list`: an empty element in its
+ * place, returned (NULL when o has no such array), for its items to be streamed into. */
+static xmlNodePtr members_to_xml(xmlNodePtr el, json_t *o, const char *list)
+{
+	xmlNodePtr at = NULL;
+	const char *k;
+	json_t *e;
+	json_object_foreach(o, k, e) {
+		if (!at && strcmp(k, list) == 0 && json_is_array(e)) {
+			char name[128];
+			xml_name(k, name, sizeof(name));
+			at = xmlNewChild(el, NULL, BAD_CAST name, NULL);
+		} else {
+			json_to_xml(el, k, e);
+		}
+	}
+	return at;
+}
+
 /* The list element at `level`: the stream's items (outer (size_t)-1) or the sub list's of the
  * item whose cursor is `outer`, each converted under it, written and freed. */
 static void xml_stream_list(struct xml_stream *x, xmlNodePtr list, int level, size_t outer)
@@ -293,17 +312,7 @@ static void xml_stream_list(struct xml_stream *x, xmlNodePtr list, int level, si
 		if (sub) {
 			/* the item's members but its own list, which is streamed in its place */
 			el = xmlNewChild(list, NULL, BAD_CAST name, NULL); /* a clean name: no "key" attribute */
-			const char *k;
-			json_t *e;
-			json_object_foreach(item, k, e) {
-				if (!inner && strcmp(k, s->sublist) == 0 && json_is_array(e)) {
-					char n2[128];
-					xml_name(k, n2, sizeof(n2));
-					inner = xmlNewChild(el, NULL, BAD_CAST n2, NULL);
-				} else {
-					json_to_xml(el, k, e);
-				}
-			}
+			inner = members_to_xml(el, item, s->sublist);
 		} else {
 			json_to_xml(list, name, item);
 			el = list->last;
@@ -348,19 +357,9 @@ void fw_cli_print_json_stream_as_xml(struct fw_cli *cli, const struct fw_json_st
 	fw_json_make_utf8(head);
 	xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
 	doc->encoding = xmlStrdup(BAD_CAST "UTF-8"); /* as a whole-document dump sets it: raw UTF-8 in attributes */
-	xmlNodePtr root = xmlNewNode(NULL, BAD_CAST root_name), list = NULL;
+	xmlNodePtr root = xmlNewNode(NULL, BAD_CAST root_name);
 	xmlDocSetRootElement(doc, root);
-	const char *k;
-	json_t *e;
-	json_object_foreach(head, k, e) {
-		if (!list && strcmp(k, s->list) == 0 && json_is_array(e)) {
-			char name[128];
-			xml_name(k, name, sizeof(name));
-			list = xmlNewChild(root, NULL, BAD_CAST name, NULL);
-		} else {
-			json_to_xml(root, k, e);
-		}
-	}
+	xmlNodePtr list = members_to_xml(root, head, s->list);
 	json_decref(head);
 	struct xml_stream x = {xmlOutputBufferCreateFile(fw_cli_out(cli), NULL), doc, s};
 	xmlOutputBufferWriteString(x.out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
