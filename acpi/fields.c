@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,7 +13,10 @@
 static struct fw_acpi_part *new_part(struct fw_acpi_doc *d, struct fw_arena *a, const char *what, size_t off,
 				     size_t len, int64_t type)
 {
-	d->parts = fw_acpi_grow(a, d->parts, &d->cap, d->nparts + 1, sizeof(*d->parts));
+	if (d->nparts == d->cap) { /* a heap vector while decoding: see fw_acpi_fields_decode */
+		d->cap = d->cap ? 2 * d->cap : 16;
+		d->parts = fw_xrealloc(d->parts, d->cap * sizeof(*d->parts));
+	}
 	struct fw_acpi_part *p = &d->parts[d->nparts++];
 	memset(p, 0, sizeof(*p));
 	p->what = what;
@@ -217,17 +221,15 @@ static void entries(struct fw_acpi_doc *d, struct fw_acpi_table *t, struct fw_ar
 		fw_acpi_diag(t, a, FW_DIAG_WARN, off, "%zu stray bytes at 0x%zx after the last %s", end - off, off, l->entry->name);
 }
 
-struct fw_acpi_doc *fw_acpi_fields_decode(struct fw_acpi_table *t, const struct fw_acpi_layout *l, struct fw_arena *a)
+static void decode_doc(struct fw_acpi_doc *d, struct fw_acpi_table *t, const struct fw_acpi_layout *l, struct fw_arena *a)
 {
-	struct fw_acpi_doc *d = fw_arena_alloc(a, sizeof(*d));
-	d->layout = l;
 	size_t len = t->data.len;
 	decode_struct(d, t, a, l->fixed, 0, len < l->fixed->size ? len : l->fixed->size, -1);
 	if (len < l->fixed->size) {
 		if (len < (l->min_size ? l->min_size : l->fixed->size))
 			fw_acpi_diag(t, a, FW_DIAG_WARN, len, "%zu bytes, shorter than the %u of the %s: later fields left out", len,
 				     l->min_size ? l->min_size : l->fixed->size, l->fixed->name);
-		return d;
+		return;
 	}
 	bool ok = true;
 	size_t start = l->fixed->size;
@@ -237,7 +239,7 @@ struct fw_acpi_doc *fw_acpi_fields_decode(struct fw_acpi_table *t, const struct 
 			fw_acpi_diag(t, a, FW_DIAG_ERROR, l->fixed->fields[l->start_field].offset,
 				     "%s 0x%" PRIx64 " is outside the table (0x%x..0x%zx): nothing after the fixed part decoded",
 				     l->fixed->fields[l->start_field].name, s, l->fixed->size, len);
-			return d;
+			return;
 		}
 		start = (size_t)s;
 	}
@@ -266,6 +268,20 @@ struct fw_acpi_doc *fw_acpi_fields_decode(struct fw_acpi_table *t, const struct 
 				     len - start - count * count);
 		break;
 	}
+}
+
+struct fw_acpi_doc *fw_acpi_fields_decode(struct fw_acpi_table *t, const struct fw_acpi_layout *l, struct fw_arena *a)
+{
+	struct fw_acpi_doc *d = fw_arena_alloc(a, sizeof(*d));
+	d->layout = l;
+	decode_doc(d, t, l, a);
+	/* The parts grow in a heap vector while the walk adds them, and the model keeps them at their
+	 * exact size: arrays doubled in the arena left every smaller copy behind, and a new 64 KiB
+	 * block for each table (73 KB a table for 1,000 IVRS tables). */
+	struct fw_acpi_part *heap = d->parts;
+	d->parts = fw_arena_memdup(a, heap, d->nparts * sizeof(*heap));
+	d->cap = d->nparts;
+	free(heap);
 	return d;
 }
 

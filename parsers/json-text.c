@@ -96,13 +96,23 @@ static json_t *array_hex(json_t *a)
 
 static void walk(json_t *v);
 
+/* No string item of the array needs its bytes kept beside it (nested arrays are walked on their own). */
+static bool array_valid(const json_t *a)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(a, i, e) if (!string_valid(e)) return false;
+	return true;
+}
+
 static void walk_object(json_t *o)
 {
 	bool any = false;
 	const char *k;
 	json_t *e;
+	/* rebuilding costs a copy of the object: only when a member gets a NAME_hex sibling */
 	json_object_foreach(o, k, e) {
-		if (!string_valid(e) || json_is_array(e)) {
+		if (!string_valid(e) || (json_is_array(e) && !array_valid(e))) {
 			any = true;
 			break;
 		}
@@ -172,4 +182,126 @@ int fw_json_dumpf(json_t *doc, FILE *f, size_t flags)
 {
 	fw_json_make_utf8(doc);
 	return json_dumpf(doc, f, flags);
+}
+
+/* --- streaming: jansson's own layout (dump.c): after "{" or "[" and after each "," a line
+ * break and the indentation of the next depth (with JSON_INDENT), or a space (neither indent
+ * nor JSON_COMPACT); before the closing bracket the break and the indentation of its own depth;
+ * ": " between a key and its value (":" with JSON_COMPACT). */
+
+static void put_spaces(FILE *f, unsigned n)
+{
+	static const char spaces[] = "                                                                ";
+	for (; n > sizeof(spaces) - 1; n -= sizeof(spaces) - 1)
+		fwrite(spaces, 1, sizeof(spaces) - 1, f);
+	fwrite(spaces, 1, n, f);
+}
+
+static void stream_break(FILE *f, size_t flags, unsigned depth, bool space)
+{
+	unsigned indent = (unsigned)(flags & JSON_MAX_INDENT);
+	if (indent) {
+		fputc('\n', f);
+		put_spaces(f, indent * depth);
+	} else if (space && !(flags & JSON_COMPACT)) {
+		fputc(' ', f);
+	}
+}
+
+void fw_json_put_indented(FILE *f, const char *s, size_t len, unsigned pad)
+{
+	const char *p = s, *end = s + len, *nl;
+	while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
+		fwrite(p, 1, (size_t)(nl - p) + 1, f);
+		put_spaces(f, pad);
+		p = nl + 1;
+	}
+	fwrite(p, 1, (size_t)(end - p), f);
+}
+
+/* v dumped on its own, each of its line breaks followed by `depth` more levels of indentation
+ * (JSON strings hold no raw line break, so every one is jansson's). */
+static bool stream_value(FILE *f, json_t *v, size_t flags, unsigned depth)
+{
+	char *s = json_dumps(v, flags | JSON_ENCODE_ANY);
+	if (!s)
+		return false;
+	fw_json_put_indented(f, s, strlen(s), (unsigned)(flags & JSON_MAX_INDENT) * depth);
+	free(s);
+	return true;
+}
+
+static bool stream_object(FILE *f, const struct fw_json_stream *s, json_t *o, const char *list, size_t flags,
+			  unsigned depth, size_t outer);
+
+/* The items of the list at `depth`: the stream's own (outer: (size_t)-1), or those of the sub
+ * list of the item next() left its cursor after (outer: that cursor). */
+static bool stream_items(FILE *f, const struct fw_json_stream *s, size_t flags, unsigned depth, size_t outer)
+{
+	size_t pos = 0;
+	bool top = outer == (size_t)-1;
+	json_t *item = top ? s->next(s->ctx, &pos) : s->sub_next(s->ctx, outer, &pos);
+	if (!item) {
+		fputs("[]", f);
+		return true;
+	}
+	fputc('[', f);
+	bool ok = true, first = true;
+	while (item && ok) {
+		stream_break(f, flags, depth + 1, !first);
+		first = false;
+		fw_json_make_utf8(item);
+		if (top && s->sublist && json_is_object(item))
+			ok = stream_object(f, s, item, s->sublist, flags, depth + 1, pos);
+		else
+			ok = stream_value(f, item, flags, depth + 1);
+		json_decref(item);
+		item = top ? s->next(s->ctx, &pos) : s->sub_next(s->ctx, outer, &pos);
+		if (item)
+			fputc(',', f);
+	}
+	json_decref(item);
+	stream_break(f, flags, depth, false);
+	fputc(']', f);
+	return ok;
+}
+
+/* The members of o at `depth`, the one named `list` (an array) from stream_items. */
+static bool stream_object(FILE *f, const struct fw_json_stream *s, json_t *o, const char *list, size_t flags,
+			  unsigned depth, size_t outer)
+{
+	if (json_object_size(o) == 0) {
+		fputs("{}", f);
+		return true;
+	}
+	fputc('{', f);
+	bool ok = true;
+	size_t left = json_object_size(o);
+	const char *k;
+	json_t *v;
+	json_object_foreach(o, k, v) {
+		stream_break(f, flags, depth + 1, left != json_object_size(o));
+		json_t *key = json_string(k);
+		ok = ok && stream_value(f, key, flags, depth + 1);
+		json_decref(key);
+		fputs(flags & JSON_COMPACT ? ":" : ": ", f);
+		if (strcmp(k, list) == 0 && json_is_array(v))
+			ok = ok && stream_items(f, s, flags, depth + 1, outer);
+		else
+			ok = ok && stream_value(f, v, flags, depth + 1);
+		if (--left)
+			fputc(',', f);
+	}
+	stream_break(f, flags, depth, false);
+	fputc('}', f);
+	return ok;
+}
+
+int fw_json_stream_dumpf(const struct fw_json_stream *s, FILE *f, size_t flags)
+{
+	json_t *head = s->head;
+	fw_json_make_utf8(head);
+	bool ok = json_is_object(head) && stream_object(f, s, head, s->list, flags, 0, (size_t)-1);
+	json_decref(head);
+	return ok && !ferror(f) ? 0 : -1;
 }

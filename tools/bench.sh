@@ -16,7 +16,8 @@
 # alternate, so a busy machine slows them alike and the ratios hold. Peak RSS is checked against
 # input + decompressed bytes + 32 MiB (for a diff: both inputs, both images' decompressed bytes,
 # and one 32 MiB for both images' models). The table goes to stdout, the figures and the goals to
-# build/bench/bench.json. The fleet case (tools/bench-fleet.sh) follows.
+# build/bench/bench.json. The output formats (tools/bench-formats.sh: JSON and XML beside text)
+# and the fleet case (tools/bench-fleet.sh) follow.
 # FWLENS_BENCH_IMAGES="aavmf wrx90e" picks images;
 # FWLENS_BENCH_BASELINE=/path/to/an/older/fwlens adds its figures to the same alternating runs,
 # for before/after comparisons.
@@ -223,6 +224,10 @@ json="$json], \"all_goals_met\": $met_all}"
 printf '%s\n' "$json" >"$OUT/bench.json"
 echo "(peak RSS goals are listed only when missed; every figure is in $OUT/bench.json)"
 echo "floor: liblzma/zlib inflate time of the image's compressed sections alone"
+
+# JSON and XML beside text: the streamed writers against the text writers.
+echo
+"$SRCDIR/tools/bench-formats.sh" "$BUILD"
 
 # The fleet case: doctor over 100 snapshots sharing one image, with and without the cache.
 echo

@@ -362,7 +362,7 @@ bool fw_acpi_filter_match(const struct fw_acpi_filter *f, const struct fw_acpi_t
 	return false;
 }
 
-json_t *fw_acpi_json_set(const struct fw_acpi_set *s, const struct fw_acpi_filter *f)
+json_t *fw_acpi_json_set_head(const struct fw_acpi_set *s)
 {
 	json_t *doc = json_object();
 	json_t *src = json_object();
@@ -370,12 +370,27 @@ json_t *fw_acpi_json_set(const struct fw_acpi_set *s, const struct fw_acpi_filte
 	json_object_set_new(src, "kind", json_string(fw_acpi_source_name(s->source)));
 	json_object_set_new(src, "tables", json_integer((json_int_t)s->ntables));
 	json_object_set_new(doc, "input", src);
-	json_t *a = json_array();
-	for (size_t i = 0; i < s->ntables; i++)
-		if (fw_acpi_filter_match(f, s->tables[i]))
-			json_array_append_new(a, fw_acpi_json_table(s->tables[i]));
-	json_object_set_new(doc, "tables", a);
+	json_object_set_new(doc, "tables", json_array());
 	if (s->diags)
 		json_object_set_new(doc, "diagnostics", fw_json_diags(s->diags, false));
+	return doc;
+}
+
+json_t *fw_acpi_json_set_next(const struct fw_acpi_set *s, const struct fw_acpi_filter *f, size_t *pos)
+{
+	while (*pos < s->ntables) {
+		const struct fw_acpi_table *t = s->tables[(*pos)++];
+		if (fw_acpi_filter_match(f, t))
+			return fw_acpi_json_table(t);
+	}
+	return NULL;
+}
+
+json_t *fw_acpi_json_set(const struct fw_acpi_set *s, const struct fw_acpi_filter *f)
+{
+	json_t *doc = fw_acpi_json_set_head(s), *a = json_object_get(doc, "tables"), *t;
+	size_t pos = 0;
+	while ((t = fw_acpi_json_set_next(s, f, &pos)))
+		json_array_append_new(a, t);
 	return doc;
 }

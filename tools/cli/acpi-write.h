@@ -18,6 +18,11 @@ struct fw_acpi_filter {
 bool fw_acpi_filter_match(const struct fw_acpi_filter *f, const struct fw_acpi_table *t);
 
 json_t *fw_acpi_json_set(const struct fw_acpi_set *s, const struct fw_acpi_filter *f);
+/* The same document in two parts, for writing it as it is built: every member but the tables
+ * (an empty "tables" in its place), then the tables the filter keeps, one a call from *pos on
+ * (NULL after the last). */
+json_t *fw_acpi_json_set_head(const struct fw_acpi_set *s);
+json_t *fw_acpi_json_set_next(const struct fw_acpi_set *s, const struct fw_acpi_filter *f, size_t *pos);
 json_t *fw_acpi_json_table(const struct fw_acpi_table *t);
 void fw_acpi_text_set(struct fw_cli *cli, const struct fw_acpi_set *s, const struct fw_acpi_filter *f);
 

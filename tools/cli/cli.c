@@ -223,6 +223,152 @@ void fw_cli_print_json_as_xml(struct fw_cli *cli, json_t *doc, const char *root_
 	json_decref(doc);
 }
 
+void fw_cli_print_json_stream(struct fw_cli *cli, const struct fw_json_stream *s)
+{
+	FILE *f = fw_cli_out(cli);
+	fw_json_stream_dumpf(s, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', f);
+}
+
+/* libxml2's formatted layout (xmlsave.c), written piece by piece: each child of an element
+ * whose children are all elements on a line of its own, indented two spaces a level; the list's
+ * items are converted, written and freed one at a time. */
+struct xml_stream {
+	xmlOutputBufferPtr out;
+	xmlDocPtr doc;
+	const struct fw_json_stream *s;
+};
+
+static void xml_indent(struct xml_stream *x, int level)
+{
+	for (int i = 0; i < level && i < 30; i++) /* libxml2 indents no deeper than 30 levels */
+		xmlOutputBufferWriteString(x->out, "  ");
+}
+
+/* The start tag of el as libxml2 writes it (its attributes too): el's copy without children,
+ * which dumps as <name .../>, with the "/>" made ">". */
+static void xml_start_tag(struct xml_stream *x, xmlNodePtr el)
+{
+	xmlNodePtr bare = xmlDocCopyNode(el, x->doc, 2);
+	xmlBufferPtr b = xmlBufferCreate();
+	xmlNodeDump(b, x->doc, bare, 0, 0);
+	const char *t = (const char *)xmlBufferContent(b);
+	int n = xmlBufferLength(b);
+	xmlOutputBufferWrite(x->out, n >= 2 ? n - 2 : n, t);
+	xmlOutputBufferWriteString(x->out, ">");
+	xmlBufferFree(b);
+	xmlFreeNode(bare);
+}
+
+static void xml_end_tag(struct xml_stream *x, xmlNodePtr el, int level)
+{
+	xml_indent(x, level);
+	xmlOutputBufferWriteString(x->out, "</");
+	xmlOutputBufferWriteString(x->out, (const char *)el->name);
+	xmlOutputBufferWriteString(x->out, ">");
+}
+
+static void xml_stream_element(struct xml_stream *x, xmlNodePtr el, int level, xmlNodePtr list, size_t outer);
+
+/* The members of o as children of el, but the array named `list`: an empty element in its
+ * place, returned (NULL when o has no such array), for its items to be streamed into. */
+static xmlNodePtr members_to_xml(xmlNodePtr el, json_t *o, const char *list)
+{
+	xmlNodePtr at = NULL;
+	const char *k;
+	json_t *e;
+	json_object_foreach(o, k, e) {
+		if (!at && strcmp(k, list) == 0 && json_is_array(e)) {
+			char name[128];
+			xml_name(k, name, sizeof(name));
+			at = xmlNewChild(el, NULL, BAD_CAST name, NULL);
+		} else {
+			json_to_xml(el, k, e);
+		}
+	}
+	return at;
+}
+
+/* The list element at `level`: the stream's items (outer (size_t)-1) or the sub list's of the
+ * item whose cursor is `outer`, each converted under it, written and freed. */
+static void xml_stream_list(struct xml_stream *x, xmlNodePtr list, int level, size_t outer)
+{
+	const struct fw_json_stream *s = x->s;
+	bool top = outer == (size_t)-1;
+	size_t pos = 0;
+	json_t *item = top ? s->next(s->ctx, &pos) : s->sub_next(s->ctx, outer, &pos);
+	if (!item) {
+		xmlNodeDumpOutput(x->out, x->doc, list, level, 1, "UTF-8");
+		return;
+	}
+	char name[128];
+	singular((const char *)list->name, name, sizeof(name));
+	xml_start_tag(x, list);
+	xmlOutputBufferWriteString(x->out, "\n");
+	while (item) {
+		fw_json_make_utf8(item);
+		bool sub = top && s->sublist && json_is_object(item);
+		xmlNodePtr el, inner = NULL;
+		if (sub) {
+			/* the item's members but its own list, which is streamed in its place */
+			el = xmlNewChild(list, NULL, BAD_CAST name, NULL); /* a clean name: no "key" attribute */
+			inner = members_to_xml(el, item, s->sublist);
+		} else {
+			json_to_xml(list, name, item);
+			el = list->last;
+		}
+		json_decref(item);
+		xml_indent(x, level + 1);
+		if (sub && inner)
+			xml_stream_element(x, el, level + 1, inner, pos);
+		else
+			xmlNodeDumpOutput(x->out, x->doc, el, level + 1, 1, "UTF-8");
+		xmlOutputBufferWriteString(x->out, "\n");
+		xmlUnlinkNode(el);
+		xmlFreeNode(el);
+		item = top ? s->next(s->ctx, &pos) : s->sub_next(s->ctx, outer, &pos);
+	}
+	xml_end_tag(x, list, level);
+}
+
+/* el (all of whose children are elements) at `level`, its child `list` streamed. */
+static void xml_stream_element(struct xml_stream *x, xmlNodePtr el, int level, xmlNodePtr list, size_t outer)
+{
+	if (!el->children) {
+		xmlNodeDumpOutput(x->out, x->doc, el, level, 1, "UTF-8");
+		return;
+	}
+	xml_start_tag(x, el);
+	xmlOutputBufferWriteString(x->out, "\n");
+	for (xmlNodePtr c = el->children; c; c = c->next) {
+		xml_indent(x, level + 1);
+		if (c == list)
+			xml_stream_list(x, c, level + 1, outer);
+		else
+			xmlNodeDumpOutput(x->out, x->doc, c, level + 1, 1, "UTF-8");
+		xmlOutputBufferWriteString(x->out, "\n");
+	}
+	xml_end_tag(x, el, level);
+}
+
+void fw_cli_print_json_stream_as_xml(struct fw_cli *cli, const struct fw_json_stream *s, const char *root_name)
+{
+	json_t *head = s->head;
+	fw_json_make_utf8(head);
+	xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
+	doc->encoding = xmlStrdup(BAD_CAST "UTF-8"); /* as a whole-document dump sets it: raw UTF-8 in attributes */
+	xmlNodePtr root = xmlNewNode(NULL, BAD_CAST root_name);
+	xmlDocSetRootElement(doc, root);
+	xmlNodePtr list = members_to_xml(root, head, s->list);
+	json_decref(head);
+	struct xml_stream x = {xmlOutputBufferCreateFile(fw_cli_out(cli), NULL), doc, s};
+	xmlOutputBufferWriteString(x.out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	xml_stream_element(&x, root, 0, list, (size_t)-1);
+	xmlOutputBufferWriteString(x.out, "\n");
+	xmlOutputBufferClose(x.out);
+	xmlFreeDoc(doc);
+}
+
 /* --- dispatch -------------------------------------------------------------------------------- */
 
 static void print_version(void)

@@ -112,6 +112,10 @@ void fw_cli_print_jsonl(struct fw_cli *cli, json_t *value);
 /* XML rendering of a JSON document with libxml2 (objects -> elements, arrays -> repeated
  * elements named `item_name` or the singular of the key). Steals the reference. */
 void fw_cli_print_json_as_xml(struct fw_cli *cli, json_t *doc, const char *root_name);
+/* The same two, for a document written while it is built (json-text.h's fw_json_stream): the
+ * bytes of the whole document, memory that of its head and one item. */
+void fw_cli_print_json_stream(struct fw_cli *cli, const struct fw_json_stream *s);
+void fw_cli_print_json_stream_as_xml(struct fw_cli *cli, const struct fw_json_stream *s, const char *root_name);
 
 /* An absolute offset for JSON: the number, or null when it is unknown (inside decompressed data). */
 json_t *fw_cli_json_offset(uint64_t offset);

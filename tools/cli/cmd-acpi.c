@@ -81,11 +81,19 @@ struct tables {
 	const struct fw_acpi_filter *filter;
 };
 
-static json_t *tables_document(const void *ctx)
+/* json and xml are written a table at a time: 4,000 tables do not become one document first */
+static json_t *tables_head(const void *ctx)
+{
+	return fw_acpi_json_set_head(((const struct tables *)ctx)->set);
+}
+
+static json_t *tables_next(const void *ctx, size_t *pos)
 {
 	const struct tables *t = ctx;
-	return fw_acpi_json_set(t->set, t->filter);
+	return fw_acpi_json_set_next(t->set, t->filter, pos);
 }
+
+static const struct fw_emit_stream tables_stream = {.head = tables_head, .list = "tables", .next = tables_next};
 
 static void tables_text(struct fw_cli *cli, const void *ctx)
 {
@@ -186,7 +194,7 @@ static int run_acpi(struct fw_cli *cli)
 		}
 	}
 	struct tables shown = {set, &filter};
-	fw_cli_emit(cli, &(struct fw_emit){"acpi", tables_document, tables_text, NULL, NULL, &shown, NULL});
+	fw_cli_emit_stream(cli, &(struct fw_emit){"acpi", NULL, tables_text, NULL, NULL, &shown, NULL}, &tables_stream);
 out:
 	if (snapshot)
 		fw_source_close(&machine); /* owns the set */

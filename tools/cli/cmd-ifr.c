@@ -287,16 +287,35 @@ static void formset_text(FILE *f, struct fw_cli *cli, struct fw_settings *s, con
 	fputc('\n', f);
 }
 
-/* The context is the settings (the formset writers take them unqualified). */
-static json_t *forms_document(const void *ctx)
+/* The context is the settings (the formset writers take them unqualified). JSON and XML are
+ * written a form at a time. */
+static json_t *forms_head(const void *ctx)
 {
-	struct fw_settings *sp = (struct fw_settings *)ctx;
-	json_t *doc = json_object(), *sets = json_array();
-	for (uint32_t i = 0; i < sp->nfsets; i++)
-		json_array_append_new(sets, fw_ifr_json_formset(sp, fw_settings_formset_at(sp, i)));
-	json_object_set_new(doc, "formsets", sets);
+	json_t *doc = json_object();
+	json_object_set_new(doc, "formsets", json_array());
 	return doc;
 }
+
+static json_t *forms_next(const void *ctx, size_t *pos)
+{
+	struct fw_settings *sp = (struct fw_settings *)ctx;
+	if (*pos >= sp->nfsets)
+		return NULL;
+	return fw_ifr_json_formset_head(sp, fw_settings_formset_at(sp, (uint32_t)(*pos)++));
+}
+
+/* the forms of the formset forms_next gave last (its cursor is one past it) */
+static json_t *forms_form_next(const void *ctx, size_t item, size_t *pos)
+{
+	struct fw_settings *sp = (struct fw_settings *)ctx;
+	const struct fw_hii_form_pkg *fp = fw_settings_formset_at(sp, (uint32_t)(item - 1));
+	if (*pos >= fp->fs.nforms)
+		return NULL;
+	return fw_ifr_json_form(sp, fp, (uint32_t)(*pos)++);
+}
+
+static const struct fw_emit_stream forms_stream = {
+	.head = forms_head, .list = "formsets", .next = forms_next, .sublist = "forms", .sub_next = forms_form_next};
 
 static void forms_text(struct fw_cli *cli, const void *ctx)
 {
@@ -322,7 +341,7 @@ static int run_ifr(struct fw_cli *cli)
 	int rc = fw_ifr_cli_forms_open(cli, &forms, false);
 	if (rc)
 		return rc;
-	fw_cli_emit(cli, &(struct fw_emit){"ifr", forms_document, forms_text, NULL, NULL, forms.settings, forms_writers});
+	fw_cli_emit_stream(cli, &(struct fw_emit){"ifr", NULL, forms_text, NULL, NULL, forms.settings, forms_writers}, &forms_stream);
 	fw_ifr_cli_forms_close(&forms);
 	return 0;
 }

@@ -279,20 +279,26 @@ static void write_markdown(struct fw_cli *cli, const struct fw_settings *s, cons
 
 /* ---- a settings list (an AMISCE export, JSON saved earlier) ---- */
 
-static json_t *list_document(const void *ctx)
+/* JSON and XML are written a setting at a time */
+static json_t *list_head(const void *ctx)
 {
 	const struct fw_ifr_cli_forms *forms = ctx;
-	struct fw_setlist *l = forms->list;
 	struct fw_source *src = (struct fw_source *)&forms->src;
-	json_t *doc = json_object(), *arr = json_array();
+	json_t *doc = json_object();
 	json_object_set_new(doc, "current_source", fw_cli_json_current_source(fw_source_current(src), fw_source_current_text(src)));
 	if (src->hii_crc)
 		json_object_set_new(doc, "hii_crc32", json_string(src->hii_crc));
-	for (size_t i = 0; i < l->n; i++)
-		json_array_append_new(arr, fw_query_json_setting(l, &l->items[i]));
-	json_object_set_new(doc, "settings", arr);
+	json_object_set_new(doc, "settings", json_array());
 	return doc;
 }
+
+static json_t *list_next(const void *ctx, size_t *pos)
+{
+	struct fw_setlist *l = ((const struct fw_ifr_cli_forms *)ctx)->list;
+	return *pos < l->n ? fw_query_json_setting(l, &l->items[(*pos)++]) : NULL;
+}
+
+static const struct fw_emit_stream list_stream = {.head = list_head, .list = "settings", .next = list_next};
 
 static void list_jsonl(struct fw_cli *cli, const void *ctx)
 {
@@ -369,7 +375,7 @@ static int write_list(struct fw_cli *cli, struct fw_ifr_cli_forms *forms)
 		fw_error_set(&err, FW_E_NOT_FOUND, "%s: no settings of module \"%s\"", cli->argv[0], module);
 		return fw_cli_fail(cli, &err);
 	}
-	return fw_cli_emit(cli, &(struct fw_emit){"settings", list_document, list_text, NULL, list_jsonl, forms, list_writers});
+	return fw_cli_emit_stream(cli, &(struct fw_emit){"settings", NULL, list_text, NULL, list_jsonl, forms, list_writers}, &list_stream);
 }
 
 /* ---- the settings of forms ---- */
@@ -379,18 +385,28 @@ struct shown {
 	struct fw_source *src;
 };
 
-static json_t *settings_document(const void *ctx)
+/* JSON and XML are written a setting at a time */
+static json_t *settings_head(const void *ctx)
+{
+	const struct shown *sh = ctx;
+	json_t *doc = json_object();
+	json_object_set_new(doc, "current_source",
+			    fw_cli_json_current_source(fw_source_current(sh->src), fw_source_current_text(sh->src)));
+	json_object_set_new(doc, "settings", json_array());
+	return doc;
+}
+
+static json_t *settings_next(const void *ctx, size_t *pos)
 {
 	const struct shown *sh = ctx;
 	const struct fw_settings *s = sh->s;
-	const char *cs_text = fw_source_current_text(sh->src);
-	json_t *doc = json_object(), *arr = json_array();
-	for (uint32_t i = 0; i < s->n; i++)
-		json_array_append_new(arr, with_source(fw_ifr_json_question(&s->items[i], s->bound), &s->items[i], cs_text));
-	json_object_set_new(doc, "current_source", fw_cli_json_current_source(fw_source_current(sh->src), cs_text));
-	json_object_set_new(doc, "settings", arr);
-	return doc;
+	if (*pos >= s->n)
+		return NULL;
+	const struct fw_setting *st = &s->items[(*pos)++];
+	return with_source(fw_ifr_json_question(st, s->bound), st, fw_source_current_text(sh->src));
 }
+
+static const struct fw_emit_stream settings_stream = {.head = settings_head, .list = "settings", .next = settings_next};
 
 static void settings_jsonl(struct fw_cli *cli, const void *ctx)
 {
@@ -447,8 +463,8 @@ static int run_settings(struct fw_cli *cli)
 	/* where current values come from is settled before any writer runs (it loads the variables) */
 	fw_source_current(&forms.src);
 	fw_source_current_text(&forms.src);
-	rc = fw_cli_emit(cli, &(struct fw_emit){"settings", settings_document, settings_text, settings_markdown, settings_jsonl,
-						&shown, settings_writers});
+	rc = fw_cli_emit_stream(cli, &(struct fw_emit){"settings", NULL, settings_text, settings_markdown, settings_jsonl,
+						&shown, settings_writers}, &settings_stream);
 	fw_ifr_cli_forms_close(&forms);
 	return rc;
 }

@@ -2,7 +2,7 @@
  * describes it once (how to build the JSON document, how to write text, and markdown or JSON
  * lines where it has them, and writers of formats only it has) and fw_cli_emit picks by --format.
  * A command's own writer for a format comes first; then json prints the document, xml renders
- * the same document, jsonl and markdown use their writers, and text is the text writer. Which
+ * the same document (both written item by item when the command describes it as a stream), jsonl and markdown use their writers, and text is the text writer. Which
  * formats a command takes is its `.formats` (anything else is a usage error, exit 2, naming them).
  *
  * To add an output format: its name in the commands' `.formats`, and either a writer in the
@@ -22,6 +22,17 @@ struct fw_emit_writer {
 	int (*write)(struct fw_cli *cli, const void *ctx); /* 0, or the exit code of a failure it reported */
 };
 
+/* A document too large to build whole, for json and xml: its head (every member, the list
+ * among them as an empty array) and the list's items one at a time (fw_json_stream). The
+ * output is byte for byte that of the whole document. */
+struct fw_emit_stream {
+	json_t *(*head)(const void *ctx);
+	const char *list;
+	json_t *(*next)(const void *ctx, size_t *pos); /* NULL at the end; *pos starts at 0 */
+	const char *sublist;                           /* optional: a list in each item, also streamed */
+	json_t *(*sub_next)(const void *ctx, size_t item, size_t *pos);
+};
+
 struct fw_emit {
 	const char *root;                                    /* XML root element */
 	json_t *(*document)(const void *ctx);                /* the JSON document (json, xml) */
@@ -35,5 +46,7 @@ struct fw_emit {
 /* Write the result in the format the command line asked for; 0, or the exit code of a writer
  * that failed. */
 int fw_cli_emit(struct fw_cli *cli, const struct fw_emit *e);
+/* The same, json and xml written from `stream` as they are built (e->document is not used). */
+int fw_cli_emit_stream(struct fw_cli *cli, const struct fw_emit *e, const struct fw_emit_stream *stream);
 
 #endif

@@ -264,7 +264,37 @@ json_t *fw_ifr_json_pairing(const struct fw_hii_form_pkg *fp)
 	return o;
 }
 
-json_t *fw_ifr_json_formset(struct fw_settings *s, const struct fw_hii_form_pkg *fp)
+json_t *fw_ifr_json_form(struct fw_settings *s, const struct fw_hii_form_pkg *fp, uint32_t i)
+{
+	const struct fw_ifr_form *f = &fp->fs.forms[i];
+	json_t *jf = json_object();
+	json_object_set_new(jf, "id", json_integer(f->id));
+	json_object_set_new(jf, "title", json_string(fw_hii_string_or(fp, f->title, "")));
+	const char **paths = NULL;
+	uint32_t np = fw_settings_form_paths(s, fp, f->id, &paths);
+	json_object_set_new(jf, "path", np ? json_string(paths[0]) : json_null());
+	json_t *qs = json_array(), *stmts = json_array();
+	for (const struct fw_ifr_question *q = f->first; q; q = q->next_in_form) {
+		if (q->is_question) {
+			struct fw_setting st;
+			fw_settings_describe(s, fp, q, &st);
+			json_array_append_new(qs, fw_ifr_json_question(&st, s->bound));
+		} else {
+			json_t *js = json_object();
+			json_object_set_new(js, "kind", json_string(fw_ifr_kind_name(q->kind)));
+			json_object_set_new(js, "prompt", json_string(fw_hii_string_or(fp, q->prompt, "")));
+			json_object_set_new(js, "help", json_string(fw_hii_string_or(fp, q->help, "")));
+			if (q->kind == FW_IFR_K_TEXT)
+				json_object_set_new(js, "text", json_string(fw_hii_string_or(fp, q->text2, "")));
+			json_array_append_new(stmts, js);
+		}
+	}
+	json_object_set_new(jf, "questions", qs);
+	json_object_set_new(jf, "statements", stmts);
+	return jf;
+}
+
+json_t *fw_ifr_json_formset_head(struct fw_settings *s, const struct fw_hii_form_pkg *fp)
 {
 	const struct fw_ifr_formset *fs = &fp->fs;
 	const struct fw_hii_module *m = fp->module;
@@ -312,37 +342,7 @@ json_t *fw_ifr_json_formset(struct fw_settings *s, const struct fw_hii_form_pkg 
 		json_array_append_new(dss, d);
 	}
 	json_object_set_new(o, "default_stores", dss);
-	json_t *forms = json_array();
-	for (uint32_t i = 0; i < fs->nforms; i++) {
-		const struct fw_ifr_form *f = &fs->forms[i];
-		json_t *jf = json_object();
-		json_object_set_new(jf, "id", json_integer(f->id));
-		json_object_set_new(jf, "title", json_string(fw_hii_string_or(fp, f->title, "")));
-		const char **paths = NULL;
-		uint32_t np = fw_settings_form_paths(s, fp, f->id, &paths);
-		json_object_set_new(jf, "path", np ? json_string(paths[0]) : json_null());
-		json_t *qs = json_array(), *stmts = json_array();
-		for (const struct fw_ifr_question *q = f->first; q; q = q->next_in_form) {
-			if (q->is_question) {
-				struct fw_setting st;
-				fw_settings_describe(s, fp, q, &st);
-				json_array_append_new(qs, fw_ifr_json_question(&st, s->bound));
-			} else {
-				json_t *js = json_object();
-				json_object_set_new(js, "kind", json_string(fw_ifr_kind_name(q->kind)));
-				json_object_set_new(js, "prompt", json_string(fw_hii_string_or(fp, q->prompt, "")));
-				json_object_set_new(js, "help", json_string(fw_hii_string_or(fp, q->help, "")));
-				if (q->kind == FW_IFR_K_TEXT)
-					json_object_set_new(js, "text", json_string(fw_hii_string_or(fp, q->text2, "")));
-				json_array_append_new(stmts, js);
-			}
-		}
-		json_object_set_new(jf, "questions", qs);
-		json_object_set_new(jf, "statements", stmts);
-		json_array_append_new(forms, jf);
-	}
-	json_object_set_new(o, "forms", forms);
-	if (fs->ndiags) {
+	json_object_set_new(o, "forms", json_array());	if (fs->ndiags) {
 		json_t *d = json_array();
 		for (const struct fw_ifr_diag *x = fs->diags; x; x = x->next) {
 			json_t *jd = json_object();
@@ -352,5 +352,13 @@ json_t *fw_ifr_json_formset(struct fw_settings *s, const struct fw_hii_form_pkg 
 		}
 		json_object_set_new(o, "diagnostics", d);
 	}
+	return o;
+}
+
+json_t *fw_ifr_json_formset(struct fw_settings *s, const struct fw_hii_form_pkg *fp)
+{
+	json_t *o = fw_ifr_json_formset_head(s, fp), *forms = json_object_get(o, "forms");
+	for (uint32_t i = 0; i < fp->fs.nforms; i++)
+		json_array_append_new(forms, fw_ifr_json_form(s, fp, i));
 	return o;
 }

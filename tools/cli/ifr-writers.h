@@ -18,6 +18,10 @@ json_t *fw_ifr_json_expr(const struct fw_ifr_expr *e, const struct fw_settings_e
 json_t *fw_ifr_json_question(const struct fw_setting *st, bool with_current);
 json_t *fw_ifr_json_pairing(const struct fw_hii_form_pkg *fp);
 json_t *fw_ifr_json_formset(struct fw_settings *s, const struct fw_hii_form_pkg *fp);
+/* The same formset in parts, for writing it as it is built: every member, "forms" empty; then
+ * form i of the formset. */
+json_t *fw_ifr_json_formset_head(struct fw_settings *s, const struct fw_hii_form_pkg *fp);
+json_t *fw_ifr_json_form(struct fw_settings *s, const struct fw_hii_form_pkg *fp, uint32_t i);
 
 /* Shared by both commands (cmd-ifr.c): open FILE with --lang, report what was found. */
 int fw_ifr_cli_open(struct fw_cli *cli, struct fw_hii_input *in);

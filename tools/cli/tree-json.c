@@ -227,14 +227,10 @@ json_t *fw_tree_to_json(const struct fw_tree *t, const char *kind, unsigned flag
 
 #define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER)
 
-/* s with `depth` levels of indentation after each line break (JSON strings hold no raw ones). */
+/* s with `depth` levels of indentation after each line break */
 static void put_indented(FILE *f, const char *s, size_t len, unsigned depth)
 {
-	for (size_t i = 0; i < len; i++) {
-		fputc(s[i], f);
-		if (s[i] == '\n')
-			fprintf(f, "%*s", (int)(2 * depth), "");
-	}
+	fw_json_put_indented(f, s, len, 2 * depth);
 }
 
 static void write_node(FILE *f, const struct fw_node *n, unsigned flags, unsigned depth)
