@@ -588,6 +588,7 @@ bool fw_host_load(struct fw_machine *m, struct fw_host *h, struct fw_error *err)
 		h->dmesg = fw_xstrndup((const char *)b.data, b.len);
 	h->dmesg_from = fw_machine_kernel_log_from(m);
 	parse_faults(h);
+	fw_dev_history_parse(h->dmesg, &h->history);
 	return true;
 }
 
@@ -659,5 +660,6 @@ void fw_host_free(struct fw_host *h)
 	for (size_t i = 0; i < h->nfaults; i++)
 		free(h->faults[i].line);
 	free(h->faults);
+	fw_dev_history_free(&h->history);
 	memset(h, 0, sizeof(*h));
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "device-history.h"
 #include "machine.h"
 #include "pci-config.h"
 
@@ -89,6 +90,7 @@ struct fw_host {
 	char dmesg_why[256]; /* why there is no kernel log */
 	struct fw_iommu_fault *faults;
 	size_t nfaults;
+	struct fw_dev_history history; /* per-device events of the last boot in the log (device-history.h) */
 };
 
 bool fw_host_load(struct fw_machine *m, struct fw_host *h, struct fw_error *err);
