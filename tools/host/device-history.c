@@ -262,14 +262,14 @@ void fw_dev_history_parse(const char *log, struct fw_dev_history *out)
 		struct fw_dev_event e;
 		memset(&e, 0, sizeof(e));
 		const char *msg = strip_stamp(line, end, &e);
-		if (msg && boot_marker(msg, end, lines_this_boot)) {
+		bool marker = msg && boot_marker(msg, end, lines_this_boot);
+		if (marker) {
 			if (lines_this_boot)
 				out->earlier_boots++;
 			out->count = 0;
-			lines_this_boot = 0;
 		}
-		if (msg)
-			lines_this_boot++;
+		/* a journal's marker line and the banner after it start the same boot */
+		lines_this_boot = marker ? 0 : lines_this_boot + (msg != NULL && strncmp(msg, "-- ", 3) != 0);
 		if (msg && end - msg < 1024) {
 			char buf[1024];
 			snprintf(buf, sizeof(buf), "%.*s", (int)(end - msg), msg);
