@@ -260,7 +260,7 @@ void fw_check_p2p_faults(const struct fw_doctor_ctx *ctx, struct fw_check_result
 		fw_doctor_log_evidence(ctx, r, "IO_PAGE_FAULT", 2);
 		fw_check_setf(r, FW_CHECK_WARN,
 			      "Look inside the guest that owns the device (its driver and the memory it gave the device); "
-			      "the host's P2P setup and NCCL on the host are not involved.",
+			      "nothing on the host's side needs changing for these.",
 			      "%zu IO_PAGE_FAULT event%s, all from devices bound to vfio-pci: the faulting addresses are the "
 			      "guest's DMA addresses in its own domain, so these are the guest's faults, not P2P between the "
 			      "host's GPUs.",
