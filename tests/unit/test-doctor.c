@@ -295,7 +295,7 @@ TEST(doctor_identity_blackwell_fails_with_recovery)
 				     "group 21, identity now)") != NULL);
 	CHECK_MSG(strstr(d->explanation, "0x62:0xffff:2142") && strstr(d->explanation, "FSP error 0x177") &&
 	      strstr(d->explanation, "Xid 79") && strstr(d->explanation, "probe error -1"), "%s", d->explanation);
-	CHECK(strstr(d->explanation, "Cause: the GPU's IOMMU group is identity now") != NULL);
+	CHECK(strstr(d->explanation, "Cause: the failing GPUs' IOMMU groups are identity now") != NULL);
 	CHECK(d->fix && strstr(d->fix, "setpci -s 0000:42:01.0") != NULL);
 	/* faults logged before the switch are not put on the identity domain */
 	const struct fw_check_result *f = find(&rep, "p2p-io-page-faults");
