@@ -35,6 +35,9 @@ void fw_check_vfio_isolation(const struct fw_doctor_ctx *ctx, struct fw_check_re
  * evidence and says why in `why`. */
 int fw_doctor_acs_override(const struct fw_doctor_ctx *ctx, struct fw_check_result *r, char *why, size_t len);
 
+/* doctor-boot.c: stored configuration for the next boot against the running one */
+void fw_check_boot_pending(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+
 /* doctor-p2p.c: GPUs, their paths, links, NUMA nodes, BARs and the faults between them */
 void fw_check_acs_gpu_paths(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
 void fw_check_p2p_faults(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
