@@ -132,6 +132,10 @@ bool fw_doctor_accept_parse(const char *text, const char *from, struct fw_doctor
 		size_t clen = 0;
 		while (id_char(p[clen]))
 			clen++;
+		if (clen && !p[clen]) {
+			snprintf(err, errlen, "%s line %u: %s has no reason", from, lineno, p);
+			return false;
+		}
 		if (!clen || (p[clen] != ' ' && p[clen] != '\t')) {
 			snprintf(err, errlen, "%s line %u: expected \"CHECK [sha=FINGERPRINT] REASON\" (CHECK a check id)", from,
 				 lineno);
