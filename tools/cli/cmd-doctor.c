@@ -90,6 +90,11 @@ static void print_text(struct fw_cli *cli, const char *src, const char *profile,
 	if (rep->accepted)
 		fprintf(f, ", %zu accepted", rep->accepted);
 	fputc('\n', f);
+	char *ready = fw_doctor_readiness_line(rep);
+	char *ready_line = fw_xasprintf("Readiness: %s", ready);
+	fw_text_wrap_hanging(f, ready_line, "", "  ", 100);
+	free(ready_line);
+	free(ready);
 	if (rep->profiles & FW_PROFILE_SECURITY) {
 		char *line = security_level_line(rep);
 		fprintf(f, "%s%s%s\n", b, line, r);
@@ -113,6 +118,11 @@ static void print_markdown(struct fw_cli *cli, const char *src, const char *prof
 	if (rep->accepted)
 		fprintf(f, ", %zu accepted", rep->accepted);
 	fputc('.', f);
+	char *ready = fw_doctor_readiness_line(rep);
+	fputs(" Readiness: ", f);
+	fw_md_cell(f, ready);
+	fputc('.', f);
+	free(ready);
 	if (rep->profiles & FW_PROFILE_SECURITY) {
 		char *line = security_level_line(rep);
 		fputc(' ', f);

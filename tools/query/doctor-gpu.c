@@ -286,6 +286,7 @@ void fw_check_gpu_driver_init(const struct fw_doctor_ctx *ctx, struct fw_check_r
 				fw_check_evidence(r, FW_EVIDENCE_LOG, fw_doctor_log_from(ctx), "[%s] %.*s", fw_dev_event_when(e),
 						  (int)(e->len > 300 ? 300 : e->len), e->line);
 		}
+		r->affects |= fw_doctor_gpu_affects(d);
 		char model[128], gs[64] = "unknown", one[1024], state[256];
 		if (grp)
 			snprintf(gs, sizeof(gs), "%d, %s now", grp->id, grp->type ? grp->type : "type unknown");
@@ -418,6 +419,7 @@ void fw_check_gpu_identity_domains(const struct fw_doctor_ctx *ctx, struct fw_ch
 			continue;
 		struct fw_dev_state st;
 		fw_dev_state(&h->history, d->bdf, &st);
+		r->affects |= fw_doctor_gpu_affects(d);
 		char *ids;
 		if (st.errors_current) {
 			ids = failing_ids;
@@ -533,6 +535,8 @@ void fw_check_gpu_assignment(const struct fw_doctor_ctx *ctx, struct fw_check_re
 			ids = unowned_ids;
 			unowned++;
 		}
+		if (ids || (to_vm && d->driver && strcmp(d->driver, "vfio-pci") != 0) || d->nclaims > 1)
+			r->affects |= fw_doctor_gpu_affects(d);
 		if (ids) {
 			size_t used = strlen(ids);
 			snprintf(ids + used, 512 - used, "%s%s (%s)", used ? ", " : "", d->bdf, d->owner ? d->owner : "no owner");

@@ -450,6 +450,13 @@ void fw_check_iommu_group_types(const struct fw_doctor_ctx *ctx, struct fw_check
 			  h->ngroups, c.dma, c.dma_fq, c.identity, c.unmanaged, c.blocked, c.other);
 	if (c.identity)
 		fw_check_evidence(r, FW_EVIDENCE_FILE, "sys/kernel/iommu_groups/*/type", "identity groups: %s", c.identity_ids);
+	/* whose: the SNP host (it needs translation everywhere) and the owners of the GPUs in those groups */
+	r->affects = FW_AFFECTS_SNP_HOST;
+	for (size_t i = 0; i < h->npci; i++) {
+		const struct fw_iommu_group *g = fw_host_group(h, h->pci[i].iommu_group);
+		if (fw_pci_is_gpu(&h->pci[i]) && g && g->type && strcmp(g->type, "identity") == 0)
+			r->affects |= fw_doctor_gpu_affects(&h->pci[i]);
+	}
 	if (c.identity && (ctx->profiles & FW_PROFILE_SNP)) {
 		fw_check_set(r, FW_CHECK_FAIL,
 			     "Some groups use identity domains, which do not translate. With SNP the IOMMU must translate "
@@ -517,6 +524,7 @@ void fw_check_vfio_isolation(const struct fw_doctor_ctx *ctx, struct fw_check_re
 		return;
 	const struct fw_host *h = ctx->host;
 	size_t vfio = 0, bad = 0;
+	r->affects = FW_AFFECTS_VM_GPUS; /* isolation is what passthrough needs */
 	for (size_t i = 0; i < h->npci; i++) {
 		const struct fw_pci_device *d = &h->pci[i];
 		if (!d->driver || strcmp(d->driver, "vfio-pci") != 0)

@@ -115,6 +115,7 @@ void fw_check_acs_gpu_paths(const struct fw_doctor_ctx *ctx, struct fw_check_res
 	}
 	size_t shared = 0, redirected = 0;
 	bool unknown = false;
+	r->affects = FW_AFFECTS_HOST_GPUS; /* the pairs are of GPUs the host drives */
 	char ports[512] = ""; /* the ports that redirect, as pci=disable_acs_redir= takes them */
 	for (size_t i = 0; i < nh; i++)
 		for (size_t j = i + 1; j < nh; j++) {
@@ -256,6 +257,7 @@ void fw_check_p2p_faults(const struct fw_doctor_ctx *ctx, struct fw_check_result
 				  guests[k].count, guests[k].device, req && req->owner ? ", " : "",
 				  req && req->owner ? req->owner : "", guests[k].domain, guests[k].lo, guests[k].hi);
 	}
+	r->affects = (guest_total ? FW_AFFECTS_VM_GPUS : 0) | (total ? FW_AFFECTS_HOST_GPUS : 0);
 	if (!total && guest_total) {
 		fw_doctor_log_evidence(ctx, r, "IO_PAGE_FAULT", 2);
 		fw_check_setf(r, FW_CHECK_WARN,

@@ -200,6 +200,16 @@ void fw_check_setf(struct fw_check_result *r, enum fw_check_status s, const char
 	fw_check_set(r, s, buf, fix);
 }
 
+/* Checks on what a container cannot see: the host's firmware (BIOS variables, ACPI tables,
+ * security state read from them) and its boot configuration under /etc. The kernel's own view
+ * (/proc, /sys, the log) is the host's and is judged. */
+static bool container_blind(const char *id)
+{
+	return strncmp(id, "bios-", 5) == 0 || strncmp(id, "acpi-", 5) == 0 || strcmp(id, "boot-pending") == 0 ||
+	       strcmp(id, "sec-secure-boot") == 0 || strcmp(id, "sec-pk-test-key") == 0 || strcmp(id, "sec-dbx") == 0 ||
+	       strcmp(id, "sec-bios-write-protection") == 0;
+}
+
 bool fw_doctor_check_known(const char *id)
 {
 	for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++)
@@ -225,7 +235,16 @@ void fw_doctor_run(const struct fw_doctor_ctx *ctx, struct fw_doctor_report *out
 		r->status = FW_CHECK_SKIP;
 		r->evidence = json_array();
 		const char *guest = fw_doctor_guest_why(ctx);
-		if (checks[i].where == HOST && guest) {
+		const char *container = ctx->host && ctx->role != FW_ROLE_HOST ? ctx->host->container_why : NULL;
+		if (checks[i].where == HOST && !guest && container && container_blind(checks[i].id)) {
+			fw_check_evidence(r, FW_EVIDENCE_FILE, container, "a container: %s", container);
+			fw_check_set(r, FW_CHECK_SKIP,
+				     "This machine is a container: it shares the host's kernel but not its firmware variables, "
+				     "ACPI tables or boot configuration, so this check does not apply here (run doctor on the "
+				     "host).",
+				     NULL);
+			r->not_applicable = true;
+		} else if (checks[i].where == HOST && guest) {
 			fw_check_evidence(r, FW_EVIDENCE_FILE, fw_doctor_guest_source(ctx->host), "a guest: %s", guest);
 			fw_check_set(r, FW_CHECK_SKIP,
 				     "This machine is a virtual machine guest: the host's BIOS settings, firmware tables and "
@@ -243,6 +262,7 @@ void fw_doctor_run(const struct fw_doctor_ctx *ctx, struct fw_doctor_report *out
 		}
 		if (!r->explanation)
 			r->explanation = fw_xstrdup("");
+		fw_doctor_default_affects(r);
 		fw_doctor_apply_accepts(ctx, r);
 		switch (r->status) {
 		case FW_CHECK_PASS: out->pass++; break;
@@ -300,6 +320,7 @@ json_t *fw_doctor_report_json(const struct fw_doctor_report *r)
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(doc, "checks", arr);
+	json_object_set_new(doc, "readiness", fw_doctor_readiness_json(r));
 	if (r->profiles & FW_PROFILE_SECURITY)
 		json_object_set_new(doc, "security_level", fw_security_level_json(r));
 	return doc;

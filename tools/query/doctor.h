@@ -100,6 +100,7 @@ struct fw_check_result {
 	char *explanation;
 	char *fix;
 	json_t *data; /* decoded facts a script reads (TCB SVNs, CPUID fields), or NULL */
+	unsigned affects;            /* FW_AFFECTS_*: whose readiness a warn or fail touches (0: from the profiles) */
 	enum fw_check_status judged; /* the verdict before an acceptance (== status when not accepted) */
 	char *accepted;              /* the reason it was accepted, or NULL */
 	char fingerprint[13];        /* of the evidence's kinds (fw_doctor_fingerprint) */
@@ -120,6 +121,22 @@ json_t *fw_doctor_report_json(const struct fw_doctor_report *r);
 /* The security profile's HSI-like level: {"level", "of", "text" ("2", "1!"), "runtime_issue",
  * "stopped_by" (the first check below the next level, or null), ...} (doctor-security.c). */
 json_t *fw_security_level_json(const struct fw_doctor_report *r);
+
+/* Roles a failure affects (doctor-roles.c): the SNP host itself (firmware, kernel, PSP), the GPUs
+ * the host drives (its own work, containers: P2P, NCCL), the GPUs given to VMs (the SNP guest's). A
+ * failure of the host GPUs does not make the SNP guest not ready. */
+#define FW_AFFECTS_SNP_HOST 0x1
+#define FW_AFFECTS_HOST_GPUS 0x2
+#define FW_AFFECTS_VM_GPUS 0x4
+/* The role of a GPU's failure by its owner: a VM's, or the host's (host driver, container, none). */
+unsigned fw_doctor_gpu_affects(const struct fw_pci_device *d);
+/* Fill r->affects from the check's profiles when the check did not say. */
+void fw_doctor_default_affects(struct fw_check_result *r);
+/* Readiness by role: [{"role", "title", "status" (ready, warnings, not ready, pending), "checks"}]. */
+json_t *fw_doctor_readiness_json(const struct fw_doctor_report *r);
+/* One line: "SNP host: ready; GPUs given to VMs (the SNP guest's): ready; host GPUs: not ready
+ * (gpu-driver-init)" (malloc'd). */
+char *fw_doctor_readiness_line(const struct fw_doctor_report *r);
 
 /* Accepting (doctor-accept.c). The fingerprint is the first 12 hex digits of the SHA-256 of the
  * check's evidence kinds: each evidence item's source and text with counts, times and addresses
