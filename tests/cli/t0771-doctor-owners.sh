@@ -130,3 +130,48 @@ assert d["explanation"].startswith('/dev/sev is absent although the ccp driver l
 assert "Do not reload ccp." in d["fix"], d["fix"]
 assert "[    7.474937] ccp 0000:06:00.1: sev enabled" in [e["text"] for e in d["evidence"]], d["evidence"]
 PY
+
+# Readiness by role: the reference host's P2P faults are the host GPUs'; the SNP guest's GPUs and
+# the SNP host stay ready.
+t_run readiness-1104 1 fwlens doctor "$SAMPLES/sysroot-1104" --format json
+python3 - "$T_OUT" <<'PY' && pass readiness-host-gpus-only || fail readiness-host-gpus-only "see above"
+import json, sys
+r = {x["role"]: x for x in json.load(open(sys.argv[1]))["readiness"]}
+assert r["host-gpus"]["status"] == "not ready" and r["host-gpus"]["checks"] == ["p2p-io-page-faults"], r
+assert r["vm-gpus"]["status"] == "ready with warnings" and r["vm-gpus"]["checks"] == ["kernel-options"], r
+assert r["snp-host"]["status"] == "ready with warnings", r
+PY
+t_run readiness-text 1 fwlens doctor "$SAMPLES/sysroot-1104"
+t_contains readiness-text-line "Readiness: SNP host: ready with warnings (kernel-options); GPUs given to VMs (the SNP guest's):"
+# the vfio GPU's faults touch the VMs' GPUs, not the host's
+t_run readiness-vfio-fault 0 fwlens doctor "$vf" --profile p2p --format json
+python3 - "$T_OUT" <<'PY' && pass readiness-guest-fault-is-vm-gpus || fail readiness-guest-fault-is-vm-gpus "see above"
+import json, sys
+r = {x["role"]: x for x in json.load(open(sys.argv[1]))["readiness"]}
+assert r["vm-gpus"]["status"] == "ready with warnings" and r["vm-gpus"]["checks"] == ["kernel-options", "p2p-io-page-faults"], r
+assert r["host-gpus"]["checks"] == ["kernel-options", "acs-gpu-paths"], r
+PY
+
+# A container (LXC): firmware and boot-configuration checks skip, the shared kernel is judged.
+lxc="$T_DIR/lxc"
+cp -R "$SAMPLES/sysroot-1104" "$lxc"
+mkdir -p "$lxc/run/systemd"
+printf 'lxc\n' >"$lxc/run/systemd/container"
+t_run container-lxc 1 fwlens doctor "$lxc" --image "$SAMPLES/ESC8000A-E13-ASUS-1104.CAP" --format json
+python3 - "$T_OUT" <<'PY' && pass container-judged-for-what-it-sees || fail container-judged-for-what-it-sees "see above"
+import json, sys
+c = {x["id"]: x for x in json.load(open(sys.argv[1]))["checks"]}
+for i in ("bios-smee", "bios-iommu", "acpi-ivrs", "boot-pending"):
+    assert c[i]["status"] == "skip", (i, c[i]["status"])
+    assert c[i]["evidence"][0]["text"] == "a container: run/systemd/container: lxc", c[i]["evidence"]
+    assert c[i]["explanation"].startswith("This machine is a container:"), c[i]["explanation"]
+assert c["kernel-snp-log"]["status"] == "pass", c["kernel-snp-log"]
+PY
+dk="$T_DIR/docker"
+cp -R "$SAMPLES/sysroot-1104" "$dk"
+: >"$dk/.dockerenv"
+fwlens doctor "$dk" --profile sev-snp-host --format json >"$T_DIR/dk.json" 2>/dev/null
+python3 -c "
+import json; c={x['id']:x for x in json.load(open('$T_DIR/dk.json'))['checks']}
+assert c['bios-smee']['evidence'][0]['text']=='a container: .dockerenv: a Docker container', c['bios-smee']" \
+	&& pass container-docker || fail container-docker "Docker not recognised"
