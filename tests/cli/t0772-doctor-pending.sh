@@ -79,3 +79,28 @@ f = json.load(open(sys.argv[1]))["facts"]
 assert f["boot_id"] == "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f" and f["boot_time"] == 1764900000, f
 assert f["kernel_log_from"].endswith("/pending/var/log/dmesg"), f
 PY
+
+# A BIOS value stored for the next boot (SMEE Enable in efivarfs) while the running machine has
+# memory encryption off (SYSCFG MemEncryptionModEn 0, no sme flag): pending on both checks, the
+# stored value judged for the next boot, the running state for now.
+bs="$T_DIR/bios-stored"
+cp -R "$SAMPLES/sysroot-1104" "$bs"
+sed -i 's/"mem_encrypt": true/"mem_encrypt": false/' "$bs/fwlens/probes/sev.json"
+sed -i '/^flags/s/ sme / /' "$bs/proc/cpuinfo"
+t_run bios-pending 0 fwlens doctor "$bs" --image "$SAMPLES/ESC8000A-E13-ASUS-1104.CAP" --profile sev-snp-host --format json
+python3 - "$T_OUT" <<'PY' && pass bios-stored-vs-running || fail bios-stored-vs-running "see above"
+import json, sys
+c = {x["id"]: x for x in json.load(open(sys.argv[1]))["checks"]}
+s = c["bios-smee"]
+assert s["status"] == "pending", s["status"]
+assert s["explanation"].startswith("Stored for the next boot: Enable, right for SEV-SNP. Running now: SYSCFG "
+                                   "MemEncryptionModEn 0, memory encryption off."), s["explanation"]
+kinds = [(e["kind"], e["from"].split(" ")[0]) for e in s["evidence"]]
+assert ("setting", "AmdSetupBRH+0x33/1") in kinds or any(k == "setting" for k, _ in kinds), kinds
+assert ("file", "fwlens/probes/sev.json") in kinds, kinds
+p = c["sev-platform"]
+assert p["status"] == "pending", p["status"]
+assert p["explanation"] == ("The BIOS values stored for the next boot differ from the running state: SMEE is Enable in "
+    "the BIOS but SYSCFG MemEncryptionModEn is 0. They take effect at the next (cold) boot; the hardware and the "
+    "kernel agree with each other now."), p["explanation"]
+PY

@@ -81,7 +81,7 @@ static bool run_as(const char *dir, unsigned profiles, enum fw_doctor_role role,
 	struct fw_error err;
 	if (!fw_machine_open(dir, m, &err) || !fw_host_load(*m, h, &err))
 		return false;
-	struct fw_doctor_ctx ctx = {h, {0}, profiles, role};
+	struct fw_doctor_ctx ctx = {.host = h, .profiles = profiles, .role = role};
 	fw_doctor_run(&ctx, rep);
 	return true;
 }
@@ -219,7 +219,7 @@ TEST(doctor_every_check_has_evidence_or_skips)
 	fw_host_free(&h);
 	fw_machine_close(m);
 	/* no machine at all (an image alone gives settings; here nothing): every check skips */
-	struct fw_doctor_ctx none = {NULL, {0}, FW_PROFILE_ALL, FW_ROLE_AUTO};
+	struct fw_doctor_ctx none = {.host = NULL, .profiles = FW_PROFILE_ALL, .role = FW_ROLE_AUTO};
 	fw_doctor_run(&none, &rep);
 	check_all_have_evidence(&rep, "no machine");
 	CHECK_EQ(rep.skip, rep.count);

@@ -97,6 +97,8 @@ struct fw_group_counts {
 };
 size_t fw_doctor_group_types(const struct fw_host *h, struct fw_group_counts *c);
 bool fw_doctor_needs_host(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+/* The first CPU's flags hold this word (not a prefix of another: sme, not sme_coherent). */
+bool fw_doctor_has_flag(const struct fw_host *h, const char *flag);
 bool fw_doctor_needs_log(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
 /* Add up to `max` kernel-log lines containing needle as evidence; returns the total count. */
 size_t fw_doctor_log_evidence(const struct fw_doctor_ctx *ctx, struct fw_check_result *r, const char *needle, size_t max);

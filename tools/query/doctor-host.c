@@ -49,6 +49,23 @@ static bool word_in(const char *list, const char *word)
 	return false;
 }
 
+bool fw_doctor_has_flag(const struct fw_host *h, const char *flag)
+{
+	return h && h->cpu_flags && word_in(h->cpu_flags, flag);
+}
+
+/* SMEE stored as Enable in the variables the next boot reads (evidence added when so). */
+static bool smee_stored_enable(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	struct fw_doctor_setting s;
+	if (!ctx->src.setting || !ctx->src.setting(ctx->src.setting_ctx, "SMEE", &s) || !s.has_current || !s.current_text ||
+	    (strcmp(s.current_text, "Enable") != 0 && strcmp(s.current_text, "Enabled") != 0))
+		return false;
+	fw_check_evidence(r, FW_EVIDENCE_SETTING, s.value_from ? s.value_from : s.varstore, "SMEE = %s stored for the next boot",
+			  s.current_text);
+	return true;
+}
+
 void fw_check_cpu_flags(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
 	if (!fw_doctor_needs_host(ctx, r))
@@ -71,6 +88,12 @@ void fw_check_cpu_flags(const struct fw_doctor_ctx *ctx, struct fw_check_result 
 	else if (word_in(flags, "sev") && !word_in(flags, "sev_snp"))
 		fw_check_setf(r, FW_CHECK_FAIL, "Fix the BIOS or IOMMU cause the other checks name.",
 			      "Missing: %s. The kernel clears sev_snp when the RMP table or the IOMMU is not set up for SNP.",
+			      missing);
+	else if (smee_stored_enable(ctx, r))
+		/* the running kernel lacks it, the BIOS has it stored: a change waiting for a boot */
+		fw_check_setf(r, FW_CHECK_PENDING, "Power-cycle the machine, then run doctor again.",
+			      "Missing now: %s. SMEE is stored as Enable for the next boot, so memory encryption takes effect "
+			      "then; if the machine has already booted with it, the BIOS did not apply it.",
 			      missing);
 	else
 		fw_check_setf(r, FW_CHECK_FAIL, "Set SMEE to Enable in the BIOS.",
