@@ -175,3 +175,20 @@ python3 -c "
 import json; c={x['id']:x for x in json.load(open('$T_DIR/dk.json'))['checks']}
 assert c['bios-smee']['evidence'][0]['text']=='a container: .dockerenv: a Docker container', c['bios-smee']" \
 	&& pass container-docker || fail container-docker "Docker not recognised"
+
+# A plain VM (no SEV bit, no sev-guest device, no memory encryption in its log): the SNP guest
+# check says skip, the host checks skip, exit 0; the readiness is the guest's own.
+pv="$T_DIR/plain-vm"
+cp -R "$SAMPLES/sysroot-snp-guest" "$pv"
+rm -f "$pv/dev/sev-guest"
+sed -i '/Memory Encryption\|SEV/d' "$pv/var/log/dmesg"
+sed -i '/^flags/s/ sev_snp\| sev_es\| sev\b//g' "$pv/proc/cpuinfo"
+t_run plain-vm-exit-0 0 fwlens doctor "$pv" --format json
+python3 - "$T_OUT" <<'PY' && pass plain-vm-skips-snp || fail plain-vm-skips-snp "see above"
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = {x["id"]: x for x in d["checks"]}
+assert c["guest-snp"]["status"] == "skip" and c["guest-snp"]["explanation"].startswith("A plain VM:"), c["guest-snp"]
+assert c["bios-smee"]["status"] == "skip" and c["kernel-snp-log"]["status"] == "skip"
+assert [r["role"] for r in d["readiness"]] == ["guest"], d["readiness"]
+PY

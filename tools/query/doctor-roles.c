@@ -58,6 +58,17 @@ static const char *role_status(const struct fw_doctor_report *r, unsigned bit, j
 json_t *fw_doctor_readiness_json(const struct fw_doctor_report *r)
 {
 	json_t *arr = json_array();
+	if (r->guest) {
+		/* inside a VM the host's roles are not judged: one role, the guest itself */
+		json_t *ids = json_array(), *o = json_object();
+		const char *st = role_status(r, FW_AFFECTS_SNP_HOST | FW_AFFECTS_HOST_GPUS | FW_AFFECTS_VM_GPUS, ids);
+		json_object_set_new(o, "role", json_string("guest"));
+		json_object_set_new(o, "title", json_string("this guest"));
+		json_object_set_new(o, "status", json_string(st));
+		json_object_set_new(o, "checks", ids);
+		json_array_append_new(arr, o);
+		return arr;
+	}
 	for (size_t k = 0; k < sizeof(roles) / sizeof(roles[0]); k++) {
 		json_t *ids = json_array(), *o = json_object();
 		const char *st = role_status(r, roles[k].bit, ids);

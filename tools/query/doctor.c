@@ -223,6 +223,7 @@ void fw_doctor_run(const struct fw_doctor_ctx *ctx, struct fw_doctor_report *out
 	memset(out, 0, sizeof(*out));
 	out->profiles = ctx->profiles;
 	out->captured = ctx->host ? fw_machine_created(ctx->host->machine) : NULL;
+	out->guest = fw_doctor_guest_why(ctx) != NULL;
 	size_t n = sizeof(checks) / sizeof(checks[0]);
 	out->results = fw_xcalloc(n, sizeof(*out->results));
 	for (size_t i = 0; i < n; i++) {

@@ -112,6 +112,7 @@ struct fw_doctor_report {
 	size_t pass, warn, fail, skip, pending, accepted;
 	unsigned profiles; /* the profiles run */
 	const char *captured; /* when the machine's snapshot was captured (its manifest), or NULL */
+	bool guest;           /* judged as a VM guest: readiness is the guest's own, not the host's roles */
 };
 
 void fw_doctor_run(const struct fw_doctor_ctx *ctx, struct fw_doctor_report *out);
