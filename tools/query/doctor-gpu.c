@@ -433,6 +433,10 @@ void fw_check_gpu_identity_domains(const struct fw_doctor_ctx *ctx, struct fw_ch
 				fw_check_evidence(r, FW_EVIDENCE_LOG, fw_doctor_log_from(ctx), "%s: enabled by %s at %s, no error since",
 						  d->bdf, st.start->driver[0] ? st.start->driver : "its driver",
 						  fw_dev_event_when(st.start));
+			else if (!h->dmesg)
+				fw_check_evidence(r, FW_EVIDENCE_ABSENT, fw_doctor_log_from(ctx),
+						  "%s: bound to %s; no kernel log, so whether its firmware initialised is not known",
+						  d->bdf, d->driver);
 		} else {
 			ids = idle_ids;
 			nidle++;
@@ -462,10 +466,14 @@ void fw_check_gpu_identity_domains(const struct fw_doctor_ctx *ctx, struct fw_ch
 	if (nwork) {
 		size_t used = strlen(expl);
 		snprintf(expl + used, sizeof(expl) - used,
-			 "%zu Blackwell GPU%s in identity group%s with %s driver initialised and no error since: %s. %s now; "
+			 "%zu Blackwell GPU%s in identity group%s with %s: %s. %s now; "
 			 "Blackwell FSP init is known to fail when the driver re-initialises under identity: do not unbind "
 			 "%s, and return the group%s to DMA-FQ only at a planned stop (a reboot does it). ",
-			 nwork, nwork == 1 ? " is" : "s are", nwork == 1 ? "" : "s", nwork == 1 ? "its" : "their", working_ids,
+			 nwork, nwork == 1 ? " is" : "s are", nwork == 1 ? "" : "s",
+			 !h->dmesg ? "a host driver bound (no kernel log: whether it initialised is not known)"
+			 : nwork == 1 ? "its driver initialised and no error since"
+				      : "their driver initialised and no error since",
+			 working_ids,
 			 nwork == 1 ? "It works" : "They work", nwork == 1 ? "it" : "them", nwork == 1 ? "" : "s");
 	}
 	if (nidle) {
