@@ -474,7 +474,7 @@ void fw_check_gpu_identity_domains(const struct fw_doctor_ctx *ctx, struct fw_ch
 			 : nwork == 1 ? "its driver initialised and no error since"
 				      : "their driver initialised and no error since",
 			 working_ids,
-			 nwork == 1 ? "It works" : "They work", nwork == 1 ? "it" : "them", nwork == 1 ? "" : "s");
+			 !h->dmesg ? (nwork == 1 ? "It is bound" : "They are bound") : nwork == 1 ? "It works" : "They work", nwork == 1 ? "it" : "them", nwork == 1 ? "" : "s");
 	}
 	if (nidle) {
 		size_t used = strlen(expl);
