@@ -104,3 +104,11 @@ assert p["explanation"] == ("The BIOS values stored for the next boot differ fro
     "the BIOS but SYSCFG MemEncryptionModEn is 0. They take effect at the next (cold) boot; the hardware and the "
     "kernel agree with each other now."), p["explanation"]
 PY
+
+# Facts name their side (running) and the boot they belong to.
+t_run facts-side-boot 0 fwlens query "$pd" --topic sev-snp --format json
+python3 - "$T_OUT" <<'PY' && pass facts-carry-side-and-boot || fail facts-carry-side-and-boot "see above"
+import json, sys
+f = json.load(open(sys.argv[1]))["facts"]
+assert f and all(x["side"] == "running" and x["boot"] == "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f" for x in f), f[:2]
+PY
