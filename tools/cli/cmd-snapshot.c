@@ -240,12 +240,19 @@ static int run_show(struct fw_cli *cli)
 	const char *bt = stat ? strstr(stat, "\nbtime ") : NULL;
 	json_object_set_new(facts, "boot_time", bt ? json_integer(strtoll(bt + 7, NULL, 10)) : json_null());
 	free(stat);
+	/* the running kernel (/dev/kmsg, dmesg) or the file var/log/dmesg; a folder and its snapshot say the same */
 	const char *log_from = NULL;
+	if (!members) { /* a folder, or / where the running kernel's log is read */
+		log_from = fw_machine_kernel_log_from(m);
+		if (strcmp(log_from, "var/log/dmesg") == 0 && !fw_machine_exists(m, "var/log/dmesg"))
+			log_from = NULL;
+	}
 	json_array_foreach(members, i, e)
 	{
 		const char *mp = json_string_value(json_object_get(e, "path"));
-		if (mp && strcmp(mp, "var/log/dmesg") == 0)
-			log_from = json_string_value(json_object_get(e, "from"));
+		const char *from = json_string_value(json_object_get(e, "from"));
+		if (mp && from && strcmp(mp, "var/log/dmesg") == 0) /* a file's absolute path names var/log/dmesg */
+			log_from = from[0] == '/' && strcmp(from, "/dev/kmsg") != 0 ? "var/log/dmesg" : from;
 	}
 	json_object_set_new(facts, "kernel_log_from", log_from ? json_string(log_from) : json_null());
 	json_t *counts = json_object();
