@@ -419,10 +419,11 @@ def check_markdown_all(path):
     check_utf8(path)
     if problems:
         return
-    # notes mark the reader's own sections with HTML comments (<!-- fwlens:keep NAME -->): fwlens'
-    # markers, not text from the input, and left out of the check
+    # notes mark the reader's own sections with HTML comments (<!-- fwlens:keep NAME -->) and end a
+    # file with the hashes of their lines (<!-- fwlens:generated ... -->): fwlens' markers, not
+    # text from the input, and left out of the check
     data = open(path, "rb").read()
-    own = re.compile(rb"^<!-- fwlens:(keep|end) [A-Za-z0-9_-]+ -->$", re.M)
+    own = re.compile(rb"^<!-- fwlens:((keep|end) [A-Za-z0-9_-]+|generated( [0-9a-f]{12})*) -->$", re.M)
     if own.search(data):
         path_md = path + ".unmarked.md"
         open(path_md, "wb").write(own.sub(b"", data))

@@ -24,26 +24,29 @@ static void render_changes(FILE *f, struct fw_source *previous, struct fw_source
 	fw_diff_free(&d);
 }
 
-/* The file -o is about to replace, if there is one (read-only, at most 16 MiB). */
-static char *read_previous_output(struct fw_cli *cli, size_t *len)
+/* The file -o is about to replace, if there is one (read-only, at most 16 MiB): false with err
+ * when it exists and cannot be read whole, so that it is never replaced with its lines unread. */
+static bool read_previous_output(struct fw_cli *cli, char **out, size_t *len, struct fw_error *err)
 {
 	const char *path = fw_cli_opt(cli, "output");
+	*out = NULL;
 	*len = 0;
 	if (!path || strcmp(path, "-") == 0)
-		return NULL;
+		return true;
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return NULL;
+		return errno == ENOENT ? true
+				       : fw_error_set(err, FW_E_UNWRITABLE, "%s: cannot read the notes it holds (%s): it is left as "
+									   "it is", path, strerror(errno));
 	size_t cap = 0;
 	char *buf = NULL;
+	bool ok = true;
 	for (;;) {
 		if (*len == cap) {
 			if (cap >= ((size_t)16 << 20)) {
-				fw_log_warn(cli, "%s: over 16 MiB, its marked blocks are not kept", path);
-				free(buf);
-				fclose(f);
-				*len = 0;
-				return NULL;
+				ok = fw_error_set(err, FW_E_UNWRITABLE, "%s: over 16 MiB, too large to merge its lines with the new "
+									"notes: it is left as it is", path);
+				break;
 			}
 			cap = cap ? cap * 2 : 65536;
 			buf = fw_xrealloc(buf, cap);
@@ -53,8 +56,16 @@ static char *read_previous_output(struct fw_cli *cli, size_t *len)
 		if (got == 0)
 			break;
 	}
+	if (ok && ferror(f))
+		ok = fw_error_set(err, FW_E_UNWRITABLE, "%s: cannot read the notes it holds: it is left as it is", path);
 	fclose(f);
-	return buf;
+	if (!ok) {
+		free(buf);
+		*len = 0;
+		return false;
+	}
+	*out = buf;
+	return true;
 }
 
 /* --svg DIR: the topology as DIR/topology.dot and, drawn by Graphviz, DIR/topology.svg. Without
@@ -116,13 +127,25 @@ static int notes_markdown(struct fw_cli *cli, const void *ctx)
 	fw_notes_write(mem, s->src, s->no);
 	fclose(mem);
 	size_t oldlen = 0, outlen = 0;
-	char *old = read_previous_output(cli, &oldlen);
-	char *merged = fw_notes_keep_user_blocks(old, oldlen, fresh, freshlen, &outlen);
-	fwrite(merged, 1, outlen, fw_cli_out(cli));
+	char *old = NULL;
+	char *merged = NULL;
+	size_t kept = 0;
+	struct fw_error err;
+	fw_error_clear(&err);
+	const char *path = fw_cli_opt(cli, "output");
+	if (path && strcmp(path, "-") == 0)
+		path = NULL;
+	bool ok = read_previous_output(cli, &old, &oldlen, &err) &&
+		  fw_notes_merge(old, oldlen, path, fresh, freshlen, &merged, &outlen, &kept, &err);
+	if (ok) {
+		fwrite(merged, 1, outlen, fw_cli_out(cli));
+		if (kept)
+			fw_log_info(cli, "%s: %zu line%s of yours kept in place", path, kept, kept == 1 ? "" : "s");
+	}
 	free(merged);
 	free(old);
 	free(fresh);
-	return 0;
+	return ok ? 0 : fw_cli_fail(cli, &err);
 }
 
 static const struct fw_emit_writer notes_writers[] = {{"markdown", notes_markdown}, {NULL, NULL}};
@@ -203,7 +226,11 @@ FW_COMMAND(notes,
 		"container or host, from the Proxmox configurations); the NUMA layout (nodes, NPS, PXM to socket, SLIT); "
 		"the changes since --previous; known issues, open questions and the evidence of every check.\n\n"
 		"Text between <!-- fwlens:keep NAME --> and <!-- fwlens:end NAME --> markers is the reader's: with -o FILE "
-		"it is taken from the FILE being replaced.\n\n"
+		"it is taken from the FILE being replaced. So is every other line the reader added or edited: a FILE "
+		"ends with a <!-- fwlens:generated ... --> line of the hashes of fwlens's lines, and a line whose hash is "
+		"not there is kept in place (after the line before it, else at the end of its section). A FILE that "
+		"cannot be merged (no such line: written by hand or an older fwlens; a damaged one; a line whose section "
+		"is gone; unreadable) is refused with exit status 5 and left as it is.\n\n"
 		"The output is deterministic: the same inputs give the same bytes.",
 	.formats = "markdown",
 	.options = notes_options,

@@ -6,6 +6,7 @@
 #include "emit.h"
 #include "escape-shell.h"
 #include "parsers/file.h"
+#include "plan-amisce.h"
 #include "plan-fwattrs-write.h"
 #include "plan-writers.h"
 #include "query-writers.h"
@@ -335,6 +336,12 @@ static int run_plan(struct fw_cli *cli)
 			rc = fw_plan_fwattrs_run(cli, &src, sets, nsets, module);
 		goto out;
 	}
+	if (src.kind == FW_SOURCE_LIST && src.have_amisce) { /* an export on its own: its questions, no forms */
+		rc = prof || doctor ? fw_cli_usage_error(cli, "--profile and --from-doctor need the BIOS forms: give the image, "
+								"with --vars %s for the current values", cli->argv[0])
+				    : fw_plan_amisce_run(cli, &src, sets, nsets);
+		goto out;
+	}
 	struct fw_plan p;
 	if (!fw_plan_init(&p, &src, &err)) {
 		rc = fw_cli_fail(cli, &err);
@@ -403,7 +410,10 @@ FW_COMMAND(plan,
 		"or an image with current values from --vars. SETTING is a prompt (case and surrounding blanks ignored), an "
 		"x-UEFI keyword (AMI's x-UEFI-AMI strings, the names AMI BMCs publish as Redfish BIOS attributes) or "
 		"VARSTORE+0xOFFSET; when several settings match, exit status 2 lists each with its module, menu path and "
-		"offset, and --module picks one. VALUE is an option's text or value, or a number within min/max/step.\n\n"
+		"offset, and --module picks one. Of CBS modules made per CPU generation (CbsSetupDxeSTP Zen 4, "
+		"CbsSetupDxeSHP Zen 5) the one matching the machine's CPU (proc/cpuinfo) or holding the variables is "
+		"picked, with a note saying why; when neither tells, a profile plans each, labelled with its module. "
+		"VALUE is an option's text or value, or a number within min/max/step.\n\n"
 		"--profile snp-host, vfio-host or p2p-host plans toward the goal states in the rules file; --from-doctor takes "
 		"the fixes of the BIOS checks doctor finds failing on SRC.\n\n"
 		"The conditions around each planned setting (suppress-if, gray-out-if, disable-if) are evaluated with the "
@@ -411,11 +421,16 @@ FW_COMMAND(plan,
 		"before SEV Control and the ASID limit become settable); a contradiction is an error (exit 2). Each entry "
 		"names the question, module, varstore name and GUID, offset, width, old and new value (text and bytes), where "
 		"the old value came from, why it is in the plan and the doctor check it satisfies.\n\n"
+		"SRC may be an AMISCE export on its own: --set resolves among its questions (keyword, prompt or 0xTOKEN) and "
+		"--format sce writes the export with only the planned * marks and Value numbers moved (text and json list "
+		"the changes; the export holds no conditions to follow).\n\n"
 		"Forms: sce is an AMISCE script for SCEWIN_64 /i /s FILE or SCELNX_64 /i /s FILE (only the planned questions); "
 		"a question whose prompt, keyword, option or default text the format cannot carry as it is (a line break, "
 		"another control character, bytes that are not UTF-8) refuses it with exit status 5 naming the setting. "
-		"redfish is the body of a PATCH to the BMC's Bios/Settings resource, names being the keywords, checked "
-		"against --registry; two settings with one keyword are exit status 5 naming both. efivarfs is a POSIX shell "
+		"redfish is the body of a PATCH to the BMC's Bios/Settings resource, names being the keywords, or with "
+		"--registry mapped through the BMC's registry (keyword, keyword without its CPU-generation suffix, display "
+		"name and menu path, prompt numbered with the question id or offset; a planned setting it lacks is exit "
+		"status 3 naming it); two settings with one name are exit status 5 naming both. efivarfs is a POSIX shell "
 		"script that, per variable, checks the current bytes equal "
 		"the plan's old bytes, saves a backup, lifts the immutable flag, writes attributes and data in one write "
 		"and reads back (a dry run unless given --apply, which creates no file; variables without runtime access "

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "emit.h"
 #include "parsers/hash.h"
+#include "tools/query/sev-version.h"
 #include "tools/query/source.h"
 
 struct psp_run {
@@ -172,6 +173,19 @@ static json_t *versions_json(const struct fw_versions *v)
 		json_object_set_new(o, "bios", json_null());
 	}
 	json_object_set_new(o, "sev", v->sev[0] ? json_string(v->sev) : json_null());
+	struct fw_sev_fw fw;
+	if (fw_sev_fw_from_header(v->sev, &fw)) {
+		/* the version as the kernel prints it once this firmware runs ("SEV API:1.55 build:21") */
+		char t[48];
+		json_t *sf = json_object();
+		json_object_set_new(sf, "api_major", json_integer(fw.major));
+		json_object_set_new(sf, "api_minor", json_integer(fw.minor));
+		json_object_set_new(sf, "build", json_integer(fw.build));
+		json_object_set_new(sf, "text", json_string(fw_sev_fw_text(&fw, t, sizeof(t))));
+		json_object_set_new(o, "sev_firmware", sf);
+	} else {
+		json_object_set_new(o, "sev_firmware", json_null());
+	}
 	for (size_t i = 0; i < v->nucode; i++) {
 		json_t *m = json_object();
 		char date[11];
@@ -285,7 +299,12 @@ static void text_versions(struct fw_cli *cli, const struct fw_versions *v)
 		fprintf(f, "  AGESA      %s\n", v->agesa[i]);
 	if (!v->nagesa)
 		fprintf(f, "  AGESA      no AGESA! version string found\n");
-	fprintf(f, "  SEV        %s\n", v->sev[0] ? v->sev : "no SEV firmware entry (PSP type 0x39) found");
+	struct fw_sev_fw fw;
+	char t[48];
+	if (fw_sev_fw_from_header(v->sev, &fw))
+		fprintf(f, "  SEV        %s (SEV code header version %s)\n", fw_sev_fw_text(&fw, t, sizeof(t)), v->sev);
+	else
+		fprintf(f, "  SEV        %s\n", v->sev[0] ? v->sev : "no SEV firmware entry (PSP type 0x39) found");
 	for (size_t i = 0; i < v->nucode; i++) {
 		char s[96];
 		fprintf(f, "  microcode  %s\n", fw_microcode_str(&v->ucode[i], s, sizeof(s)));
@@ -428,7 +447,8 @@ FW_COMMAND(psp,
 		"(Fletcher-32) are checked; entries outside the image, pointers that land on no directory and "
 		"loops are reported.\n\n"
 		"Versions: the AMI $FID (BIOS tag, project version, build date), AGESA version strings, the SEV "
-		"firmware version (PSP entry 0x39) and the microcode patch levels (BIOS entries 0x66).",
+		"firmware version (PSP entry 0x39) as the kernel prints it once it runs (header version 0.1.37.15 is "
+		"API 1.55 build 21: bytes major, minor, build) and the microcode patch levels (BIOS entries 0x66).",
 	.formats = "text,json,xml",
 	.options = psp_options,
 	.examples = "fwlens psp ESC8000A-E13-1104.CAP\nfwlens psp flash-dump.bin --inflate --format json",

@@ -342,8 +342,24 @@ static int list_refuses(struct fw_cli *cli, const void *ctx)
 	return fw_cli_usage_error(cli, "a settings list prints as text, json, jsonl or xml");
 }
 
+/* an AMISCE export written back in its own layout, byte for byte */
+static int list_sce(struct fw_cli *cli, const void *ctx)
+{
+	const struct fw_ifr_cli_forms *forms = ctx;
+	if (!forms->src.have_amisce || forms->src.opt.vars || fw_cli_opt(cli, "module"))
+		return fw_cli_usage_error(cli, "a settings list prints as text, json, jsonl or xml (sce: an AMISCE export on its own)");
+	const struct fw_amisce *a = &forms->src.amisce;
+	size_t lines = a->nhead;
+	for (size_t i = 0; i < a->n; i++)
+		lines += a->q[i].nlines;
+	fw_log_info(cli, "%s: %zu lines, %zu spelled from the decoded fields, %zu kept as written (comments, other forms)",
+		    cli->argv[0], lines, lines - a->raw_lines, a->raw_lines);
+	fw_sce_write_export(cli, a, NULL, 0);
+	return 0;
+}
+
 static const struct fw_emit_writer list_writers[] = {
-	{"sce", list_refuses}, {"markdown", list_refuses}, {"redfish-registry", list_refuses}, {NULL, NULL}};
+	{"sce", list_sce}, {"markdown", list_refuses}, {"redfish-registry", list_refuses}, {NULL, NULL}};
 
 static int write_list(struct fw_cli *cli, struct fw_ifr_cli_forms *forms)
 {
@@ -464,9 +480,12 @@ FW_COMMAND(settings,
 		       "--format sce writes the layout of an AMISCE export (Setup Question, Help String, Token, "
 		       "Offset, Width, BIOS Default, Options with * on the current value; a question whose prompt, keyword, "
 		       "option or default text holds a line break, another control character or bytes that are not UTF-8 "
-		       "refuses it with exit status 5 naming the setting); --format redfish-registry the "
-		       "BIOS AttributeRegistry a BMC would publish for these forms (attributes named by the x-UEFI keywords), "
-		       "for checking `fwlens plan --format redfish` bodies offline.",
+		       "refuses it with exit status 5 naming the setting); an AMISCE export as SRC is written back byte for "
+		       "byte (its line ends, header, comments and layout as read); --format redfish-registry the "
+		       "BIOS AttributeRegistry a BMC would publish for these forms (attributes named by the x-UEFI keywords, "
+		       "MenuPath ./Setup/Advanced/..., Menus, DefaultValue, ResetRequired, and Map Dependencies made from "
+		       "the suppress-if, disable-if and gray-out-if conditions; those it cannot express are counted and listed "
+		       "under Oem.fwlens), for checking `fwlens plan --format redfish` bodies offline.",
 	.formats = "text,json,jsonl,xml,sce,markdown,redfish-registry",
 	.options = settings_options,
 	.examples = "fwlens settings Setup.sct  # every option with its default\n"

@@ -43,6 +43,15 @@ void fw_ifr_cli_forms_close(struct fw_ifr_cli_forms *f);
  * faithfully refuses the whole script (FW_E_UNWRITABLE, naming the setting and the field). */
 bool fw_sce_check_question(const struct fw_setting *st, bool has_value, const char *value_text, struct fw_error *err);
 void fw_sce_write_question(FILE *f, const struct fw_setting *st, bool has_value, uint64_t value, const char *value_text);
+/* An AMISCE export written back in its own layout (sce-write.c): every line in its place with the
+ * file's line end; the questions in `ch` with their "*" (or Value number) on the new value. */
+struct fw_amisce;
+struct fw_amisce_question;
+struct fw_sce_change {
+	const struct fw_amisce_question *q;
+	uint64_t value;
+};
+void fw_sce_write_export(struct fw_cli *cli, const struct fw_amisce *a, const struct fw_sce_change *ch, size_t nch);
 /* One line of text with CR/LF folded to spaces (help texts carry line breaks). */
 void fw_ifr_put_line(FILE *f, const char *s);
 

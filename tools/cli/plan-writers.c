@@ -1,9 +1,11 @@
 /* Writers of `fwlens plan`: one function per form the admin's tools take. */
 #include "plan-writers.h"
+#include "redfish-names.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -187,7 +189,14 @@ int fw_plan_write_sce(struct fw_cli *cli, struct fw_plan *p, const char *hii_crc
 		free(shown);
 		return fw_cli_fail(cli, &err);
 	}
-	FILE *f = fw_cli_out(cli);
+	/* the line ends of the export the old values came from (AMISCE writes CRLF): written to memory
+	 * first, then each line end as the export has it */
+	const char *eol = p->src->have_amisce && p->src->amisce.eol ? p->src->amisce.eol : "\n";
+	char *mem = NULL;
+	size_t memlen = 0;
+	FILE *out = fw_cli_out(cli), *f = strcmp(eol, "\n") != 0 ? open_memstream(&mem, &memlen) : NULL;
+	if (!f)
+		f = out;
 	fw_script_comment(f, "//", "Script File Name : %s", cli->output_path ? cli->output_path : "plan.txt");
 	fw_script_comment(f, "//", "Written by fwlens %s: a change set for %s in the layout of an AMISCE export",
 			  FWLENS_VERSION, p->src->path);
@@ -201,6 +210,15 @@ int fw_plan_write_sce(struct fw_cli *cli, struct fw_plan *p, const char *hii_crc
 	}
 	for (size_t i = 0; i < p->n; i++)
 		fw_sce_write_question(f, p->entries[i].st, true, p->entries[i].value, p->entries[i].value_text);
+	if (f != out) {
+		fclose(f);
+		for (size_t i = 0; i < memlen; i++)
+			if (mem[i] == '\n')
+				fputs(eol, out);
+			else
+				fputc(mem[i], out);
+		free(mem);
+	}
 	return 0;
 }
 
@@ -212,67 +230,6 @@ static json_t *redfish_value(const struct fw_plan_entry *e)
 	if (e->st->q->kind == FW_IFR_K_NUMERIC)
 		return json_integer((json_int_t)e->value);
 	return json_string(e->value_text);
-}
-
-static const json_t *registry_attribute(const json_t *reg, const char *name)
-{
-	const json_t *attrs = json_object_get(json_object_get(reg, "RegistryEntries"), "Attributes");
-	size_t i;
-	const json_t *a;
-	json_array_foreach(attrs, i, a)
-	{
-		const json_t *n = json_object_get(a, "AttributeName");
-		if (json_is_string(n) && strcmp(json_string_value(n), name) == 0)
-			return a;
-	}
-	return NULL;
-}
-
-/* Check a value against the registry entry; an enumeration's display name maps to its ValueName. */
-static bool registry_check(struct fw_cli *cli, const json_t *a, const char *name, json_t **value)
-{
-	const char *type = json_string_value(json_object_get(a, "Type"));
-	if (json_is_true(json_object_get(a, "ReadOnly"))) {
-		plan_say(cli, "Redfish attribute %s is read-only in the registry", name);
-		return false;
-	}
-	if (type && strcmp(type, "Enumeration") == 0 && json_is_string(*value)) {
-		const char *want = json_string_value(*value);
-		size_t i;
-		const json_t *v;
-		json_array_foreach(json_object_get(a, "Value"), i, v)
-		{
-			const char *vn = json_string_value(json_object_get(v, "ValueName"));
-			const char *dn = json_string_value(json_object_get(v, "ValueDisplayName"));
-			if ((vn && strcasecmp(vn, want) == 0) || (dn && strcasecmp(dn, want) == 0)) {
-				json_decref(*value);
-				*value = json_string(vn ? vn : dn);
-				return true;
-			}
-		}
-		plan_say(cli, "Redfish attribute %s: the registry has no value \"%s\"", name, want);
-		return false;
-	}
-	if (type && strcmp(type, "Integer") == 0 && json_is_integer(*value)) {
-		json_int_t v = json_integer_value(*value);
-		const json_t *lo = json_object_get(a, "LowerBound"), *hi = json_object_get(a, "UpperBound");
-		if ((json_is_integer(lo) && v < json_integer_value(lo)) || (json_is_integer(hi) && v > json_integer_value(hi))) {
-			plan_say(cli, "Redfish attribute %s: %lld is outside the registry's bounds", name, (long long)v);
-			return false;
-		}
-		return true;
-	}
-	plan_say(cli, "Redfish attribute %s: the registry's type %s does not take this value", name, type ? type : "(none)");
-	return false;
-}
-
-/* The earlier entry with entry i's keyword, or NULL: a JSON object holds one value per name. */
-static const struct fw_plan_entry *same_keyword(const struct fw_plan *p, size_t i)
-{
-	for (size_t k = 0; k < i; k++)
-		if (p->entries[k].st->keyword && strcmp(p->entries[k].st->keyword, p->entries[i].st->keyword) == 0)
-			return &p->entries[k];
-	return NULL;
 }
 
 /* "'SR-IOV Support' (question 0x1A2, Setup+0x40)": which of several settings is meant; a long
@@ -310,40 +267,65 @@ int fw_plan_write_redfish(struct fw_cli *cli, struct fw_plan *p, const char *reg
 	}
 	json_t *attrs = json_object();
 	int bad = 0, clash = 0;
+	if (!reg) /* said on every run: the body is only right for a BMC of this convention */
+		fw_log_warn(cli, "Redfish names: the forms' x-UEFI keywords, the names AMI MegaRAC BMCs give BIOS attributes "
+				 "(not checked: other BMCs drop the CPU-generation suffix or number the names; give the BMC's "
+				 "AttributeRegistry with --registry FILE to map through it)");
+	const char **names = fw_xcalloc(p->n + 1, sizeof(*names));
 	for (size_t i = 0; i < p->n; i++) {
 		const struct fw_plan_entry *e = &p->entries[i];
 		const char *name = e->st->keyword;
-		if (!name) {
-			plan_say(cli, "%s has no x-UEFI keyword: a BMC cannot name it as a Redfish attribute", e->st->prompt);
-			bad++;
-			continue;
-		}
-		const struct fw_plan_entry *first = same_keyword(p, i);
-		if (first) {
-			char a[200], b[200];
-			plan_say(cli, "Redfish attribute %s names two planned settings, %s and %s: one body cannot set both "
-				      "(plan one of them in a second body, or use --format sce or efivarfs)",
-				 name, setting_name(first->st, a, sizeof(a)), setting_name(e->st, b, sizeof(b)));
-			clash++;
-			continue;
-		}
+		char a[200], b[200], how[400];
 		json_t *v = redfish_value(e);
 		if (reg) {
-			const json_t *a = registry_attribute(reg, name);
-			if (!a) {
-				plan_say(cli, "%s (%s): the registry %s has no such attribute", name, e->st->prompt, registry_path);
+			const json_t *attr = fw_redfish_find_attribute(reg, e->st, how, sizeof(how));
+			if (!attr) {
+				plan_say(cli, "%s: the registry %s lacks this planned setting: %s", setting_name(e->st, a, sizeof(a)),
+					 registry_path, how);
 				bad++;
 				json_decref(v);
 				continue;
 			}
-			if (!registry_check(cli, a, name, &v)) {
+			name = json_string_value(json_object_get(attr, "AttributeName"));
+			if (json_is_true(json_object_get(attr, "ReadOnly"))) {
+				plan_say(cli, "Redfish attribute %s (%s) is read-only in the registry", name, e->st->prompt);
 				bad++;
 				json_decref(v);
 				continue;
 			}
+			char why[300];
+			json_t *mapped = fw_redfish_map_value(attr, e->st, e->value_text, e->st->q->kind == FW_IFR_K_NUMERIC,
+							      (long long)e->value, why, sizeof(why));
+			json_decref(v);
+			if (!mapped) {
+				plan_say(cli, "Redfish attribute %s (%s): %s", name, e->st->prompt, why);
+				bad++;
+				continue;
+			}
+			v = mapped;
+			fw_log_info(cli, "%s -> Redfish attribute %s, found %s", e->st->prompt, name, how);
+		} else if (!name) {
+			plan_say(cli, "%s has no x-UEFI keyword: a BMC cannot name it as a Redfish attribute", e->st->prompt);
+			bad++;
+			json_decref(v);
+			continue;
 		}
+		size_t first = i;
+		for (size_t k = 0; k < i && first == i; k++)
+			if (names[k] && strcmp(names[k], name) == 0)
+				first = k;
+		if (first < i) {
+			plan_say(cli, "Redfish attribute %s names two planned settings, %s and %s: one body cannot set both "
+				      "(plan one of them in a second body, or use --format sce or efivarfs)",
+				 name, setting_name(p->entries[first].st, a, sizeof(a)), setting_name(e->st, b, sizeof(b)));
+			clash++;
+			json_decref(v);
+			continue;
+		}
+		names[i] = name;
 		json_object_set_new(attrs, name, v);
 	}
+	free(names);
 	json_decref(reg);
 	if (bad || clash) {
 		json_decref(attrs);
@@ -355,52 +337,6 @@ int fw_plan_write_redfish(struct fw_cli *cli, struct fw_plan *p, const char *reg
 	return 0;
 }
 
-json_t *fw_redfish_registry_json(const struct fw_settings *s, const char *name)
-{
-	json_t *doc = json_object(), *entries = json_object(), *attrs = json_array();
-	json_object_set_new(doc, "@odata.type", json_string("#AttributeRegistry.v1_3_0.AttributeRegistry"));
-	json_object_set_new(doc, "Id", json_string(name));
-	json_object_set_new(doc, "Name", json_string("BIOS Attribute Registry"));
-	json_object_set_new(doc, "Language", json_string("en"));
-	json_object_set_new(doc, "OwningEntity", json_string("fwlens"));
-	json_object_set_new(doc, "RegistryVersion", json_string("1.0.0"));
-	for (uint32_t i = 0; i < s->n; i++) {
-		const struct fw_setting *st = &s->items[i];
-		const struct fw_ifr_question *q = st->q;
-		if (!st->keyword || (q->kind != FW_IFR_K_ONE_OF && q->kind != FW_IFR_K_NUMERIC && q->kind != FW_IFR_K_CHECKBOX))
-			continue;
-		json_t *a = json_object();
-		json_object_set_new(a, "AttributeName", json_string(st->keyword));
-		json_object_set_new(a, "DisplayName", json_string(st->prompt));
-		json_object_set_new(a, "HelpText", json_string(fw_setting_help(st)));
-		json_object_set_new(a, "MenuPath", json_string(st->npaths ? st->paths[0] : ""));
-		json_object_set_new(a, "ReadOnly", json_false());
-		if (q->kind == FW_IFR_K_NUMERIC) {
-			json_object_set_new(a, "Type", json_string("Integer"));
-			if (q->has_limits && q->min <= q->max) {
-				json_object_set_new(a, "LowerBound", json_integer((json_int_t)q->min));
-				json_object_set_new(a, "UpperBound", json_integer((json_int_t)q->max));
-				json_object_set_new(a, "ScalarIncrement", json_integer((json_int_t)(q->step ? q->step : 1)));
-			}
-		} else {
-			json_object_set_new(a, "Type", json_string("Enumeration"));
-			json_t *vals = json_array();
-			uint32_t n = q->kind == FW_IFR_K_CHECKBOX ? 2 : st->noptions;
-			for (uint32_t k = 0; k < n; k++) {
-				const char *t = q->kind == FW_IFR_K_CHECKBOX ? (k ? "Enabled" : "Disabled") : st->options[k].text;
-				json_t *v = json_object();
-				json_object_set_new(v, "ValueName", json_string(t));
-				json_object_set_new(v, "ValueDisplayName", json_string(t));
-				json_array_append_new(vals, v);
-			}
-			json_object_set_new(a, "Value", vals);
-		}
-		json_array_append_new(attrs, a);
-	}
-	json_object_set_new(entries, "Attributes", attrs);
-	json_object_set_new(doc, "RegistryEntries", entries);
-	return doc;
-}
 
 /* ---- efivarfs ---- */
 

@@ -11,9 +11,11 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "escape-shell.h"
 #include "ifr-writers.h"
+#include "tools/query/amisce.h"
 
 static void sce_value(FILE *f, const struct fw_setting *st, uint64_t v)
 {
@@ -145,4 +147,38 @@ void fw_sce_write_question(FILE *f, const struct fw_setting *st, bool has_value,
 		fputs(">\n", f);
 	}
 	fputc('\n', f);
+}
+
+/* The export's own lines go back as they were read (the fields spell them, or their kept bytes):
+ * nothing is added that the export did not hold, so no text of it can forge a line. Its text is
+ * in the Windows code page (Latin-1 bytes): a file or pipe gets those bytes as they are, a
+ * terminal sees them through the text filter's escapes. */
+void fw_sce_write_export(struct fw_cli *cli, const struct fw_amisce *a, const struct fw_sce_change *ch, size_t nch)
+{
+	bool to_terminal = (!cli->output_path || strcmp(cli->output_path, "-") == 0) && isatty(STDOUT_FILENO);
+	FILE *f = to_terminal ? fw_cli_out(cli) : fw_cli_out_bytes(cli);
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	size_t total = a->nhead, done = 0;
+	for (size_t i = 0; i < a->n; i++)
+		total += a->q[i].nlines;
+	for (size_t i = 0; i <= a->n; i++) {
+		const struct fw_amisce_question *q = i ? &a->q[i - 1] : NULL;
+		const struct fw_amisce_line *lines = q ? q->lines : a->head;
+		uint32_t n = q ? q->nlines : a->nhead;
+		const uint64_t *mark = NULL;
+		for (size_t c = 0; q && c < nch; c++)
+			if (ch[c].q == q)
+				mark = &ch[c].value;
+		for (uint32_t k = 0; k < n; k++) {
+			const struct fw_amisce_line *l = &lines[k];
+			bool moved = mark && (l->kind == FW_AMISCE_L_OPTION || (l->kind == FW_AMISCE_L_VALUE && q->has_value));
+			len = 0;
+			fw_amisce_line_text(a, q, l, moved ? mark : NULL, &buf, &len, &cap);
+			fwrite(buf, 1, len, f);
+			if (++done < total || a->last_eol)
+				fputs(a->eol, f);
+		}
+	}
+	free(buf);
 }

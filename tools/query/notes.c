@@ -7,9 +7,12 @@
 #include <string.h>
 
 #include "acpi/topo.h"
+#include "cpu-gen.h"
 #include "doctor-checks.h"
 #include "md-escape.h"
+#include "sev-version.h"
 #include "tools/host/pci-names.h"
+#include "tools/host/sev-probe.h"
 
 /* The settings the notes tabulate, per area, with what each use needs (domain.md section 1).
  * To add a row: add {area, prompt, needs}; prompts missing from a BIOS are left out. */
@@ -101,6 +104,63 @@ static const char *where_text(const struct fw_setting *s, char *buf, size_t len)
 	return buf;
 }
 
+/* The SEV firmware as the kernel prints it ("1.55 build 21"), from the PSP's platform status the
+ * snapshot probed, else from the ccp driver's log line; the SNP TCB versions as their fields. */
+static void sev_firmware_line(FILE *f, const struct fw_host *h)
+{
+	char a[48], b[48], tc[128], tr[128];
+	char *probe = fw_machine_read_text(h->machine, FW_SEV_PROBE_PATH);
+	json_t *doc = probe ? json_loads(probe, 0, NULL) : NULL;
+	free(probe);
+	json_t *plat = json_object_get(doc, "platform");
+	json_t *snp = json_object_get(plat, "snp"), *sev = json_object_get(plat, "sev");
+	bool snp_read = json_is_true(json_object_get(snp, "read")), sev_read = json_is_true(json_object_get(sev, "read"));
+	if (snp_read || sev_read) {
+		json_t *s = snp_read ? snp : sev;
+		struct fw_sev_fw v = {(unsigned)json_integer_value(json_object_get(s, "api_major")),
+				      (unsigned)json_integer_value(json_object_get(s, "api_minor")),
+				      (unsigned)json_integer_value(json_object_get(s, "build"))};
+		fw_md_cellf(f, "- SEV firmware: %s (%s, %s)", fw_sev_fw_text(&v, a, sizeof(a)),
+			    snp_read ? "SNP_PLATFORM_STATUS" : "SEV_PLATFORM_STATUS", FW_SEV_PROBE_PATH);
+		if (snp_read && sev_read) {
+			struct fw_sev_fw w = {(unsigned)json_integer_value(json_object_get(sev, "api_major")),
+					      (unsigned)json_integer_value(json_object_get(sev, "api_minor")),
+					      (unsigned)json_integer_value(json_object_get(sev, "build"))};
+			if (memcmp(&v, &w, sizeof(v)) != 0)
+				fw_md_cellf(f, "; SEV_PLATFORM_STATUS says %s", fw_sev_fw_text(&w, b, sizeof(b)));
+		}
+		const char *cur = json_string_value(json_object_get(snp, "current_tcb"));
+		const char *rep = json_string_value(json_object_get(snp, "reported_tcb"));
+		struct fw_cpu_gen cpu;
+		fw_cpu_gen_read(h->machine, &cpu);
+		if (snp_read && cur && rep) {
+			uint64_t c = strtoull(cur, NULL, 16), r = strtoull(rep, NULL, 16);
+			fw_snp_tcb_text(cpu.known ? cpu.family : 0, c, tc, sizeof(tc));
+			fw_snp_tcb_text(cpu.known ? cpu.family : 0, r, tr, sizeof(tr));
+			fputs("\n- SNP TCB: ", f);
+			if (c == r)
+				fw_md_cellf(f, "%s (current = reported, %s)", tc, cur);
+			else
+				fw_md_cellf(f, "current %s (%s), reported %s (%s)", tc, cur, tr, rep);
+		}
+		fputc('\n', f);
+		json_decref(doc);
+		return;
+	}
+	json_decref(doc);
+	const char *ccp[2];
+	size_t n = fw_host_log_lines(h, "SEV-SNP API", ccp, 1);
+	if (!n)
+		n = fw_host_log_lines(h, "SEV API", ccp, 1);
+	struct fw_sev_fw v;
+	bool is_snp;
+	if (n && fw_sev_fw_from_log(ccp[0], &v, &is_snp)) {
+		const char *api = strstr(ccp[0], "SEV");
+		fw_md_cellf(f, "- SEV firmware: %s (kernel log: %.*s)", fw_sev_fw_text(&v, a, sizeof(a)), (int)strcspn(api, "\n"), api);
+		fputc('\n', f);
+	}
+}
+
 static void header(FILE *f, struct fw_source *src, const struct fw_notes_options *o)
 {
 	const struct fw_host *h = src->have_host ? &src->host : NULL;
@@ -133,15 +193,7 @@ static void header(FILE *f, struct fw_source *src, const struct fw_notes_options
 		fputs("\n- Kernel: ", f);
 		fw_md_cell(f, h->kernel_release ? h->kernel_release : "(not captured)");
 		fputc('\n', f);
-		const char *ccp[2];
-		size_t n = fw_host_log_lines(h, "SEV-SNP API", ccp, 1);
-		if (!n)
-			n = fw_host_log_lines(h, "SEV API", ccp, 1);
-		if (n) {
-			const char *api = strstr(ccp[0], "SEV");
-			fw_md_cellf(f, "- SEV firmware: %.*s", (int)strcspn(api, "\n"), api);
-			fputc('\n', f);
-		}
+		sev_firmware_line(f, h);
 	}
 	const char *manifest = src->machine ? fw_machine_manifest_json(src->machine) : NULL;
 	if (manifest) {

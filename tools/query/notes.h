@@ -30,5 +30,12 @@ void fw_notes_user_blocks(FILE *f);
 /* The fresh notes with every marked block's content taken from the old file (same name);
  * old blocks the fresh text has no place for are appended. `old` may be NULL. Malloc'd. */
 char *fw_notes_keep_user_blocks(const char *old, size_t oldlen, const char *fresh, size_t freshlen, size_t *outlen);
+/* notes-keep.c: the fresh notes merged with the file they replace (`old`, NULL when none, read
+ * from `path`; path NULL: standard output): keep blocks by name, and every line the admin wrote
+ * outside them in place (*kept counts them); in a file, a last line lists the hashes of the
+ * generated lines, so the next run tells them apart. False (FW_E_UNWRITABLE, naming the file and the line) when the admin's lines cannot be
+ * placed: the caller writes nothing. *out is malloc'd. */
+bool fw_notes_merge(const char *old, size_t oldlen, const char *path, const char *fresh, size_t freshlen, char **out,
+		    size_t *outlen, size_t *kept, struct fw_error *err);
 
 #endif

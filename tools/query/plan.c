@@ -24,14 +24,14 @@ static void *grow(void *ptr, size_t *cap, size_t need, size_t size)
 	return fw_xrealloc(ptr, *cap * size);
 }
 
-static void note(struct fw_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(struct fw_plan *p, const char *fmt, ...)
+void fw_plan_note(struct fw_plan *p, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	fw_say_once(&p->notes, &p->nnotes, fmt, ap);
 	va_end(ap);
 }
+
 
 bool fw_plan_init(struct fw_plan *p, struct fw_source *src, struct fw_error *err)
 {
@@ -56,6 +56,7 @@ void fw_plan_free(struct fw_plan *p)
 	free(p->entries);
 	fw_say_once_free(p->notes, p->nnotes);
 	free(p->candidates);
+	free(p->copies);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -123,10 +124,22 @@ const struct fw_setting *fw_plan_lookup(struct fw_plan *p, const char *setting, 
 			}
 		}
 	}
+	free(p->copies);
+	p->copies = NULL;
+	p->ncopies = 0;
+	bool per_generation = false;
+	if (n > 1 && !module)
+		n = fw_plan_pick_module(p, setting, found, n, &per_generation);
 	if (n == 1) {
 		const struct fw_setting *st = found[0];
 		free(found);
 		return st;
+	}
+	if (per_generation) {
+		/* one setting per generation's module, which applies not known: each is planned */
+		p->copies = found;
+		p->ncopies = n;
+		return found[0];
 	}
 	if (n == 0) {
 		fw_error_set(err, FW_E_USAGE, "no setting \"%s\"%s%s (give a prompt, an x-UEFI keyword or VARSTORE+0xOFFSET; "
@@ -310,24 +323,37 @@ bool fw_plan_add(struct fw_plan *p, const char *setting, const char *value, cons
 {
 	const struct fw_setting *st = fw_plan_lookup(p, setting, module, err);
 	uint64_t v;
-	if (!st || !fw_plan_parse_value(st, value, &v, err))
+	if (!st)
+		return false;
+	if (p->ncopies) {
+		/* asked for by name: which generation's module is meant is the asker's to say */
+		p->candidates = p->copies;
+		p->ncandidates = p->ncopies;
+		p->copies = NULL;
+		p->ncopies = 0;
+		return fw_error_set(err, FW_E_USAGE, "\"%s\" is in %zu modules made for different CPU generations, and which "
+						     "one this machine runs is not known; give --module, the keyword or VARSTORE+0xOFFSET",
+				    setting, p->ncandidates);
+	}
+	if (!fw_plan_parse_value(st, value, &v, err))
 		return false;
 	return add_setting(p, st, v, setting, reason, check, err);
 }
 
-bool fw_plan_add_goal(struct fw_plan *p, const char *prompt, const char *values, bool has_min,
-		      unsigned long long min, const char *module, const char *reason, const char *check,
-		      struct fw_error *err)
+static bool standard_default(const struct fw_setting *st, uint64_t *v)
+{
+	for (uint32_t i = 0; i < st->ndefaults; i++)
+		if (st->defaults[i].store_id == 0 && st->defaults[i].has_value) {
+			*v = st->defaults[i].value;
+			return true;
+		}
+	return false;
+}
+
+static bool add_goal_one(struct fw_plan *p, const struct fw_setting *st, const char *prompt, const char *values,
+			 bool has_min, unsigned long long min, const char *reason, const char *check, struct fw_error *err)
 {
 	struct fw_error e2;
-	fw_error_clear(&e2);
-	const struct fw_setting *st = fw_plan_lookup(p, prompt, module, &e2);
-	if (!st) {
-		if (p->ncandidates)
-			return fw_error_set(err, FW_E_USAGE, "%s", e2.msg);
-		note(p, "%s: this BIOS has no such setting; goal skipped", prompt);
-		return true;
-	}
 	if (entry_of(p, st))
 		return true; /* a --set of the same setting wins */
 	uint64_t v = 0;
@@ -341,15 +367,54 @@ bool fw_plan_add_goal(struct fw_plan *p, const char *prompt, const char *values,
 	}
 	if (!ok)
 		return fw_error_set(err, FW_E_USAGE, "profile goal %s = %s: %s", prompt, values, e2.msg);
+	const char *mod = p->ncopies && st->fp->module->name ? st->fp->module->name : NULL;
 	if (has_min && st->has_current && st->current >= min) {
-		note(p, "%s is %" PRIu64 ", at least %llu already: goal met", st->prompt, st->current, min);
+		fw_plan_note(p, "%s%s%s is %" PRIu64 ", at least %llu already: goal met", st->prompt, mod ? " in " : "", mod ? mod : "",
+		     st->current, min);
 		return true;
 	}
 	if (st->has_current && st->current == v) {
-		note(p, "%s is %s already: goal met", st->prompt, fw_plan_value_text(p, st, v));
+		fw_plan_note(p, "%s%s%s is %s already: goal met", st->prompt, mod ? " in " : "", mod ? mod : "", fw_plan_value_text(p, st, v));
+		return true;
+	}
+	/* hidden by design (suppressed where it stands) with a default that meets the goal: the firmware
+	 * uses that default, and the setting cannot be changed from the menu anyway */
+	uint64_t d;
+	if (st->hidden == 1 && standard_default(st, &d) && (!st->has_current || st->current == d) &&
+	    (has_min ? d >= min : d == v)) {
+		fw_plan_note(p, "%s%s%s is hidden (suppress-if true) and its default %s meets the goal%s: goal met", st->prompt,
+		     mod ? " in " : "", mod ? mod : "", fw_plan_value_text(p, st, d),
+		     st->has_current ? "" : " (its stored value is not known: the default counts)");
 		return true;
 	}
 	return add_setting(p, st, v, NULL, reason, check, err);
+}
+
+bool fw_plan_add_goal(struct fw_plan *p, const char *prompt, const char *values, bool has_min,
+		      unsigned long long min, const char *module, const char *reason, const char *check,
+		      struct fw_error *err)
+{
+	struct fw_error e2;
+	fw_error_clear(&e2);
+	const struct fw_setting *st = fw_plan_lookup(p, prompt, module, &e2);
+	if (!st) {
+		if (p->ncandidates)
+			return fw_error_set(err, FW_E_USAGE, "%s", e2.msg);
+		fw_plan_note(p, "%s: this BIOS has no such setting; goal skipped", prompt);
+		return true;
+	}
+	const struct fw_setting *one[1] = {st};
+	size_t n = p->ncopies ? p->ncopies : 1;
+	const struct fw_setting **all = p->ncopies ? fw_arena_alloc(&p->arena, n * sizeof(*all)) : one;
+	if (p->ncopies)
+		memcpy(all, p->copies, n * sizeof(*all));
+	size_t ncopies = p->ncopies;
+	for (size_t i = 0; i < n; i++) {
+		p->ncopies = ncopies; /* the module labels in the notes */
+		if (!add_goal_one(p, all[i], prompt, values, has_min, min, reason, check, err))
+			return false;
+	}
+	return true;
 }
 
 /* ---- dependencies ---- */
@@ -541,7 +606,7 @@ static bool make_settable(struct fw_plan *p, const struct fw_setting *st, unsign
 		const struct fw_setting_cond *sc = &st->conds[k];
 		int state = cond_state(p, st, sc->cond);
 		if (state == -1)
-			note(p, "%s: cannot evaluate %s %s with the values known; left as it is", st->prompt,
+			fw_plan_note(p, "%s: cannot evaluate %s %s with the values known; left as it is", st->prompt,
 			     fw_ifr_cond_kind_name(sc->cond->kind), fw_setting_cond_text(sc));
 		if (state == 1 && !clear_condition(p, st, sc, depth, err))
 			return false;

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "parsers/arena.h"
+#include "cpu-gen.h"
 #include "source.h"
 
 #define FW_PLAN_MAX_RAW 16   /* widest question planned (bytes): numbers are at most 8 */
@@ -66,6 +67,13 @@ struct fw_plan {
 	size_t ncandidates;
 	const char *current_source; /* where old values came from */
 	char image_sha256[65];      /* the bytes the forms came from, "" when not known */
+	/* modules made per CPU generation (CBS modules of a multi-family image): the machine's CPU,
+	 * read once (plan-modules.c), and the other copies of the setting the last lookup returned
+	 * when which module applies is not known (each is planned, labelled with its module) */
+	int cpu_read;
+	struct fw_cpu_gen cpu;
+	const struct fw_setting **copies;
+	size_t ncopies;
 };
 
 /* Errors: FW_E_USAGE (exit 2) for an unknown or ambiguous setting, a bad value, conflicting
@@ -87,6 +95,21 @@ bool fw_plan_add_goal(struct fw_plan *p, const char *prompt, const char *values,
 /* Bring in what hides or locks the targets, order them first, find contradictions, fill bytes. */
 bool fw_plan_resolve(struct fw_plan *p, struct fw_error *err);
 void fw_plan_free(struct fw_plan *p);
+
+/* plan-modules.c: among settings that match one SETTING in several modules made per CPU
+ * generation (CbsSetupDxeSTP for Zen 4, CbsSetupDxeSHP for Zen 5, by the AGESA family code the
+ * module or varstore name ends in), keep those of the module that applies: the one matching the
+ * machine's CPU (proc/cpuinfo), else the one whose varstore the variables hold. Says which and
+ * why in a plan note. Returns how many are left in found (1: decided); *per_generation says the
+ * matches were such copies (false: an ambiguity of another kind). Profile goals plan every copy
+ * left, each labelled with its module; a --set naming one is an ambiguity for the asker. */
+size_t fw_plan_pick_module(struct fw_plan *p, const char *setting, const struct fw_setting **found, size_t n,
+			   bool *per_generation);
+/* "Zen 4" for a module or varstore name ending in an AGESA family code (STP, RS, SHP, BRH...). */
+const char *fw_module_generation(const char *name);
+
+/* A note of the plan (said once). */
+void fw_plan_note(struct fw_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Text of a value of a setting ("Enable", "100"), in the plan's arena. */
 const char *fw_plan_value_text(struct fw_plan *p, const struct fw_setting *st, uint64_t v);

@@ -1,6 +1,8 @@
 /* Opening SRC arguments and building their models on demand. */
 #include "source.h"
 
+#include "plan.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -718,15 +720,36 @@ const struct fw_setting *fw_source_setting(struct fw_source *src, const char *pr
 	struct fw_settings *s = fw_source_settings(src);
 	if (!s)
 		return NULL;
+	/* of CBS modules made per CPU generation, the one of the machine's CPU (plan-modules.c); a
+	 * setting only another generation's module has is not this machine's */
+	if (!src->cpu_read) {
+		src->cpu_read = true;
+		if (src->kind == FW_SOURCE_MACHINE)
+			fw_cpu_gen_read(src->machine, &src->cpu);
+		for (uint32_t i = 0; src->cpu.gen && i < s->n && !src->cpu_module; i++) {
+			const char *g = fw_module_generation(s->items[i].fp->module->name);
+			src->cpu_module = g && strcmp(g, src->cpu.gen) == 0;
+		}
+	}
 	uint32_t from = 0;
-	const struct fw_setting *first = NULL, *it;
+	const struct fw_setting *first = NULL, *current = NULL, *gen = NULL, *it;
+	bool other_gen_only = src->cpu_module;
 	while ((it = fw_settings_find(s, prompt, &from))) {
+		const char *g = src->cpu.gen ? fw_module_generation(it->fp->module->name) : NULL;
+		bool mine = g && strcmp(g, src->cpu.gen) == 0;
+		other_gen_only = other_gen_only && g && !mine;
+		if (mine && it->has_current)
+			return it;
+		if (mine && !gen)
+			gen = it;
 		if (!first)
 			first = it;
-		if (it->has_current)
-			return it;
+		if (it->has_current && !current)
+			current = it;
 	}
-	return first;
+	if (other_gen_only)
+		return NULL;
+	return gen ? gen : current ? current : first;
 }
 
 /* Without forms, a machine whose kernel driver exposes its BIOS settings (firmware-attributes)
@@ -1111,4 +1134,8 @@ void fw_source_doctor_ctx(struct fw_source *src, unsigned profiles, struct fw_do
 	ctx->src.image = src->image;
 	ctx->src.image_len = src->image ? src->image_len : 0;
 	ctx->src.image_name = src->image_name;
+	if (profiles & FW_PROFILE_SECURITY && src->image_name) {
+		const struct fw_version_fact *agesa = fw_inventory_version(fw_source_inventory(src), "agesa");
+		ctx->src.agesa = agesa ? agesa->value : NULL;
+	}
 }

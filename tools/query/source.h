@@ -18,6 +18,7 @@
 
 #include "acpi/set.h"
 #include "cache.h"
+#include "cpu-gen.h"
 #include "doctor.h"
 #include "tools/host/host.h"
 #include "ifr/hii.h"
@@ -95,6 +96,10 @@ struct fw_source {
 	/* modules and versions of the image */
 	bool inventory_built;
 	struct fw_inventory inventory;
+	/* the machine's CPU (proc/cpuinfo), read once: picks among CBS modules made per generation */
+	bool cpu_read;
+	struct fw_cpu_gen cpu;
+	bool cpu_module; /* the forms have a module made for that CPU's generation */
 	char **warnings; /* what could not be used, for the command to log */
 	size_t nwarnings;
 };

@@ -1,0 +1,65 @@
+/* CPU family, model and Zen generation of a machine. */
+#include "cpu-gen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* AMD's model ranges per family (processor programming references and revision guides):
+ * 17h 00-2Fh Zen/Zen+, 30h-AFh Zen 2; 19h 00-0Fh Milan, 20h-2Fh Vermeer, 40h-5Fh Rembrandt and
+ * Cezanne (Zen 3), 10h-1Fh Genoa and Storm Peak, 60h-7Fh Raphael and Phoenix, A0h-AFh Bergamo
+ * and Siena (Zen 4); 1Ah 00h-2Fh Turin, Shimada Peak and Strix, 40h-4Fh Granite Ridge, 60h-7Fh
+ * Krackan (Zen 5). Other 1Ah models are left unnamed: later generations keep family 1Ah. */
+static const struct {
+	unsigned family, lo, hi;
+	const char *gen;
+} gens[] = {
+	{0x17, 0x00, 0x2F, "Zen/Zen+"}, {0x17, 0x30, 0xAF, "Zen 2"}, {0x19, 0x00, 0x0F, "Zen 3"},
+	{0x19, 0x20, 0x2F, "Zen 3"},    {0x19, 0x40, 0x5F, "Zen 3"}, {0x19, 0x10, 0x1F, "Zen 4"},
+	{0x19, 0x60, 0x7F, "Zen 4"},    {0x19, 0xA0, 0xAF, "Zen 4"}, {0x1A, 0x00, 0x2F, "Zen 5"},
+	{0x1A, 0x40, 0x4F, "Zen 5"},    {0x1A, 0x60, 0x7F, "Zen 5"},
+};
+
+const char *fw_cpu_gen_name(unsigned family, unsigned model)
+{
+	for (size_t i = 0; i < sizeof(gens) / sizeof(gens[0]); i++)
+		if (gens[i].family == family && model >= gens[i].lo && model <= gens[i].hi)
+			return gens[i].gen;
+	return NULL;
+}
+
+bool fw_cpu_gen_read(struct fw_machine *m, struct fw_cpu_gen *out)
+{
+	memset(out, 0, sizeof(*out));
+	char *text = m ? fw_machine_read_text(m, "proc/cpuinfo") : NULL;
+	if (!text)
+		return false;
+	bool have_model = false;
+	/* the first processor's block: up to the first blank line */
+	for (char *l = text; *l && *l != '\n';) {
+		size_t n = strcspn(l, "\n");
+		char line[256];
+		snprintf(line, sizeof(line), "%.*s", (int)(n < 255 ? n : 255), l);
+		l += n + (l[n] ? 1 : 0);
+		char *colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		const char *v = colon + 1 + strspn(colon + 1, " \t");
+		size_t k = strcspn(line, "\t:");
+		while (k && line[k - 1] == ' ')
+			k--;
+		if (k == 10 && strncmp(line, "cpu family", 10) == 0) {
+			out->family = (unsigned)strtoul(v, NULL, 10);
+			out->known = true;
+		} else if (k == 5 && strncmp(line, "model", 5) == 0) {
+			out->model = (unsigned)strtoul(v, NULL, 10);
+			have_model = true;
+		} else if (k == 10 && strncmp(line, "model name", 10) == 0) {
+			snprintf(out->model_name, sizeof(out->model_name), "%s", v);
+		}
+	}
+	free(text);
+	if (out->known && have_model)
+		out->gen = fw_cpu_gen_name(out->family, out->model);
+	return out->known;
+}
