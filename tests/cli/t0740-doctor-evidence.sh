@@ -94,7 +94,7 @@ import json, sys
 d = {c["id"]: c for c in json.load(open(sys.argv[1]))["checks"]}
 g = d["gpu-identity-domains"]
 assert g["status"] == "fail", g
-assert "4 Blackwell GPUs are in identity groups: 0000:23:00.0 (group 13)" in g["explanation"], g["explanation"]
+assert "4 Blackwell GPUs are in identity groups and failing: 0000:23:00.0 (group 13)" in g["explanation"], g["explanation"]
 fix = g["fix"]
 steps = ["echo DMA-FQ > /sys/kernel/iommu_groups/13/type", "echo 1 > /sys/bus/pci/devices/0000:23:00.0/remove",
          "setpci -s 0000:22:00.0 BRIDGE_CONTROL=0x40:0x40", "echo 1 > /sys/bus/pci/rescan", "cold power cycle"]

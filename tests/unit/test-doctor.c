@@ -81,7 +81,7 @@ static bool run_as(const char *dir, unsigned profiles, enum fw_doctor_role role,
 	struct fw_error err;
 	if (!fw_machine_open(dir, m, &err) || !fw_host_load(*m, h, &err))
 		return false;
-	struct fw_doctor_ctx ctx = {h, {0}, profiles, role};
+	struct fw_doctor_ctx ctx = {.host = h, .profiles = profiles, .role = role};
 	fw_doctor_run(&ctx, rep);
 	return true;
 }
@@ -219,7 +219,7 @@ TEST(doctor_every_check_has_evidence_or_skips)
 	fw_host_free(&h);
 	fw_machine_close(m);
 	/* no machine at all (an image alone gives settings; here nothing): every check skips */
-	struct fw_doctor_ctx none = {NULL, {0}, FW_PROFILE_ALL, FW_ROLE_AUTO};
+	struct fw_doctor_ctx none = {.host = NULL, .profiles = FW_PROFILE_ALL, .role = FW_ROLE_AUTO};
 	fw_doctor_run(&none, &rep);
 	check_all_have_evidence(&rep, "no machine");
 	CHECK_EQ(rep.skip, rep.count);
@@ -295,7 +295,7 @@ TEST(doctor_identity_blackwell_fails_with_recovery)
 				     "group 21, identity now)") != NULL);
 	CHECK_MSG(strstr(d->explanation, "0x62:0xffff:2142") && strstr(d->explanation, "FSP error 0x177") &&
 	      strstr(d->explanation, "Xid 79") && strstr(d->explanation, "probe error -1"), "%s", d->explanation);
-	CHECK(strstr(d->explanation, "Cause: the GPU's IOMMU group is identity now") != NULL);
+	CHECK(strstr(d->explanation, "Cause: the failing GPUs' IOMMU groups are identity now") != NULL);
 	CHECK(d->fix && strstr(d->fix, "setpci -s 0000:42:01.0") != NULL);
 	/* faults logged before the switch are not put on the identity domain */
 	const struct fw_check_result *f = find(&rep, "p2p-io-page-faults");

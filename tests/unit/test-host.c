@@ -243,3 +243,59 @@ TEST(kernel_log_from_kmsg_records)
 	CHECK_STR(why, "No such file or directory");
 	fw_sysroot_remove(dir);
 }
+
+/* Device history: the log forms give the same events with their times; a journal's boot marker
+ * keeps only the last boot; the latest state tells history from current errors. */
+TEST(host_device_history_forms_and_state)
+{
+	struct fw_dev_history h;
+	fw_dev_history_parse("[ 7602.300100] NVRM: GPU 0000:23:00.0: RmInitAdapter failed! (0x62:0xffff:2142)\n"
+			     "6,900,7602300400,-;nvidia: probe of 0000:23:00.0 failed with error -1\n"
+			     "Dec 05 06:19:32 pve kernel: pci 0000:23:00.0: Removing from iommu group 13\n"
+			     "2026-12-05T06:19:33+0000 pve kernel: pci 0000:23:00.0: [10de:2bb5] type 00 class 0x030200\n"
+			     "[ 7701.000100] pve kernel: pci 0000:23:00.0: Adding to iommu group 13\n"
+			     "[Sat Dec  5 06:19:34 2026] nvidia 0000:23:00.0: enabling device (0000 -> 0002)\n"
+			     "Dec 05 06:19:35 pve sshd[1]: pci 0000:23:00.0: Removing from iommu group 13\n"
+			     "[ 7702.0] vfio-pci 0000:41:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x0012 address=0x1000 flags=0x0]\n"
+			     "[ 7703.0] AMD-Vi: Event logged [IO_PAGE_FAULT device=41:00.0 domain=0x0012 address=0x2000 flags=0x0]\n"
+			     "[ 7704.0] NVRM: Xid (PCI:0000:41:00): 79, pid=1, GPU has fallen off the bus.\n"
+			     "[ 7705.0] amdgpu 0000:c1:00.0: probe with driver amdgpu failed with error -22\n",
+			     &h);
+	CHECK_EQ(h.count, (size_t)11 - 1); /* sshd's line is not the kernel's */
+	CHECK_EQ(h.events[0].kind, FW_DEV_DRIVER_ERROR);
+	CHECK(strcmp(h.events[0].what, "RmInitAdapter failed (0x62:0xffff:2142)") == 0);
+	CHECK(strcmp(h.events[0].when, "7602.300100 s") == 0);
+	CHECK_EQ(h.events[1].kind, FW_DEV_PROBE_FAILED);
+	CHECK(strcmp(h.events[1].when, "7602.300400 s") == 0 && strcmp(h.events[1].what, "probe error -1") == 0);
+	CHECK_EQ(h.events[2].kind, FW_DEV_REMOVED);
+	CHECK(strcmp(h.events[2].when, "Dec 05 06:19:32") == 0 && h.events[2].group == 13);
+	CHECK_EQ(h.events[3].kind, FW_DEV_ENUMERATED);
+	CHECK(strcmp(h.events[3].when, "2026-12-05T06:19:33+0000") == 0);
+	CHECK_EQ(h.events[4].kind, FW_DEV_GROUP);
+	CHECK_EQ(h.events[5].kind, FW_DEV_ENABLED);
+	CHECK(strcmp(h.events[5].driver, "nvidia") == 0 && strcmp(h.events[5].when, "Sat Dec  5 06:19:34 2026") == 0);
+	CHECK(h.events[6].kind == FW_DEV_FAULT && strcmp(h.events[6].driver, "vfio-pci") == 0);
+	CHECK(h.events[7].kind == FW_DEV_FAULT && strcmp(h.events[7].bdf, "0000:41:00.0") == 0);
+	CHECK(strcmp(h.events[8].what, "Xid 79") == 0 && strcmp(h.events[8].bdf, "0000:41:00.0") == 0);
+	CHECK(h.events[9].kind == FW_DEV_PROBE_FAILED && strcmp(h.events[9].driver, "amdgpu") == 0);
+	struct fw_dev_state st;
+	fw_dev_state(&h, "0000:23:00.0", &st);
+	CHECK(st.recovered && st.errors == 2 && st.errors_current == 0);
+	CHECK(st.reenumerated == &h.events[3] && st.start == &h.events[5] && !st.removed);
+	fw_dev_state(&h, "0000:41:00.0", &st);
+	CHECK(!st.recovered && st.errors_current == 1 && st.faults == 2 && !st.start);
+	fw_dev_history_free(&h);
+
+	/* two boots: only the last one's events */
+	fw_dev_history_parse("[    0.000000] Linux version 6.14.8-2-pve\n"
+			     "[  900.1] NVRM: GPU 0000:23:00.0: RmInitAdapter failed! (0x62:0xffff:2142)\n"
+			     "-- Boot 0123456789abcdef0123456789abcdef --\n"
+			     "[    0.000000] pve kernel: Linux version 6.14.8-2-pve\n"
+			     "[   10.5] pve kernel: nvidia 0000:23:00.0: enabling device (0000 -> 0002)\n",
+			     &h);
+	CHECK_EQ(h.earlier_boots, (size_t)1);
+	CHECK_EQ(h.count, (size_t)1);
+	fw_dev_state(&h, "0000:23:00.0", &st);
+	CHECK(st.errors == 0 && st.start);
+	fw_dev_history_free(&h);
+}

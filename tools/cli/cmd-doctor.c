@@ -21,6 +21,8 @@ static const char *status_color(const struct fw_cli *cli, enum fw_check_status s
 	case FW_CHECK_WARN: return fw_cli_color(cli, "yellow");
 	case FW_CHECK_FAIL: return fw_cli_color(cli, "red");
 	case FW_CHECK_SKIP: return fw_cli_color(cli, "dim");
+	case FW_CHECK_PENDING: return fw_cli_color(cli, "cyan");
+	case FW_CHECK_ACCEPTED: return fw_cli_color(cli, "dim");
 	}
 	return "";
 }
@@ -50,7 +52,7 @@ static void print_text(struct fw_cli *cli, const char *src, const char *profile,
 	bool verbose = cli->verbose > 0;
 	for (size_t i = 0; i < rep->count; i++) {
 		const struct fw_check_result *c = &rep->results[i];
-		char status[8];
+		char status[12];
 		snprintf(status, sizeof(status), "%s", fw_check_status_name(c->status));
 		for (char *p = status; *p; p++)
 			*p = (char)(*p - 32);
@@ -79,9 +81,20 @@ static void print_text(struct fw_cli *cli, const char *src, const char *profile,
 			free(line);
 		}
 	}
-	fprintf(f, "\n%zu checks: %s%zu pass%s, %s%zu warn%s, %s%zu fail%s, %zu skip\n", rep->count,
+	fprintf(f, "\n%zu checks: %s%zu pass%s, %s%zu warn%s, %s%zu fail%s, %zu skip", rep->count,
 		status_color(cli, FW_CHECK_PASS), rep->pass, r, status_color(cli, FW_CHECK_WARN), rep->warn, r,
 		status_color(cli, FW_CHECK_FAIL), rep->fail, r, rep->skip);
+	/* the statuses most machines never have are named only when present */
+	if (rep->pending)
+		fprintf(f, ", %s%zu pending%s", status_color(cli, FW_CHECK_PENDING), rep->pending, r);
+	if (rep->accepted)
+		fprintf(f, ", %zu accepted", rep->accepted);
+	fputc('\n', f);
+	char *ready = fw_doctor_readiness_line(rep);
+	char *ready_line = fw_xasprintf("Readiness: %s", ready);
+	fw_text_wrap_hanging(f, ready_line, "", "  ", 100);
+	free(ready_line);
+	free(ready);
 	if (rep->profiles & FW_PROFILE_SECURITY) {
 		char *line = security_level_line(rep);
 		fprintf(f, "%s%s%s\n", b, line, r);
@@ -98,8 +111,18 @@ static void print_markdown(struct fw_cli *cli, const char *src, const char *prof
 	fputs("# Doctor: ", f);
 	fw_md_cell(f, src);
 	fprintf(f, " (profile %s)\n\n", profile);
-	fprintf(f, "%zu checks: %zu pass, %zu warn, %zu fail, %zu skip.", rep->count, rep->pass, rep->warn, rep->fail,
+	fprintf(f, "%zu checks: %zu pass, %zu warn, %zu fail, %zu skip", rep->count, rep->pass, rep->warn, rep->fail,
 		rep->skip);
+	if (rep->pending)
+		fprintf(f, ", %zu pending", rep->pending);
+	if (rep->accepted)
+		fprintf(f, ", %zu accepted", rep->accepted);
+	fputc('.', f);
+	char *ready = fw_doctor_readiness_line(rep);
+	fputs(" Readiness: ", f);
+	fw_md_cell(f, ready);
+	fputc('.', f);
+	free(ready);
 	if (rep->profiles & FW_PROFILE_SECURITY) {
 		char *line = security_level_line(rep);
 		fputc(' ', f);
@@ -201,6 +224,55 @@ static void shown_markdown(struct fw_cli *cli, const void *ctx)
 	print_markdown(cli, s->source, s->profile, s->rep, s->settings ? fw_source_current_text(s->src) : NULL);
 }
 
+static int bad_accept(struct fw_cli *cli, const char *why)
+{
+	struct fw_error e;
+	fw_error_set(&e, FW_E_INVALID, "%s", why);
+	return fw_cli_fail(cli, &e);
+}
+
+/* Acceptances from the machine's etc/fwlens/accept, then --accept (later ones win). */
+static int load_accepts(struct fw_cli *cli, struct fw_source *src, struct fw_doctor_accept **list, size_t *n)
+{
+	char err[768];
+	if (src->kind == FW_SOURCE_MACHINE && src->machine) {
+		char *text = fw_machine_read_text(src->machine, FW_ACCEPT_PATH);
+		bool ok = !text || fw_doctor_accept_parse(text, FW_ACCEPT_PATH, list, n, err, sizeof(err));
+		free(text);
+		if (!ok)
+			return bad_accept(cli, err);
+	}
+	const char *args[64];
+	size_t na = fw_cli_opt_all(cli, "accept", args, 64);
+	for (size_t i = 0; i < na && i < 64; i++)
+		if (!fw_doctor_accept_arg(args[i], list, n, err, sizeof(err)))
+			return fw_cli_usage_error(cli, "%s", err);
+	for (size_t i = 0; i < *n; i++)
+		if (!fw_doctor_check_known((*list)[i].check)) {
+			if (strcmp((*list)[i].from, "--accept") == 0)
+				return fw_cli_usage_error(cli, "--accept names no check '%s' (fwlens doctor --format json lists the ids)",
+							  (*list)[i].check);
+			snprintf(err, sizeof(err), "%s: no check is called '%s'", (*list)[i].from, (*list)[i].check);
+			return bad_accept(cli, err);
+		}
+	return 0;
+}
+
+/* --accept-line CHECK: the line that accepts the check for the evidence it has now. */
+static int print_accept_line(struct fw_cli *cli, const struct fw_doctor_report *rep, const char *id)
+{
+	for (size_t i = 0; i < rep->count; i++) {
+		const struct fw_check_result *c = &rep->results[i];
+		if (strcmp(c->id, id) != 0)
+			continue;
+		char *line = fw_doctor_accept_line(c);
+		fprintf(fw_cli_out(cli), "%s\n", line);
+		free(line);
+		return 0;
+	}
+	return fw_cli_usage_error(cli, "--accept-line names no check of this run: '%s'", id);
+}
+
 static int run_doctor(struct fw_cli *cli)
 {
 	const char *profile = fw_cli_opt(cli, "profile") ? fw_cli_opt(cli, "profile") : "all";
@@ -227,8 +299,26 @@ static int run_doctor(struct fw_cli *cli)
 	struct fw_doctor_ctx ctx;
 	fw_source_doctor_ctx(&src, mask, &ctx);
 	ctx.role = role;
+	struct fw_doctor_accept *accepts = NULL;
+	size_t naccepts = 0;
+	rc = load_accepts(cli, &src, &accepts, &naccepts);
+	if (rc) {
+		fw_doctor_accepts_free(accepts, naccepts);
+		fw_source_close(&src);
+		return rc;
+	}
+	ctx.accepts = accepts;
+	ctx.naccepts = naccepts;
 	struct fw_doctor_report rep;
 	fw_doctor_run(&ctx, &rep);
+	const char *line_for = fw_cli_opt(cli, "accept-line");
+	if (line_for) {
+		rc = print_accept_line(cli, &rep, line_for);
+		fw_doctor_report_free(&rep);
+		fw_doctor_accepts_free(accepts, naccepts);
+		fw_source_close(&src);
+		return rc;
+	}
 	struct fw_record_key key;
 	fw_record_key_init(&key, cli->argv[0], src.kind == FW_SOURCE_MACHINE ? src.machine : NULL);
 	struct shown shown = {&src, &rep, &key, profile, cli->argv[0], ctx.src.setting != NULL};
@@ -236,6 +326,7 @@ static int run_doctor(struct fw_cli *cli)
 	rc = rep.fail ? FW_EXIT_DIFFERENT : 0;
 	fw_record_key_free(&key);
 	fw_doctor_report_free(&rep);
+	fw_doctor_accepts_free(accepts, naccepts);
 	fw_source_close(&src);
 	return rc;
 }
@@ -244,13 +335,15 @@ static const struct fw_option doctor_options[] = {
 	{"profile", 0, "NAME", "which checks: sev-snp-host, vfio, p2p, all (default: the three before) or security", "sev-snp-host,vfio,p2p,all,security"},
 	{"role", 0, "ROLE", "judge the machine as what its CPU flags and DMI say (auto, the default), as the host under test (host: a VM with an IOMMU of its own) or as a guest", "auto,host,guest"},
 	{"image", 0, "FILE", "BIOS image whose forms decode the machine's stored settings", NULL},
+	{"accept", 0, "CHECK=REASON", "accept a check's warn, fail or pending verdict with a reason (repeatable; adds to the machine's etc/fwlens/accept)", NULL},
+	{"accept-line", 0, "CHECK", "print the etc/fwlens/accept line that accepts CHECK for the evidence it has now, and exit", NULL},
 	FW_CACHE_OPTIONS,
 	{"vars", 'V', "VARS", "current values from here: anything `fwlens nvram` reads (efivarfs folder or tar, NVRAM store or volume, whole image)", NULL},
 	{0},
 };
 
 FW_COMMAND(doctor,
-	.synopsis = "SRC [--profile sev-snp-host|vfio|p2p|all|security] [--role auto|host|guest] [--image FILE] [--image-dir DIR] [--cache-dir DIR|--no-cache] [--format text|json|jsonl|xml|markdown|prometheus|openmetrics]",
+	.synopsis = "SRC [--profile sev-snp-host|vfio|p2p|all|security] [--role auto|host|guest] [--accept CHECK=REASON]... [--accept-line CHECK] [--image FILE] [--image-dir DIR] [--cache-dir DIR|--no-cache] [--format text|json|jsonl|xml|markdown|prometheus|openmetrics]",
 	.summary = "Check whether a host is set up right for SEV-SNP, vfio passthrough and GPU peer-to-peer",
 	.description =
 		"SRC is a machine: a snapshot file, a folder laid out like a Linux root, or / for this machine. "
@@ -282,7 +375,27 @@ FW_COMMAND(doctor,
 		"protection, dbx), 3 when tier 3 passes too (memory encryption, SEV firmware, alias check, TCB); a check "
 		"that warns or skips stops the level as a failure does (not known is not passed). A failed runtime check "
 		"(/dev/sev, /dev/kvm, memlock, CPUID) adds '!' without lowering it. \"all\" does not include security.\n\n"
-		"Exit status 1 when any check fails.",
+		"Verdicts are on the machine as it is now: the kernel log is read per device with each line's time (the "
+		"last boot only); a GPU whose driver failed and that was re-enumerated or probed again with no error since "
+		"is history (warn), an error after its latest enumeration or probe is current (fail), and the recovery "
+		"names only the GPUs failing now with `fwlens plan SRC --gpu-recovery BDF[,BDF...] -o recover.sh`. A fault "
+		"of a device bound to vfio-pci is its guest's. The readiness line names the role each failure touches: the "
+		"SNP host, the GPUs given to VMs, the host GPUs. In a container the firmware and boot-configuration checks "
+		"skip.\n\n"
+		"Statuses: pass, warn, fail, skip; pending when the stored configuration for the next boot (/etc/kernel/cmdline, "
+		"GRUB_CMDLINE_LINUX in /etc/default/grub, options in /etc/modprobe.d) differs from what runs now "
+		"(/proc/cmdline, /sys/module/*/parameters): the evidence names both sides and the verdict changes at the "
+		"next boot; accepted when an admin accepted the check.\n\n"
+		"Accepting: --accept CHECK=REASON, or a line \"CHECK [sha=FINGERPRINT] REASON\" in etc/fwlens/accept of the "
+		"machine's root (captured by snapshot; '#' starts a comment). An accepted check says accepted with the reason "
+		"and its evidence (JSON: \"judged\" is the verdict it would have, \"accepted\" the reason) and does not count "
+		"toward exit status 1. The fingerprint is the first 12 hex digits of the SHA-256 of the kinds of its evidence "
+		"(each item with counts, times and long hex addresses masked): more of the same faults keep it, a new fault "
+		"pair, error code or device changes it, and a line whose sha= no longer matches is reported again with both "
+		"fingerprints. --accept-line CHECK prints the line for the evidence now (replace REASON). A malformed line is "
+		"exit status 3 naming its line.\n\n"
+		"Exit status 1 when any check fails (pending, warn, accepted and skip do not); 2 for a bad option; 3 for a "
+		"bad accept file; 4 when SRC cannot be read.",
 	.formats = "text,json,jsonl,xml,markdown,prometheus,openmetrics",
 	.options = doctor_options,
 	.examples = "fwlens doctor /\n"

@@ -230,6 +230,31 @@ static int run_show(struct fw_cli *cli)
 		json_object_set_new(facts, dmi[k][0], v ? json_string(v) : json_null());
 		free(v);
 	}
+	/* which boot was captured, and where its kernel log came from */
+	char *boot_id = fw_machine_read_text(m, "proc/sys/kernel/random/boot_id");
+	if (boot_id)
+		boot_id[strcspn(boot_id, "\n")] = '\0';
+	json_object_set_new(facts, "boot_id", boot_id ? json_string(boot_id) : json_null());
+	free(boot_id);
+	char *stat = fw_machine_read_text(m, "proc/stat");
+	const char *bt = stat ? strstr(stat, "\nbtime ") : NULL;
+	json_object_set_new(facts, "boot_time", bt ? json_integer(strtoll(bt + 7, NULL, 10)) : json_null());
+	free(stat);
+	/* the running kernel (/dev/kmsg, dmesg) or the file var/log/dmesg; a folder and its snapshot say the same */
+	const char *log_from = NULL;
+	if (!members) { /* a folder, or / where the running kernel's log is read */
+		log_from = fw_machine_kernel_log_from(m);
+		if (strcmp(log_from, "var/log/dmesg") == 0 && !fw_machine_exists(m, "var/log/dmesg"))
+			log_from = NULL;
+	}
+	json_array_foreach(members, i, e)
+	{
+		const char *mp = json_string_value(json_object_get(e, "path"));
+		const char *from = json_string_value(json_object_get(e, "from"));
+		if (mp && from && strcmp(mp, "var/log/dmesg") == 0) /* a file's absolute path names var/log/dmesg */
+			log_from = from[0] == '/' && strcmp(from, "/dev/kmsg") != 0 ? "var/log/dmesg" : from;
+	}
+	json_object_set_new(facts, "kernel_log_from", log_from ? json_string(log_from) : json_null());
 	json_t *counts = json_object();
 	json_object_set_new(counts, "acpi_tables", json_integer((json_int_t)count_files(m, "sys/firmware/acpi/tables", 0)));
 	json_object_set_new(counts, "efivars", json_integer((json_int_t)count_files(m, "sys/firmware/efi/efivars", 2)));

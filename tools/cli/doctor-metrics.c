@@ -72,12 +72,15 @@ void fw_doctor_write_metrics(FILE *f, const struct fw_doctor_metrics *m)
 {
 	const struct fw_doctor_report *r = m->report;
 	const char *host = m->key->host ? m->key->host : m->key->source;
-	static const enum fw_check_status all[] = {FW_CHECK_PASS, FW_CHECK_WARN, FW_CHECK_FAIL, FW_CHECK_SKIP};
+	static const enum fw_check_status all[] = {FW_CHECK_PASS, FW_CHECK_WARN,    FW_CHECK_FAIL,
+						   FW_CHECK_SKIP, FW_CHECK_PENDING, FW_CHECK_ACCEPTED};
+	const size_t nall = sizeof(all) / sizeof(all[0]);
 
 	family(f, "fwlens_doctor_check_status", m->openmetrics ? "stateset" : "gauge", NULL,
-	       "Status of each doctor check: 1 for the status it has (pass, warn, fail, skip), 0 for the others.");
+	       "Status of each doctor check: 1 for the status it has (pass, warn, fail, skip, pending: waits for "
+	       "the next boot, accepted: by an admin), 0 for the others.");
 	for (size_t i = 0; i < r->count; i++)
-		for (size_t s = 0; s < 4; s++) {
+		for (size_t s = 0; s < nall; s++) {
 			fputs("fwlens_doctor_check_status{", f);
 			put_label(f, "host", host, true);
 			put_label(f, "check", r->results[i].id, false);
@@ -88,8 +91,8 @@ void fw_doctor_write_metrics(FILE *f, const struct fw_doctor_metrics *m)
 		}
 
 	family(f, "fwlens_doctor_checks", "gauge", NULL, "Number of doctor checks with each status.");
-	const size_t counts[] = {r->pass, r->warn, r->fail, r->skip};
-	for (size_t s = 0; s < 4; s++) {
+	const size_t counts[] = {r->pass, r->warn, r->fail, r->skip, r->pending, r->accepted};
+	for (size_t s = 0; s < nall; s++) {
 		fputs("fwlens_doctor_checks{", f);
 		put_label(f, "host", host, true);
 		put_label(f, "status", fw_check_status_name(all[s]), false);

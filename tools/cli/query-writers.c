@@ -167,6 +167,8 @@ json_t *fw_query_json_fact(const struct fw_fact_answer *a)
 	json_object_set_new(o, "name", json_string(a->rule->name));
 	json_object_set_new(o, "state", json_string(fw_fact_state_name(a->state)));
 	json_object_set_new(o, "summary", str_or_null(a->summary));
+	json_object_set_new(o, "side", str_or_null(a->side));
+	json_object_set_new(o, "boot", str_or_null(a->boot));
 	json_t *ev = json_array();
 	for (size_t i = 0; i < a->nevidence; i++)
 		json_array_append_new(ev, json_string(a->evidence[i]));

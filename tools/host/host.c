@@ -353,6 +353,35 @@ static char *first_flags(const char *cpuinfo)
 }
 
 /* DMI names of hypervisors' virtual hardware (sys_vendor or product_name). */
+/* Container managers' own marks: systemd's run/systemd/container (lxc, docker, podman, ...),
+ * PID 1's container= variable (LXC sets it), Docker's /.dockerenv, Podman's run/.containerenv. */
+static char *container_mark(struct fw_machine *m)
+{
+	char *t = fw_machine_read_text(m, "run/systemd/container");
+	if (t) {
+		t[strcspn(t, "\n")] = '\0';
+		char *why = fw_xasprintf("run/systemd/container: %s", t);
+		free(t);
+		return why;
+	}
+	struct fw_blob b;
+	if (fw_machine_read(m, "proc/1/environ", &b, NULL)) {
+		/* NUL-separated; only the container= entry is looked at */
+		for (size_t i = 0; i < b.len;) {
+			const char *e = (const char *)b.data + i;
+			size_t l = strnlen(e, b.len - i);
+			if (l > 10 && memcmp(e, "container=", 10) == 0)
+				return fw_xasprintf("proc/1/environ: container=%.*s", (int)(l - 10 < 32 ? l - 10 : 32), e + 10);
+			i += l + 1;
+		}
+	}
+	if (fw_machine_exists(m, ".dockerenv"))
+		return fw_xstrdup(".dockerenv: a Docker container");
+	if (fw_machine_exists(m, "run/.containerenv"))
+		return fw_xstrdup("run/.containerenv: a Podman container");
+	return NULL;
+}
+
 static const char *dmi_hypervisor(const struct fw_host *h)
 {
 	static const char *const names[] = {"QEMU", "KVM", "VMware", "VirtualBox", "innotek GmbH", "Xen", "Bochs",
@@ -575,6 +604,7 @@ bool fw_host_load(struct fw_machine *m, struct fw_host *h, struct fw_error *err)
 	else if (vm)
 		h->guest_why = strstr(h->vendor ? h->vendor : "", vm) ? "the DMI system vendor of a hypervisor"
 								       : "the DMI product name of a hypervisor";
+	h->container_why = container_mark(m);
 	load_pci(h);
 	load_groups(h);
 	load_gpu_stack(h);
@@ -588,6 +618,7 @@ bool fw_host_load(struct fw_machine *m, struct fw_host *h, struct fw_error *err)
 		h->dmesg = fw_xstrndup((const char *)b.data, b.len);
 	h->dmesg_from = fw_machine_kernel_log_from(m);
 	parse_faults(h);
+	fw_dev_history_parse(h->dmesg, &h->history);
 	return true;
 }
 
@@ -659,5 +690,7 @@ void fw_host_free(struct fw_host *h)
 	for (size_t i = 0; i < h->nfaults; i++)
 		free(h->faults[i].line);
 	free(h->faults);
+	fw_dev_history_free(&h->history);
+	free(h->container_why);
 	memset(h, 0, sizeof(*h));
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "device-history.h"
 #include "machine.h"
 #include "pci-config.h"
 
@@ -82,6 +83,10 @@ struct fw_host {
 	/* a virtual machine: why it is one ("hypervisor CPU flag", "DMI product QEMU"), else NULL */
 	const char *guest_why;
 	bool dev_sev_guest; /* /dev/sev-guest: the SEV-SNP guest driver's node */
+	/* a container: what says so ("run/systemd/container: lxc", ".dockerenv", ...), else NULL. It
+	 * shares the host's kernel, so /proc and the kernel log are the host's, but not its firmware
+	 * variables or its /etc. */
+	char *container_why;
 	char *nvidia_version; /* first line of /proc/driver/nvidia/version, or NULL */
 	bool pve_captured;    /* etc/pve/qemu-server or etc/pve/lxc exists */
 	char *dmesg;   /* the kernel log, NUL-terminated */
@@ -89,6 +94,7 @@ struct fw_host {
 	char dmesg_why[256]; /* why there is no kernel log */
 	struct fw_iommu_fault *faults;
 	size_t nfaults;
+	struct fw_dev_history history; /* per-device events of the last boot in the log (device-history.h) */
 };
 
 bool fw_host_load(struct fw_machine *m, struct fw_host *h, struct fw_error *err);

@@ -679,6 +679,12 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 		take_file(&c, boot_files[i], "boot-config", true);
 	for (size_t i = 0; boot_dirs[i]; i++)
 		take_tree(&c, boot_dirs[i], "boot-config", 1);
+	/* the checks an admin accepted (doctor reads it from the machine) */
+	take_file(&c, "etc/fwlens/accept", "fwlens-config", true);
+	/* container managers' marks (not proc/1/environ: it may hold secrets) */
+	take_file(&c, "run/systemd/container", "container", true);
+	take_file(&c, ".dockerenv", "container", true);
+	take_file(&c, "run/.containerenv", "container", true);
 	take_tree(&c, "etc/pve/qemu-server", "proxmox", 1);
 	take_tree(&c, "etc/pve/lxc", "proxmox", 1);
 	/* device nodes are recorded by existence; "dev" itself tells that they were looked for */

@@ -96,22 +96,38 @@ void fw_check_bios_smee(const struct fw_doctor_ctx *ctx, struct fw_check_result 
 		return;
 	const struct fw_host *h = ctx->host;
 	bool on = text_is(&s, "Enable", "Enabled");
-	if (on && fw_doctor_probed_syscfg(h, "mem_encrypt") == 0) {
+	bool sme_flag = fw_doctor_has_flag(h, "sme");
+	if (on && fw_doctor_probed_syscfg(h, "mem_encrypt") == 0 && sme_flag) {
+		/* the running state contradicts itself: no boot is pending, something is wrong now */
 		fw_check_evidence(r, FW_EVIDENCE_FILE, "fwlens/probes/sev.json", "SYSCFG MemEncryptionModEn 0 (MSR 0xC0010010 bit 23)");
+		fw_check_evidence(r, FW_EVIDENCE_FILE, "proc/cpuinfo", "sme flag present");
 		fw_check_set(r, FW_CHECK_WARN,
-			     "The stored value is Enable, but SYSCFG MemEncryptionModEn read 0 on the running machine: the BIOS "
-			     "value and the hardware state disagree (see sev-platform).",
-			     "Check that the machine booted with these variables (a change waits for a cold boot).");
+			     "The stored value is Enable and the kernel reports the sme CPU flag, but SYSCFG MemEncryptionModEn "
+			     "read 0: the running state disagrees with itself (see sev-platform).",
+			     "Capture again as root with the msr module loaded; if SYSCFG still reads 0, report it to the "
+			     "board vendor.");
 		return;
 	}
-	if (on && h && h->cpu_flags && !strstr(h->cpu_flags, " sme") && !h->guest_why) {
+	if (on && fw_doctor_probed_syscfg(h, "mem_encrypt") == 0) {
+		fw_check_evidence(r, FW_EVIDENCE_FILE, "fwlens/probes/sev.json", "SYSCFG MemEncryptionModEn 0 (MSR 0xC0010010 bit 23)");
+		/* stored for the next boot against running now: the change waits for a boot */
+		fw_check_set(r, FW_CHECK_PENDING,
+			     "Stored for the next boot: Enable, right for SEV-SNP. Running now: SYSCFG MemEncryptionModEn 0, "
+			     "memory encryption off. It takes effect at the next (cold) boot; if the machine has already booted "
+			     "with this value, the BIOS did not apply it (see sev-platform).",
+			     "Power-cycle the machine, then run doctor again: MemEncryptionModEn 1 and the sme CPU flag show it "
+			     "applied.");
+		return;
+	}
+	if (on && h && h->cpu_flags && !sme_flag && !h->guest_why) {
 		/* SMEE sets SYSCFG[23]; the kernel shows the sme flag only when it is set */
 		fw_check_evidence(r, FW_EVIDENCE_FILE, "proc/cpuinfo", "no sme flag");
-		fw_check_set(r, FW_CHECK_WARN,
-			     "The stored value is Enable, but the running kernel reports no sme CPU flag (SYSCFG "
-			     "MemEncryptionModEn is 0): the BIOS value and the hardware state disagree.",
-			     "Check that the machine booted with these variables (a change pending until the next boot?) and "
-			     "that mem_encrypt=off is not on the command line.");
+		fw_check_set(r, FW_CHECK_PENDING,
+			     "Stored for the next boot: Enable, right for SEV-SNP. Running now: no sme CPU flag (SYSCFG "
+			     "MemEncryptionModEn 0). It takes effect at the next (cold) boot; if the machine has already booted "
+			     "with this value, the BIOS did not apply it.",
+			     "Power-cycle the machine, then run doctor again; check that mem_encrypt=off is not on the command "
+			     "line.");
 		return;
 	}
 	if (on)

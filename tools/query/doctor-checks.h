@@ -30,6 +30,13 @@ void fw_check_kvm_amd(const struct fw_doctor_ctx *ctx, struct fw_check_result *r
 void fw_check_dev_sev(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
 void fw_check_iommu_group_types(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
 void fw_check_vfio_isolation(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+/* pcie_acs_override on the command line: 1 when this kernel fakes the groups with it (its log, or a
+ * patched kernel by its release string), -1 when that is not known, 0 without the option. Adds the
+ * evidence and says why in `why`. */
+int fw_doctor_acs_override(const struct fw_doctor_ctx *ctx, struct fw_check_result *r, char *why, size_t len);
+
+/* doctor-boot.c: stored configuration for the next boot against the running one */
+void fw_check_boot_pending(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
 
 /* doctor-p2p.c: GPUs, their paths, links, NUMA nodes, BARs and the faults between them */
 void fw_check_acs_gpu_paths(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
@@ -48,6 +55,9 @@ bool fw_doctor_gpu_needs_translation(const struct fw_pci_device *d);
 const char *fw_doctor_gpu_model(const struct fw_host *h, const struct fw_pci_device *d, char *buf, size_t len);
 /* The recovery procedure for a GPU that failed under an identity domain, as commands (malloc'd). */
 char *fw_doctor_gpu_recovery(const struct fw_host *h, const struct fw_pci_device *gpu);
+/* The recovery offered for GPUs whose driver failed: each with its group and upstream bridge, the
+ * plan command that writes the steps as a script, and the steps for the first (malloc'd). */
+char *fw_doctor_gpu_recovery_all(const struct fw_host *h, const struct fw_pci_device *const *gpus, size_t n);
 
 /* doctor-sev.c: BIOS value, hardware state and kernel view of the SEV platform */
 void fw_check_sev_platform(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
@@ -88,6 +98,8 @@ struct fw_group_counts {
 };
 size_t fw_doctor_group_types(const struct fw_host *h, struct fw_group_counts *c);
 bool fw_doctor_needs_host(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+/* The first CPU's flags hold this word (not a prefix of another: sme, not sme_coherent). */
+bool fw_doctor_has_flag(const struct fw_host *h, const char *flag);
 bool fw_doctor_needs_log(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
 /* Add up to `max` kernel-log lines containing needle as evidence; returns the total count. */
 size_t fw_doctor_log_evidence(const struct fw_doctor_ctx *ctx, struct fw_check_result *r, const char *needle, size_t max);

@@ -138,108 +138,106 @@ char *fw_doctor_gpu_recovery(const struct fw_host *h, const struct fw_pci_device
 	return out;
 }
 
-enum gpu_event { EV_INIT, EV_FSP, EV_XID, EV_PROBE, EV_COUNT };
-static const char *const event_names[EV_COUNT] = {"RmInitAdapter failed", "FSP boot error", "Xid", "probe failed"};
+/* Drivers whose failed probe is a GPU bring-up failure even for a device no longer in the tree. */
+static bool gpu_driver(const char *drv)
+{
+	return strcmp(drv, "nvidia") == 0 || strcmp(drv, "nouveau") == 0 || strcmp(drv, "amdgpu") == 0;
+}
 
-struct failing_gpu {
+/* Driver errors of this boot, per device: a GPU's (or a GPU driver's) RmInitAdapter, FSP, Xid and
+ * failed-probe events, judged by the device's latest state. */
+struct gpu_failure {
 	char bdf[16];
-	size_t count[EV_COUNT];
-	char codes[160];
-	double first_ts;
+	struct fw_dev_state st;
+	char kinds[192]; /* "1 RmInitAdapter failed (0x62:0xffff:2142), 1 FSP error 0x177, ..." */
 };
 
-/* The first PCI address in a line: "0000:23:00.0", or "PCI:0000:23:00" (NVRM's Xid form). */
-static bool line_bdf(const char *line, size_t len, char out[16])
+static void add_kind(struct gpu_failure *g, const struct fw_host *h)
 {
-	for (size_t i = 0; i + 7 <= len; i++) {
-		const char *p = line + i;
-		bool after_pci = i >= 4 && memcmp(p - 4, "PCI:", 4) == 0;
-		if (i && (isxdigit((unsigned char)p[-1]) || (p[-1] == ':' && !after_pci)))
+	/* each distinct "what" with its count, in log order */
+	char seen[8][64];
+	size_t counts[8], n = 0;
+	for (size_t i = 0; i < h->history.count; i++) {
+		const struct fw_dev_event *e = &h->history.events[i];
+		if (strcmp(e->bdf, g->bdf) != 0 || (e->kind != FW_DEV_DRIVER_ERROR && e->kind != FW_DEV_PROBE_FAILED))
 			continue;
-		unsigned seg, bus, dev, fn = 0;
-		int used = 0;
-		if (sscanf(p, "%4x:%2x:%2x.%1x%n", &seg, &bus, &dev, &fn, &used) == 4 && p[4] == ':' && p[7] == ':') {
-			snprintf(out, 16, "%04x:%02x:%02x.%x", seg, bus, dev, fn);
-			return true;
+		size_t k;
+		for (k = 0; k < n; k++)
+			if (strcmp(seen[k], e->what) == 0)
+				break;
+		if (k == n && n < 8) {
+			snprintf(seen[n], sizeof(seen[n]), "%s", e->what);
+			counts[n++] = 0;
 		}
-		if (sscanf(p, "%4x:%2x:%2x%n", &seg, &bus, &dev, &used) == 3 && p[4] == ':' && p[7] == ':' && used == 10 &&
-		    (p[10] == ')' || p[10] == ' ' || p[10] == ':')) {
-			snprintf(out, 16, "%04x:%02x:%02x.0", seg, bus, dev);
-			return true;
-		}
+		if (k < n)
+			counts[k]++;
 	}
-	return false;
-}
-
-static void add_code(struct failing_gpu *g, const char *code)
-{
-	if (strstr(g->codes, code))
-		return;
-	size_t used = strlen(g->codes);
-	snprintf(g->codes + used, sizeof(g->codes) - used, "%s%s", used ? ", " : "", code);
-}
-
-/* Error codes a line carries: NVRM's "(0x62:0xffff:2142)", FSP's "0x177", an Xid number. */
-static void line_codes(struct failing_gpu *g, enum gpu_event ev, const char *line, size_t len)
-{
-	char buf[512];
-	snprintf(buf, sizeof(buf), "%.*s", (int)(len < sizeof(buf) - 1 ? len : sizeof(buf) - 1), line);
-	char code[64];
-	if (ev == EV_INIT) {
-		const char *p = strstr(buf, "failed!");
-		p = p ? strchr(p, '(') : NULL;
-		if (p && sscanf(p, "(%60[0-9a-fA-Fx:])", code) == 1)
-			add_code(g, code);
-		return;
-	}
-	if (ev == EV_XID) {
-		const char *p = strstr(buf, "): ");
-		unsigned xid;
-		if (p && sscanf(p + 3, "%u", &xid) == 1) {
-			snprintf(code, sizeof(code), "Xid %u", xid);
-			add_code(g, code);
-		}
-		return;
-	}
-	if (ev == EV_PROBE) {
-		const char *p = strstr(buf, "error ");
-		int e;
-		if (p && sscanf(p + 6, "%d", &e) == 1) {
-			snprintf(code, sizeof(code), "probe error %d", e);
-			add_code(g, code);
-		}
-		return;
-	}
-	/* FSP: hex numbers after "error" */
-	const char *p = strstr(buf, "rror");
-	for (p = p ? p : buf; (p = strstr(p, "0x")); p += 2) {
-		unsigned v;
-		if (sscanf(p, "0x%x", &v) == 1 && v > 0xFF) {
-			snprintf(code, sizeof(code), "FSP error 0x%x", v);
-			add_code(g, code);
-		}
+	g->kinds[0] = '\0';
+	for (size_t k = 0; k < n; k++) {
+		size_t used = strlen(g->kinds);
+		snprintf(g->kinds + used, sizeof(g->kinds) - used, "%s%zu %s", k ? ", " : "", counts[k], seen[k]);
 	}
 }
 
-static bool classify(const char *line, size_t len, enum gpu_event *ev)
+static size_t gpu_failures(const struct fw_host *h, struct gpu_failure *out, size_t max)
 {
-	char buf[512];
-	snprintf(buf, sizeof(buf), "%.*s", (int)(len < sizeof(buf) - 1 ? len : sizeof(buf) - 1), line);
-	if (strstr(buf, "probe of ") && strstr(buf, " failed")) {
-		*ev = EV_PROBE;
-		return true;
+	size_t n = 0;
+	for (size_t i = 0; i < h->history.count; i++) {
+		const struct fw_dev_event *e = &h->history.events[i];
+		if (e->kind != FW_DEV_DRIVER_ERROR && e->kind != FW_DEV_PROBE_FAILED)
+			continue;
+		const struct fw_pci_device *d = fw_host_pci(h, e->bdf);
+		if (d ? !fw_pci_is_gpu(d) : !gpu_driver(e->driver))
+			continue;
+		size_t k;
+		for (k = 0; k < n; k++)
+			if (strcmp(out[k].bdf, e->bdf) == 0)
+				break;
+		if (k < n || n == max)
+			continue;
+		snprintf(out[n].bdf, sizeof(out[n].bdf), "%s", e->bdf);
+		fw_dev_state(&h->history, e->bdf, &out[n].st);
+		add_kind(&out[n], h);
+		n++;
 	}
-	if (!strstr(buf, "NVRM"))
-		return false;
-	if (strstr(buf, "RmInitAdapter failed"))
-		*ev = EV_INIT;
-	else if (strstr(buf, "kfsp") || strstr(buf, "FSP"))
-		*ev = EV_FSP;
-	else if (strstr(buf, "Xid"))
-		*ev = EV_XID;
+	return n;
+}
+
+/* Failure lines in the log that name no PCI address (so whose, and whether current, is not known). */
+static size_t unattributed_failures(const struct fw_host *h)
+{
+	const char *lines[64];
+	size_t n = fw_host_log_lines(h, "RmInitAdapter failed", lines, 64), un = 0;
+	for (size_t i = 0; i < n && i < 64; i++) {
+		const char *g = strstr(lines[i], "GPU ");
+		unsigned s, b, d, f;
+		if (!g || sscanf(g + 4, "%4x:%2x:%2x.%1x", &s, &b, &d, &f) != 4)
+			un++;
+	}
+	return un;
+}
+
+/* Is the device working now by what is known: re-enumerated or re-probed with no error since,
+ * still in the PCI tree, with a driver bound (when the tree was captured). */
+static const char *recovered_text(const struct fw_host *h, const struct gpu_failure *g, char *buf, size_t len)
+{
+	const struct fw_dev_state *st = &g->st;
+	const struct fw_pci_device *d = fw_host_pci(h, g->bdf);
+	const struct fw_dev_event *re = st->reenumerated;
+	if (re && re->seconds >= 0 && st->last_error && st->last_error->seconds > re->seconds)
+		re = NULL; /* an older re-enumeration: the latest start is a re-probe */
+	char drv[64] = "";
+	if (d && d->driver)
+		snprintf(drv, sizeof(drv), "; bound to %s now", d->driver);
+	if (re && st->start && st->start != re)
+		snprintf(buf, len, "recovered at %s: re-enumerated, then enabled by %s at %s, no error since%s",
+			 fw_dev_event_when(re), st->start->driver, fw_dev_event_when(st->start), drv);
+	else if (re)
+		snprintf(buf, len, "re-enumerated at %s, no error since%s", fw_dev_event_when(re), drv);
 	else
-		return false;
-	return true;
+		snprintf(buf, len, "recovered at %s: enabled again by %s, no error since%s", fw_dev_event_when(st->start),
+			 st->start->driver, drv);
+	return buf;
 }
 
 void fw_check_gpu_driver_init(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
@@ -247,42 +245,13 @@ void fw_check_gpu_driver_init(const struct fw_doctor_ctx *ctx, struct fw_check_r
 	if (!fw_doctor_needs_log(ctx, r))
 		return;
 	const struct fw_host *h = ctx->host;
-	struct failing_gpu gpus[MAX_FAILING];
-	size_t ng = 0, lines = 0, unattributed = 0, shown = 0;
-	for (const char *line = h->dmesg; *line;) {
-		const char *eol = strchr(line, '\n');
-		size_t len = eol ? (size_t)(eol - line) : strlen(line);
-		lines++;
-		enum gpu_event ev;
-		if (classify(line, len, &ev)) {
-			char bdf[16];
-			if (!line_bdf(line, len, bdf)) {
-				unattributed++;
-			} else {
-				size_t k;
-				for (k = 0; k < ng; k++)
-					if (strcmp(gpus[k].bdf, bdf) == 0)
-						break;
-				if (k == ng && ng < MAX_FAILING) {
-					memset(&gpus[ng], 0, sizeof(gpus[ng]));
-					snprintf(gpus[ng].bdf, sizeof(gpus[ng].bdf), "%s", bdf);
-					gpus[ng].first_ts = -1;
-					if (sscanf(line, " [ %lf]", &gpus[ng].first_ts) != 1)
-						gpus[ng].first_ts = -1;
-					ng++;
-				}
-				if (k < ng) {
-					gpus[k].count[ev]++;
-					line_codes(&gpus[k], ev, line, len);
-				}
-			}
-			if (shown++ < 8)
-				fw_check_evidence(r, FW_EVIDENCE_LOG, fw_doctor_log_from(ctx), "%.*s", (int)(len > 300 ? 300 : len), line);
-		}
-		line += len + (eol ? 1 : 0);
-	}
-	if (shown > 8)
-		fw_check_evidence(r, FW_EVIDENCE_LOG, fw_doctor_log_from(ctx), "(%zu more GPU failure lines)", shown - 8);
+	struct gpu_failure gpus[MAX_FAILING];
+	size_t ng = gpu_failures(h, gpus, MAX_FAILING), unattributed = unattributed_failures(h);
+	size_t lines = fw_host_log_lines(h, "", NULL, 0);
+	if (h->history.earlier_boots)
+		fw_check_evidence(r, FW_EVIDENCE_LOG, fw_doctor_log_from(ctx),
+				  "the log holds %zu earlier boot%s; only the last boot's lines are judged", h->history.earlier_boots,
+				  h->history.earlier_boots == 1 ? "" : "s");
 	if (!ng && !unattributed) {
 		const struct fw_pci_device *all[MAX_GPUS];
 		size_t n = fw_host_gpus(h, all, MAX_GPUS), nv = 0;
@@ -301,57 +270,121 @@ void fw_check_gpu_driver_init(const struct fw_doctor_ctx *ctx, struct fw_check_r
 		return;
 	}
 	char expl[4096] = "";
-	char *fix = NULL;
-	size_t identity = 0;
+	const struct fw_pci_device *failing[MAX_FAILING];
+	size_t nfail = 0, nrec = 0, shown = 0, identity = 0;
 	for (size_t k = 0; k < ng; k++) {
-		const struct failing_gpu *g = &gpus[k];
+		const struct gpu_failure *g = &gpus[k];
 		const struct fw_pci_device *d = fw_host_pci(h, g->bdf);
 		const struct fw_iommu_group *grp = d ? fw_host_group(h, d->iommu_group) : NULL;
-		char model[128], counts[160] = "";
-		for (int e = 0; e < EV_COUNT; e++)
-			if (g->count[e]) {
-				size_t used = strlen(counts);
-				snprintf(counts + used, sizeof(counts) - used, "%s%zu %s", used ? ", " : "", g->count[e], event_names[e]);
-			}
-		bool ident = grp && grp->type && strcmp(grp->type, "identity") == 0;
-		identity += ident;
-		char one[1024], gs[64] = "unknown", ts[48] = "";
+		/* current: an error after the latest (re-)enumeration or probe, or the device gone since */
+		bool gone = g->st.removed || (!d && h->npci);
+		bool current = g->st.errors_current || gone || !g->st.start;
+		for (size_t i = 0; i < h->history.count; i++) {
+			const struct fw_dev_event *e = &h->history.events[i];
+			if (strcmp(e->bdf, g->bdf) == 0 && (e->kind == FW_DEV_DRIVER_ERROR || e->kind == FW_DEV_PROBE_FAILED) &&
+			    shown++ < 8)
+				fw_check_evidence(r, FW_EVIDENCE_LOG, fw_doctor_log_from(ctx), "[%s] %.*s", fw_dev_event_when(e),
+						  (int)(e->len > 300 ? 300 : e->len), e->line);
+		}
+		r->affects |= fw_doctor_gpu_affects(d);
+		char model[128], gs[64] = "unknown", one[1024], state[256];
 		if (grp)
 			snprintf(gs, sizeof(gs), "%d, %s now", grp->id, grp->type ? grp->type : "type unknown");
-		if (g->first_ts >= 0)
-			snprintf(ts, sizeof(ts), ", first at %.6f s", g->first_ts);
-		snprintf(one, sizeof(one), "GPU %s (%s, IOMMU group %s): %s%s%s%s%s. ", g->bdf,
-			 d ? fw_doctor_gpu_model(h, d, model, sizeof(model)) : "not in the captured PCI tree", gs, counts,
-			 g->codes[0] ? " (" : "", g->codes, g->codes[0] ? ")" : "", ts);
+		if (current) {
+			if (gone)
+				snprintf(state, sizeof(state), "not in the PCI tree now%s%s", g->st.removed ? " (removed at " : "",
+					 g->st.removed ? fw_dev_event_when(g->st.removed) : "");
+			else
+				snprintf(state, sizeof(state), "failing now: the last error at %s comes after its latest %s",
+					 fw_dev_event_when(g->st.last_error),
+					 g->st.start ? (g->st.start->kind == FW_DEV_ENUMERATED ? "enumeration" : "probe")
+						     : "enumeration, which the log does not show");
+			if (gone && g->st.removed)
+				strncat(state, ")", sizeof(state) - strlen(state) - 1);
+			if (d && nfail < MAX_FAILING)
+				failing[nfail++] = d;
+			identity += grp && grp->type && strcmp(grp->type, "identity") == 0;
+		} else {
+			recovered_text(h, g, state, sizeof(state));
+			fw_check_evidence(r, FW_EVIDENCE_LOG, fw_doctor_log_from(ctx), "%s: %s", g->bdf, state);
+			if (d && !d->driver)
+				strncat(state, "; no driver is bound to it now", sizeof(state) - strlen(state) - 1);
+			nrec++;
+		}
+		snprintf(one, sizeof(one), "GPU %s (%s, IOMMU group %s): %s, first at %s; %s. ", g->bdf,
+			 d ? fw_doctor_gpu_model(h, d, model, sizeof(model)) : "not in the captured PCI tree", gs, g->kinds,
+			 fw_dev_event_when(g->st.first_error), state);
 		strncat(expl, one, sizeof(expl) - strlen(expl) - 1);
 		if (d)
-			fw_check_evidence(r, FW_EVIDENCE_FILE, "sys/kernel/iommu_groups/*/type", "%s: IOMMU group %d, %s",
-					  g->bdf, d->iommu_group, grp && grp->type ? grp->type : "type unknown");
-		if (ident && d && !fix)
-			fix = fw_doctor_gpu_recovery(h, d);
+			fw_check_evidence(r, FW_EVIDENCE_FILE, "sys/kernel/iommu_groups/*/type", "%s: IOMMU group %d, %s, driver %s",
+					  g->bdf, d->iommu_group, grp && grp->type ? grp->type : "type unknown",
+					  d->driver ? d->driver : "none");
 	}
+	if (shown > 8)
+		fw_check_evidence(r, FW_EVIDENCE_LOG, fw_doctor_log_from(ctx), "(%zu more GPU failure lines)", shown - 8);
 	if (unattributed) {
-		char one[128];
-		snprintf(one, sizeof(one), "%zu failure line%s name no PCI address. ", unattributed, unattributed == 1 ? "" : "s");
+		char one[160];
+		snprintf(one, sizeof(one), "%zu RmInitAdapter failure line%s name no PCI address: whose, and whether current, is "
+					   "not known. ",
+			 unattributed, unattributed == 1 ? "" : "s");
 		strncat(expl, one, sizeof(expl) - strlen(expl) - 1);
+		fw_doctor_log_evidence(ctx, r, "RmInitAdapter failed", 2);
+	}
+	size_t current = ng - nrec;
+	if (!current) {
+		strncat(expl,
+			"Every failure above is history: the GPU was enumerated or probed again after it and no error was "
+			"logged since. Nothing to recover; keep its group translating.",
+			sizeof(expl) - strlen(expl) - 1);
+		fw_check_set(r, FW_CHECK_WARN, expl, NULL);
+		return;
 	}
 	if (identity)
 		strncat(expl,
-			"Cause: the GPU's IOMMU group is identity now, switched from the translated default after boot. The "
-			"GPU's firmware security processor (FSP) needs the DMA mappings a translating domain sets up while it "
-			"boots; an identity domain does not translate and sets none up, so the FSP boot commands fail "
+			"Cause: the failing GPUs' IOMMU groups are identity now, switched from the translated default after "
+			"boot. The GPU's firmware security processor (FSP) needs the DMA mappings a translating domain sets up "
+			"while it boots; an identity domain does not translate and sets none up, so the FSP boot commands fail "
 			"(kfspSendBootCommands_HAL, 0x177) and RmInitAdapter gives up.",
 			sizeof(expl) - strlen(expl) - 1);
 	else
 		strncat(expl,
-			"The groups of these GPUs are not identity now; if they were identity when the failures were logged, "
-			"that was the cause (the type then is not recorded).",
+			"The groups of the failing GPUs are not identity now; if they were identity when the failures were "
+			"logged, that was the cause (the type then is not recorded).",
 			sizeof(expl) - strlen(expl) - 1);
+	char *fix = nfail && identity ? fw_doctor_gpu_recovery_all(h, failing, nfail) : NULL;
 	fw_check_set(r, FW_CHECK_FAIL, expl,
 		     fix ? fix
 			 : "Look the Xid and RmInitAdapter codes up in NVIDIA's Xid catalogue; if the GPUs' groups were "
 			   "switched to identity before the failures, follow the recovery in gpu-identity-domains.");
 	free(fix);
+}
+
+char *fw_doctor_gpu_recovery_all(const struct fw_host *h, const struct fw_pci_device *const *gpus, size_t n)
+{
+	char list[1024] = "", bdfs[512] = "";
+	for (size_t i = 0; i < n; i++) {
+		size_t used = strlen(list);
+		char grp[32] = "IOMMU group not known";
+		if (gpus[i]->iommu_group >= 0)
+			snprintf(grp, sizeof(grp), "IOMMU group %d", gpus[i]->iommu_group);
+		snprintf(list + used, sizeof(list) - used, "%s%s (%s, upstream bridge %s)", i ? ", " : "", gpus[i]->bdf, grp,
+			 gpus[i]->parent ? gpus[i]->parent->bdf : "not known");
+		used = strlen(bdfs);
+		snprintf(bdfs + used, sizeof(bdfs) - used, "%s%s", i ? "," : "", gpus[i]->bdf);
+	}
+	char *steps = fw_doctor_gpu_recovery(h, gpus[0]);
+	char *out = fw_xasprintf("Recover only the GPU%s whose driver failed: %s. Write the steps as a script, read it, then "
+				 "run it: fwlens plan %s --gpu-recovery %s -o recover.sh. By hand: %s%s",
+				 n == 1 ? "" : "s", list, fw_machine_path(h->machine), bdfs, steps,
+				 n > 1 ? " Repeat for each GPU listed, with its own group and upstream bridge." : "");
+	free(steps);
+	return out;
+}
+
+/* A host GPU driver (not vfio-pci) holds the device. */
+static bool host_driver_bound(const struct fw_pci_device *d)
+{
+	return d->driver && strcmp(d->driver, "vfio-pci") != 0;
 }
 
 void fw_check_gpu_identity_domains(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
@@ -360,15 +393,18 @@ void fw_check_gpu_identity_domains(const struct fw_doctor_ctx *ctx, struct fw_ch
 		return;
 	const struct fw_host *h = ctx->host;
 	const struct fw_pci_device *all[MAX_GPUS];
-	size_t n = fw_host_gpus(h, all, MAX_GPUS), fsp = 0, identity = 0;
+	size_t n = fw_host_gpus(h, all, MAX_GPUS), fsp = 0;
 	if (n > MAX_GPUS)
 		n = MAX_GPUS;
 	if (!h->groups_captured) {
 		fw_check_skip(r, "sys/kernel/iommu_groups", "The IOMMU groups were not captured.");
 		return;
 	}
-	char ids[256] = "";
-	const struct fw_pci_device *first = NULL;
+	/* identity GPUs by state: failing now, working now (a host driver bound, no error since its
+	 * latest start), not bound */
+	char failing_ids[256] = "", working_ids[256] = "", idle_ids[256] = "";
+	const struct fw_pci_device *failing[MAX_FAILING];
+	size_t nfail = 0, nwork = 0, nidle = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct fw_pci_device *d = all[i];
 		if (!fw_doctor_gpu_needs_translation(d))
@@ -379,37 +415,86 @@ void fw_check_gpu_identity_domains(const struct fw_doctor_ctx *ctx, struct fw_ch
 		fw_check_evidence(r, FW_EVIDENCE_FILE, "sys/kernel/iommu_groups/*/type", "%s %s: IOMMU group %d, %s, driver %s",
 				  d->bdf, fw_doctor_gpu_model(h, d, model, sizeof(model)), d->iommu_group,
 				  g && g->type ? g->type : "type unknown", d->driver ? d->driver : "none");
-		if (g && g->type && strcmp(g->type, "identity") == 0) {
-			identity++;
-			size_t used = strlen(ids);
-			snprintf(ids + used, sizeof(ids) - used, "%s%s (group %d)", used ? ", " : "", d->bdf, g->id);
-			if (!first)
-				first = d;
+		if (!g || !g->type || strcmp(g->type, "identity") != 0)
+			continue;
+		struct fw_dev_state st;
+		fw_dev_state(&h->history, d->bdf, &st);
+		r->affects |= fw_doctor_gpu_affects(d);
+		char *ids;
+		if (st.errors_current) {
+			ids = failing_ids;
+			if (nfail < MAX_FAILING)
+				failing[nfail] = d;
+			nfail++;
+		} else if (host_driver_bound(d)) {
+			ids = working_ids;
+			nwork++;
+			if (st.start)
+				fw_check_evidence(r, FW_EVIDENCE_LOG, fw_doctor_log_from(ctx), "%s: enabled by %s at %s, no error since",
+						  d->bdf, st.start->driver[0] ? st.start->driver : "its driver",
+						  fw_dev_event_when(st.start));
+			else if (!h->dmesg)
+				fw_check_evidence(r, FW_EVIDENCE_ABSENT, fw_doctor_log_from(ctx),
+						  "%s: bound to %s; no kernel log, so whether its firmware initialised is not known",
+						  d->bdf, d->driver);
+		} else {
+			ids = idle_ids;
+			nidle++;
 		}
+		size_t used = strlen(ids);
+		snprintf(ids + used, 256 - used, "%s%s (group %d)", used ? ", " : "", d->bdf, g->id);
 	}
 	if (!fsp) {
 		fw_check_skip(r, "sys/bus/pci/devices", "No NVIDIA GPU of the Blackwell generation (device ids 0x2900-0x2FFF).");
 		return;
 	}
-	if (!identity) {
+	if (!nfail && !nwork && !nidle) {
 		fw_check_setf(r, FW_CHECK_PASS, NULL,
 			      "None of the %zu Blackwell GPUs is in an identity group: their firmware boots with the DMA "
 			      "mappings of a translating domain.",
 			      fsp);
 		return;
 	}
-	char *fix = fw_doctor_gpu_recovery(h, first);
-	if (identity > 1) {
-		char *more = fw_xasprintf("%s Repeat for each GPU listed, with its own group and upstream bridge.", fix);
-		free(fix);
-		fix = more;
+	char expl[2048] = "";
+	if (nfail)
+		snprintf(expl, sizeof(expl),
+			 "%zu Blackwell GPU%s in identity group%s and failing: %s. An identity domain does not translate, so the "
+			 "GPU's firmware security processor (FSP) finds none of the DMA mappings a translating domain sets up "
+			 "during its boot; the driver then fails with RmInitAdapter failed (0x62:0xffff:2142) and FSP error "
+			 "0x177 (see gpu-driver-init). Binding the driver again under identity fails the same way. ",
+			 nfail, nfail == 1 ? " is" : "s are", nfail == 1 ? "" : "s", failing_ids);
+	if (nwork) {
+		size_t used = strlen(expl);
+		snprintf(expl + used, sizeof(expl) - used,
+			 "%zu Blackwell GPU%s in identity group%s with %s: %s. %s now; "
+			 "Blackwell FSP init is known to fail when the driver re-initialises under identity: do not unbind "
+			 "%s, and return the group%s to DMA-FQ only at a planned stop (a reboot does it). ",
+			 nwork, nwork == 1 ? " is" : "s are", nwork == 1 ? "" : "s",
+			 !h->dmesg ? "a host driver bound (no kernel log: whether it initialised is not known)"
+			 : nwork == 1 ? "its driver initialised and no error since"
+				      : "their driver initialised and no error since",
+			 working_ids,
+			 !h->dmesg ? (nwork == 1 ? "It is bound" : "They are bound") : nwork == 1 ? "It works" : "They work", nwork == 1 ? "it" : "them", nwork == 1 ? "" : "s");
 	}
-	fw_check_setf(r, FW_CHECK_FAIL, fix,
-		      "%zu Blackwell GPU%s in identity group%s: %s. An identity domain does not translate, so the GPU's "
-		      "firmware security processor (FSP) finds none of the DMA mappings a translating domain sets up during "
-		      "its boot; the driver then fails with RmInitAdapter failed (0x62:0xffff:2142) and FSP error 0x177 "
-		      "(see gpu-driver-init). Binding the driver again under identity fails the same way.",
-		      identity, identity == 1 ? " is" : "s are", identity == 1 ? "" : "s", ids);
+	if (nidle) {
+		size_t used = strlen(expl);
+		snprintf(expl + used, sizeof(expl) - used,
+			 "%zu Blackwell GPU%s in identity group%s with no host driver bound: %s. Binding the driver under "
+			 "identity would fail; the group can be returned to a translating domain first, since no driver holds "
+			 "it. ",
+			 nidle, nidle == 1 ? " is" : "s are", nidle == 1 ? "" : "s", idle_ids);
+	}
+	expl[strlen(expl) - 1] = '\0';
+	char *fix = NULL;
+	if (nfail)
+		fix = fw_doctor_gpu_recovery_all(h, failing, nfail < MAX_FAILING ? nfail : MAX_FAILING);
+	else if (nidle)
+		fix = fw_xasprintf("For each GPU with no driver listed: echo DMA-FQ > /sys/kernel/iommu_groups/N/type (its "
+				   "group number above), then bind its driver.");
+	else
+		fix = fw_xasprintf("Nothing to do now: leave the working GPUs bound. To return their groups to translated "
+				   "domains, reboot (the default domain type is what the kernel sets at boot).");
+	fw_check_set(r, nfail ? FW_CHECK_FAIL : FW_CHECK_WARN, expl, fix);
 	free(fix);
 }
 
@@ -424,7 +509,9 @@ void fw_check_gpu_assignment(const struct fw_doctor_ctx *ctx, struct fw_check_re
 		return;
 	}
 	const struct fw_pci_device *all[MAX_GPUS];
-	size_t n = fw_host_gpus(h, all, MAX_GPUS), conflicts = 0, held = 0, vm = 0, ct = 0, host = 0;
+	size_t n = fw_host_gpus(h, all, MAX_GPUS), conflicts = 0, held = 0, vm = 0, ct = 0, host = 0, undriven = 0,
+	       unowned = 0;
+	char undriven_ids[512] = "", unowned_ids[512] = "";
 	if (n > MAX_GPUS)
 		n = MAX_GPUS;
 	if (!n) {
@@ -448,8 +535,37 @@ void fw_check_gpu_assignment(const struct fw_doctor_ctx *ctx, struct fw_check_re
 		ct += d->owner && strncmp(d->owner, "container ", 10) == 0;
 		host += d->owner && strcmp(d->owner, "host") == 0;
 		held += to_vm && d->driver && strcmp(d->driver, "vfio-pci") != 0;
+		char *ids = NULL;
+		if (!d->driver && d->owner) {
+			ids = undriven_ids;
+			undriven++;
+		} else if (!d->owner) {
+			ids = unowned_ids;
+			unowned++;
+		}
+		if (ids || (to_vm && d->driver && strcmp(d->driver, "vfio-pci") != 0) || d->nclaims > 1)
+			r->affects |= fw_doctor_gpu_affects(d);
+		if (ids) {
+			size_t used = strlen(ids);
+			snprintf(ids + used, 512 - used, "%s%s (%s)", used ? ", " : "", d->bdf, d->owner ? d->owner : "no owner");
+		}
 	}
-	if (conflicts)
+	if (undriven) {
+		/* a GPU nobody can use: the host or a container needs the host driver, a VM needs vfio-pci */
+		fw_check_setf(r, FW_CHECK_FAIL,
+			      "Find why the driver did not bind (gpu-driver-init shows failed probes); bind the driver its "
+			      "owner needs (a VM: vfio-pci; the host or a container: the GPU driver).",
+			      "%zu GPU%s no driver bound: %s. %s owner cannot use %s.", undriven,
+			      undriven == 1 ? " has" : "s have", undriven_ids, undriven == 1 ? "Its" : "Their",
+			      undriven == 1 ? "it" : "them");
+	} else if (unowned) {
+		fw_check_setf(r, FW_CHECK_WARN,
+			      "Give the GPU to the host (bind its driver), a VM (hostpciN) or a container (device mounts), "
+			      "or leave it unused on purpose.",
+			      "%zu GPU%s no owner: no driver holds %s and no VM or container configuration names %s: %s.",
+			      unowned, unowned == 1 ? " has" : "s have", unowned == 1 ? "it" : "them",
+			      unowned == 1 ? "it" : "them", unowned_ids);
+	} else if (conflicts)
 		fw_check_setf(r, FW_CHECK_FAIL, "Give each GPU to one guest: remove it from the other configurations.",
 			      "%zu GPU%s claimed by more than one VM or container configuration: whichever starts second "
 			      "fails, or both use the device at once.",

@@ -49,6 +49,23 @@ static bool word_in(const char *list, const char *word)
 	return false;
 }
 
+bool fw_doctor_has_flag(const struct fw_host *h, const char *flag)
+{
+	return h && h->cpu_flags && word_in(h->cpu_flags, flag);
+}
+
+/* SMEE stored as Enable in the variables the next boot reads (evidence added when so). */
+static bool smee_stored_enable(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	struct fw_doctor_setting s;
+	if (!ctx->src.setting || !ctx->src.setting(ctx->src.setting_ctx, "SMEE", &s) || !s.has_current || !s.current_text ||
+	    (strcmp(s.current_text, "Enable") != 0 && strcmp(s.current_text, "Enabled") != 0))
+		return false;
+	fw_check_evidence(r, FW_EVIDENCE_SETTING, s.value_from ? s.value_from : s.varstore, "SMEE = %s stored for the next boot",
+			  s.current_text);
+	return true;
+}
+
 void fw_check_cpu_flags(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
 	if (!fw_doctor_needs_host(ctx, r))
@@ -71,6 +88,12 @@ void fw_check_cpu_flags(const struct fw_doctor_ctx *ctx, struct fw_check_result 
 	else if (word_in(flags, "sev") && !word_in(flags, "sev_snp"))
 		fw_check_setf(r, FW_CHECK_FAIL, "Fix the BIOS or IOMMU cause the other checks name.",
 			      "Missing: %s. The kernel clears sev_snp when the RMP table or the IOMMU is not set up for SNP.",
+			      missing);
+	else if (smee_stored_enable(ctx, r))
+		/* the running kernel lacks it, the BIOS has it stored: a change waiting for a boot */
+		fw_check_setf(r, FW_CHECK_PENDING, "Power-cycle the machine, then run doctor again.",
+			      "Missing now: %s. SMEE is stored as Enable for the next boot, so memory encryption takes effect "
+			      "then; if the machine has already booted with it, the BIOS did not apply it.",
 			      missing);
 	else
 		fw_check_setf(r, FW_CHECK_FAIL, "Set SMEE to Enable in the BIOS.",
@@ -406,9 +429,22 @@ void fw_check_dev_sev(const struct fw_doctor_ctx *ctx, struct fw_check_result *r
 	bool have_dev = fw_machine_exists(ctx->host->machine, "dev");
 	fw_check_evidence(r, ctx->host->dev_sev ? FW_EVIDENCE_FILE : FW_EVIDENCE_ABSENT, "dev/sev", "dev/sev: %s",
 			  ctx->host->dev_sev ? "present" : have_dev ? "absent" : "dev/ was not captured");
+	/* the driver's own word that it set SEV up: then only the node is missing */
+	const char *line = NULL;
+	size_t sev_lines = ctx->host->dev_sev || !have_dev ? 0 : fw_host_log_lines(ctx->host, ": sev enabled", &line, 1);
+	if (sev_lines && line && strncmp(strchr(line, ']') ? strchr(line, ']') + 2 : line, "ccp ", 4) != 0)
+		sev_lines = 0;
 	if (ctx->host->dev_sev)
 		fw_check_set(r, FW_CHECK_PASS, "/dev/sev exists: the ccp driver bound the PSP.", NULL);
-	else if (have_dev)
+	else if (sev_lines) {
+		fw_doctor_log_evidence(ctx, r, ": sev enabled", 1);
+		fw_check_set(r, FW_CHECK_WARN,
+			     "/dev/sev is absent although the ccp driver logged \"sev enabled\" this boot: the driver is "
+			     "loaded and set SEV up, only the device node is missing (a container that was not given it, or "
+			     "udev that did not create it).",
+			     "In a container, pass the node through (lxc.cgroup2.devices.allow and a bind mount of /dev/sev); "
+			     "on the host, udevadm trigger --subsystem-match=misc recreates it. Do not reload ccp.");
+	} else if (have_dev)
 		fw_check_set(r, FW_CHECK_WARN, "/dev/sev is absent: the ccp driver has not bound the PSP function.",
 			     "Load ccp and check SEV in the BIOS.");
 	else
@@ -437,6 +473,13 @@ void fw_check_iommu_group_types(const struct fw_doctor_ctx *ctx, struct fw_check
 			  h->ngroups, c.dma, c.dma_fq, c.identity, c.unmanaged, c.blocked, c.other);
 	if (c.identity)
 		fw_check_evidence(r, FW_EVIDENCE_FILE, "sys/kernel/iommu_groups/*/type", "identity groups: %s", c.identity_ids);
+	/* whose: the SNP host (it needs translation everywhere) and the owners of the GPUs in those groups */
+	r->affects = FW_AFFECTS_SNP_HOST;
+	for (size_t i = 0; i < h->npci; i++) {
+		const struct fw_iommu_group *g = fw_host_group(h, h->pci[i].iommu_group);
+		if (fw_pci_is_gpu(&h->pci[i]) && g && g->type && strcmp(g->type, "identity") == 0)
+			r->affects |= fw_doctor_gpu_affects(&h->pci[i]);
+	}
 	if (c.identity && (ctx->profiles & FW_PROFILE_SNP)) {
 		fw_check_set(r, FW_CHECK_FAIL,
 			     "Some groups use identity domains, which do not translate. With SNP the IOMMU must translate "
@@ -453,12 +496,58 @@ void fw_check_iommu_group_types(const struct fw_doctor_ctx *ctx, struct fw_check
 	}
 }
 
+/* Kernels that carry the ACS override patch, told by their release string. */
+static const char *acs_override_kernel(const char *release)
+{
+	static const char *const with[][2] = {{"-pve", "Proxmox"}, {"-zen", "zen"},     {"xanmod", "XanMod"},
+					      {"liquorix", "Liquorix"}, {"cachyos", "CachyOS"}, {"-vfio", "vfio"}};
+	for (size_t i = 0; release && i < sizeof(with) / sizeof(with[0]); i++)
+		if (strstr(release, with[i][0]))
+			return with[i][1];
+	return NULL;
+}
+
+int fw_doctor_acs_override(const struct fw_doctor_ctx *ctx, struct fw_check_result *r, char *why, size_t len)
+{
+	const struct fw_host *h = ctx->host;
+	bool present = false;
+	const char *value = fw_host_option(h, "pcie_acs_override", &present);
+	if (!present)
+		return 0;
+	fw_check_evidence(r, FW_EVIDENCE_FILE, "proc/cmdline", "pcie_acs_override=%s", value ? value : "");
+	size_t logged = fw_host_log_lines(h, "PCIe ACS overrides enabled", NULL, 0);
+	if (logged)
+		fw_doctor_log_evidence(ctx, r, "PCIe ACS overrides enabled", 1);
+	const char *release = h->kernel_release ? h->kernel_release : h->kernel_version;
+	const char *from = h->kernel_release ? "proc/sys/kernel/osrelease" : "proc/version";
+	const char *kind = acs_override_kernel(release);
+	if (release)
+		fw_check_evidence(r, FW_EVIDENCE_FILE, from, "%.*s", (int)strcspn(release, "\n"), release);
+	if (logged || kind) {
+		if (logged)
+			snprintf(why, len, "pcie_acs_override=%s is on the command line and the kernel logged that it "
+					   "applies it: the IOMMU groups are faked.",
+				 value ? value : "");
+		else
+			snprintf(why, len, "pcie_acs_override=%s is on the command line and this %s kernel (by its release "
+					   "string) implements it: the IOMMU groups are faked.",
+				 value ? value : "", kind);
+		return 1;
+	}
+	snprintf(why, len,
+		 "pcie_acs_override=%s is on the command line; whether this kernel (%s) implements it is not known: "
+		 "upstream Linux ignores it, patched kernels (Proxmox, zen, XanMod) fake the groups with it.",
+		 value ? value : "", release ? "its release string names no patched kernel" : "its release is not known");
+	return -1;
+}
+
 void fw_check_vfio_isolation(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
 	if (!fw_doctor_needs_host(ctx, r))
 		return;
 	const struct fw_host *h = ctx->host;
 	size_t vfio = 0, bad = 0;
+	r->affects = FW_AFFECTS_VM_GPUS; /* isolation is what passthrough needs */
 	for (size_t i = 0; i < h->npci; i++) {
 		const struct fw_pci_device *d = &h->pci[i];
 		if (!d->driver || strcmp(d->driver, "vfio-pci") != 0)
@@ -482,8 +571,24 @@ void fw_check_vfio_isolation(const struct fw_doctor_ctx *ctx, struct fw_check_re
 		}
 		fw_check_evidence(r, FW_EVIDENCE_FILE, "sys/kernel/iommu_groups/*/type", "%s vfio-pci in group %d (%s)", d->bdf, g->id, g->type ? g->type : "?");
 	}
+	/* pcie_acs_override fakes the groups: isolation cannot be read from them */
+	char override[512];
+	int faked = vfio ? fw_doctor_acs_override(ctx, r, override, sizeof(override)) : 0;
 	if (!vfio)
 		fw_check_skip(r, "sys/bus/pci/drivers/vfio-pci", "No device is bound to vfio-pci.");
+	else if (faked > 0)
+		fw_check_setf(r, FW_CHECK_FAIL,
+			      "Drop pcie_acs_override and put the passthrough GPUs in slots whose ports have ACS (ACS Enable "
+			      "in the BIOS), so the groups are the hardware's.",
+			      "%s The groups split devices the hardware does not isolate, so a passthrough device may still "
+			      "reach its neighbours by peer-to-peer DMA that the IOMMU never sees: isolation is not shown by "
+			      "these groups.",
+			      override);
+	else if (faked < 0)
+		fw_check_setf(r, FW_CHECK_WARN,
+			      "Tell whether the kernel implements pcie_acs_override (its log says \"PCIe ACS overrides "
+			      "enabled\" when it does), or drop the option.",
+			      "%s Whether the groups are the hardware's is not known.", override);
 	else if (bad)
 		fw_check_set(r, FW_CHECK_FAIL,
 			     "A passthrough device shares its IOMMU group with a device the host still drives: vfio refuses "

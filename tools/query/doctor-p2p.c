@@ -115,6 +115,8 @@ void fw_check_acs_gpu_paths(const struct fw_doctor_ctx *ctx, struct fw_check_res
 	}
 	size_t shared = 0, redirected = 0;
 	bool unknown = false;
+	r->affects = FW_AFFECTS_HOST_GPUS; /* the pairs are of GPUs the host drives */
+	char ports[512] = ""; /* the ports that redirect, as pci=disable_acs_redir= takes them */
 	for (size_t i = 0; i < nh; i++)
 		for (size_t j = i + 1; j < nh; j++) {
 			const struct fw_pci_device *path[2 * MAX_PATH], *common;
@@ -131,8 +133,15 @@ void fw_check_acs_gpu_paths(const struct fw_doctor_ctx *ctx, struct fw_check_res
 			fw_check_evidence(r, FW_EVIDENCE_FILE, "sys/devices (PCI tree)", "%s <-> %s: meet at %s (%s)", host_gpus[i]->bdf, host_gpus[j]->bdf, common->bdf,
 					  port_kind(common));
 			bool redirect = false;
-			for (size_t k = 0; k < np; k++)
-				acs_evidence(r, path[k], &redirect, &unknown);
+			for (size_t k = 0; k < np; k++) {
+				bool here = false;
+				acs_evidence(r, path[k], &here, &unknown);
+				redirect |= here;
+				if (here && !strstr(ports, path[k]->bdf)) {
+					size_t used = strlen(ports);
+					snprintf(ports + used, sizeof(ports) - used, "%s%s", used ? ";" : "", path[k]->bdf);
+				}
+			}
 			if (redirect)
 				redirected++;
 		}
@@ -141,17 +150,21 @@ void fw_check_acs_gpu_paths(const struct fw_doctor_ctx *ctx, struct fw_check_res
 			     "The bridges' ACS control registers were not captured (config spaces need root to read past "
 			     "64 bytes).",
 			     NULL);
-	else if (redirected)
-		fw_check_setf(r, FW_CHECK_WARN,
-			      "To let same-switch pairs talk directly, clear redirect on those downstream ports only "
-			      "(pci=disable_acs_redir=BDF;BDF or pci=config_acs=), keeping the passthrough GPUs under other "
-			      "switches so their groups stay isolated; or keep NCCL_P2P_DISABLE=1.",
+	else if (redirected) {
+		char fix[1024];
+		snprintf(fix, sizeof(fix),
+			 "To let same-switch pairs talk directly, clear redirect on those downstream ports only: add "
+			 "pci=disable_acs_redir=%s to the kernel command line (quoted in /etc/default/grub, since it holds ';'), "
+			 "keeping the passthrough GPUs under other switches so their groups stay isolated; or keep "
+			 "NCCL_P2P_DISABLE=1.",
+			 ports);
+		fw_check_setf(r, FW_CHECK_WARN, fix,
 			      "%zu of %zu same-switch GPU pairs have request/completion redirect on the ports between them. "
 			      "Linux sets these bits itself once an IOMMU is present (pci_request_acs), so their P2P goes up to "
 			      "the root complex and through the IOMMU, where it faults unless the peer's BAR is mapped in the "
 			      "requester's domain.",
 			      redirected, shared);
-	else if (shared)
+	} else if (shared)
 		fw_check_setf(r, FW_CHECK_PASS, NULL, "The %zu same-switch GPU pairs have no redirect on their path.", shared);
 	else
 		fw_check_set(r, FW_CHECK_PASS,
@@ -168,17 +181,53 @@ struct fault_group {
 	size_t count;
 };
 
+/* A fault the device raised while bound to vfio-pci (the driver named in the log line, else the
+ * one bound now): its address is an IOVA of the guest that owns the device. */
+static bool guest_fault(const struct fw_iommu_fault *f, const struct fw_pci_device *req)
+{
+	if (f->line) {
+		const char *p = f->line;
+		if (*p == '[' && (p = strchr(p, ']')))
+			p++;
+		while (p && *p == ' ')
+			p++;
+		if (p && strncmp(p, "vfio-pci ", 9) == 0)
+			return true;
+		if (p && strchr(p, ' ') && strchr(p, ' ') - p < 24 && strstr(p, "AMD-Vi") && strncmp(p, "AMD-Vi", 6) != 0)
+			return false; /* another driver logged it */
+	}
+	return req && req->driver && strcmp(req->driver, "vfio-pci") == 0;
+}
+
 void fw_check_p2p_faults(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
 	if (!fw_doctor_needs_log(ctx, r))
 		return;
 	const struct fw_host *h = ctx->host;
 	struct fault_group groups[64];
-	size_t ng = 0, total = 0, peer_faults = 0;
+	size_t ng = 0, total = 0, peer_faults = 0, nguest = 0, guest_total = 0;
+	struct fault_group guests[64];
 	for (size_t i = 0; i < h->nfaults; i++) {
 		const struct fw_iommu_fault *f = &h->faults[i];
 		if (strcmp(f->event, "IO_PAGE_FAULT") != 0)
 			continue;
+		const struct fw_pci_device *req = fw_host_pci(h, f->device);
+		if (guest_fault(f, req)) {
+			/* a guest's IOVA: never looked up among the host's BARs */
+			size_t k;
+			for (k = 0; k < nguest; k++)
+				if (strcmp(guests[k].device, f->device) == 0)
+					break;
+			if (k == nguest && nguest < 64)
+				guests[nguest++] = (struct fault_group){f->device, NULL, -1, f->domain, f->address, f->address, 0};
+			if (k < nguest) {
+				guests[k].count++;
+				guests[k].lo = f->address < guests[k].lo ? f->address : guests[k].lo;
+				guests[k].hi = f->address > guests[k].hi ? f->address : guests[k].hi;
+			}
+			guest_total++;
+			continue;
+		}
 		total++;
 		int bar = -1;
 		const struct fw_pci_device *peer = fw_host_bar_owner(h, f->address, &bar);
@@ -199,6 +248,26 @@ void fw_check_p2p_faults(const struct fw_doctor_ctx *ctx, struct fw_check_result
 			g->hi = f->address;
 		if (peer)
 			peer_faults++;
+	}
+	for (size_t k = 0; k < nguest; k++) {
+		const struct fw_pci_device *req = fw_host_pci(h, guests[k].device);
+		fw_check_evidence(r, FW_EVIDENCE_LOG, fw_doctor_log_from(ctx),
+				  "%zu IO_PAGE_FAULT from %s (bound to vfio-pci%s%s, domain 0x%" PRIx64 ") at 0x%" PRIx64
+				  "..0x%" PRIx64 ": guest addresses, not matched against the host's BARs",
+				  guests[k].count, guests[k].device, req && req->owner ? ", " : "",
+				  req && req->owner ? req->owner : "", guests[k].domain, guests[k].lo, guests[k].hi);
+	}
+	r->affects = (guest_total ? FW_AFFECTS_VM_GPUS : 0) | (total ? FW_AFFECTS_HOST_GPUS : 0);
+	if (!total && guest_total) {
+		fw_doctor_log_evidence(ctx, r, "IO_PAGE_FAULT", 2);
+		fw_check_setf(r, FW_CHECK_WARN,
+			      "Look inside the guest that owns the device (its driver and the memory it gave the device); "
+			      "nothing on the host's side needs changing for these.",
+			      "%zu IO_PAGE_FAULT event%s, all from devices bound to vfio-pci: the faulting addresses are the "
+			      "guest's DMA addresses in its own domain, so these are the guest's faults, not P2P between the "
+			      "host's GPUs.",
+			      guest_total, guest_total == 1 ? "" : "s");
+		return;
 	}
 	if (!total) {
 		size_t lines = fw_host_log_lines(h, "", NULL, 0);
@@ -285,9 +354,11 @@ void fw_check_p2p_faults(const struct fw_doctor_ctx *ctx, struct fw_check_result
 			      rg && rg->type ? rg->type : "translated", peer_faults, total, when);
 		return;
 	}
-	fw_check_setf(r, FW_CHECK_FAIL, "Find the driver that programs these addresses; faults on system memory often mean a "
+	fw_check_setf(r, FW_CHECK_WARN, "Find the driver that programs these addresses; faults on system memory often mean a "
 					"stale or missing DMA mapping.",
-		      "%zu IO_PAGE_FAULT events, none of them on a GPU's BAR.", total);
+		      "%zu IO_PAGE_FAULT event%s from the host's devices, none of them on a GPU's BAR: faults on system "
+		      "memory or unmapped addresses, not between GPUs.",
+		      total, total == 1 ? "" : "s");
 }
 
 void fw_check_gpu_links(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)

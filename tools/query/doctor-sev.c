@@ -115,9 +115,14 @@ void fw_check_sev_platform(const struct fw_doctor_ctx *ctx, struct fw_check_resu
 	json_t *sev = json_object_get(json_object_get(probe, "platform"), "sev");
 	json_t *snp = json_object_get(json_object_get(probe, "platform"), "snp");
 	json_t *msr = json_object_get(probe, "msr");
-	size_t read = 0, disagree = 0;
+	size_t read = 0, disagree = 0, stored = 0; /* stored: BIOS value for the next boot against the running state */
 	char problems[1024] = "", bv[96], bv2[96];
 	const char *P = FW_SEV_PROBE_PATH;
+#define STORED(...)                                                                                                    \
+	do {                                                                                                           \
+		PROBLEM(__VA_ARGS__);                                                                                  \
+		stored++;                                                                                              \
+	} while (0)
 #define PROBLEM(...)                                                                                                   \
 	do {                                                                                                           \
 		size_t used_ = strlen(problems);                                                                       \
@@ -135,7 +140,7 @@ void fw_check_sev_platform(const struct fw_doctor_ctx *ctx, struct fw_check_resu
 				  bios_value(ctx, "SMEE", bv, sizeof(bv)), str(msr, "syscfg"), me,
 				  sme_flag ? "sme flag" : log_sev ? "memory encryption active (log)" : "no sme flag");
 		if (strcmp(bv, "Enable") == 0 && !me)
-			PROBLEM("SMEE is Enable in the BIOS but SYSCFG MemEncryptionModEn is 0. ");
+			STORED("SMEE is Enable in the BIOS but SYSCFG MemEncryptionModEn is 0. ");
 		if (!me && sme_flag)
 			PROBLEM("SYSCFG MemEncryptionModEn is 0 but the kernel reports the sme CPU flag. ");
 		if (me && h->cpu_flags && !sme_flag && !log_sev)
@@ -151,7 +156,7 @@ void fw_check_sev_platform(const struct fw_doctor_ctx *ctx, struct fw_check_resu
 				  str(msr, "rmp_end"), logged ? "logged the RMP table range" : "logged no RMP table range");
 		iomem_evidence(r, h, base);
 		if (strcmp(bv2, "Enabled") == 0 && !base && !end)
-			PROBLEM("RMP coverage is Enabled in the BIOS but RMP_BASE and RMP_END are 0 (no RMP table reserved). ");
+			STORED("RMP coverage is Enabled in the BIOS but RMP_BASE and RMP_END are 0 (no RMP table reserved). ");
 		if (logged && base && (base != lo || (end && end != hi)))
 			PROBLEM("The RMP MSRs (0x%" PRIx64 "-0x%" PRIx64 ") differ from the range the kernel logged (0x%" PRIx64
 				"-0x%" PRIx64 "). ",
@@ -191,11 +196,20 @@ void fw_check_sev_platform(const struct fw_doctor_ctx *ctx, struct fw_check_resu
 		fw_check_evidence(r, FW_EVIDENCE_ABSENT, str(snp, "source"), "SNP platform status not read: %s", str(snp, "why"));
 	}
 #undef PROBLEM
+#undef STORED
 	if (!read) {
 		fw_check_set(r, FW_CHECK_SKIP,
 			     "No SEV platform probe could be read on this machine (see the evidence for why: capture as root, "
 			     "with the ccp and msr modules loaded).",
 			     NULL);
+	} else if (disagree && disagree == stored) {
+		/* only the stored BIOS values differ from the running state: a change waiting for a boot */
+		fw_check_setf(r, FW_CHECK_PENDING,
+			      "Power-cycle the machine, then run doctor again; if the running state still differs, the BIOS "
+			      "does not apply the stored value.",
+			      "The BIOS values stored for the next boot differ from the running state: %sThey take effect at "
+			      "the next (cold) boot; the hardware and the kernel agree with each other now.",
+			      problems);
 	} else if (disagree) {
 		fw_check_setf(r, FW_CHECK_FAIL,
 			      "Find which side is stale: a BIOS change waits for a cold boot, and kernel options can switch "

@@ -15,6 +15,8 @@ const char *fw_check_status_name(enum fw_check_status s)
 	case FW_CHECK_WARN: return "warn";
 	case FW_CHECK_FAIL: return "fail";
 	case FW_CHECK_SKIP: return "skip";
+	case FW_CHECK_PENDING: return "pending";
+	case FW_CHECK_ACCEPTED: return "accepted";
 	}
 	return "skip";
 }
@@ -94,6 +96,8 @@ static const struct fw_check_def {
 	{"cpu-flags", "The CPU and kernel report SME/SEV/SNP", SNP, HOST, fw_check_cpu_flags},
 	{"kernel-iommu-mode", "IOMMU in translated mode (SNP needs it)", SNP | P2P, HOST, fw_check_kernel_iommu_mode},
 	{"kernel-options", "Kernel IOMMU options are ones Linux knows", SNP | VFIO | P2P, HOST, fw_check_kernel_options},
+	{"boot-pending", "The running kernel uses the stored command line and module options", SNP | VFIO | P2P, HOST,
+	 fw_check_boot_pending},
 	{"kernel-snp-log", "The kernel initialised SEV-SNP", SNP, HOST, fw_check_kernel_snp_log},
 	{"kernel-iommu-snp", "The IOMMU driver enabled SNP support", SNP, HOST, fw_check_kernel_iommu_snp},
 	{"ccp-firmware", "The PSP runs SEV/SNP firmware", SNP, HOST, fw_check_ccp_firmware},
@@ -198,11 +202,30 @@ void fw_check_setf(struct fw_check_result *r, enum fw_check_status s, const char
 	fw_check_set(r, s, buf, fix);
 }
 
+/* Checks on what a container cannot see: the host's firmware (BIOS variables, ACPI tables,
+ * security state read from them) and its boot configuration under /etc. The kernel's own view
+ * (/proc, /sys, the log) is the host's and is judged. */
+static bool container_blind(const char *id)
+{
+	return strncmp(id, "bios-", 5) == 0 || strncmp(id, "acpi-", 5) == 0 || strcmp(id, "boot-pending") == 0 ||
+	       strcmp(id, "sec-secure-boot") == 0 || strcmp(id, "sec-pk-test-key") == 0 || strcmp(id, "sec-dbx") == 0 ||
+	       strcmp(id, "sec-bios-write-protection") == 0;
+}
+
+bool fw_doctor_check_known(const char *id)
+{
+	for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++)
+		if (strcmp(checks[i].id, id) == 0)
+			return true;
+	return false;
+}
+
 void fw_doctor_run(const struct fw_doctor_ctx *ctx, struct fw_doctor_report *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->profiles = ctx->profiles;
 	out->captured = ctx->host ? fw_machine_created(ctx->host->machine) : NULL;
+	out->guest = fw_doctor_guest_why(ctx) != NULL;
 	size_t n = sizeof(checks) / sizeof(checks[0]);
 	out->results = fw_xcalloc(n, sizeof(*out->results));
 	for (size_t i = 0; i < n; i++) {
@@ -215,7 +238,16 @@ void fw_doctor_run(const struct fw_doctor_ctx *ctx, struct fw_doctor_report *out
 		r->status = FW_CHECK_SKIP;
 		r->evidence = json_array();
 		const char *guest = fw_doctor_guest_why(ctx);
-		if (checks[i].where == HOST && guest) {
+		const char *container = ctx->host && ctx->role != FW_ROLE_HOST ? ctx->host->container_why : NULL;
+		if (checks[i].where == HOST && !guest && container && container_blind(checks[i].id)) {
+			fw_check_evidence(r, FW_EVIDENCE_FILE, container, "a container: %s", container);
+			fw_check_set(r, FW_CHECK_SKIP,
+				     "This machine is a container: it shares the host's kernel but not its firmware variables, "
+				     "ACPI tables or boot configuration, so this check does not apply here (run doctor on the "
+				     "host).",
+				     NULL);
+			r->not_applicable = true;
+		} else if (checks[i].where == HOST && guest) {
 			fw_check_evidence(r, FW_EVIDENCE_FILE, fw_doctor_guest_source(ctx->host), "a guest: %s", guest);
 			fw_check_set(r, FW_CHECK_SKIP,
 				     "This machine is a virtual machine guest: the host's BIOS settings, firmware tables and "
@@ -233,11 +265,15 @@ void fw_doctor_run(const struct fw_doctor_ctx *ctx, struct fw_doctor_report *out
 		}
 		if (!r->explanation)
 			r->explanation = fw_xstrdup("");
+		fw_doctor_default_affects(r);
+		fw_doctor_apply_accepts(ctx, r);
 		switch (r->status) {
 		case FW_CHECK_PASS: out->pass++; break;
 		case FW_CHECK_WARN: out->warn++; break;
 		case FW_CHECK_FAIL: out->fail++; break;
 		case FW_CHECK_SKIP: out->skip++; break;
+		case FW_CHECK_PENDING: out->pending++; break;
+		case FW_CHECK_ACCEPTED: out->accepted++; break;
 		}
 	}
 }
@@ -249,6 +285,7 @@ void fw_doctor_report_free(struct fw_doctor_report *r)
 		json_decref(r->results[i].data);
 		free(r->results[i].explanation);
 		free(r->results[i].fix);
+		free(r->results[i].accepted);
 	}
 	free(r->results);
 	memset(r, 0, sizeof(*r));
@@ -262,6 +299,8 @@ json_t *fw_doctor_report_json(const struct fw_doctor_report *r)
 	json_object_set_new(summary, "warn", json_integer((json_int_t)r->warn));
 	json_object_set_new(summary, "fail", json_integer((json_int_t)r->fail));
 	json_object_set_new(summary, "skip", json_integer((json_int_t)r->skip));
+	json_object_set_new(summary, "pending", json_integer((json_int_t)r->pending));
+	json_object_set_new(summary, "accepted", json_integer((json_int_t)r->accepted));
 	json_object_set_new(doc, "summary", summary);
 	json_t *arr = json_array();
 	for (size_t i = 0; i < r->count; i++) {
@@ -273,11 +312,18 @@ json_t *fw_doctor_report_json(const struct fw_doctor_report *r)
 		json_object_set(o, "evidence", c->evidence);
 		json_object_set_new(o, "explanation", json_string(c->explanation));
 		json_object_set_new(o, "fix", c->fix ? json_string(c->fix) : json_null());
+		if (c->accepted) {
+			/* what it would say without the acceptance, and why it was accepted */
+			json_object_set_new(o, "judged", json_string(fw_check_status_name(c->judged)));
+			json_object_set_new(o, "accepted", json_string(c->accepted));
+		}
+		json_object_set_new(o, "fingerprint", json_string(c->fingerprint));
 		if (c->data)
 			json_object_set(o, "data", c->data);
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(doc, "checks", arr);
+	json_object_set_new(doc, "readiness", fw_doctor_readiness_json(r));
 	if (r->profiles & FW_PROFILE_SECURITY)
 		json_object_set_new(doc, "security_level", fw_security_level_json(r));
 	return doc;

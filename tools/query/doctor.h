@@ -16,7 +16,10 @@
 
 #include "tools/host/host.h"
 
-enum fw_check_status { FW_CHECK_PASS, FW_CHECK_WARN, FW_CHECK_FAIL, FW_CHECK_SKIP };
+/* pending: the stored configuration (for the next boot) differs from the running one, and the
+ * verdict changes when the machine boots with it; accepted: an admin accepted the check's warn,
+ * fail or pending verdict with a reason (doctor-accept.c), for evidence of the kinds it has now. */
+enum fw_check_status { FW_CHECK_PASS, FW_CHECK_WARN, FW_CHECK_FAIL, FW_CHECK_SKIP, FW_CHECK_PENDING, FW_CHECK_ACCEPTED };
 const char *fw_check_status_name(enum fw_check_status s);
 
 /* Profiles a check belongs to (a check may serve several). */
@@ -69,11 +72,22 @@ struct fw_doctor_sources {
 	const char *agesa;
 };
 
+/* A check an admin accepted: from --accept CHECK=REASON, or a line "CHECK [sha=FINGERPRINT] REASON"
+ * of etc/fwlens/accept in the machine's root (doctor-accept.c). */
+struct fw_doctor_accept {
+	char *check;
+	char *reason;
+	char *sha;  /* the evidence fingerprint it was accepted for, or NULL: any evidence */
+	char *from; /* "--accept" or "etc/fwlens/accept:3" */
+};
+
 struct fw_doctor_ctx {
 	const struct fw_host *host; /* may be NULL (image only) */
 	struct fw_doctor_sources src;
 	unsigned profiles;
 	enum fw_doctor_role role;
+	const struct fw_doctor_accept *accepts;
+	size_t naccepts;
 };
 /* Why the machine is judged a guest ("the hypervisor flag in /proc/cpuinfo", "--role guest"), or
  * NULL when it is judged a host. */
@@ -89,22 +103,63 @@ struct fw_check_result {
 	char *explanation;
 	char *fix;
 	json_t *data; /* decoded facts a script reads (TCB SVNs, CPUID fields), or NULL */
+	unsigned affects;            /* FW_AFFECTS_*: whose readiness a warn or fail touches (0: from the profiles) */
+	enum fw_check_status judged; /* the verdict before an acceptance (== status when not accepted) */
+	char *accepted;              /* the reason it was accepted, or NULL */
+	char fingerprint[13];        /* of the evidence's kinds (fw_doctor_fingerprint) */
 };
 
 struct fw_doctor_report {
 	struct fw_check_result *results;
 	size_t count;
-	size_t pass, warn, fail, skip;
+	size_t pass, warn, fail, skip, pending, accepted;
 	unsigned profiles; /* the profiles run */
 	const char *captured; /* when the machine's snapshot was captured (its manifest), or NULL */
+	bool guest;           /* judged as a VM guest: readiness is the guest's own, not the host's roles */
 };
 
 void fw_doctor_run(const struct fw_doctor_ctx *ctx, struct fw_doctor_report *out);
+bool fw_doctor_check_known(const char *id);
 void fw_doctor_report_free(struct fw_doctor_report *r);
 json_t *fw_doctor_report_json(const struct fw_doctor_report *r);
 /* The security profile's HSI-like level: {"level", "of", "text" ("2", "1!"), "runtime_issue",
  * "stopped_by" (the first check below the next level, or null), ...} (doctor-security.c). */
 json_t *fw_security_level_json(const struct fw_doctor_report *r);
+
+/* Roles a failure affects (doctor-roles.c): the SNP host itself (firmware, kernel, PSP), the GPUs
+ * the host drives (its own work, containers: P2P, NCCL), the GPUs given to VMs (the SNP guest's). A
+ * failure of the host GPUs does not make the SNP guest not ready. */
+#define FW_AFFECTS_SNP_HOST 0x1
+#define FW_AFFECTS_HOST_GPUS 0x2
+#define FW_AFFECTS_VM_GPUS 0x4
+/* The role of a GPU's failure by its owner: a VM's, or the host's (host driver, container, none). */
+unsigned fw_doctor_gpu_affects(const struct fw_pci_device *d);
+/* Fill r->affects from the check's profiles when the check did not say. */
+void fw_doctor_default_affects(struct fw_check_result *r);
+/* Readiness by role: [{"role", "title", "status" (ready, warnings, not ready, pending), "checks"}]. */
+json_t *fw_doctor_readiness_json(const struct fw_doctor_report *r);
+/* One line: "SNP host: ready; GPUs given to VMs (the SNP guest's): ready; host GPUs: not ready
+ * (gpu-driver-init)" (malloc'd). */
+char *fw_doctor_readiness_line(const struct fw_doctor_report *r);
+
+/* Accepting (doctor-accept.c). The fingerprint is the first 12 hex digits of the SHA-256 of the
+ * check's evidence kinds: each evidence item's source and text with counts, times and addresses
+ * masked (decimal numbers, hex numbers of more than 4 digits), sorted, duplicates dropped. A new
+ * fault pair, error code or device changes it; more of the same faults, or later times, do not. */
+void fw_doctor_fingerprint(const struct fw_check_result *r, char out[13]);
+/* Parse etc/fwlens/accept text (lines "CHECK [sha=HEX] REASON", '#' comments, blank lines) and
+ * append to *list; false with the line number and why in `err` for a malformed line. */
+bool fw_doctor_accept_parse(const char *text, const char *from, struct fw_doctor_accept **list, size_t *n, char *err,
+			    size_t errlen);
+/* --accept CHECK=REASON */
+bool fw_doctor_accept_arg(const char *arg, struct fw_doctor_accept **list, size_t *n, char *err, size_t errlen);
+void fw_doctor_accepts_free(struct fw_doctor_accept *list, size_t n);
+/* Apply the acceptances to a result just judged (fw_doctor_run calls it). */
+void fw_doctor_apply_accepts(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+/* The line to put in etc/fwlens/accept for a check as judged now: "CHECK sha=HEX REASON". */
+char *fw_doctor_accept_line(const struct fw_check_result *r);
+#define FW_ACCEPT_PATH "etc/fwlens/accept"
+#define FW_EVIDENCE_ACCEPTED "accepted"
 
 /* Evidence: what a check read, each item {"kind", "from", "text"}. `from` names where it was read:
  * a machine file ("proc/cmdline"), the kernel log ("var/log/dmesg"), a setting's variable with its

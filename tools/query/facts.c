@@ -350,6 +350,8 @@ void fw_facts_answer(struct fw_source *src, const struct fw_topic *const *topics
 			c.a = &out->items[out->n++];
 			c.a->topic = topics[t];
 			c.a->rule = &topics[t]->facts[k];
+			c.a->side = "running";
+			c.a->boot = src->host.boot_id;
 			answer_one(&c, c.a->rule);
 		}
 }

@@ -27,6 +27,10 @@ struct fw_fact_answer {
 	const char **evidence; /* lines that show it (kernel log lines, devices, options) */
 	size_t nevidence;
 	size_t total;          /* evidence found before the cap on listed lines */
+	/* "running": what the running kernel shows (/proc, /sys, this boot's log), which every fact kind
+	 * here reads; "stored" is what a next boot would use (efivarfs, /etc) */
+	const char *side;
+	const char *boot; /* the boot it belongs to: proc/sys/kernel/random/boot_id, or NULL when not known */
 };
 
 struct fw_fact_answers {

@@ -148,6 +148,12 @@ void fw_notes_numa(FILE *f, struct fw_source *src)
 void fw_notes_evidence(FILE *f, const struct fw_doctor_report *all)
 {
 	fputs("## Evidence of the checks\n\n", f);
+	/* whose readiness each failure touches: a host-GPU failure leaves the SNP guest ready */
+	char *ready = fw_doctor_readiness_line(all);
+	fputs("Readiness by role: ", f);
+	fw_md_cell(f, ready);
+	fputs("\n\n", f);
+	free(ready);
 	for (size_t i = 0; i < all->count; i++) {
 		const struct fw_check_result *c = &all->results[i];
 		if (c->not_applicable)
