@@ -7,7 +7,9 @@
 #include "escape-shell.h"
 #include "parsers/file.h"
 #include "plan-fwattrs-write.h"
+#include "plan-kernel-arg-write.h"
 #include "plan-writers.h"
+#include "tools/query/plan-kernel-arg.h"
 #include "query-writers.h"
 #include "tools/query/doctor.h"
 #include "tools/query/topics.h"
@@ -190,6 +192,12 @@ static int run_verify(struct fw_cli *cli, struct fw_source *src, const char *pat
 		fw_error_set(&err, FW_E_INVALID, "%s: not JSON (%s at line %d)", path, je.text, je.line);
 		return fw_cli_fail(cli, &err);
 	}
+	const char *kind = json_string_value(json_object_get(plan, "kind"));
+	if (kind && strcmp(kind, "kernel-args") == 0) {
+		int rc = fw_plan_karg_verify(cli, src, path, plan);
+		json_decref(plan);
+		return rc;
+	}
 	struct fw_verify v;
 	bool ok = fw_plan_verify(src, plan, &v, &err);
 	/* doctor reruns on the same SRC: the checks the plan said it satisfies */
@@ -285,9 +293,17 @@ static int run_plan(struct fw_cli *cli)
 	const char *profile = fw_cli_opt(cli, "profile"), *verify = fw_cli_opt(cli, "verify");
 	const char *module = fw_cli_opt(cli, "module"), *registry = fw_cli_opt(cli, "registry");
 	bool doctor = fw_cli_flag(cli, "from-doctor");
-	if (!verify && !nsets && !profile && !doctor)
-		return fw_cli_usage_error(cli, "say what to plan: --set SETTING=VALUE, --profile NAME or --from-doctor "
-					       "(or --verify PLAN.json)");
+	const char *kargs[FW_KARG_MAX + 1], *krm[FW_KARG_MAX + 1];
+	size_t nkargs = fw_cli_opt_all(cli, "kernel-arg", kargs, FW_KARG_MAX + 1);
+	size_t nkrm = fw_cli_opt_all(cli, "remove-kernel-arg", krm, FW_KARG_MAX + 1);
+	if (!verify && !nsets && !profile && !doctor && !nkargs && !nkrm)
+		return fw_cli_usage_error(cli, "say what to plan: --set SETTING=VALUE, --profile NAME, --from-doctor, "
+					       "--kernel-arg OPT (or --verify PLAN.json)");
+	if ((nkargs || nkrm) && (verify || nsets || profile || doctor))
+		return fw_cli_usage_error(cli, "--kernel-arg and --remove-kernel-arg make a plan of their own: give them "
+					       "without --set, --profile, --from-doctor and --verify");
+	if (!(nkargs || nkrm) && fw_cli_format_is(cli, "sh"))
+		return fw_cli_usage_error(cli, "--format sh is for --kernel-arg plans");
 	if (registry && !fw_cli_format_is(cli, "redfish"))
 		return fw_cli_usage_error(cli, "--registry is for --format redfish");
 	for (size_t i = 0; i < nsets; i++)
@@ -324,6 +340,10 @@ static int run_plan(struct fw_cli *cli)
 	int rc = 0;
 	if (verify) {
 		rc = run_verify(cli, &src, verify);
+		goto out;
+	}
+	if (nkargs || nkrm) {
+		rc = fw_plan_karg_run(cli, &src, kargs, nkargs, krm, nkrm);
 		goto out;
 	}
 	struct fw_setlist *listed = src.kind == FW_SOURCE_MACHINE ? fw_source_setlist(&src) : NULL;
@@ -383,6 +403,9 @@ static const struct fw_option plan_options[] = {
 				      "value, or a number within the limits); repeat for more", NULL},
 	{"profile", 'p', "NAME", "plan toward the goal states of a profile of the rules file", "snp-host,vfio-host,p2p-host"},
 	{"from-doctor", 0, NULL, "plan the fixes of the BIOS checks doctor finds failing on SRC", NULL},
+	{"kernel-arg", 0, "OPT[=VALUE]", "a kernel command line option to add (replacing other values of it) in the "
+					"boot loader SRC uses; repeat for more", NULL},
+	{"remove-kernel-arg", 0, "OPT[=VALUE]", "a kernel command line option to remove (a name: every occurrence)", NULL},
 	{"module", 'm', "NAME|GUID", "look settings up in this module only (two CBS modules, one prompt in two places)", NULL},
 	{"image", 0, "FILE", "for a machine: the BIOS image whose forms decode its variables (default: stored in the snapshot)", NULL},
 	FW_CACHE_OPTIONS,
@@ -428,7 +451,7 @@ FW_COMMAND(plan,
 		"current value first and a dry run unless given --apply.\n\n"
 		"--verify PLAN.json compares a saved JSON plan with SRC after the reboot: exit 0 when every planned value "
 		"is in effect, 1 listing each that is not (hidden, locked or different).",
-	.formats = "text,json,jsonl,sce,redfish,efivarfs,fwupdmgr,sysfs",
+	.formats = "text,json,jsonl,sce,redfish,efivarfs,fwupdmgr,sysfs,sh",
 	.options = plan_options,
 	.examples = "fwlens plan host.fwsnap --profile snp-host  # what to change for SEV-SNP, in order\n"
 		    "fwlens plan BIOS.CAP --set 'SEV-ES ASID Space Limit=100' --format json > plan.json\n"
