@@ -7,6 +7,7 @@
 #include "escape-shell.h"
 #include "parsers/file.h"
 #include "plan-fwattrs-write.h"
+#include "plan-gpu-recovery-write.h"
 #include "plan-kernel-arg-write.h"
 #include "plan-writers.h"
 #include "tools/query/plan-kernel-arg.h"
@@ -296,14 +297,18 @@ static int run_plan(struct fw_cli *cli)
 	const char *kargs[FW_KARG_MAX + 1], *krm[FW_KARG_MAX + 1];
 	size_t nkargs = fw_cli_opt_all(cli, "kernel-arg", kargs, FW_KARG_MAX + 1);
 	size_t nkrm = fw_cli_opt_all(cli, "remove-kernel-arg", krm, FW_KARG_MAX + 1);
-	if (!verify && !nsets && !profile && !doctor && !nkargs && !nkrm)
+	const char *recovery = fw_cli_opt(cli, "gpu-recovery");
+	if (!verify && !nsets && !profile && !doctor && !nkargs && !nkrm && !recovery)
 		return fw_cli_usage_error(cli, "say what to plan: --set SETTING=VALUE, --profile NAME, --from-doctor, "
-					       "--kernel-arg OPT (or --verify PLAN.json)");
-	if ((nkargs || nkrm) && (verify || nsets || profile || doctor))
+					       "--kernel-arg OPT, --gpu-recovery failed|BDF (or --verify PLAN.json)");
+	if ((nkargs || nkrm) && (verify || nsets || profile || doctor || recovery))
 		return fw_cli_usage_error(cli, "--kernel-arg and --remove-kernel-arg make a plan of their own: give them "
-					       "without --set, --profile, --from-doctor and --verify");
-	if (!(nkargs || nkrm) && fw_cli_format_is(cli, "sh"))
-		return fw_cli_usage_error(cli, "--format sh is for --kernel-arg plans");
+					       "without --set, --profile, --from-doctor, --gpu-recovery and --verify");
+	if (recovery && (verify || nsets || profile || doctor))
+		return fw_cli_usage_error(cli, "--gpu-recovery makes a plan of its own: give it without --set, --profile, "
+					       "--from-doctor and --verify");
+	if (!(nkargs || nkrm || recovery) && fw_cli_format_is(cli, "sh"))
+		return fw_cli_usage_error(cli, "--format sh is for --kernel-arg and --gpu-recovery plans");
 	if (registry && !fw_cli_format_is(cli, "redfish"))
 		return fw_cli_usage_error(cli, "--registry is for --format redfish");
 	for (size_t i = 0; i < nsets; i++)
@@ -344,6 +349,10 @@ static int run_plan(struct fw_cli *cli)
 	}
 	if (nkargs || nkrm) {
 		rc = fw_plan_karg_run(cli, &src, kargs, nkargs, krm, nkrm);
+		goto out;
+	}
+	if (recovery) {
+		rc = fw_plan_gpu_recovery_run(cli, &src, recovery);
 		goto out;
 	}
 	struct fw_setlist *listed = src.kind == FW_SOURCE_MACHINE ? fw_source_setlist(&src) : NULL;
@@ -405,6 +414,8 @@ static const struct fw_option plan_options[] = {
 	{"from-doctor", 0, NULL, "plan the fixes of the BIOS checks doctor finds failing on SRC", NULL},
 	{"kernel-arg", 0, "OPT[=VALUE]", "a kernel command line option to add (replacing other values of it) in the "
 					"boot loader SRC uses; repeat for more", NULL},
+	{"gpu-recovery", 0, "failed|BDF[,BDF...]", "the recovery of GPUs whose driver failed (failed: every one the "
+						   "kernel log names) as a script", NULL},
 	{"remove-kernel-arg", 0, "OPT[=VALUE]", "a kernel command line option to remove (a name: every occurrence)", NULL},
 	{"module", 'm', "NAME|GUID", "look settings up in this module only (two CBS modules, one prompt in two places)", NULL},
 	{"image", 0, "FILE", "for a machine: the BIOS image whose forms decode its variables (default: stored in the snapshot)", NULL},
