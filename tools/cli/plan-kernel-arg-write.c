@@ -168,6 +168,7 @@ static int script(struct fw_cli *cli, const void *ctx)
 	      "fi\n"
 	      "# written beside the file and renamed over it: the file is whole at every moment\n"
 	      "new=\"$file.fwlens-new\"\n"
+	      "[ -e \"$file\" ] || mkdir -p \"${file%/*}\" || exit 4\n"
 	      "if ! { { [ ! -e \"$file\" ] || cp -p \"$file\" \"$new\"; } && new_text >\"$new\" && mv -f \"$new\" \"$file\"; }; then\n"
 	      "\trm -f \"$new\"\n"
 	      "\techo \"writing $file failed: not changed; backup in $BACKUP\" >&2\n"
