@@ -190,3 +190,17 @@ t_run quoted-option 2 fwlens plan pve --kernel-arg "a='b c'"
 t_run both-ways 2 fwlens plan pve --kernel-arg iommu=pt --remove-kernel-arg iommu
 t_run with-set 2 fwlens plan pve --kernel-arg iommu=pt --set SMEE=Enable
 t_run image-source 2 fwlens plan "$SAMPLES/ESC8000A-E13-ASUS-1104.CAP" --kernel-arg iommu=pt
+
+# a hostile cmdline file: shell text in it stays data in the script and in the file
+machine evil
+printf '%s\n' "root=/dev/sda1 x='\$(touch $T_DIR/pwned)' y=\`touch $T_DIR/pwned\`" >evil/etc/kernel/cmdline
+cp evil/etc/kernel/cmdline evil.before
+t_run evil-plan 0 fwlens plan evil --kernel-arg iommu=pt -o evil.sh
+script_ok evil evil.sh
+run evil-apply 0 evil evil.sh --apply
+[ ! -e pwned ] && [ "$(cat evil/etc/kernel/cmdline)" = "$(cat evil.before) iommu=pt" ] && pass evil-stays-data ||
+	fail evil-stays-data "$(cat evil/etc/kernel/cmdline)"
+printf 'root=/dev/sda1 \033]0;x\007\n' >evil/etc/kernel/cmdline
+t_run evil-control 3 fwlens plan evil --kernel-arg iommu=pt
+grep -q "etc/kernel/cmdline: a control character at byte 15: edit it by hand" "$T_ERR" && pass evil-control-says ||
+	fail evil-control-says "$(cat "$T_ERR")"

@@ -69,7 +69,7 @@ static int script(struct fw_cli *cli, const void *ctx)
 	const struct shown *s = ctx;
 	const struct fw_karg_plan *p = s->p;
 	FILE *f = fw_cli_out(cli);
-	fputs("#!/bin/sh\n", f);
+	fputs("#!/bin/sh\n# shellcheck disable=SC2016 # the machine's text is single-quoted to stay data\n", f);
 	fw_script_comment(f, "#", "Written by fwlens %s: kernel command line options for %s.", FWLENS_VERSION, s->src->path);
 	fw_script_comment(f, "#", "Boot loader: %s, because %s.", fw_boot_loader_name(p->loader), p->loader_why);
 	fw_script_comment(f, "#", "It edits /%s, then runs %s; the options take effect at the next boot.", p->file, p->refresh);
