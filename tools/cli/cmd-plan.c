@@ -11,6 +11,7 @@
 #include "plan-kernel-arg-write.h"
 #include "plan-writers.h"
 #include "tools/query/plan-kernel-arg.h"
+#include "tools/query/profile-names.h"
 #include "query-writers.h"
 #include "tools/query/doctor.h"
 #include "tools/query/topics.h"
@@ -318,17 +319,26 @@ static int run_plan(struct fw_cli *cli)
 	struct fw_error err;
 	fw_error_clear(&err);
 	const struct fw_profile *prof = NULL;
+	bool all_profiles = false;
 	if (!verify) {
 		if (!fw_topics_load(NULL, &topics, &err))
 			return fw_cli_fail(cli, &err);
-		if (profile && !(prof = fw_topics_profile(&topics, profile))) {
-			char names[256] = "";
-			for (size_t i = 0; i < topics.nprofiles; i++)
-				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
-					 topics.profiles[i].name);
+		/* the names doctor takes (profile-names.h); all: every profile's goals */
+		const char *canon = profile ? fw_profile_canonical(profile) : NULL;
+		if (canon && strcmp(canon, "security") == 0) {
 			fw_topics_free(&topics);
-			return fw_cli_usage_error(cli, "--profile takes %s, not '%s'", names, profile);
+			return fw_cli_usage_error(cli, "--profile security reports the platform's protections and has no BIOS "
+						       "goals to plan: give snp-host, vfio-host, p2p-host or all");
 		}
+		all_profiles = canon && strcmp(canon, "all") == 0;
+		if (profile && !all_profiles && !(prof = canon ? fw_topics_profile(&topics, canon) : NULL)) {
+			char hint[160];
+			fw_topics_free(&topics);
+			return fw_cli_usage_error(cli, "--profile takes snp-host, vfio-host, p2p-host or all, not '%s'%s", profile,
+						  fw_profile_hint(profile, hint, sizeof(hint)));
+		}
+		if (canon)
+			profile = canon;
 	}
 	struct fw_source src;
 	struct fw_source_options so = {.image = fw_cli_opt(cli, "image"), .lang = fw_cli_opt(cli, "lang"),
@@ -379,11 +389,16 @@ static int run_plan(struct fw_cli *cli)
 		free(why);
 		free(setting);
 	}
-	for (size_t g = 0; ok && prof && g < prof->ngoals; g++) {
-		const struct fw_profile_goal *goal = &prof->goals[g];
-		char *why = fw_xasprintf("profile %s: %s", prof->name, goal->why ? goal->why : goal->prompt);
-		ok = fw_plan_add_goal(&p, goal->prompt, goal->value, goal->has_min, goal->min, module, why, goal->check, &err);
-		free(why);
+	for (size_t k = 0; ok && (prof || all_profiles) && k < topics.nprofiles; k++) {
+		const struct fw_profile *pk = all_profiles ? &topics.profiles[k] : prof;
+		for (size_t g = 0; ok && g < pk->ngoals; g++) {
+			const struct fw_profile_goal *goal = &pk->goals[g];
+			char *why = fw_xasprintf("profile %s: %s", pk->name, goal->why ? goal->why : goal->prompt);
+			ok = fw_plan_add_goal(&p, goal->prompt, goal->value, goal->has_min, goal->min, module, why, goal->check, &err);
+			free(why);
+		}
+		if (!all_profiles)
+			break;
 	}
 	if (ok && doctor)
 		ok = from_doctor(cli, &p, &topics, module, &err);
@@ -410,11 +425,12 @@ out:
 static const struct fw_option plan_options[] = {
 	{"set", 's', "SETTING=VALUE", "a setting (prompt, x-UEFI keyword or VARSTORE+0xOFFSET) and its value (option text or "
 				      "value, or a number within the limits); repeat for more", NULL},
-	{"profile", 'p', "NAME", "plan toward the goal states of a profile of the rules file", "snp-host,vfio-host,p2p-host"},
+	{"profile", 'p', "NAME", "plan toward the goal states of a profile of the rules file: snp-host, vfio-host, p2p-host or "
+				 "all (the names doctor takes; sev-snp-host, vfio and p2p still work)", "snp-host,vfio-host,p2p-host,all"},
 	{"from-doctor", 0, NULL, "plan the fixes of the BIOS checks doctor finds failing on SRC", NULL},
 	{"kernel-arg", 0, "OPT[=VALUE]", "a kernel command line option to add (replacing other values of it) in the "
 					"boot loader SRC uses; repeat for more", NULL},
-	{"gpu-recovery", 0, "failed|BDF[,BDF...]", "the recovery of GPUs whose driver failed (failed: every one the "
+	{"gpu-recovery", 0, "BDF[,BDF]", "the recovery of GPUs whose driver failed (failed instead of BDFs: every one the "
 						   "kernel log names) as a script", NULL},
 	{"remove-kernel-arg", 0, "OPT[=VALUE]", "a kernel command line option to remove (a name: every occurrence)", NULL},
 	{"module", 'm', "NAME|GUID", "look settings up in this module only (two CBS modules, one prompt in two places)", NULL},
@@ -429,8 +445,9 @@ static const struct fw_option plan_options[] = {
 };
 
 FW_COMMAND(plan,
-	.synopsis = "SRC [--set SETTING=VALUE]... [--profile NAME] [--from-doctor] [--verify PLAN.json] [--module NAME] "
-		    "[--vars VARS] [--format text|json|jsonl|sce|redfish|efivarfs|fwupdmgr|sysfs]",
+	.synopsis = "SRC [--set SETTING=VALUE]... [--profile NAME] [--from-doctor] [--kernel-arg OPT[=VAL]]... "
+		    "[--remove-kernel-arg OPT]... [--gpu-recovery failed|BDF[,BDF...]] [--verify PLAN.json] [--module NAME] "
+		    "[--vars VARS] [--format text|json|jsonl|sce|redfish|efivarfs|fwupdmgr|sysfs|sh]",
 	.summary = "Plan setting changes (with what hides or locks them) as an AMISCE script, Redfish body or efivarfs script",
 	.description =
 		"SRC is a BIOS image, a machine (snapshot or root folder, with --image or the image stored in the snapshot), "
@@ -438,8 +455,28 @@ FW_COMMAND(plan,
 		"x-UEFI keyword (AMI's x-UEFI-AMI strings, the names AMI BMCs publish as Redfish BIOS attributes) or "
 		"VARSTORE+0xOFFSET; when several settings match, exit status 2 lists each with its module, menu path and "
 		"offset, and --module picks one. VALUE is an option's text or value, or a number within min/max/step.\n\n"
-		"--profile snp-host, vfio-host or p2p-host plans toward the goal states in the rules file; --from-doctor takes "
-		"the fixes of the BIOS checks doctor finds failing on SRC.\n\n"
+		"--profile snp-host, vfio-host, p2p-host or all plans toward the goal states in the rules file (the profile "
+		"names doctor takes; the older sev-snp-host, vfio and p2p still work, and a mistyped one gets a suggestion); "
+		"--from-doctor takes the fixes of the BIOS checks doctor finds failing on SRC.\n\n"
+		"--kernel-arg OPT[=VALUE] and --remove-kernel-arg OPT[=VALUE] plan kernel command line options on a machine "
+		"(root folder or snapshot): the boot loader is told from its files (etc/kernel/cmdline with Proxmox: "
+		"proxmox-boot-tool refresh; etc/default/grub: GRUB_CMDLINE_LINUX_DEFAULT and update-grub; etc/kernel/cmdline "
+		"without Proxmox or systemd-boot entries: kernel-install), and when both a cmdline file and GRUB's are there, "
+		"the one holding the running options wins; the output says which and why. An added option replaces other "
+		"values of the same name ('-' and '_' alike), but pci= and console= sub-options are kept apart as the kernel "
+		"reads each. The text form (and --format sh) is a POSIX shell script: a dry run unless given --apply, which "
+		"saves a backup, writes the planned lines beside the file and renames them over it, reads them back and runs "
+		"the loader's command; lines that are neither the plan's old nor its new text refuse the plan, and a plan "
+		"already in place says \"already set\" and exits 0. FWLENS_ROOT prefixes the paths (a copied root). --format "
+		"json records the options, loader, file, edits and when the plan was made, for --verify after the reboot.\n\n"
+		"--gpu-recovery failed|BDF[,BDF...] writes, for each GPU whose driver failed (failed: every one the kernel log "
+		"names whose driver is still unbound), a script that refuses while a process holds /dev/nvidiaN or "
+		"/dev/vfio/GROUP (a read-only walk of /proc/*/fd, and fuser), unbinds its functions, sets an identity IOMMU "
+		"group back to the machine's translated type, removes the functions, resets the secondary bus of the "
+		"upstream bridge (setpci BRIDGE_CONTROL bit 6, held 1 s, then 1 s), rescans and reads the kernel log for the "
+		"driver's result, naming the cold power cycle when it fails again. A GPU whose driver works, a device that is "
+		"not a GPU and a bridge whose reset would hit other devices are refused (exit 2). --format json lists the "
+		"steps.\n\n"
 		"The conditions around each planned setting (suppress-if, gray-out-if, disable-if) are evaluated with the "
 		"planned values: a question that hides or locks it is brought in first with the reason (SMEE Auto -> Enable "
 		"before SEV Control and the ASID limit become settable); a contradiction is an error (exit 2). Each entry "
@@ -461,7 +498,10 @@ FW_COMMAND(plan,
 		"script of `fwupdmgr set-bios-setting` calls, --format sysfs one of current_value writes, each checking the "
 		"current value first and a dry run unless given --apply.\n\n"
 		"--verify PLAN.json compares a saved JSON plan with SRC after the reboot: exit 0 when every planned value "
-		"is in effect, 1 listing each that is not (hidden, locked or different).",
+		"is in effect, 1 listing each that is not (hidden, locked or different; for a kernel option plan, the "
+		"options against proc/cmdline); before the reboot the values are \"not yet rebooted\" (exit 1).\n\n"
+		"The efivarfs, fwupdmgr and sysfs scripts, run again once their values are in place, say \"already set\" "
+		"and exit 0.",
 	.formats = "text,json,jsonl,sce,redfish,efivarfs,fwupdmgr,sysfs,sh",
 	.options = plan_options,
 	.examples = "fwlens plan host.fwsnap --profile snp-host  # what to change for SEV-SNP, in order\n"
@@ -469,5 +509,7 @@ FW_COMMAND(plan,
 		    "fwlens plan host.fwsnap --from-doctor --format sce -o plan.txt  # then SCELNX_64 /i /s plan.txt\n"
 		    "fwlens plan host.fwsnap --profile snp-host --format redfish --registry registry.json\n"
 		    "fwlens plan / --image BIOS.CAP --profile snp-host --format efivarfs -o apply.sh  # sh apply.sh --apply\n"
-		    "fwlens plan host.fwsnap --verify plan.json  # after the reboot",
+		    "fwlens plan host.fwsnap --verify plan.json  # after the reboot\n"
+		    "fwlens plan / --kernel-arg 'pci=disable_acs_redir=0000:22:00.0;0000:22:01.0' -o acs.sh  # sh acs.sh --apply\n"
+		    "fwlens plan / --gpu-recovery failed -o recover.sh  # sh recover.sh, then sh recover.sh --apply",
 	.min_args = 1, .max_args = 1, .run = run_plan, .order = 72);

@@ -1,5 +1,6 @@
 /* The doctor's check table and its runner. */
 #include "doctor.h"
+#include "profile-names.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,19 +22,12 @@ const char *fw_check_status_name(enum fw_check_status s)
 
 bool fw_doctor_profile_parse(const char *name, unsigned *mask)
 {
-	if (!name || strcmp(name, "all") == 0)
+	/* the names plan shares (profile-names.c); no name: every readiness check */
+	if (!name) {
 		*mask = FW_PROFILE_ALL;
-	else if (strcmp(name, "sev-snp-host") == 0)
-		*mask = FW_PROFILE_SNP;
-	else if (strcmp(name, "vfio") == 0)
-		*mask = FW_PROFILE_VFIO;
-	else if (strcmp(name, "p2p") == 0)
-		*mask = FW_PROFILE_P2P;
-	else if (strcmp(name, "security") == 0)
-		*mask = FW_PROFILE_SECURITY;
-	else
-		return false;
-	return true;
+		return true;
+	}
+	return fw_profile_mask(name, mask);
 }
 
 bool fw_doctor_role_parse(const char *name, enum fw_doctor_role *role)
