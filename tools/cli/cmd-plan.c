@@ -1,5 +1,6 @@
 /* fwlens plan: the change set that puts settings where a diagnosis says they must be, in the
  * forms the admin's tools take, and its verification after the reboot. */
+#include <stdarg.h>
 #include <string.h>
 
 #include "cache-options.h"
@@ -11,7 +12,9 @@
 #include "plan-kernel-arg-write.h"
 #include "plan-writers.h"
 #include "tools/query/plan-kernel-arg.h"
+#include "tools/query/plan-p2p.h"
 #include "tools/query/profile-names.h"
+#include "tools/query/say-once.h"
 #include "query-writers.h"
 #include "tools/query/doctor.h"
 #include "tools/query/topics.h"
@@ -70,6 +73,23 @@ static bool from_doctor(struct fw_cli *cli, struct fw_plan *p, const struct fw_t
 		fw_log_info(cli, "doctor: no failing BIOS check on %s", p->src->path);
 	fw_doctor_report_free(&rep);
 	return ok;
+}
+
+/* The result of doctor check `id` when it passes, else NULL. */
+static const struct fw_check_result *check_passing(const struct fw_doctor_report *rep, const char *id)
+{
+	for (size_t i = 0; id && i < rep->count; i++)
+		if (strcmp(rep->results[i].id, id) == 0)
+			return rep->results[i].status == FW_CHECK_PASS ? &rep->results[i] : NULL;
+	return NULL;
+}
+
+__attribute__((format(printf, 2, 3))) static void plan_note(struct fw_plan *p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fw_say_once(&p->notes, &p->nnotes, fmt, ap);
+	va_end(ap);
 }
 
 /* An entry requested by --set or brought in as a dependency satisfies the doctor check of any
@@ -242,12 +262,41 @@ static int run_verify(struct fw_cli *cli, struct fw_source *src, const char *pat
 struct planned {
 	struct fw_plan *p;
 	const char *profile, *hii_crc, *registry;
+	const struct fw_p2p_acs_plan *acs; /* p2p-host: ACS redirect off between host GPUs, or NULL */
 };
 
 static json_t *planned_document(const void *ctx)
 {
 	const struct planned *s = ctx;
-	return fw_plan_json(s->p, s->profile);
+	json_t *doc = fw_plan_json(s->p, s->profile);
+	if (s->acs)
+		json_object_set_new(doc, "kernel_args", fw_p2p_acs_plan_json(s->acs));
+	return doc;
+}
+
+/* The kernel option of the p2p-host profile, and the command that writes its script. */
+static void acs_text(struct fw_cli *cli, const struct planned *s)
+{
+	FILE *f = fw_cli_out(cli);
+	const struct fw_p2p_acs_plan *a = s->acs;
+	fputs("\nKernel option (profile p2p-host): ", f);
+	if (a->unknown)
+		fputs("not known: ", f);
+	else if (!a->option)
+		fputs("none needed: ", f);
+	else
+		fw_put_visible_format(f, "%s%s", a->option, a->running ? "  (on the running command line already)" : "");
+	if (a->option && !a->unknown)
+		fputs("\n      why: ", f);
+	fw_put_visible(f, a->why);
+	fputc('\n', f);
+	if (a->option && !a->running && !a->unknown) {
+		fputs("      write it: fwlens plan ", f);
+		fw_sh_quote(f, s->p->src->path);
+		fputs(" --kernel-arg ", f);
+		fw_sh_quote(f, a->option);
+		fputs(" -o acs.sh\n", f);
+	}
 }
 
 static void planned_jsonl(struct fw_cli *cli, const void *ctx)
@@ -259,7 +308,10 @@ static void planned_jsonl(struct fw_cli *cli, const void *ctx)
 
 static void planned_text(struct fw_cli *cli, const void *ctx)
 {
-	fw_plan_write_text(cli, ((const struct planned *)ctx)->p);
+	const struct planned *s = ctx;
+	fw_plan_write_text(cli, s->p);
+	if (s->acs)
+		acs_text(cli, s);
 }
 
 static int planned_sce(struct fw_cli *cli, const void *ctx)
@@ -389,17 +441,33 @@ static int run_plan(struct fw_cli *cli)
 		free(why);
 		free(setting);
 	}
+	/* a goal whose doctor check passes on SRC as it is stays out of the plan */
+	struct fw_doctor_report goal_checks = {0};
+	if (prof || all_profiles) {
+		struct fw_doctor_ctx dctx;
+		fw_source_doctor_ctx(&src, FW_PROFILE_ALL, &dctx);
+		fw_doctor_run(&dctx, &goal_checks);
+	}
 	for (size_t k = 0; ok && (prof || all_profiles) && k < topics.nprofiles; k++) {
 		const struct fw_profile *pk = all_profiles ? &topics.profiles[k] : prof;
 		for (size_t g = 0; ok && g < pk->ngoals; g++) {
 			const struct fw_profile_goal *goal = &pk->goals[g];
 			char *why = fw_xasprintf("profile %s: %s", pk->name, goal->why ? goal->why : goal->prompt);
+			size_t before = p.n;
 			ok = fw_plan_add_goal(&p, goal->prompt, goal->value, goal->has_min, goal->min, module, why, goal->check, &err);
 			free(why);
+			const struct fw_check_result *passed = ok && p.n > before ? check_passing(&goal_checks, goal->check) : NULL;
+			if (passed) {
+				p.n = before;
+				plan_note(&p, "%s: not planned, doctor check %s passes: %s", goal->prompt, passed->id,
+					  passed->explanation ? passed->explanation : passed->title);
+			}
 		}
 		if (!all_profiles)
 			break;
 	}
+	if (goal_checks.results)
+		fw_doctor_report_free(&goal_checks);
 	if (ok && doctor)
 		ok = from_doctor(cli, &p, &topics, module, &err);
 	if (ok)
@@ -413,8 +481,19 @@ static int run_plan(struct fw_cli *cli)
 		fw_plan_free(&p);
 		goto out;
 	}
-	struct planned shown = {&p, profile, src.hii_crc, registry};
+	struct fw_p2p_acs_plan acs;
+	bool with_acs = (all_profiles || (prof && strcmp(prof->name, "p2p-host") == 0)) && src.have_host;
+	if (with_acs) {
+		fw_p2p_acs_plan_make(&src.host, &acs);
+		bool text_like = fw_cli_format_is(cli, "text") || fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "jsonl");
+		if (!text_like && acs.option && !acs.running && !acs.unknown)
+			fw_log_warn(cli, "profile p2p-host also needs the kernel option %s: fwlens plan %s --kernel-arg '%s' -o acs.sh",
+				    acs.option, src.path, acs.option);
+	}
+	struct planned shown = {&p, profile, src.hii_crc, registry, with_acs ? &acs : NULL};
 	rc = fw_cli_emit(cli, &(struct fw_emit){"plan", planned_document, planned_text, NULL, planned_jsonl, &shown, planned_writers});
+	if (with_acs)
+		fw_p2p_acs_plan_free(&acs);
 	fw_plan_free(&p);
 out:
 	fw_source_close(&src);
