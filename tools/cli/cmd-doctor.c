@@ -8,6 +8,7 @@
 #include "doctor-metrics.h"
 #include "emit.h"
 #include "output-text.h"
+#include "p2p-evidence-option.h"
 #include "query-writers.h"
 #include "record-key.h"
 #include "tools/query/profile-names.h"
@@ -212,6 +213,9 @@ static int run_doctor(struct fw_cli *cli)
 					  profile, fw_profile_hint(profile, hint, sizeof(hint)));
 	}
 	profile = fw_profile_canonical(profile);
+	int erc = fw_cli_p2p_evidence(cli);
+	if (erc)
+		return erc;
 	enum fw_doctor_role role;
 	if (!fw_doctor_role_parse(fw_cli_opt(cli, "role"), &role))
 		return fw_cli_usage_error(cli, "--role takes auto, host or guest, not '%s'", fw_cli_opt(cli, "role"));
@@ -243,6 +247,7 @@ static int run_doctor(struct fw_cli *cli)
 }
 
 static const struct fw_option doctor_options[] = {
+	FW_P2P_EVIDENCE_OPTION,
 	{"profile", 0, "NAME", "which checks: snp-host, vfio-host, p2p-host, all (default: the three before) or security "
 			       "(the older names sev-snp-host, vfio and p2p still work)", "snp-host,vfio-host,p2p-host,all,security"},
 	{"role", 0, "ROLE", "judge the machine as what its CPU flags and DMI say (auto, the default), as the host under test (host: a VM with an IOMMU of its own) or as a guest", "auto,host,guest"},
@@ -253,7 +258,7 @@ static const struct fw_option doctor_options[] = {
 };
 
 FW_COMMAND(doctor,
-	.synopsis = "SRC [--profile snp-host|vfio-host|p2p-host|all|security] [--role auto|host|guest] [--image FILE] [--image-dir DIR] [--cache-dir DIR|--no-cache] [--format text|json|jsonl|xml|markdown|prometheus|openmetrics]",
+	.synopsis = "SRC [--profile snp-host|vfio-host|p2p-host|all|security] [--role auto|host|guest] [--p2p-evidence FILE]... [--image FILE] [--image-dir DIR] [--cache-dir DIR|--no-cache] [--format text|json|jsonl|xml|markdown|prometheus|openmetrics]",
 	.summary = "Check whether a host is set up right for SEV-SNP, vfio passthrough and GPU peer-to-peer",
 	.description =
 		"SRC is a machine: a snapshot file, a folder laid out like a Linux root, or / for this machine. "

@@ -102,6 +102,7 @@ static const struct fw_check_def {
 	{"vfio-isolation", "Passthrough devices sit in groups of their own", VFIO, HOST, fw_check_vfio_isolation},
 	{"acs-gpu-paths", "ACS redirect on the bridges between host GPUs", P2P | VFIO, HOST, fw_check_acs_gpu_paths},
 	{"p2p-io-page-faults", "No IOMMU faults between GPUs", P2P, HOST, fw_check_p2p_faults},
+	{"p2p-proof", "P2P works per GPU pair where measured", P2P, ANY, fw_check_p2p_proof},
 	{"gpu-links", "GPU links run at their full speed and width", P2P, ANY, fw_check_gpu_links},
 	{"gpu-numa", "Every GPU has a NUMA node", P2P | VFIO, ANY, fw_check_gpu_numa},
 	{"gpu-bars", "GPU BARs map the whole VRAM", P2P | VFIO, ANY, fw_check_gpu_bars},
