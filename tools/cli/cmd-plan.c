@@ -590,5 +590,5 @@ FW_COMMAND(plan,
 		    "fwlens plan / --image BIOS.CAP --profile snp-host --format efivarfs -o apply.sh  # sh apply.sh --apply\n"
 		    "fwlens plan host.fwsnap --verify plan.json  # after the reboot\n"
 		    "fwlens plan / --kernel-arg 'pci=disable_acs_redir=0000:22:00.0;0000:22:01.0' -o acs.sh  # sh acs.sh --apply\n"
-		    "fwlens plan / --gpu-recovery failed -o recover.sh  # sh recover.sh, then sh recover.sh --apply",
+		    "fwlens plan gpu-host.fwsnap --gpu-recovery failed -o recover.sh  # sh recover.sh, then sh recover.sh --apply",
 	.min_args = 1, .max_args = 1, .run = run_plan, .order = 72);
