@@ -443,11 +443,7 @@ static int run_plan(struct fw_cli *cli)
 	}
 	/* a goal whose doctor check passes on SRC as it is stays out of the plan */
 	struct fw_doctor_report goal_checks = {0};
-	if (prof || all_profiles) {
-		struct fw_doctor_ctx dctx;
-		fw_source_doctor_ctx(&src, FW_PROFILE_ALL, &dctx);
-		fw_doctor_run(&dctx, &goal_checks);
-	}
+	bool checked = false; /* doctor runs once, when a goal first adds an entry */
 	for (size_t k = 0; ok && (prof || all_profiles) && k < topics.nprofiles; k++) {
 		const struct fw_profile *pk = all_profiles ? &topics.profiles[k] : prof;
 		for (size_t g = 0; ok && g < pk->ngoals; g++) {
@@ -456,6 +452,12 @@ static int run_plan(struct fw_cli *cli)
 			size_t before = p.n;
 			ok = fw_plan_add_goal(&p, goal->prompt, goal->value, goal->has_min, goal->min, module, why, goal->check, &err);
 			free(why);
+			if (ok && p.n > before && goal->check && !checked) {
+				struct fw_doctor_ctx dctx;
+				fw_source_doctor_ctx(&src, FW_PROFILE_ALL, &dctx);
+				fw_doctor_run(&dctx, &goal_checks);
+				checked = true;
+			}
 			const struct fw_check_result *passed = ok && p.n > before ? check_passing(&goal_checks, goal->check) : NULL;
 			if (passed) {
 				p.n = before;
