@@ -327,6 +327,134 @@ def diff():
         bad.append("%d differences, expected 4 (two command-line options, one value, one variable)" % doc["summary"]["differences"])
 
 
+def security():
+    """doctor --profile security on a capture of the guest, held against what Linux showed there:
+    as the guest it is every host check skips; judged as a host (--role host) the Secure Boot
+    variables, /dev/kvm, /dev/sev, the memlock limit and the MSRs read with dd decide the verdicts."""
+    if read("sec-capture.rc").strip() != "0":
+        bad.append("capture failed: %s" % read("sec-capture.err")[:300])
+        return
+    guest = load("sec-guest.json")
+    if read("sec-guest.rc").strip() != "0":
+        bad.append("doctor as a guest exited %s" % read("sec-guest.rc").strip())
+    for cid, c in checks_by_id(guest).items():
+        if c["status"] != "skip":
+            bad.append("as a guest %s is %s" % (cid, c["status"]))
+        elif cid != "sec-bios-write-protection" and not c["explanation"].startswith(
+                "This machine is a virtual machine guest"):
+            bad.append("as a guest %s skips for %r" % (cid, c["explanation"]))
+    doc = load("sec-host.json")
+    c = checks_by_id(doc)
+
+    def expect(cid, status, explanation, evidence=()):
+        got = c[cid]
+        if got["status"] != status or got["explanation"] != explanation:
+            bad.append("%s: %s %r, expected %s %r" % (cid, got["status"], got["explanation"], status, explanation))
+        texts = [t for k, f, t in evidence_texts(got)]
+        for e in evidence:
+            if e not in texts:
+                bad.append("%s: no evidence %r in %s" % (cid, e, texts))
+
+    # the Secure Boot variables as Linux listed them: "NAME absent" or "NAME attr attr attr attr data..."
+    var = {}
+    for line in read("sec-efivars.txt").splitlines():
+        f = line.split()
+        var[f[0]] = None if f[1:] == ["absent"] else [int(x, 16) for x in f[1:]]
+    sb = var["SecureBoot"][4] if var["SecureBoot"] else None
+    setup = var["SetupMode"][4] if var["SetupMode"] else None
+    missing = [n for n in ("PK", "KEK", "db") if var[n] is None]
+    if sb is None:
+        expect("sec-secure-boot", "skip", "Not known: the SecureBoot variable was not captured.")
+    elif sb != 1:
+        expect("sec-secure-boot", "fail", "Secure Boot is off (SecureBoot = %d)%s." % (
+            sb, "; missing: " + ", ".join(missing) if missing else ""),
+            ["SecureBoot = %d" % sb] + (["SetupMode = %d" % setup] if setup is not None else []) +
+            ["%s: not present" % n for n in missing])
+    else:
+        bad.append("OVMF without enrolled keys reports SecureBoot = 1")
+    if var["PK"] is None:
+        expect("sec-pk-test-key", "skip", "No platform key to judge (PK not present).")
+    if var["dbx"] is None:
+        expect("sec-dbx", "fail", "There is no revocation list: boot loaders with known holes (BootHole, BlackLotus) "
+               "still boot.", ["dbx: not present"])
+    # devices and limits
+    dev = dict(l.split() for l in read("sec-devices.txt").splitlines())
+    if dev["/dev/kvm"] == "absent":
+        expect("sec-dev-kvm", "fail", "Opening /dev/kvm failed for uid 0: dev_kvm: No such file or directory.")
+    if dev["/dev/sev"] == "absent":
+        expect("sec-dev-sev", "fail", "Opening /dev/sev for reading and for writing failed for uid 0: dev_sev_read: No "
+               "such file or directory; dev_sev_write: No such file or directory.")
+        expect("sec-snp-alias-check", "skip", "SNP platform status not read: /dev/sev: No such file or directory")
+    soft = read("sec-memlock.txt").split()[3]
+    if soft == "unlimited":
+        expect("sec-memlock", "pass", "The memlock limit of uid 0 is unlimited: guests can pin their memory.")
+    else:
+        expect("sec-memlock", "warn" if int(soft) else "fail",
+               "uid 0 may lock %s bytes: an SEV guest whose memory is larger cannot pin it." % soft)
+    if c["sec-cpuid-sev"]["status"] == "pass":
+        bad.append("QEMU's CPU passes CPUID Fn8000_001F: %s" % c["sec-cpuid-sev"]["explanation"])
+    # the MSRs: what dd read through /dev/cpu/N/msr, CPU by CPU
+    msr = {}
+    for line in read("sec-msr.txt").splitlines():
+        f = line.split()
+        msr.setdefault(f[1], {})[int(f[0])] = int(f[2], 16) if f[2].startswith("0x") else None
+    ncpu = int(read("sec-cpus.txt"))
+    state = read("msr-state.txt").strip()
+    if state != "loaded":
+        expect("sec-smm-lock", "skip", "HWCR (MSR C001_0015) of each CPU not read: /dev/cpu: no such folder (the msr "
+               "module is not loaded)")
+        expect("sec-smm-tseg", "skip", "SMM_ADDR and SMM_MASK (MSR C001_0112, C001_0113) of each CPU not read: "
+               "/dev/cpu: no such folder (the msr module is not loaded)")
+        return
+    hwcr = msr["C0010015"]
+    if None in hwcr.values() or len(hwcr) != ncpu:
+        bad.append("dd could not read HWCR on every CPU: %s" % hwcr)
+        return
+    unlocked = sorted(n for n, v in hwcr.items() if not v & 1)
+    ev = "HWCR SmmLock (bit 0) set on %d of %d CPUs read (%d msr nodes listed, %d CPUs in /proc/cpuinfo)" % (
+        ncpu - len(unlocked), ncpu, ncpu, ncpu)
+    if unlocked:
+        m = re.search(r"first: CPU (\d+) HWCR (0x[0-9a-f]+)", c["sec-smm-lock"]["explanation"])
+        if not m or int(m.group(1)) not in unlocked or int(m.group(2), 16) != hwcr[int(m.group(1))]:
+            bad.append("sec-smm-lock names %s, dd read %s" % (c["sec-smm-lock"]["explanation"], hwcr))
+        if c["sec-smm-lock"]["status"] != "fail" or ev not in [t for k, f, t in evidence_texts(c["sec-smm-lock"])]:
+            bad.append("sec-smm-lock: %s %s, expected fail with %r" % (
+                c["sec-smm-lock"]["status"], evidence_texts(c["sec-smm-lock"]), ev))
+    else:
+        expect("sec-smm-lock", "pass", "SmmLock is set on all %d CPUs read." % ncpu, [ev])
+    addr, mask = msr["C0010112"], msr["C0010113"]
+    if None in addr.values() or None in mask.values():
+        if c["sec-smm-tseg"]["status"] != "skip":
+            bad.append("dd could not read SMM_ADDR/SMM_MASK but sec-smm-tseg is %s" % c["sec-smm-tseg"]["status"])
+        return
+    invalid = sorted(n for n, v in mask.items() if not v & 2)
+    ev = "TValid set on %d, TClose set on %d of %d CPUs read (%d msr nodes listed, %d CPUs in /proc/cpuinfo)" % (
+        ncpu - len(invalid), sum(1 for v in mask.values() if v & 8), ncpu, ncpu, ncpu)
+    got = c["sec-smm-tseg"]
+    texts = [t for k, f, t in evidence_texts(got)]
+    if ev not in texts:
+        bad.append("sec-smm-tseg: no evidence %r in %s" % (ev, texts))
+    first = [t for t in texts if t.startswith("CPU ")]
+    m = re.match(r"CPU (\d+) SMM_ADDR (0x[0-9a-f]+) SMM_MASK (0x[0-9a-f]+): ", first[0] if first else "")
+    if not m or int(m.group(2), 16) != addr[int(m.group(1))] or int(m.group(3), 16) != mask[int(m.group(1))]:
+        bad.append("sec-smm-tseg's first CPU %s differs from dd's %s %s" % (first, addr, mask))
+    elif not mask[int(m.group(1))] & 0x0000FFFFFFFE0000 and "no TSeg range (TSegMask 0)" not in first[0]:
+        bad.append("an all-zero TSegMask decoded as a range: %s" % first[0])
+    if invalid and got["status"] != "fail":
+        bad.append("TValid clear on CPUs %s by dd, sec-smm-tseg %s" % (invalid, got["status"]))
+    # SYSCFG MemEncryptionModEn (bit 23) as dd read it on CPU 0, and the memory-encryption verdict
+    syscfg = msr["C0010010"][0]
+    if syscfg is not None and not syscfg >> 23 & 1:
+        expect("sec-memory-encryption", "fail", "Memory encryption is off in the BIOS (SMEE or SYSCFG "
+               "MemEncryptionModEn): neither the host nor SEV guests can encrypt memory.",
+               ["SYSCFG MemEncryptionModEn 0, SNPEn %d" % (syscfg >> 24 & 1)])
+    lvl = doc["security_level"]
+    if lvl["level"] != 0 or lvl["stopped_by"] != "sec-smm-lock" or lvl["runtime_issue"] != (dev["/dev/kvm"] == "absent"):
+        bad.append("level %s" % lvl)
+    if read("sec-host.rc").strip() != "1":
+        bad.append("doctor --role host exited %s, expected 1 (checks failed)" % read("sec-host.rc").strip())
+
+
 globals()[CHECK]()
 for b in bad:
     print("lab %s: %s" % (CHECK, b))

@@ -1,15 +1,18 @@
 #!/bin/sh
 # doctor --profile security: each attribute in its good and bad state on copies of the reference
-# host (sysroot-1104): a hardened one (SMM locked on every CPU, IVinfo DMA remap set, Secure Boot
-# with an own PK, a dbx, SME on, SNP alias check done, TCB committed, /dev/sev and /dev/kvm open,
-# memlock unlimited) and a weak one (SmmLock clear on one CPU, DMA remap clear, the AMI test PK of
-# PKfail generated here with openssl, an empty dbx, old microcode, alias check not done, TCB not
-# committed, /dev/sev not writable, no /dev/kvm, memlock 0). Exact verdicts, evidence, level, exit.
+# host (sysroot-1104): a hardened one (SMM locked and TSeg protected on every CPU, IVinfo DMA remap
+# set, Secure Boot with an own PK, a dbx, SME on, SNP alias check done, TCB committed, /dev/sev and
+# /dev/kvm open, memlock unlimited) and a weak one (SmmLock clear on one CPU, TValid clear on
+# another, DMA remap clear, the AMI test PK of PKfail generated here with openssl, an empty dbx, old
+# microcode, alias check not done, TCB not committed, /dev/sev not writable, no /dev/kvm, memlock
+# 0). Exact verdicts, evidence, level, exit.
 . "$(dirname "$0")/lib.sh"
 
 t_need_file samples-present "$SAMPLES/sysroot-1104" "the samples are not built (make samples)" || exit 0
 t_need_cmd openssl-present openssl || exit 0
 IMG="$SAMPLES/ESC8000A-E13-ASUS-1104.CAP"
+# the hardened machine runs the 1201 BIOS: its AGESA TurinPI-SP5 1.0.0.6 is what AMD-SB-3020 names
+IMG_GOOD="$SAMPLES/ESC8000A-E13-ASUS-1201.CAP"
 for m in good weak; do
 	cp -R "$SAMPLES/sysroot-1104" "$T_DIR/$m"
 	openssl req -x509 -newkey rsa:2048 -nodes -days 30 -keyout "$T_DIR/$m.key" -outform DER -out "$T_DIR/$m.der" \
@@ -59,6 +62,11 @@ def probe(root, good):
         j["msr"]["syscfg"] = "0x3740000"
     j["hwcr"] = {"read": True, "source": "/dev/cpu/N/msr MSR C001_0015 (HWCR)", "cpus_listed": 256,
                  "cpus": [{"cpu": c, "hwcr": "0xc9000011" if good or c != 7 else "0xc9000010"} for c in range(256)]}
+    # TSeg of 8 MiB at 0xae000000, write-back; the weak machine's CPU 3 has TValid clear
+    j["smm"] = {"read": True, "source": "/dev/cpu/N/msr MSR C001_0112 (SMM_ADDR), C001_0113 (SMM_MASK)",
+                "cpus_listed": 256,
+                "cpus": [{"cpu": c, "smm_addr": "0xae000000",
+                          "smm_mask": "0xffffff806002" if good or c != 3 else "0xffffff806000"} for c in range(256)]}
     j["cpuid_8000001f"] = {"read": True, "source": "CPUID Fn8000_001F", "eax": "0x1fffffff" if good else "0x1fffffff",
                            "ebx": "0x4073", "ecx": "0x3ee", "edx": "0x64" if good else "0x1"}
     j["access"] = {"read": True, "source": "open(2) of /dev/sev and /dev/kvm, getrlimit(RLIMIT_MEMLOCK)", "uid": 0,
@@ -94,7 +102,7 @@ for name in ("good", "weak"):
     open(os.path.join(base, "rom_armor_enforced"), "w").write("1\n" if good else "0\n")
 PY
 
-t_run security-good 0 fwlens doctor "$T_DIR/good" --image "$IMG" --no-cache --profile security --format json
+t_run security-good 0 fwlens doctor "$T_DIR/good" --image "$IMG_GOOD" --no-cache --profile security --format json
 cp "$T_OUT" "$T_DIR/good.json"
 t_run security-weak 1 fwlens doctor "$T_DIR/weak" --image "$IMG" --profile security --format json
 cp "$T_OUT" "$T_DIR/weak.json"
@@ -104,14 +112,14 @@ good, weak = (json.load(open(p)) for p in sys.argv[1:3])
 def checks(d): return {c["id"]: c for c in d["checks"]}
 g, w = checks(good), checks(weak)
 def ev(c): return " | ".join(e["from"] + ": " + e["text"] for e in c["evidence"])
-want_good = {"sec-smm-lock": "pass", "sec-bios-write-protection": "pass", "sec-secure-boot": "pass",
+want_good = {"sec-smm-lock": "pass", "sec-smm-tseg": "pass", "sec-bios-write-protection": "pass", "sec-secure-boot": "pass",
              "sec-pk-test-key": "pass", "sec-microcode": "pass", "sec-dma-protection": "pass", "sec-dbx": "pass",
              "sec-memory-encryption": "pass", "sec-sev-firmware": "pass", "sec-snp-alias-check": "pass",
              "sec-snp-tcb": "pass", "sec-cpuid-sev": "pass", "sec-dev-sev": "pass", "sec-dev-kvm": "pass",
              "sec-memlock": "pass"}
-want_weak = {"sec-smm-lock": "fail", "sec-bios-write-protection": "fail", "sec-secure-boot": "pass",
+want_weak = {"sec-smm-lock": "fail", "sec-smm-tseg": "fail", "sec-bios-write-protection": "fail", "sec-secure-boot": "pass",
              "sec-pk-test-key": "fail", "sec-microcode": "fail", "sec-dma-protection": "fail", "sec-dbx": "fail",
-             "sec-memory-encryption": "fail", "sec-sev-firmware": "pass", "sec-snp-alias-check": "fail",
+             "sec-memory-encryption": "fail", "sec-sev-firmware": "fail", "sec-snp-alias-check": "fail",
              "sec-snp-tcb": "fail", "sec-cpuid-sev": "warn", "sec-dev-sev": "fail", "sec-dev-kvm": "fail",
              "sec-memlock": "fail"}
 bad = []
@@ -130,15 +138,24 @@ assert weak["security_level"] == {"level": 0, "of": 3, "text": "0!", "runtime_is
 assert "HWCR SmmLock (bit 0) set on 255 of 256 CPUs read" in ev(w["sec-smm-lock"]), ev(w["sec-smm-lock"])
 assert "first: CPU 7 HWCR 0xc9000010" in w["sec-smm-lock"]["explanation"]
 assert "set on 256 of 256 CPUs read" in ev(g["sec-smm-lock"])
+assert g["sec-smm-tseg"]["explanation"] == "TSeg (0xae000000, 8192 KiB) is protected (TValid set, TClose clear) on all 256 CPUs read.", g["sec-smm-tseg"]
+assert w["sec-smm-tseg"]["explanation"] == ("TSeg protection (TValid) is off on 1 of the 256 CPUs read (first: CPU 3 SMM_MASK "
+                                            "0xffffff806000): code outside SMM can read and write SMRAM there."), w["sec-smm-tseg"]
 assert "CN=DO NOT TRUST - AMI Test PK" in w["sec-pk-test-key"]["explanation"], w["sec-pk-test-key"]
 assert "CVE-2024-8105" in w["sec-pk-test-key"]["explanation"]
 assert "CN=Example Hosting Platform Key 2026" in ev(g["sec-pk-test-key"])
 assert "IVinfo 0x00203441: DMA remap support (bit 1) clear" in ev(w["sec-dma-protection"]), ev(w["sec-dma-protection"])
 assert "IVinfo 0x00203443: DMA remap support (bit 1) set" in ev(g["sec-dma-protection"])
 assert "dbx: 3 entries in 1 lists (3 hashes, 0 certificates)" in ev(g["sec-dbx"]), ev(g["sec-dbx"])
-assert "Counted only" in g["sec-dbx"]["explanation"]
+assert g["sec-dbx"]["explanation"].startswith("db trusts no Microsoft certificate, so the published revocations (of code Microsoft's CAs signed) do not apply: 14 of 14 releases are not in dbx, which holds 3 revocations; fwlens knows 14 releases, a snapshot of Microsoft's published list as of 2026-07-15"), g["sec-dbx"]["explanation"]
 assert "The revocation list is empty" in w["sec-dbx"]["explanation"], w["sec-dbx"]
 assert "256 CPUs run microcode 0x0b002130, below the 0x0b002140 AMD-SB-7033 names for Turin" in w["sec-microcode"]["explanation"]
+assert g["sec-sev-firmware"]["explanation"] == ("SNP firmware 1.55 build 21; at or above what AMD's bulletins name for "
+                                                "family 1Ah model 02h: AGESA TurinPI 1.0.0.6 (AMD-SB-3020 (CVE-2025-0033)).")
+assert w["sec-sev-firmware"]["explanation"] == ("Below what AMD's bulletins name for family 1Ah model 02h: AGESA TurinPI 1.0.0.6 "
+                                                "(AMD-SB-3020 (CVE-2025-0033)). The PSP runs SNP firmware 1.55 build 21.")
+assert "AGESA TurinPI-SP5 1.0.0.4 (of the BIOS image given: what the flash holds if it is that image)" in ev(w["sec-sev-firmware"])
+assert "https://github.com/CVEProject/cvelistV5/blob/main/cves/2025/0xxx/CVE-2025-0033.json: Turin (EPYC 9005): minimum AGESA TurinPI 1.0.0.6 (AMD-SB-3020 (CVE-2025-0033))" in ev(w["sec-sev-firmware"])
 assert "ALIAS_CHECK_COMPLETE 0" in ev(w["sec-snp-alias-check"]) and "CVE-2024-21944" in w["sec-snp-alias-check"]["explanation"]
 assert "ALIAS_CHECK_COMPLETE 1" in ev(g["sec-snp-alias-check"])
 tcb = g["sec-snp-tcb"]["data"]["current_tcb"]
@@ -192,12 +209,55 @@ assert b["security_level"].pop("captured") == "2026-01-02T03:04:05Z", b["securit
 a["security_level"].pop("captured")
 assert a["security_level"] == b["security_level"]
 PY
+# the bulletin minimums by CPU: a Genoa whose PSP runs SEV firmware 1.55 build 37 (below the 1.55.38
+# of AMD-SB-3015), one at build 40 (the AGESA rows for Genoa cannot be judged on a Turin image), and
+# a family 17h CPU no row names
+for m in genoa-old genoa-new rome; do cp -R "$T_DIR/good" "$T_DIR/$m"; done
+python3 - "$T_DIR" <<'PY' || fail security-minimum-machines "could not build them"
+import json, os, re, sys
+d = sys.argv[1]
+for name, family, model, build in (("genoa-old", 25, 17, 37), ("genoa-new", 25, 17, 40), ("rome", 23, 49, 21)):
+    root = os.path.join(d, name)
+    p = os.path.join(root, "proc/cpuinfo")
+    t = re.sub(r"cpu family\t: 26", "cpu family\t: %d" % family, open(p).read())
+    open(p, "w").write(re.sub(r"model\t\t: 2\n", "model\t\t: %d\n" % model, t))
+    p = os.path.join(root, "fwlens/probes/sev.json")
+    j = json.load(open(p))
+    j["platform"]["snp"]["build"] = build
+    json.dump(j, open(p, "w"))
+PY
+for m in genoa-old genoa-new rome; do
+	t_exec fwlens doctor "$T_DIR/$m" --image "$IMG_GOOD" --profile security --format json
+	cp "$T_OUT" "$T_DIR/$m.json"
+done
+python3 - "$T_DIR" <<'PY' && pass security-sev-minimums || fail security-sev-minimums "see above"
+import json, os, sys
+d = sys.argv[1]
+def sev(name):
+    return {c["id"]: c for c in json.load(open(os.path.join(d, name + ".json")))["checks"]}["sec-sev-firmware"]
+SB3015 = "https://github.com/CVEProject/cvelistV5/blob/main/cves/2024/21xxx/CVE-2024-21944.json"
+c = sev("genoa-old")
+assert c["status"] == "fail" and c["explanation"] == (
+    "Below what AMD's bulletins name for family 19h model 11h: SEV firmware 1.55 build 38 (AMD-SB-3015 "
+    "(CVE-2024-21944)). The PSP runs SNP firmware 1.55 build 37."), c
+assert {"kind": "bulletin", "from": SB3015, "text": "Genoa (EPYC 9004): minimum SEV firmware 1.55 build 38 (AMD-SB-3015 "
+        "(CVE-2024-21944))"} in c["evidence"], c["evidence"]
+c = sev("genoa-new")
+assert c["status"] == "skip" and c["explanation"] == (
+    "Not known in full for family 19h model 11h: at or above SEV firmware 1.55 build 38 (AMD-SB-3015 (CVE-2024-21944)); "
+    "not known: AGESA GenoaPI 1.0.0.D (AMD-SB-3015 (CVE-2024-21944)); AGESA GenoaPI 1.0.0.E (AMD-SB-3019 "
+    "(CVE-2024-56161)), as the image's AGESA is of another line."), c
+c = sev("rome")
+assert c["status"] == "skip" and c["explanation"] == (
+    "Not known: SNP firmware 1.55 build 21 runs SNP hosts, but fwlens has no bulletin minimum for family 17h model 31h."), c
+PY
+
 # a hostile probe: wrong types and huge values are "not known", never a crash
 cp -R "$T_DIR/weak" "$T_DIR/hostile"
 printf '{"format":"fwlens-sev-probe","hwcr":{"read":true,"cpus":[{"cpu":"x","hwcr":5}]},"platform":{"snp":{"read":true,"current_tcb":[],"alias_check_complete":"yes"}},"access":{"read":true,"memlock_soft":{}},"cpuid_8000001f":{"read":true,"eax":"zz"}}' \
 	>"$T_DIR/hostile/fwlens/probes/sev.json"
 t_run security-hostile-probe 1 fwlens doctor "$T_DIR/hostile" --profile security --format json
-python3 -c "import json; d=json.load(open('$T_OUT')); s={c['id']:c['status'] for c in d['checks']}; assert s['sec-snp-alias-check']=='skip' and s['sec-memlock']=='skip' and s['sec-cpuid-sev']=='skip' and s['sec-snp-tcb']=='skip' and s['sec-smm-lock']=='skip', s" \
+python3 -c "import json; d=json.load(open('$T_OUT')); s={c['id']:c['status'] for c in d['checks']}; assert s['sec-snp-alias-check']=='skip' and s['sec-memlock']=='skip' and s['sec-cpuid-sev']=='skip' and s['sec-snp-tcb']=='skip' and s['sec-smm-lock']=='skip' and s['sec-smm-tseg']=='skip', s" \
 	&& pass security-hostile-probe-skips || fail security-hostile-probe-skips "$(head -c 300 "$T_OUT")"
 printf 'not json' >"$T_DIR/hostile/fwlens/probes/sev.json"
 t_run security-garbage-probe 1 fwlens doctor "$T_DIR/hostile" --profile security

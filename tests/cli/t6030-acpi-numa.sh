@@ -92,3 +92,11 @@ print("\n".join(bad)) if bad else None
 sys.exit(1 if bad else 0)
 PY
 fi
+
+# the help names every table decoded field by field (the rows of acpi/decode.c with a layout or hook)
+t_run help 0 fwlens acpi --help
+missing=""
+for sig in $(grep -o '\(LAYOUT\|HOOK\)("[A-Z0-9]*"' "$FWLENS_SRCDIR/acpi/decode.c" | sed 's/.*("//;s/"//'); do
+	tr '\n' ' ' <"$T_OUT" | grep -q "[ (]$sig[ ,.)]" || missing="$missing $sig"
+done
+if [ -z "$missing" ]; then pass help-lists-decoded-tables; else fail help-lists-decoded-tables "not in acpi --help:$missing"; fi

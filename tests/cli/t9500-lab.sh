@@ -36,8 +36,8 @@ booted() {
 }
 
 # Boot a: passthrough default domains; topology, the plain VM, the live kernel log, the identity
-# groups, and the variable the change is planned on.
-if booted a "$LAB/lab.vars" topo,plain,kmsg,passthrough,seed iommu.passthrough=1 lab.boot=a; then
+# groups, the variable the change is planned on, and last (it loads the msr module) the security report.
+if booted a "$LAB/lab.vars" topo,plain,kmsg,passthrough,seed,security iommu.passthrough=1 lab.boot=a; then
 	A=$OUT/a
 	# 1. topology: every device's NUMA node and IOMMU group as Linux gives them
 	[ "$(cat "$A/topo.rc")" = 0 ] && pass topo-runs || fail topo-runs "exit $(cat "$A/topo.rc"): $(head -c 300 "$A/topo.err")"
@@ -59,6 +59,10 @@ if booted a "$LAB/lab.vars" topo,plain,kmsg,passthrough,seed iommu.passthrough=1
 	# 4. OVMF's own forms: the TCG2 varstores have no runtime access, efivarfs cannot write them
 	json tcg2 "$A" && pass ovmf-tcg2-refused || fail ovmf-tcg2-refused "see above"
 	[ "$(cat "$A/seed.rc")" = 0 ] && pass seed-variable || fail seed-variable "writing $VAR through efivarfs failed"
+	# 7. the security report: skipped as a guest; as a host, OVMF's Secure Boot variables, no /dev/kvm
+	# or /dev/sev, the memlock limit and the MSRs dd reads through the msr module decide each verdict
+	json security "$A" && pass security-report-agrees || fail security-report-agrees "see above"
+	echo "# lab security: msr module $(cat "$A/msr-state.txt")" >&2
 fi
 
 # Boot b (translated domains): first capture, a group switched at runtime, the change applied

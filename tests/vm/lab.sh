@@ -121,7 +121,7 @@ copy_with_libs() {
 		done
 }
 
-# Build $LAB/initrd.gz: busybox, fwlens, iasl, the modules (efivarfs, 9p over virtio), the guest
+# Build $LAB/initrd.gz: busybox, fwlens, iasl, the modules (efivarfs, 9p over virtio; msr), the guest
 # parts and OVMF's code image (the forms fwlens plans with). Rebuilt when fwlens or a guest part is newer.
 prepare() {
 	why=$(lab_missing)
@@ -156,6 +156,14 @@ prepare() {
 		esac
 		echo "$b" >>"$root/lib/modules/load"
 	done
+	# msr for the security step, which loads it itself: the other parts run without /dev/cpu/N/msr
+	f=$(module_file msr "$MODDIR")
+	case $f in
+	"") ;;
+	*.xz) xz -dc "$f" >"$root/lib/modules/msr.ko" ;;
+	*.zst) zstd -qdc "$f" >"$root/lib/modules/msr.ko" ;;
+	*) cp "$f" "$root/lib/modules/msr.ko" ;;
+	esac
 	cp "$GUEST_DIR"/* "$root/lab-guest/"
 	mv "$root/lab-guest/init" "$root/init"
 	chmod +x "$root/init" "$root"/lab-guest/*.sh

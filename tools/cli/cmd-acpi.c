@@ -197,7 +197,7 @@ out:
 
 FW_COMMAND(acpi,
 	.synopsis = "[topo] SRC [--table SIG[,SIG]] [--format text|json|xml|dot]",
-	.summary = "Decode ACPI tables (IVRS, SRAT, SLIT, MCFG, DMAR, MADT, FADT, HMAT, CEDT) and the PCI root-bridge topology",
+	.summary = "Decode ACPI tables (IVRS, SRAT, HMAT, CEDT, PPTT, DMAR, MADT and 23 more) and the PCI root-bridge topology",
 	.description =
 		"SRC is a binary table, several concatenated tables, acpidump text (any number of tables, with or without "
 		"RSDP/XSDT), a folder laid out like /sys/firmware/acpi/tables (dynamic/ included, data/ skipped), or a "
@@ -205,6 +205,11 @@ FW_COMMAND(acpi,
 		"verdict (FACS has no checksum); a bad checksum is reported, never fatal. IVRS is decoded in full with the "
 		"facts Linux derives from it: the IVHD type it uses, the devices each IOMMU covers, the IOAPIC/HPET map "
 		"checked against the MADT, and the AMD-Vi firmware-bug messages it would print.\n"
+		"\n"
+		"Tables decoded field by field: RSDP, XSDT, RSDT, FACP (FADT), FACS, APIC (MADT), MCFG, IVRS, DMAR, SRAT, "
+		"SLIT, HMAT, CEDT, PPTT, CRAT and CDIT (AMD), MSCT, HPET, SPCR, SPMI, BERT, BGRT, EINJ, ERST, HEST, FPDT, "
+		"PCCT, RASF, UEFI and WSMT. Others (DSDT and SSDT are AML: see topo) are listed by name with their length "
+		"and checksum.\n"
 		"\n"
 		"'fwlens acpi topo SRC' disassembles the DSDT and SSDTs with iasl (acpica-tools) and lists the PCI root "
 		"bridges with their bus ranges, proximity domains (_PXM, SRAT), the IOMMU covering each, the SRAT Generic "

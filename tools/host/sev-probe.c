@@ -17,6 +17,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "msr-smm.h"
 #include "parsers/view.h"
 
 /* psp-sev.h: the ioctl and its command numbers (SNP_PLATFORM_STATUS is missing from older headers) */
@@ -261,6 +262,7 @@ json_t *fw_sev_probe_live(void)
 	json_object_set_new(o, "platform", platform_status("/dev/sev"));
 	json_object_set_new(o, "msr", msrs("/dev/cpu/0/msr"));
 	json_object_set_new(o, "hwcr", hwcr_all());
+	json_object_set_new(o, "smm", fw_smm_ranges_probe());
 	json_object_set_new(o, "cpuid_8000001f", cpuid_sev());
 	json_object_set_new(o, "access", devices_and_limits());
 	return o;

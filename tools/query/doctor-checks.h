@@ -61,6 +61,7 @@ json_t *fw_doctor_sev_probe(const struct fw_host *h);
 
 /* doctor-security.c: the security profile (tiers and level in that file) */
 void fw_check_sec_smm_lock(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+void fw_check_sec_smm_tseg(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
 void fw_check_sec_bios_write_protection(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
 void fw_check_sec_secure_boot(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
 void fw_check_sec_pk_test_key(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);

@@ -16,9 +16,13 @@
 
 #include "capsule/recognise.h"
 #include "capsule/signature.h"
+#include "capsule/version.h"
+#include "dbx-releases.h"
 #include "doctor-checks.h"
+#include "security-minimums.h"
 #include "parsers/sigdb.h"
 #include "parsers/node.h"
+#include "tools/host/msr-smm.h"
 #include "tools/host/sev-probe.h"
 
 /* ---- the level's tiers ---------------------------------------------------------------------- */
@@ -30,11 +34,12 @@ static const struct {
 	const char *id;
 	unsigned tier;
 } tiers[] = {
-	{"sec-smm-lock", 1},         {"sec-bios-write-protection", 1}, {"sec-secure-boot", 1},
-	{"sec-pk-test-key", 1},      {"sec-microcode", 1},             {"sec-dma-protection", 2},
-	{"sec-dbx", 2},              {"sec-memory-encryption", 3},     {"sec-sev-firmware", 3},
-	{"sec-snp-alias-check", 3},  {"sec-snp-tcb", 3},               {"sec-cpuid-sev", 0},
-	{"sec-dev-sev", 0},          {"sec-dev-kvm", 0},               {"sec-memlock", 0},
+	{"sec-smm-lock", 1},          {"sec-smm-tseg", 1},          {"sec-bios-write-protection", 1},
+	{"sec-secure-boot", 1},       {"sec-pk-test-key", 1},       {"sec-microcode", 1},
+	{"sec-dma-protection", 2},    {"sec-dbx", 2},               {"sec-memory-encryption", 3},
+	{"sec-sev-firmware", 3},      {"sec-snp-alias-check", 3},   {"sec-snp-tcb", 3},
+	{"sec-cpuid-sev", 0},         {"sec-dev-sev", 0},           {"sec-dev-kvm", 0},
+	{"sec-memlock", 0},
 };
 #define TOP_TIER 3
 
@@ -294,6 +299,99 @@ void fw_check_sec_smm_lock(const struct fw_doctor_ctx *ctx, struct fw_check_resu
 	json_decref(probe);
 }
 
+/* SMRAM's protection from SMM_ADDR and SMM_MASK of each CPU read (msr-smm.h): TValid set on every
+ * CPU keeps the OS out of TSeg; TClose set while the OS runs lets SMM's own data accesses be
+ * redirected (SinkClose, CVE-2023-31315); every CPU should describe the same TSeg. */
+void fw_check_sec_smm_tseg(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
+{
+	json_t *probe,
+		*smm = probed(ctx, r, "smm", "SMM_ADDR and SMM_MASK (MSR C001_0112, C001_0113) of each CPU", &probe);
+	if (!smm)
+		return;
+	json_t *cpus = json_object_get(smm, "cpus"), *c;
+	size_t i, read = 0, invalid = 0, closed = 0, differ = 0;
+	char first_invalid[96] = "", first_closed[96] = "", first_differ[96] = "";
+	struct fw_smm_ranges first;
+	memset(&first, 0, sizeof(first));
+	json_array_foreach(cpus, i, c)
+	{
+		uint64_t addr, mask;
+		if (!hexfield(c, "smm_addr", &addr) || !hexfield(c, "smm_mask", &mask))
+			continue; /* not a value read */
+		struct fw_smm_ranges s;
+		fw_smm_ranges_decode(addr, mask, &s);
+		long long cpu = json_integer_value(json_object_get(c, "cpu"));
+		if (!read++) {
+			first = s;
+			char range[96];
+			if (s.tseg_defined)
+				snprintf(range, sizeof(range), "TSeg base 0x%" PRIx64 " size %" PRIu64 " KiB (%s)", s.tseg_base,
+					 s.tseg_size >> 10, fw_smm_memory_type(s.tm_type_dram));
+			else
+				snprintf(range, sizeof(range), "no TSeg range (TSegMask 0)");
+			fw_check_evidence(r, FW_EVIDENCE_FILE, FW_SEV_PROBE_PATH,
+					  "CPU %lld SMM_ADDR %s SMM_MASK %s: %s, TValid %d TClose %d, AValid %d AClose %d", cpu,
+					  str(c, "smm_addr"), str(c, "smm_mask"), range, s.tvalid, s.tclose, s.avalid, s.aclose);
+		}
+		if (!s.tvalid && !invalid++)
+			snprintf(first_invalid, sizeof(first_invalid), "CPU %lld SMM_MASK %s", cpu, str(c, "smm_mask"));
+		if (s.tclose && !closed++)
+			snprintf(first_closed, sizeof(first_closed), "CPU %lld SMM_MASK %s", cpu, str(c, "smm_mask"));
+		if ((s.tseg_base != first.tseg_base || s.tseg_size != first.tseg_size) && !differ++)
+			snprintf(first_differ, sizeof(first_differ), "CPU %lld SMM_ADDR %s SMM_MASK %s", cpu,
+				 str(c, "smm_addr"), str(c, "smm_mask"));
+	}
+	struct cpus cp;
+	read_cpus(ctx->host, &cp, 0);
+	fw_check_evidence(r, FW_EVIDENCE_FILE, FW_SEV_PROBE_PATH,
+			  "TValid set on %zu, TClose set on %zu of %zu CPUs read (%lld msr nodes listed, %zu CPUs in "
+			  "/proc/cpuinfo)",
+			  read - invalid, closed, read, json_integer_value(json_object_get(smm, "cpus_listed")), cp.count);
+	if (read) {
+		char b[24];
+		r->data = json_object();
+		snprintf(b, sizeof(b), "0x%" PRIx64, first.tseg_base);
+		json_object_set_new(r->data, "tseg_base", json_string(b));
+		json_object_set_new(r->data, "tseg_size",
+				    first.tseg_defined ? json_integer((json_int_t)first.tseg_size) : json_null());
+		json_object_set_new(r->data, "tseg_memory_type",
+				    first.tseg_defined ? json_string(fw_smm_memory_type(first.tm_type_dram)) : json_null());
+		json_object_set_new(r->data, "cpus_read", json_integer((json_int_t)read));
+		json_object_set_new(r->data, "tvalid_clear", json_integer((json_int_t)invalid));
+		json_object_set_new(r->data, "tclose_set", json_integer((json_int_t)closed));
+		json_object_set_new(r->data, "tseg_differs", json_integer((json_int_t)differ));
+	}
+	if (!read)
+		fw_check_skip(r, FW_SEV_PROBE_PATH, "No CPU's SMM_ADDR and SMM_MASK were read.");
+	else if (invalid)
+		fw_check_setf(r, FW_CHECK_FAIL,
+			      "Update the BIOS: it must set TValid (SMM_MASK bit 1) on every core before it locks SMM.",
+			      "TSeg protection (TValid) is off on %zu of the %zu CPUs read (first: %s): code outside SMM can "
+			      "read and write SMRAM there.",
+			      invalid, read, first_invalid);
+	else if (closed)
+		fw_check_setf(r, FW_CHECK_FAIL,
+			      "Update the BIOS to one with AMD's SinkClose mitigation (AMD-SB-7014) and look for what set "
+			      "TClose.",
+			      "TClose (SMM_MASK bit 3) is set on %zu of the %zu CPUs read while the OS runs (first: %s): SMM's "
+			      "data accesses to TSeg go to MMIO, the precondition of SinkClose (CVE-2023-31315).",
+			      closed, read, first_closed);
+	else if (differ)
+		fw_check_setf(r, FW_CHECK_WARN, "Update the BIOS; report the CPUs to its vendor.",
+			      "The CPUs describe different TSeg ranges (first differing: %s): SMRAM may be unprotected on "
+			      "some of them.",
+			      first_differ);
+	else if (cp.count && read < cp.count)
+		fw_check_setf(r, FW_CHECK_WARN, "Capture as root with the msr module loaded, so every CPU is read.",
+			      "TSeg is protected on every CPU read, but only %zu of the %zu CPUs were read.", read, cp.count);
+	else
+		fw_check_setf(r, FW_CHECK_PASS, NULL,
+			      "TSeg (0x%" PRIx64 ", %" PRIu64 " KiB) is protected (TValid set, TClose clear) on all %zu CPUs "
+			      "read.",
+			      first.tseg_base, first.tseg_size >> 10, read);
+	json_decref(probe);
+}
+
 /* BIOS setup items that keep the flash from being written by the OS (as AMI and AMD CBS name them). */
 static const char *const write_protect_prompts[] = {
 	"BIOS Write Protect", "BIOS Lock", "SPI Write Protect", "Flash Write Protection", "SPI ROM Protection",
@@ -530,25 +628,6 @@ void fw_check_sec_pk_test_key(const struct fw_doctor_ctx *ctx, struct fw_check_r
 	fw_sigdb_free(&db);
 }
 
-/* Minimum microcode patch levels AMD names per CPU family, model and stepping. Source of every
- * row: AMD-SB-7033 (CVE-2024-36347, "EntrySign", microcode signature verification), as its table
- * of minimum patch levels was quoted on tech@openbsd.org on 2025-10-26. A CPU not listed is
- * "skip", never "pass". */
-static const struct ucode_min {
-	unsigned family, model, stepping;
-	const char *codename;
-	uint32_t minimum;
-	const char *source;
-} ucode_minimums[] = {
-	{0x19, 0x01, 0x01, "Milan B1", 0x0a0011d9, "AMD-SB-7033"},
-	{0x19, 0x01, 0x02, "Milan-X B2", 0x0a001242, "AMD-SB-7033"},
-	{0x19, 0x11, 0x01, "Genoa B1", 0x0a101153, "AMD-SB-7033"},
-	{0x19, 0x11, 0x02, "Genoa-X B2", 0x0a10124e, "AMD-SB-7033"},
-	{0x19, 0xa0, 0x02, "Bergamo A2", 0x0aa00218, "AMD-SB-7033"},
-	{0x1a, 0x02, 0x01, "Turin", 0x0b002140, "AMD-SB-7033"},
-	{0x1a, 0x11, 0x00, "Turin Dense", 0x0b101040, "AMD-SB-7033"},
-};
-
 void fw_check_sec_microcode(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
 	if (!fw_doctor_needs_host(ctx, r))
@@ -559,12 +638,9 @@ void fw_check_sec_microcode(const struct fw_doctor_ctx *ctx, struct fw_check_res
 		fw_check_skip(r, "proc/cpuinfo", "/proc/cpuinfo with the CPU family and microcode level was not captured.");
 		return;
 	}
-	const struct ucode_min *row = NULL;
-	for (size_t i = 0; i < sizeof(ucode_minimums) / sizeof(ucode_minimums[0]); i++)
-		if (ucode_minimums[i].family == c.family && ucode_minimums[i].model == c.model &&
-		    ucode_minimums[i].stepping == c.stepping)
-			row = &ucode_minimums[i];
-	read_cpus(ctx->host, &c, row ? row->minimum : 0);
+	size_t i = 0;
+	const struct fw_sec_minimum *row = fw_sec_minimum_next(FW_SEC_MIN_MICROCODE, c.family, c.model, c.stepping, &i);
+	read_cpus(ctx->host, &c, row ? row->value : 0);
 	fw_check_evidence(r, FW_EVIDENCE_FILE, "proc/cpuinfo",
 			  "family %02Xh model %02Xh stepping %u (%s), %zu CPUs, microcode 0x%08x%s", c.family, c.model,
 			  c.stepping, c.model_name, c.count, c.lowest, c.lowest == c.highest ? " on every CPU" : " lowest");
@@ -574,16 +650,17 @@ void fw_check_sec_microcode(const struct fw_doctor_ctx *ctx, struct fw_check_res
 			      c.model, c.stepping);
 		return;
 	}
-	fw_check_evidence(r, "bulletin", row->source, "%s: minimum microcode 0x%08x", row->codename, row->minimum);
+	fw_check_evidence(r, "bulletin", row->source, "%s: minimum microcode 0x%08x (%s)", row->codename, row->value,
+			  row->bulletin);
 	if (c.below)
 		fw_check_setf(r, FW_CHECK_FAIL,
 			      "Update the BIOS to one whose AGESA carries the fixed microcode (a late load from the OS does "
 			      "not fix the signature check, which runs before it).",
-			      "%zu CPUs run microcode 0x%08x, below the 0x%08x %s names for %s.", c.below, c.lowest,
-			      row->minimum, row->source, row->codename);
+			      "%zu CPUs run microcode 0x%08x, below the 0x%08x %s names for %s.", c.below, c.lowest, row->value,
+			      row->bulletin, row->codename);
 	else
 		fw_check_setf(r, FW_CHECK_PASS, NULL, "Microcode 0x%08x is at or above the 0x%08x %s names for %s.", c.lowest,
-			      row->minimum, row->source, row->codename);
+			      row->value, row->bulletin, row->codename);
 }
 
 /* ---- tier 2 --------------------------------------------------------------------------------- */
@@ -631,6 +708,66 @@ void fw_check_sec_dma_protection(const struct fw_doctor_ctx *ctx, struct fw_chec
 			     "The firmware reports DMA remapping and the kernel keeps the IOMMU in translated mode.", NULL);
 }
 
+/* Whether db trusts a Microsoft certificate: the published revocations are of code Microsoft's
+ * CAs signed, so they matter only then. 1 yes, 0 no (db read, no such certificate), -1 not known. */
+static int db_trusts_microsoft(const struct fw_host *h, struct fw_check_result *r)
+{
+	struct fw_sigdb db;
+	char from[256], why[256];
+	if (!sigdb(h, "db", EFI_IMAGE_SECURITY, &db, from, sizeof(from), why, sizeof(why))) {
+		fw_check_evidence(r, FW_EVIDENCE_ABSENT, from, "db: %s", why);
+		return -1;
+	}
+	const char *subject = NULL;
+	size_t certs = 0;
+	for (size_t i = 0; i < db.count; i++)
+		if (db.items[i].x509 && db.items[i].subject) {
+			certs++;
+			if (!subject && strstr(db.items[i].subject, "Microsoft"))
+				subject = db.items[i].subject;
+		}
+	if (subject)
+		fw_check_evidence(r, FW_EVIDENCE_FILE, from, "db trusts %s", subject);
+	else
+		fw_check_evidence(r, FW_EVIDENCE_FILE, from, "db: no Microsoft certificate among %zu certificate%s", certs,
+				  certs == 1 ? "" : "s");
+	int out = subject ? 1 : db.count ? 0 : -1;
+	fw_sigdb_free(&db);
+	return out;
+}
+
+/* How many of a release's markers the dbx holds. */
+static size_t dbx_markers_held(const struct fw_sigdb *db, const struct fw_dbx_release *rel, size_t *markers)
+{
+	size_t held = 0;
+	*markers = 0;
+	for (size_t m = 0; m < FW_DBX_MARKERS && rel->markers[m]; m++) {
+		(*markers)++;
+		for (size_t i = 0; i < db->count; i++) {
+			const struct fw_sigdb_entry *e = &db->items[i];
+			char hex[2 * 32 + 1];
+			const char *have = NULL;
+			if (rel->certificate && e->x509)
+				have = e->sha256;
+			else if (!rel->certificate && e->type_name && strcmp(e->type_name, "SHA256") == 0 && e->size == 32)
+				have = fw_hex(e->data, 32, hex);
+			if (have && strcasecmp(have, rel->markers[m]) == 0) {
+				held++;
+				break;
+			}
+		}
+	}
+	return held;
+}
+
+/* Appends "DATE (WHAT)" or "DATE" to a list of releases. */
+static void release_list_add(char *list, size_t len, const struct fw_dbx_release *rel, const char *note, bool what)
+{
+	size_t u = strlen(list);
+	snprintf(list + u, len - u, "%s%s%s%s%s%s", u ? "; " : "", rel->date, what ? " (" : "", what ? rel->what : "",
+		 what ? ")" : "", note);
+}
+
 void fw_check_sec_dbx(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
 	if (!fw_doctor_needs_host(ctx, r))
@@ -654,18 +791,82 @@ void fw_check_sec_dbx(const struct fw_doctor_ctx *ctx, struct fw_check_result *r
 		fw_check_set(r, FW_CHECK_FAIL,
 			     "There is no revocation list: boot loaders with known holes (BootHole, BlackLotus) still boot.",
 			     "Apply the UEFI revocation list (fwupd's dbx updates, or the BIOS vendor's).");
-	} else {
-		fw_check_evidence(r, FW_EVIDENCE_FILE, from, "dbx: %zu entries in %u lists (%zu hashes, %zu certificates)",
-				  db.count, db.lists, hashes, certs);
-		if (!db.count)
-			fw_check_set(r, FW_CHECK_FAIL, "The revocation list is empty: no revoked boot loader is refused.",
-				     "Apply the UEFI revocation list (fwupd's dbx updates, or the BIOS vendor's).");
-		else
-			fw_check_setf(r, FW_CHECK_PASS, NULL,
-				      "dbx holds %zu revocations. Counted only: fwlens carries no published dbx release to "
-				      "compare hashes with, so whether the newest revocations are in is not known.",
-				      db.count);
+		fw_sigdb_free(&db);
+		return;
 	}
+	fw_check_evidence(r, FW_EVIDENCE_FILE, from, "dbx: %zu entries in %u lists (%zu hashes, %zu certificates)", db.count,
+			  db.lists, hashes, certs);
+	if (!db.count) {
+		fw_check_set(r, FW_CHECK_FAIL, "The revocation list is empty: no revoked boot loader is refused.",
+			     "Apply the UEFI revocation list (fwupd's dbx updates, or the BIOS vendor's).");
+		fw_sigdb_free(&db);
+		return;
+	}
+	/* each known release: held (every marker), partly, or not at all */
+	char held[1024] = "", lacking[2048] = "";
+	size_t nheld = 0, nlacking = 0;
+	const struct fw_dbx_release *critical_lacking = NULL;
+	json_t *rows = json_array();
+	for (size_t i = 0; i < fw_dbx_release_count; i++) {
+		const struct fw_dbx_release *rel = &fw_dbx_releases[i];
+		size_t markers, n = dbx_markers_held(&db, rel, &markers);
+		const char *state = n == markers ? "held" : n ? "partly held" : "not held";
+		fw_check_evidence(r, "dbx-release", rel->source, "%s release %s (%s; %u x64 hashes published by then): %zu of %zu marker %s in dbx",
+				  rel->certificate ? "certificate" : "hash", rel->date, rel->what, rel->x64_hashes, n, markers,
+				  rel->certificate ? "certificate" : "hashes");
+		json_t *o = json_object();
+		json_object_set_new(o, "date", json_string(rel->date));
+		json_object_set_new(o, "what", json_string(rel->what));
+		json_object_set_new(o, "critical", json_boolean(rel->critical));
+		json_object_set_new(o, "x64_hashes", json_integer(rel->x64_hashes));
+		json_object_set_new(o, "markers", json_integer((json_int_t)markers));
+		json_object_set_new(o, "markers_held", json_integer((json_int_t)n));
+		json_object_set_new(o, "state", json_string(state));
+		json_object_set_new(o, "source", json_string(rel->source));
+		json_array_append_new(rows, o);
+		if (n == markers) {
+			nheld++;
+			release_list_add(held, sizeof(held), rel, "", false);
+		} else {
+			nlacking++;
+			char note[48];
+			snprintf(note, sizeof(note), n ? ", %zu of %zu markers" : "", n, markers);
+			release_list_add(lacking, sizeof(lacking), rel, note, true);
+			if (rel->critical && !critical_lacking)
+				critical_lacking = rel;
+		}
+	}
+	int microsoft = db_trusts_microsoft(ctx->host, r);
+	r->data = json_object();
+	json_object_set_new(r->data, "snapshot", json_string(FW_DBX_SNAPSHOT_DATE));
+	json_object_set_new(r->data, "dbx_sha256_hashes", json_integer((json_int_t)hashes));
+	json_object_set_new(r->data, "db_trusts_microsoft", microsoft < 0 ? json_null() : json_boolean(microsoft));
+	json_object_set_new(r->data, "releases", rows);
+	char known[160];
+	snprintf(known, sizeof(known),
+		 "fwlens knows %zu releases, a snapshot of Microsoft's published list as of %s: later releases are not known",
+		 fw_dbx_release_count, FW_DBX_SNAPSHOT_DATE);
+	if (!nlacking)
+		fw_check_setf(r, FW_CHECK_PASS, NULL, "dbx holds the revocations of every release fwlens knows (%s); %s.", held,
+			      known);
+	else if (microsoft == 0)
+		fw_check_setf(r, FW_CHECK_PASS, NULL,
+			      "db trusts no Microsoft certificate, so the published revocations (of code Microsoft's CAs signed) "
+			      "do not apply: %zu of %zu releases are not in dbx, which holds %zu revocations; %s.",
+			      nlacking, fw_dbx_release_count, db.count, known);
+	else if (critical_lacking)
+		fw_check_setf(r, FW_CHECK_FAIL,
+			      "Apply the current UEFI revocation list (fwupd's dbx update, or the BIOS vendor's); it adds "
+			      "every release, older ones included.",
+			      "dbx lacks the %s revocations (%s): that revoked boot code still boots%s. Holds: %s. Lacks: %s. %s.",
+			      critical_lacking->date, critical_lacking->what,
+			      microsoft < 0 ? " (whether db trusts Microsoft's CAs is not known)" : "", nheld ? held : "none",
+			      lacking, known);
+	else
+		fw_check_setf(r, FW_CHECK_WARN, "Apply the current UEFI revocation list (fwupd's dbx update, or the BIOS vendor's).",
+			      "dbx holds the BootHole and BlackLotus revocations but lacks later or smaller releases. Holds: %s. "
+			      "Lacks: %s. %s.",
+			      held, lacking, known);
 	fw_sigdb_free(&db);
 }
 
@@ -753,11 +954,35 @@ static void tcb_text(unsigned family, uint64_t v, char *buf, size_t len, json_t 
 	*data = o;
 }
 
-/* The SNP firmware the PSP runs: AMD's bulletins name minimum SEV firmware per platform in AGESA
- * terms only, so no bulletin row is sourced here; the floor is the SNP API 1.51 that SNP hosts
- * need (the one `snphost ok` applies). */
+/* The SNP firmware the PSP runs, against the floor SNP hosts need (SNP API 1.51, the one the
+ * kernel and `snphost ok` apply) and the minimums AMD's bulletins name for the CPU
+ * (security-minimums.c): the SEV firmware build the PSP reports, and the AGESA PI version of the
+ * BIOS image (the bundle that carries the SEV firmware) where a bulletin names only that. */
 #define SNP_API_MIN_MAJOR 1
 #define SNP_API_MIN_MINOR 51
+
+/* The AGESA version strings of the image given, from its decode or the cache (the inventory's
+ * "agesa" fact, "; " between several); none when not known (why says so). */
+struct agesa_list {
+	char items[FW_VERSIONS_MAX_AGESA][96];
+	size_t n;
+};
+
+static void image_agesa(const struct fw_doctor_ctx *ctx, struct agesa_list *v, char *why, size_t len)
+{
+	memset(v, 0, sizeof(*v));
+	if (!ctx->src.image_name) {
+		snprintf(why, len, "no BIOS image given (--image)");
+		return;
+	}
+	for (const char *p = ctx->src.agesa; p && *p && v->n < FW_VERSIONS_MAX_AGESA;) {
+		size_t n = strcspn(p, ";");
+		snprintf(v->items[v->n++], sizeof(v->items[0]), "%.*s", (int)n, p);
+		p += n + strspn(p + n, "; ");
+	}
+	if (!v->n)
+		snprintf(why, len, "no AGESA version string in %s", ctx->src.image_name);
+}
 
 void fw_check_sec_sev_firmware(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
@@ -768,15 +993,81 @@ void fw_check_sec_sev_firmware(const struct fw_doctor_ctx *ctx, struct fw_check_
 		  minor = json_integer_value(json_object_get(snp, "api_minor")),
 		  build = json_integer_value(json_object_get(snp, "build"));
 	fw_check_evidence(r, FW_EVIDENCE_FILE, FW_SEV_PROBE_PATH, "SNP firmware API %lld.%lld build %lld", major, minor, build);
-	if (major < SNP_API_MIN_MAJOR || (major == SNP_API_MIN_MAJOR && minor < SNP_API_MIN_MINOR))
+	if (major < SNP_API_MIN_MAJOR || (major == SNP_API_MIN_MAJOR && minor < SNP_API_MIN_MINOR)) {
 		fw_check_setf(r, FW_CHECK_FAIL, "Update the BIOS (the SEV firmware comes with AGESA) or load a newer SEV firmware.",
 			      "SNP firmware API %lld.%lld is below %d.%d, the oldest that runs SNP hosts.", major, minor,
 			      SNP_API_MIN_MAJOR, SNP_API_MIN_MINOR);
+		json_decref(probe);
+		return;
+	}
+	struct cpus c;
+	read_cpus(ctx->host, &c, 0);
+	uint32_t running = FW_SEV_FW_VERSION(major & 0xff, minor & 0xff, build & 0xff);
+	char below[512] = "", met[512] = "", unknown[256] = "";
+	size_t rows = 0;
+	const struct fw_sec_minimum *m;
+	size_t i = 0;
+	while (c.known && (m = fw_sec_minimum_next(FW_SEC_MIN_SEV_FW, c.family, c.model, c.stepping, &i))) {
+		rows++;
+		unsigned mj = m->value >> 16, mn = m->value >> 8 & 0xff, mb = m->value & 0xff;
+		fw_check_evidence(r, "bulletin", m->source, "%s: minimum SEV firmware %u.%u build %u (%s)", m->codename, mj, mn,
+				  mb, m->bulletin);
+		char *to = running < m->value ? below : met;
+		size_t u = strlen(to);
+		snprintf(to + u, sizeof(below) - u, "%sSEV firmware %u.%u build %u (%s)", u ? "; " : "", mj, mn, mb, m->bulletin);
+	}
+	struct agesa_list v;
+	char why[256] = "";
+	bool agesa_read = false;
+	i = 0;
+	while (c.known && (m = fw_sec_minimum_next(FW_SEC_MIN_AGESA_PI, c.family, c.model, c.stepping, &i))) {
+		rows++;
+		fw_check_evidence(r, "bulletin", m->source, "%s: minimum AGESA %s (%s)", m->codename, m->pi, m->bulletin);
+		if (!agesa_read) {
+			image_agesa(ctx, &v, why, sizeof(why));
+			agesa_read = true;
+			for (size_t k = 0; k < v.n; k++)
+				fw_check_evidence(r, "image", ctx->src.image_name,
+						  "AGESA %s (of the BIOS image given: what the flash holds if it is that image)",
+						  v.items[k]);
+			if (why[0])
+				fw_check_evidence(r, FW_EVIDENCE_ABSENT, "image", "AGESA version not known: %s", why);
+		}
+		const char *agesa = NULL;
+		for (size_t k = 0; k < v.n && !agesa; k++)
+			if (fw_agesa_pi_same_line(v.items[k], m->pi))
+				agesa = v.items[k];
+		int cmp;
+		char *to = !agesa || !fw_agesa_pi_compare(agesa, m->pi, &cmp) ? unknown : cmp < 0 ? below : met;
+		size_t u = strlen(to), room = (to == unknown ? sizeof(unknown) : sizeof(below)) - u;
+		snprintf(to + u, room, "%sAGESA %s (%s)", u ? "; " : "", m->pi, m->bulletin);
+	}
+	char cpu[64];
+	snprintf(cpu, sizeof(cpu), "family %02Xh model %02Xh", c.family, c.model);
+	if (below[0])
+		fw_check_setf(r, FW_CHECK_FAIL,
+			      "Update the BIOS to one with the AGESA the bulletins name (it brings the SEV firmware), or load "
+			      "the SEV firmware AMD publishes for this CPU (linux-firmware amd/amd_sev_fam*.sbin).",
+			      "Below what AMD's bulletins name for %s: %s. The PSP runs SNP firmware %lld.%lld build %lld.", cpu,
+			      below, major, minor, build);
+	else if (!c.known)
+		fw_check_setf(r, FW_CHECK_SKIP, NULL,
+			      "SNP firmware %lld.%lld build %lld runs SNP hosts; the CPU family is not known (/proc/cpuinfo not "
+			      "captured), so no bulletin minimum applies.",
+			      major, minor, build);
+	else if (!rows)
+		fw_check_setf(r, FW_CHECK_SKIP, NULL,
+			      "Not known: SNP firmware %lld.%lld build %lld runs SNP hosts, but fwlens has no bulletin minimum "
+			      "for %s.",
+			      major, minor, build, cpu);
+	else if (unknown[0])
+		fw_check_setf(r, FW_CHECK_SKIP, "Give the BIOS image with --image (or capture the snapshot with it).",
+			      "Not known in full for %s: %s%s%snot known: %s, as %s.", cpu, met[0] ? "at or above " : "", met,
+			      met[0] ? "; " : "", unknown, why[0] ? why : "the image's AGESA is of another line");
 	else
 		fw_check_setf(r, FW_CHECK_PASS, NULL,
-			      "SNP firmware API %lld.%lld build %lld is at least %d.%d. No AMD bulletin minimum per CPU family "
-			      "is known to fwlens: compare the TCB (sec-snp-tcb) with the bulletin for this CPU.",
-			      major, minor, build, SNP_API_MIN_MAJOR, SNP_API_MIN_MINOR);
+			      "SNP firmware %lld.%lld build %lld; at or above what AMD's bulletins name for %s: %s.", major, minor,
+			      build, cpu, met);
 	json_decref(probe);
 }
 

@@ -64,6 +64,9 @@ struct fw_doctor_sources {
 	const uint8_t *image;
 	size_t image_len;
 	const char *image_name;
+	/* The image's AGESA version strings ("TurinPI-SP5 1.0.0.4", "; " between several) from its
+	 * decode or the cache, for the security profile; NULL when not known. */
+	const char *agesa;
 };
 
 struct fw_doctor_ctx {
