@@ -154,7 +154,10 @@ cached() { # NAME COMMAND ARGS...: a --no-cache run, a cold run (stores the entr
 }
 cached find find 'ASID' --format json
 cached notes notes
+# the plan's "made" time fixed, so the runs compare byte for byte whatever second each ends in
+export SOURCE_DATE_EPOCH=1767225600
 cached plan plan --profile snp-host --format json
+unset SOURCE_DATE_EPOCH
 fwlens notes "$T_DIR/ref.fwsnap" -q --image-dir "$T_DIR/images" >/dev/null
 fwlens notes "$T_DIR/ref.fwsnap" -q >"$T_DIR/notes.md"
 grep -q "^- Image: BIOS-1104.CAP, $SIZE bytes, sha256 $SHA$" "$T_DIR/notes.md" && pass notes-image-from-cache ||
