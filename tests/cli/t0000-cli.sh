@@ -58,7 +58,7 @@ for c in doc["commands"]:
     # one name per format everywhere
     for f in c["formats"]:
         if f not in ("text", "json", "jsonl", "xml", "markdown", "sce", "ifrextractor", "prometheus", "openmetrics",
-                     "redfish", "redfish-registry", "efivarfs", "dot", "fwupdmgr", "sysfs"):
+                     "redfish", "redfish-registry", "efivarfs", "dot", "fwupdmgr", "sysfs", "sh"):
             bad.append(f"{n}: unknown format name {f}")
     if c["formats"] and c["formats"][0] not in ("text", "markdown"):
         bad.append(f"{n}: the default format is {c['formats'][0]}, not text")
@@ -137,7 +137,7 @@ complete_bash command "query" fwlens qu
 complete_bash topic "sev-snp" fwlens query --topic s
 complete_bash topic-list "iommu,p2p iommu,pcie" fwlens query BIOS.CAP --topic iommu,p
 complete_bash all-topics "$(echo $topics)" fwlens query -t ""
-complete_bash profile "sev-snp-host vfio p2p all security" fwlens doctor / --profile ""
+complete_bash profile "snp-host vfio-host p2p-host all security" fwlens doctor / --profile ""
 complete_bash format "text json jsonl xml markdown" fwlens find --format ""
 complete_bash format-equals "json jsonl" fwlens query --format = j
 complete_bash subcommand "capture show" fwlens snapshot ""

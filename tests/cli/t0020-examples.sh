@@ -43,6 +43,7 @@ m = {
     # machines
     "host.fwsnap": "$T_DIR/s1104.fwsnap", "s1104.fwsnap": "$T_DIR/s1104.fwsnap", "before.fwsnap": "$T_DIR/s1104.fwsnap",
     "s1201.fwsnap": "$T_DIR/s1201.fwsnap", "after.fwsnap": "$T_DIR/s1201.fwsnap",
+    "gpu-host.fwsnap": "$SAMPLES/sysroot-1104-identity",
     "/sys/firmware/acpi/tables": "$ROOT/sys/firmware/acpi/tables",
     "/sys/firmware/efi/efivars": "$ROOT/sys/firmware/efi/efivars",
     "ivrs.dat": "$ROOT/sys/firmware/acpi/tables/IVRS", "acpidump.txt": "$ACPIDUMP",

@@ -32,7 +32,7 @@ python3 -c "import json,sys; d=json.load(open('$T_OUT')); assert all(c['id'] not
 	&& pass doctor-profile-filters || fail doctor-profile-filters "SNP checks in the p2p profile"
 t_run doctor-bad-profile 2 fwlens doctor "$root" --profile gpu
 t_run doctor-near-profile 2 fwlens doctor "$root" --profile vifo
-grep -q "did you mean 'vfio'?" "$T_ERR" && pass doctor-near-profile-message || fail doctor-near-profile-message "$(cat "$T_ERR")"
+grep -q "did you mean 'vfio-host'?" "$T_ERR" && pass doctor-near-profile-message || fail doctor-near-profile-message "$(cat "$T_ERR")"
 t_run doctor-missing-source 4 fwlens doctor "$T_DIR/nowhere"
 fwlens snapshot capture --root "$root" -o "$T_DIR/s.fwsnap" -q
 t_run doctor-on-snapshot 1 fwlens doctor "$T_DIR/s.fwsnap" --format json

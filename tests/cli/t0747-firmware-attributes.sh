@@ -137,7 +137,13 @@ CLASS="$root/sys/class/firmware-attributes" sh "$T_DIR/sysfs.sh" >"$T_DIR/dry" 2
 CLASS="$root/sys/class/firmware-attributes" sh "$T_DIR/sysfs.sh" --apply >"$T_DIR/applied" 2>&1 &&
 	[ "$(cat "$cls/attributes/WakeOnLan/current_value")" = Disabled ] && [ "$(cat "$cls/attributes/OwnerTag/current_value")" = "it's 1" ] &&
 	pass fwattr-sysfs-apply || fail fwattr-sysfs-apply "$(cat "$T_DIR/applied")"
+# applied again: in place, so "already set" and exit 0
+CLASS="$root/sys/class/firmware-attributes" sh "$T_DIR/sysfs.sh" --apply >"$T_DIR/again" 2>&1 &&
+	grep -q "WakeOnLan: already set to 'Disabled'" "$T_DIR/again" && pass fwattr-sysfs-already-set ||
+	fail fwattr-sysfs-already-set "$(cat "$T_DIR/again")"
+# changed since the plan to a third value: refused
+echo LanWlan >"$cls/attributes/WakeOnLan/current_value"
 CLASS="$root/sys/class/firmware-attributes" sh "$T_DIR/sysfs.sh" --apply >"$T_DIR/again" 2>&1 &&
 	fail fwattr-sysfs-stale "a stale plan applied" ||
-	{ grep -q "the current value is 'Disabled', not the plan's 'LanOnly'" "$T_DIR/again" && pass fwattr-sysfs-stale ||
+	{ grep -q "the current value is 'LanWlan', not the plan's 'LanOnly'" "$T_DIR/again" && pass fwattr-sysfs-stale ||
 		fail fwattr-sysfs-stale "$(cat "$T_DIR/again")"; }

@@ -65,8 +65,15 @@ fwlens snapshot capture -q --root m2 --image "$CAP" -o m2.fwsnap
 t_run verify-after 0 fwlens plan m2.fwsnap --verify plan.json
 t_contains verify-after-rebooted "rebooted since the plan: yes (m2.fwsnap boot id 0d9e8f7a-6b5c-4d3e-8f1a-2b3c4d5e6f70, the plan's 6f1c3d2e-0b7a-4f43-9d55-1c2b3a4d5e6f)"
 t_contains verify-after-says "4 of 4 planned values in effect"
-# the old bytes changed since the plan: the script refuses and writes nothing
-EFIVARS="$T_DIR/m2/sys/firmware/efi/efivars" BACKUP="$T_DIR/backup2" t_run efivarfs-refuses 1 sh apply.sh --apply
+# applied again: the planned bytes are in place, so "already set" and exit 0
+EFIVARS="$T_DIR/m2/sys/firmware/efi/efivars" BACKUP="$T_DIR/backup2" t_run efivarfs-again 0 sh apply.sh --apply
+t_contains efivarfs-again-already-set "AmdSetupBRH-3a997502-647a-4c82-998e-52ef9486a247: already set (holds the planned bytes)"
+[ ! -e backup2 ] && pass efivarfs-again-untouched || fail efivarfs-again-untouched "an already set variable was backed up"
+# the bytes changed since the plan to neither old nor new: the script refuses and writes nothing
+cp -a m2 m4
+printf '\377' | dd of="m4/sys/firmware/efi/efivars/AmdSetupBRH-3a997502-647a-4c82-998e-52ef9486a247" bs=1 seek=4 \
+	conv=notrunc 2>/dev/null
+EFIVARS="$T_DIR/m4/sys/firmware/efi/efivars" BACKUP="$T_DIR/backup2" t_run efivarfs-refuses 1 sh apply.sh --apply
 grep -q "differ from the plan's old bytes" "$T_ERR" && pass efivarfs-refuses-says || fail efivarfs-refuses-says "no reason given"
 [ ! -e backup2 ] && pass efivarfs-refuses-untouched || fail efivarfs-refuses-untouched "a refused variable was backed up"
 # an immutable variable file, as Linux makes efivarfs files: the flag is lifted for the write and

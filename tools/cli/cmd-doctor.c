@@ -8,8 +8,10 @@
 #include "doctor-metrics.h"
 #include "emit.h"
 #include "output-text.h"
+#include "p2p-evidence-option.h"
 #include "query-writers.h"
 #include "record-key.h"
+#include "tools/query/profile-names.h"
 #include "tools/query/doctor.h"
 #include "tools/query/source.h"
 #include "parsers/nearest.h"
@@ -279,9 +281,13 @@ static int run_doctor(struct fw_cli *cli)
 	unsigned mask;
 	if (!fw_doctor_profile_parse(profile, &mask)) {
 		char hint[160];
-		return fw_cli_usage_error(cli, "--profile takes sev-snp-host, vfio, p2p, all or security, not '%s'%s", profile,
-					  fw_nearest_hint(profile, "sev-snp-host,vfio,p2p,all,security", hint, sizeof(hint)));
+		return fw_cli_usage_error(cli, "--profile takes snp-host, vfio-host, p2p-host, security or all, not '%s'%s",
+					  profile, fw_profile_hint(profile, hint, sizeof(hint)));
 	}
+	profile = fw_profile_canonical(profile);
+	int erc = fw_cli_p2p_evidence(cli);
+	if (erc)
+		return erc;
 	enum fw_doctor_role role;
 	if (!fw_doctor_role_parse(fw_cli_opt(cli, "role"), &role))
 		return fw_cli_usage_error(cli, "--role takes auto, host or guest, not '%s'", fw_cli_opt(cli, "role"));
@@ -332,7 +338,9 @@ static int run_doctor(struct fw_cli *cli)
 }
 
 static const struct fw_option doctor_options[] = {
-	{"profile", 0, "NAME", "which checks: sev-snp-host, vfio, p2p, all (default: the three before) or security", "sev-snp-host,vfio,p2p,all,security"},
+	FW_P2P_EVIDENCE_OPTION,
+	{"profile", 0, "NAME", "which checks: snp-host, vfio-host, p2p-host, all (default: the three before) or security "
+			       "(the older names sev-snp-host, vfio and p2p still work)", "snp-host,vfio-host,p2p-host,all,security"},
 	{"role", 0, "ROLE", "judge the machine as what its CPU flags and DMI say (auto, the default), as the host under test (host: a VM with an IOMMU of its own) or as a guest", "auto,host,guest"},
 	{"image", 0, "FILE", "BIOS image whose forms decode the machine's stored settings", NULL},
 	{"accept", 0, "CHECK=REASON", "accept a check's warn, fail or pending verdict with a reason (repeatable; adds to the machine's etc/fwlens/accept)", NULL},
@@ -343,7 +351,7 @@ static const struct fw_option doctor_options[] = {
 };
 
 FW_COMMAND(doctor,
-	.synopsis = "SRC [--profile sev-snp-host|vfio|p2p|all|security] [--role auto|host|guest] [--accept CHECK=REASON]... [--accept-line CHECK] [--image FILE] [--image-dir DIR] [--cache-dir DIR|--no-cache] [--format text|json|jsonl|xml|markdown|prometheus|openmetrics]",
+	.synopsis = "SRC [--profile snp-host|vfio-host|p2p-host|all|security] [--role auto|host|guest] [--accept CHECK=REASON]... [--accept-line CHECK] [--p2p-evidence FILE]... [--image FILE] [--image-dir DIR] [--cache-dir DIR|--no-cache] [--format text|json|jsonl|xml|markdown|prometheus|openmetrics]",
 	.summary = "Check whether a host is set up right for SEV-SNP, vfio passthrough and GPU peer-to-peer",
 	.description =
 		"SRC is a machine: a snapshot file, a folder laid out like a Linux root, or / for this machine. "
@@ -351,7 +359,7 @@ FW_COMMAND(doctor,
 		"setting with its varstore offset and the variable it was read from, the kernel log line, the machine file "
 		"(proc/cmdline, sys/bus/pci/devices/BDF/config, ...) or the ACPI table; a check whose input is missing says "
 		"skip and why. It also has an explanation and a fix. Inside a virtual machine (hypervisor CPU flag or DMI) "
-		"the host checks say skip and the guest checks (guest-snp, guest-gpus) apply; --role host judges a VM as the host under test (a VM with an IOMMU of its own, as in a lab), --role guest a machine as a guest. In a plain VM (no sign of SEV, no GPU) the guest checks say skip unless --profile sev-snp-host or vfio asks for them. BIOS settings are decoded from the "
+		"the host checks say skip and the guest checks (guest-snp, guest-gpus) apply; --role host judges a VM as the host under test (a VM with an IOMMU of its own, as in a lab), --role guest a machine as a guest. In a plain VM (no sign of SEV, no GPU) the guest checks say skip unless --profile snp-host or vfio-host asks for them. BIOS settings are decoded from the "
 		"machine's EFI variables with the forms of the BIOS image (--image, or the image stored in the snapshot).\n\n"
 		"--format prometheus (text exposition 0.0.4) and openmetrics (OpenMetrics 1.0) give one state-set gauge "
 		"per check, the count of checks by status, the capture time and the BIOS, AGESA and SEV firmware versions, "
@@ -399,7 +407,7 @@ FW_COMMAND(doctor,
 	.formats = "text,json,jsonl,xml,markdown,prometheus,openmetrics",
 	.options = doctor_options,
 	.examples = "fwlens doctor /\n"
-		    "fwlens doctor host.fwsnap --profile p2p\n"
+		    "fwlens doctor host.fwsnap --profile p2p-host\n"
 		    "fwlens doctor host.fwsnap --format prometheus -o fwlens.prom\n"
 		    "fwlens doctor build/samples/sysroot-1104 --image build/samples/ESC8000A-E13-ASUS-1104.CAP --format json",
 	.min_args = 1, .max_args = 1, .run = run_doctor, .order = 70);

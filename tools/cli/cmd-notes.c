@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "diff-writers.h"
 #include "emit.h"
+#include "p2p-evidence-option.h"
 #include "topo-dot.h"
 #include "tools/query/notes.h"
 
@@ -152,6 +153,9 @@ static const struct fw_emit_writer notes_writers[] = {{"markdown", notes_markdow
 
 static int run_notes(struct fw_cli *cli)
 {
+	int erc = fw_cli_p2p_evidence(cli); /* the p2p-proof check in the summary and evidence */
+	if (erc)
+		return erc;
 	struct fw_source_options so = {.image = fw_cli_opt(cli, "image"), .lang = fw_cli_opt(cli, "lang"),
 				       .vars = fw_cli_opt(cli, "vars")};
 	int rc = fw_cli_cache_setup(cli, &so);
@@ -206,6 +210,7 @@ static const struct fw_option notes_options[] = {
 	{"previous", 0, "OLD", "a previous snapshot or image: adds a \"Changes since\" section", NULL},
 	{"image", 0, "FILE", "BIOS image whose forms decode the machine's stored settings", NULL},
 	{"previous-image", 0, "FILE", "BIOS image for the previous machine (default: its stored image)", NULL},
+	FW_P2P_EVIDENCE_OPTION,
 	FW_CACHE_OPTIONS,
 	{"title", 0, "TEXT", "title of the notes (default: product, BIOS version and date)", NULL},
 	{"lang", 'l', "LANG", "display language of setup strings (default en-US)", NULL},
@@ -214,7 +219,7 @@ static const struct fw_option notes_options[] = {
 };
 
 FW_COMMAND(notes,
-	.synopsis = "SRC [--previous OLD] [--image FILE] [--title T] [-o FILE.md]",
+	.synopsis = "SRC [--previous OLD] [--image FILE] [--p2p-evidence FILE]... [--title T] [-o FILE.md]",
 	.summary = "Write the uefi-settings notes of a host: settings that matter, kernel side, topology, log, changes",
 	.description =
 		"SRC is a machine (snapshot or root folder, with --image or an image stored in the snapshot) or a BIOS "

@@ -1,5 +1,6 @@
 /* fwlens plan: the change set that puts settings where a diagnosis says they must be, in the
  * forms the admin's tools take, and its verification after the reboot. */
+#include <stdarg.h>
 #include <string.h>
 
 #include "cache-options.h"
@@ -8,7 +9,13 @@
 #include "parsers/file.h"
 #include "plan-amisce.h"
 #include "plan-fwattrs-write.h"
+#include "plan-gpu-recovery-write.h"
+#include "plan-kernel-arg-write.h"
 #include "plan-writers.h"
+#include "tools/query/plan-kernel-arg.h"
+#include "tools/query/plan-p2p.h"
+#include "tools/query/profile-names.h"
+#include "tools/query/say-once.h"
 #include "query-writers.h"
 #include "tools/query/doctor.h"
 #include "tools/query/topics.h"
@@ -67,6 +74,23 @@ static bool from_doctor(struct fw_cli *cli, struct fw_plan *p, const struct fw_t
 		fw_log_info(cli, "doctor: no failing BIOS check on %s", p->src->path);
 	fw_doctor_report_free(&rep);
 	return ok;
+}
+
+/* The result of doctor check `id` when it passes, else NULL. */
+static const struct fw_check_result *check_passing(const struct fw_doctor_report *rep, const char *id)
+{
+	for (size_t i = 0; id && i < rep->count; i++)
+		if (strcmp(rep->results[i].id, id) == 0)
+			return rep->results[i].status == FW_CHECK_PASS ? &rep->results[i] : NULL;
+	return NULL;
+}
+
+__attribute__((format(printf, 2, 3))) static void plan_note(struct fw_plan *p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fw_say_once(&p->notes, &p->nnotes, fmt, ap);
+	va_end(ap);
 }
 
 /* An entry requested by --set or brought in as a dependency satisfies the doctor check of any
@@ -191,6 +215,12 @@ static int run_verify(struct fw_cli *cli, struct fw_source *src, const char *pat
 		fw_error_set(&err, FW_E_INVALID, "%s: not JSON (%s at line %d)", path, je.text, je.line);
 		return fw_cli_fail(cli, &err);
 	}
+	const char *kind = json_string_value(json_object_get(plan, "kind"));
+	if (kind && strcmp(kind, "kernel-args") == 0) {
+		int rc = fw_plan_karg_verify(cli, src, path, plan);
+		json_decref(plan);
+		return rc;
+	}
 	struct fw_verify v;
 	bool ok = fw_plan_verify(src, plan, &v, &err);
 	/* doctor reruns on the same SRC: the checks the plan said it satisfies */
@@ -233,12 +263,41 @@ static int run_verify(struct fw_cli *cli, struct fw_source *src, const char *pat
 struct planned {
 	struct fw_plan *p;
 	const char *profile, *hii_crc, *registry;
+	const struct fw_p2p_acs_plan *acs; /* p2p-host: ACS redirect off between host GPUs, or NULL */
 };
 
 static json_t *planned_document(const void *ctx)
 {
 	const struct planned *s = ctx;
-	return fw_plan_json(s->p, s->profile);
+	json_t *doc = fw_plan_json(s->p, s->profile);
+	if (s->acs)
+		json_object_set_new(doc, "kernel_args", fw_p2p_acs_plan_json(s->acs));
+	return doc;
+}
+
+/* The kernel option of the p2p-host profile, and the command that writes its script. */
+static void acs_text(struct fw_cli *cli, const struct planned *s)
+{
+	FILE *f = fw_cli_out(cli);
+	const struct fw_p2p_acs_plan *a = s->acs;
+	fputs("\nKernel option (profile p2p-host): ", f);
+	if (a->unknown)
+		fputs("not known: ", f);
+	else if (!a->option)
+		fputs("none needed: ", f);
+	else
+		fw_put_visible_format(f, "%s%s", a->option, a->running ? "  (on the running command line already)" : "");
+	if (a->option && !a->unknown)
+		fputs("\n      why: ", f);
+	fw_put_visible(f, a->why);
+	fputc('\n', f);
+	if (a->option && !a->running && !a->unknown) {
+		fputs("      write it: fwlens plan ", f);
+		fw_sh_quote(f, s->p->src->path);
+		fputs(" --kernel-arg ", f);
+		fw_sh_quote(f, a->option);
+		fputs(" -o acs.sh\n", f);
+	}
 }
 
 static void planned_jsonl(struct fw_cli *cli, const void *ctx)
@@ -250,7 +309,10 @@ static void planned_jsonl(struct fw_cli *cli, const void *ctx)
 
 static void planned_text(struct fw_cli *cli, const void *ctx)
 {
-	fw_plan_write_text(cli, ((const struct planned *)ctx)->p);
+	const struct planned *s = ctx;
+	fw_plan_write_text(cli, s->p);
+	if (s->acs)
+		acs_text(cli, s);
 }
 
 static int planned_sce(struct fw_cli *cli, const void *ctx)
@@ -286,9 +348,21 @@ static int run_plan(struct fw_cli *cli)
 	const char *profile = fw_cli_opt(cli, "profile"), *verify = fw_cli_opt(cli, "verify");
 	const char *module = fw_cli_opt(cli, "module"), *registry = fw_cli_opt(cli, "registry");
 	bool doctor = fw_cli_flag(cli, "from-doctor");
-	if (!verify && !nsets && !profile && !doctor)
-		return fw_cli_usage_error(cli, "say what to plan: --set SETTING=VALUE, --profile NAME or --from-doctor "
-					       "(or --verify PLAN.json)");
+	const char *kargs[FW_KARG_MAX + 1], *krm[FW_KARG_MAX + 1];
+	size_t nkargs = fw_cli_opt_all(cli, "kernel-arg", kargs, FW_KARG_MAX + 1);
+	size_t nkrm = fw_cli_opt_all(cli, "remove-kernel-arg", krm, FW_KARG_MAX + 1);
+	const char *recovery = fw_cli_opt(cli, "gpu-recovery");
+	if (!verify && !nsets && !profile && !doctor && !nkargs && !nkrm && !recovery)
+		return fw_cli_usage_error(cli, "say what to plan: --set SETTING=VALUE, --profile NAME, --from-doctor, "
+					       "--kernel-arg OPT, --gpu-recovery failed|BDF (or --verify PLAN.json)");
+	if ((nkargs || nkrm) && (verify || nsets || profile || doctor || recovery))
+		return fw_cli_usage_error(cli, "--kernel-arg and --remove-kernel-arg make a plan of their own: give them "
+					       "without --set, --profile, --from-doctor, --gpu-recovery and --verify");
+	if (recovery && (verify || nsets || profile || doctor))
+		return fw_cli_usage_error(cli, "--gpu-recovery makes a plan of its own: give it without --set, --profile, "
+					       "--from-doctor and --verify");
+	if (!(nkargs || nkrm || recovery) && fw_cli_format_is(cli, "sh"))
+		return fw_cli_usage_error(cli, "--format sh is for --kernel-arg and --gpu-recovery plans");
 	if (registry && !fw_cli_format_is(cli, "redfish"))
 		return fw_cli_usage_error(cli, "--registry is for --format redfish");
 	for (size_t i = 0; i < nsets; i++)
@@ -298,17 +372,26 @@ static int run_plan(struct fw_cli *cli)
 	struct fw_error err;
 	fw_error_clear(&err);
 	const struct fw_profile *prof = NULL;
+	bool all_profiles = false;
 	if (!verify) {
 		if (!fw_topics_load(NULL, &topics, &err))
 			return fw_cli_fail(cli, &err);
-		if (profile && !(prof = fw_topics_profile(&topics, profile))) {
-			char names[256] = "";
-			for (size_t i = 0; i < topics.nprofiles; i++)
-				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
-					 topics.profiles[i].name);
+		/* the names doctor takes (profile-names.h); all: every profile's goals */
+		const char *canon = profile ? fw_profile_canonical(profile) : NULL;
+		if (canon && strcmp(canon, "security") == 0) {
 			fw_topics_free(&topics);
-			return fw_cli_usage_error(cli, "--profile takes %s, not '%s'", names, profile);
+			return fw_cli_usage_error(cli, "--profile security reports the platform's protections and has no BIOS "
+						       "goals to plan: give snp-host, vfio-host, p2p-host or all");
 		}
+		all_profiles = canon && strcmp(canon, "all") == 0;
+		if (profile && !all_profiles && !(prof = canon ? fw_topics_profile(&topics, canon) : NULL)) {
+			char hint[160];
+			fw_topics_free(&topics);
+			return fw_cli_usage_error(cli, "--profile takes snp-host, vfio-host, p2p-host or all, not '%s'%s", profile,
+						  fw_profile_hint(profile, hint, sizeof(hint)));
+		}
+		if (canon)
+			profile = canon;
 	}
 	struct fw_source src;
 	struct fw_source_options so = {.image = fw_cli_opt(cli, "image"), .lang = fw_cli_opt(cli, "lang"),
@@ -325,6 +408,14 @@ static int run_plan(struct fw_cli *cli)
 	int rc = 0;
 	if (verify) {
 		rc = run_verify(cli, &src, verify);
+		goto out;
+	}
+	if (nkargs || nkrm) {
+		rc = fw_plan_karg_run(cli, &src, kargs, nkargs, krm, nkrm);
+		goto out;
+	}
+	if (recovery) {
+		rc = fw_plan_gpu_recovery_run(cli, &src, recovery);
 		goto out;
 	}
 	struct fw_setlist *listed = src.kind == FW_SOURCE_MACHINE ? fw_source_setlist(&src) : NULL;
@@ -357,12 +448,35 @@ static int run_plan(struct fw_cli *cli)
 		free(why);
 		free(setting);
 	}
-	for (size_t g = 0; ok && prof && g < prof->ngoals; g++) {
-		const struct fw_profile_goal *goal = &prof->goals[g];
-		char *why = fw_xasprintf("profile %s: %s", prof->name, goal->why ? goal->why : goal->prompt);
-		ok = fw_plan_add_goal(&p, goal->prompt, goal->value, goal->has_min, goal->min, module, why, goal->check, &err);
-		free(why);
+	/* a goal whose doctor check passes on SRC as it is stays out of the plan */
+	struct fw_doctor_report goal_checks = {0};
+	bool checked = false; /* doctor runs once, when a goal first adds an entry */
+	for (size_t k = 0; ok && (prof || all_profiles) && k < topics.nprofiles; k++) {
+		const struct fw_profile *pk = all_profiles ? &topics.profiles[k] : prof;
+		for (size_t g = 0; ok && g < pk->ngoals; g++) {
+			const struct fw_profile_goal *goal = &pk->goals[g];
+			char *why = fw_xasprintf("profile %s: %s", pk->name, goal->why ? goal->why : goal->prompt);
+			size_t before = p.n;
+			ok = fw_plan_add_goal(&p, goal->prompt, goal->value, goal->has_min, goal->min, module, why, goal->check, &err);
+			free(why);
+			if (ok && p.n > before && goal->check && !checked) {
+				struct fw_doctor_ctx dctx;
+				fw_source_doctor_ctx(&src, FW_PROFILE_ALL, &dctx);
+				fw_doctor_run(&dctx, &goal_checks);
+				checked = true;
+			}
+			const struct fw_check_result *passed = ok && p.n > before ? check_passing(&goal_checks, goal->check) : NULL;
+			if (passed) {
+				p.n = before;
+				plan_note(&p, "%s: not planned, doctor check %s passes: %s", goal->prompt, passed->id,
+					  passed->explanation ? passed->explanation : passed->title);
+			}
+		}
+		if (!all_profiles)
+			break;
 	}
+	if (goal_checks.results)
+		fw_doctor_report_free(&goal_checks);
 	if (ok && doctor)
 		ok = from_doctor(cli, &p, &topics, module, &err);
 	if (ok)
@@ -376,8 +490,19 @@ static int run_plan(struct fw_cli *cli)
 		fw_plan_free(&p);
 		goto out;
 	}
-	struct planned shown = {&p, profile, src.hii_crc, registry};
+	struct fw_p2p_acs_plan acs;
+	bool with_acs = (all_profiles || (prof && strcmp(prof->name, "p2p-host") == 0)) && src.have_host;
+	if (with_acs) {
+		fw_p2p_acs_plan_make(&src.host, &acs);
+		bool text_like = fw_cli_format_is(cli, "text") || fw_cli_format_is(cli, "json") || fw_cli_format_is(cli, "jsonl");
+		if (!text_like && acs.option && !acs.running && !acs.unknown)
+			fw_log_warn(cli, "profile p2p-host also needs the kernel option %s: fwlens plan %s --kernel-arg '%s' -o acs.sh",
+				    acs.option, src.path, acs.option);
+	}
+	struct planned shown = {&p, profile, src.hii_crc, registry, with_acs ? &acs : NULL};
 	rc = fw_cli_emit(cli, &(struct fw_emit){"plan", planned_document, planned_text, NULL, planned_jsonl, &shown, planned_writers});
+	if (with_acs)
+		fw_p2p_acs_plan_free(&acs);
 	fw_plan_free(&p);
 out:
 	fw_source_close(&src);
@@ -388,8 +513,14 @@ out:
 static const struct fw_option plan_options[] = {
 	{"set", 's', "SETTING=VALUE", "a setting (prompt, x-UEFI keyword or VARSTORE+0xOFFSET) and its value (option text or "
 				      "value, or a number within the limits); repeat for more", NULL},
-	{"profile", 'p', "NAME", "plan toward the goal states of a profile of the rules file", "snp-host,vfio-host,p2p-host"},
+	{"profile", 'p', "NAME", "plan toward the goal states of a profile of the rules file: snp-host, vfio-host, p2p-host or "
+				 "all (the names doctor takes; sev-snp-host, vfio and p2p still work)", "snp-host,vfio-host,p2p-host,all"},
 	{"from-doctor", 0, NULL, "plan the fixes of the BIOS checks doctor finds failing on SRC", NULL},
+	{"kernel-arg", 0, "OPT[=VALUE]", "a kernel command line option to add (replacing other values of it) in the "
+					"boot loader SRC uses; repeat for more", NULL},
+	{"gpu-recovery", 0, "BDF[,BDF]", "the recovery of GPUs whose driver failed (failed instead of BDFs: every one the "
+						   "kernel log names) as a script", NULL},
+	{"remove-kernel-arg", 0, "OPT[=VALUE]", "a kernel command line option to remove (a name: every occurrence)", NULL},
 	{"module", 'm', "NAME|GUID", "look settings up in this module only (two CBS modules, one prompt in two places)", NULL},
 	{"image", 0, "FILE", "for a machine: the BIOS image whose forms decode its variables (default: stored in the snapshot)", NULL},
 	FW_CACHE_OPTIONS,
@@ -402,8 +533,9 @@ static const struct fw_option plan_options[] = {
 };
 
 FW_COMMAND(plan,
-	.synopsis = "SRC [--set SETTING=VALUE]... [--profile NAME] [--from-doctor] [--verify PLAN.json] [--module NAME] "
-		    "[--vars VARS] [--format text|json|jsonl|sce|redfish|efivarfs|fwupdmgr|sysfs]",
+	.synopsis = "SRC [--set SETTING=VALUE]... [--profile NAME] [--from-doctor] [--kernel-arg OPT[=VAL]]... "
+		    "[--remove-kernel-arg OPT]... [--gpu-recovery failed|BDF[,BDF...]] [--verify PLAN.json] [--module NAME] "
+		    "[--vars VARS] [--format text|json|jsonl|sce|redfish|efivarfs|fwupdmgr|sysfs|sh]",
 	.summary = "Plan setting changes (with what hides or locks them) as an AMISCE script, Redfish body or efivarfs script",
 	.description =
 		"SRC is a BIOS image, a machine (snapshot or root folder, with --image or the image stored in the snapshot), "
@@ -414,8 +546,28 @@ FW_COMMAND(plan,
 		"CbsSetupDxeSHP Zen 5) the one matching the machine's CPU (proc/cpuinfo) or holding the variables is "
 		"picked, with a note saying why; when neither tells, a profile plans each, labelled with its module. "
 		"VALUE is an option's text or value, or a number within min/max/step.\n\n"
-		"--profile snp-host, vfio-host or p2p-host plans toward the goal states in the rules file; --from-doctor takes "
-		"the fixes of the BIOS checks doctor finds failing on SRC.\n\n"
+		"--profile snp-host, vfio-host, p2p-host or all plans toward the goal states in the rules file (the profile "
+		"names doctor takes; the older sev-snp-host, vfio and p2p still work, and a mistyped one gets a suggestion); "
+		"--from-doctor takes the fixes of the BIOS checks doctor finds failing on SRC.\n\n"
+		"--kernel-arg OPT[=VALUE] and --remove-kernel-arg OPT[=VALUE] plan kernel command line options on a machine "
+		"(root folder or snapshot): the boot loader is told from its files (etc/kernel/cmdline with Proxmox: "
+		"proxmox-boot-tool refresh; etc/default/grub: GRUB_CMDLINE_LINUX_DEFAULT and update-grub; etc/kernel/cmdline "
+		"without Proxmox or systemd-boot entries: kernel-install), and when both a cmdline file and GRUB's are there, "
+		"the one holding the running options wins; the output says which and why. An added option replaces other "
+		"values of the same name ('-' and '_' alike), but pci= and console= sub-options are kept apart as the kernel "
+		"reads each. The text form (and --format sh) is a POSIX shell script: a dry run unless given --apply, which "
+		"saves a backup, writes the planned lines beside the file and renames them over it, reads them back and runs "
+		"the loader's command; lines that are neither the plan's old nor its new text refuse the plan, and a plan "
+		"already in place says \"already set\" and exits 0. FWLENS_ROOT prefixes the paths (a copied root). --format "
+		"json records the options, loader, file, edits and when the plan was made, for --verify after the reboot.\n\n"
+		"--gpu-recovery failed|BDF[,BDF...] writes, for each GPU whose driver failed (failed: every one the kernel log "
+		"names whose driver is still unbound), a script that refuses while a process holds /dev/nvidiaN or "
+		"/dev/vfio/GROUP (a read-only walk of /proc/*/fd, and fuser), unbinds its functions, sets an identity IOMMU "
+		"group back to the machine's translated type, removes the functions, resets the secondary bus of the "
+		"upstream bridge (setpci BRIDGE_CONTROL bit 6, held 1 s, then 1 s), rescans and reads the kernel log for the "
+		"driver's result, naming the cold power cycle when it fails again. A GPU whose driver works, a device that is "
+		"not a GPU and a bridge whose reset would hit other devices are refused (exit 2). --format json lists the "
+		"steps.\n\n"
 		"The conditions around each planned setting (suppress-if, gray-out-if, disable-if) are evaluated with the "
 		"planned values: a question that hides or locks it is brought in first with the reason (SMEE Auto -> Enable "
 		"before SEV Control and the ASID limit become settable); a contradiction is an error (exit 2). Each entry "
@@ -442,13 +594,18 @@ FW_COMMAND(plan,
 		"script of `fwupdmgr set-bios-setting` calls, --format sysfs one of current_value writes, each checking the "
 		"current value first and a dry run unless given --apply.\n\n"
 		"--verify PLAN.json compares a saved JSON plan with SRC after the reboot: exit 0 when every planned value "
-		"is in effect, 1 listing each that is not (hidden, locked or different).",
-	.formats = "text,json,jsonl,sce,redfish,efivarfs,fwupdmgr,sysfs",
+		"is in effect, 1 listing each that is not (hidden, locked or different; for a kernel option plan, the "
+		"options against proc/cmdline); before the reboot the values are \"not yet rebooted\" (exit 1).\n\n"
+		"The efivarfs, fwupdmgr and sysfs scripts, run again once their values are in place, say \"already set\" "
+		"and exit 0.",
+	.formats = "text,json,jsonl,sce,redfish,efivarfs,fwupdmgr,sysfs,sh",
 	.options = plan_options,
 	.examples = "fwlens plan host.fwsnap --profile snp-host  # what to change for SEV-SNP, in order\n"
 		    "fwlens plan BIOS.CAP --set 'SEV-ES ASID Space Limit=100' --format json > plan.json\n"
 		    "fwlens plan host.fwsnap --from-doctor --format sce -o plan.txt  # then SCELNX_64 /i /s plan.txt\n"
 		    "fwlens plan host.fwsnap --profile snp-host --format redfish --registry registry.json\n"
 		    "fwlens plan / --image BIOS.CAP --profile snp-host --format efivarfs -o apply.sh  # sh apply.sh --apply\n"
-		    "fwlens plan host.fwsnap --verify plan.json  # after the reboot",
+		    "fwlens plan host.fwsnap --verify plan.json  # after the reboot\n"
+		    "fwlens plan / --kernel-arg 'pci=disable_acs_redir=0000:22:00.0;0000:22:01.0' -o acs.sh  # sh acs.sh --apply\n"
+		    "fwlens plan gpu-host.fwsnap --gpu-recovery failed -o recover.sh  # sh recover.sh, then sh recover.sh --apply",
 	.min_args = 1, .max_args = 1, .run = run_plan, .order = 72);

@@ -22,6 +22,8 @@
 #include "parsers/json-skim.h"
 #include "parsers/tar.h"
 #include "firmware-attributes.h"
+#include "p2p-capture.h"
+#include "p2p-proof.h"
 #include "sev-probe.h"
 #include "parsers/strmap.h"
 
@@ -284,7 +286,6 @@ static void take_sev_probe(struct capture *c, const char *root)
 	c->stats->bytes += m->len;
 }
 
-
 /* A folder tree, each folder once whatever links lead to it (a folder of links to itself is
  * read once, its links recorded as links), at most CAPTURE_MAX_DEPTH folders deep. */
 #define CAPTURE_MAX_DEPTH 4
@@ -315,6 +316,51 @@ static void take_tree(struct capture *c, const char *dir, const char *kind, unsi
 		free(rel);
 	}
 	fw_strlist_free(&names);
+}
+
+/* nvidia-smi's P2P view, run read-only on the live machine when it is installed (topology,
+ * P2P read status, index to PCI address); a folder or sample root may carry the outputs already
+ * under FW_P2P_CAPTURE_DIR. */
+static void take_nvidia_smi(struct capture *c, const char *root)
+{
+	static const struct {
+		const char *file;
+		char *argv[6];
+	} runs[] = {
+		{"nvidia-smi-topo-m.txt", {"nvidia-smi", "topo", "-m", NULL}},
+		{"nvidia-smi-topo-p2p-r.txt", {"nvidia-smi", "topo", "-p2p", "r", NULL}},
+		{"nvidia-smi-gpus.csv", {"nvidia-smi", "--query-gpu=index,pci.bus_id", "--format=csv", NULL}},
+	};
+	char real[4096];
+	if (!realpath(root, real) || strcmp(real, "/") != 0) {
+		take_tree(c, FW_P2P_CAPTURE_DIR, "p2p", 0);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		char rel[128], why[256];
+		snprintf(rel, sizeof(rel), "%s/%s", FW_P2P_CAPTURE_DIR, runs[i].file);
+		uint8_t *data;
+		size_t len;
+		if (!fw_p2p_run(runs[i].argv, &data, &len, why, sizeof(why))) {
+			if (i == 0 && strstr(why, "cannot run"))
+				return; /* no nvidia-smi on this machine: nothing to record */
+			note_unreadable(c, rel, why);
+			continue;
+		}
+		if (!within_budget(c, rel, len)) {
+			free(data);
+			continue;
+		}
+		struct member *m = add_member(c);
+		m->path = fw_xstrdup(rel);
+		m->from = fw_xasprintf("%s %s%s%s", runs[i].argv[0], runs[i].argv[1], runs[i].argv[2] ? " " : "",
+				       runs[i].argv[2] ? runs[i].argv[2] : "");
+		m->kind = "p2p";
+		m->data = data;
+		m->len = len;
+		c->stats->members++;
+		c->stats->bytes += len;
+	}
 }
 
 /* BIOS settings a kernel driver exposes (Dell, Lenovo, HP): each driver's attributes folder, not
@@ -696,6 +742,7 @@ bool fw_snapshot_capture(const struct fw_capture_options *o, FILE *out, struct f
 		json_array_append_new(c.nodes, json_string("dev/sev-guest"));
 	take_kernel_log(&c);
 	take_sev_probe(&c, root);
+	take_nvidia_smi(&c, root);
 	fw_file_close(&c.dmesg);
 	if (o->image) {
 		const char *slash = strrchr(o->image, '/');

@@ -44,6 +44,8 @@ void fw_check_p2p_faults(const struct fw_doctor_ctx *ctx, struct fw_check_result
 void fw_check_gpu_links(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
 void fw_check_gpu_numa(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
 void fw_check_gpu_bars(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
+/* doctor-p2p-proof.c: P2P per GPU pair from the outputs of the tools that prove it */
+void fw_check_p2p_proof(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);
 
 /* doctor-gpu.c: GPU driver bring-up and the domains its firmware needs */
 void fw_check_gpu_driver_init(const struct fw_doctor_ctx *ctx, struct fw_check_result *r);

@@ -1,5 +1,6 @@
 /* The doctor's check table and its runner. */
 #include "doctor.h"
+#include "profile-names.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,19 +24,12 @@ const char *fw_check_status_name(enum fw_check_status s)
 
 bool fw_doctor_profile_parse(const char *name, unsigned *mask)
 {
-	if (!name || strcmp(name, "all") == 0)
+	/* the names plan shares (profile-names.c); no name: every readiness check */
+	if (!name) {
 		*mask = FW_PROFILE_ALL;
-	else if (strcmp(name, "sev-snp-host") == 0)
-		*mask = FW_PROFILE_SNP;
-	else if (strcmp(name, "vfio") == 0)
-		*mask = FW_PROFILE_VFIO;
-	else if (strcmp(name, "p2p") == 0)
-		*mask = FW_PROFILE_P2P;
-	else if (strcmp(name, "security") == 0)
-		*mask = FW_PROFILE_SECURITY;
-	else
-		return false;
-	return true;
+		return true;
+	}
+	return fw_profile_mask(name, mask);
 }
 
 bool fw_doctor_role_parse(const char *name, enum fw_doctor_role *role)
@@ -112,6 +106,7 @@ static const struct fw_check_def {
 	{"vfio-isolation", "Passthrough devices sit in groups of their own", VFIO, HOST, fw_check_vfio_isolation},
 	{"acs-gpu-paths", "ACS redirect on the bridges between host GPUs", P2P | VFIO, HOST, fw_check_acs_gpu_paths},
 	{"p2p-io-page-faults", "No IOMMU faults between GPUs", P2P, HOST, fw_check_p2p_faults},
+	{"p2p-proof", "P2P works per GPU pair where measured", P2P, ANY, fw_check_p2p_proof},
 	{"gpu-links", "GPU links run at their full speed and width", P2P, ANY, fw_check_gpu_links},
 	{"gpu-numa", "Every GPU has a NUMA node", P2P | VFIO, ANY, fw_check_gpu_numa},
 	{"gpu-bars", "GPU BARs map the whole VRAM", P2P | VFIO, ANY, fw_check_gpu_bars},

@@ -772,27 +772,33 @@ json_t *fw_plan_made_json(const struct fw_source *src)
 	return o;
 }
 
-/* Whether SRC booted since the plan was made: the boot ids, else the plan's time against SRC's
- * boot time; -1 when neither says. */
-static int rebooted_since(const struct fw_source *src, const json_t *plan, struct fw_verify *out)
+int fw_plan_rebooted(const struct fw_host *h, const char *src_path, const json_t *plan, char **why)
 {
 	const json_t *made = json_object_get(plan, "made");
-	const struct fw_host *h = src->have_host ? &src->host : NULL;
 	const char *plan_boot = jstr(made, "boot_id");
 	const json_t *epoch = json_object_get(made, "epoch");
 	if (plan_boot && h && h->boot_id) {
-		bool same = strcmp(plan_boot, h->boot_id) == 0;
-		out->rebooted_why = fw_arena_printf(&out->arena, "%s boot id %s, the plan's %s", src->path, h->boot_id, plan_boot);
-		return same ? 0 : 1;
+		*why = fw_xasprintf("%s boot id %s, the plan's %s", src_path, h->boot_id, plan_boot);
+		return strcmp(plan_boot, h->boot_id) == 0 ? 0 : 1;
 	}
 	if (json_is_integer(epoch) && h && h->boot_time >= 0) {
-		out->rebooted_why = fw_arena_printf(&out->arena, "%s booted at %lld, the plan was made at %lld", src->path,
-						    h->boot_time, (long long)json_integer_value(epoch));
+		*why = fw_xasprintf("%s booted at %lld, the plan was made at %lld", src_path, h->boot_time,
+				    (long long)json_integer_value(epoch));
 		return h->boot_time > json_integer_value(epoch) ? 1 : 0;
 	}
-	out->rebooted_why = !made ? "the plan does not say when it was made"
-				  : "neither a boot id nor a boot time of the source is known";
+	*why = fw_xstrdup(!made ? "the plan does not say when it was made"
+				: "neither a boot id nor a boot time of the source is known");
 	return -1;
+}
+
+/* Whether SRC booted since the plan was made (fw_plan_rebooted), the reason in the arena. */
+static int rebooted_since(const struct fw_source *src, const json_t *plan, struct fw_verify *out)
+{
+	char *why = NULL;
+	int r = fw_plan_rebooted(src->have_host ? &src->host : NULL, src->path, plan, &why);
+	out->rebooted_why = fw_arena_strdup(&out->arena, why);
+	free(why);
+	return r;
 }
 
 bool fw_plan_verify(struct fw_source *src, const json_t *plan, struct fw_verify *out, struct fw_error *err)

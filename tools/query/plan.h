@@ -118,6 +118,11 @@ const char *fw_plan_value_text(struct fw_plan *p, const struct fw_setting *st, u
 json_t *fw_plan_made_json(const struct fw_source *src);
 
 /* ---- verify ---- */
+/* Whether the machine of h booted since the plan was made: the plan's "made" boot id against
+ * h's, else its time against h's boot time; 1, 0, or -1 when neither says. *why (malloc'd) names
+ * the ids or times compared. */
+int fw_plan_rebooted(const struct fw_host *h, const char *src_path, const json_t *plan, char **why);
+
 enum fw_verify_state { FW_VERIFY_OK, FW_VERIFY_DIFFERENT, FW_VERIFY_HIDDEN, FW_VERIFY_LOCKED, FW_VERIFY_UNKNOWN,
 		       FW_VERIFY_MISSING, FW_VERIFY_NOT_REBOOTED };
 const char *fw_verify_state_name(enum fw_verify_state s);
