@@ -1,5 +1,6 @@
 /* Unit tests for the parser core: bounded reader, GUIDs, layouts, sums, UCS-2, the node tree. */
 #include "harness.h"
+#include "parsers/arena.h"
 #include "parsers/fv.h"
 #include "parsers/guid.h"
 #include "parsers/hash.h"
@@ -10,7 +11,9 @@
 #include "parsers/utf8.h"
 #include "parsers/view.h"
 
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 TEST(view_reads_little_endian)
 {
@@ -236,4 +239,36 @@ TEST(bits_one_description_two_writings)
 	CHECK_STR(fw_flags_str(&set, 0x30, buf, sizeof(buf)), "Level");
 	CHECK_STR(fw_flags_str(&set, 0, buf, sizeof(buf)), "");
 	CHECK_STR(fw_bitfields_str(0x8824, &set, buf, sizeof(buf)), "ERASE_POLARITY READ_STATUS Level=2 reserved=0x8000");
+}
+
+/* Arena memory is zeroed, 16-byte aligned and never shared, across blocks that grow (64 KiB
+ * doubling to 4 MiB), one-off blocks bigger than that, and room populated ahead of use. */
+TEST(arena_zeroed_aligned_and_distinct)
+{
+	struct fw_arena a;
+	fw_arena_init(&a);
+	enum { N = 3000 };
+	static unsigned char *p[N];
+	static size_t len[N];
+	size_t total = 0;
+	for (size_t i = 0; i < N; i++) {
+		len[i] = i == 1000 ? 5u << 20 : i == 2000 ? (64u << 10) + 1 : 1 + (i * 7919) % 9000;
+		p[i] = fw_arena_alloc(&a, len[i]);
+		total += (len[i] + 15) & ~(size_t)15;
+		CHECK_EQ((uintptr_t)p[i] % 16, 0);
+		size_t nonzero = 0;
+		for (size_t k = 0; k < len[i]; k++)
+			nonzero += p[i][k] != 0;
+		CHECK_EQ(nonzero, 0);
+		memset(p[i], (int)(i % 251) + 1, len[i]);
+	}
+	CHECK_EQ(a.used_total, total);
+	size_t wrong = 0;
+	for (size_t i = 0; i < N; i++)
+		for (size_t k = 0; k < len[i]; k++)
+			wrong += p[i][k] != (unsigned char)((i % 251) + 1);
+	CHECK_EQ(wrong, 0);
+	CHECK_STR(fw_arena_strndup(&a, "abcdef", 3), "abc");
+	fw_arena_free(&a);
+	CHECK(a.head == NULL && a.used_total == 0);
 }
