@@ -285,7 +285,7 @@ def applied():
     var = "AmdSetupBRH-3a997502-647a-4c82-998e-52ef9486a247"
     if not os.path.exists(os.path.join(D, "backup", var)):
         bad.append("no backup kept")
-    if read("verify-before.rc").strip() != "1" or "not yet rebooted" not in read("verify-before.out"):
+    if read("verify-before.rc").strip() != "6" or "not yet rebooted" not in read("verify-before.out"):
         bad.append("verify before the reboot: exit %s: %s" % (read("verify-before.rc").strip(), read("verify-before.out")[:400]))
     if plan["made"]["boot_id"] is None:
         bad.append("the plan records no boot id")
