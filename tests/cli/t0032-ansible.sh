@@ -78,7 +78,7 @@ grep -qxF "3 hosts; reference host gpu01; settings decoded with the images the s
 	grep -qxF '| gpu03 | fail | fail |' "$M" && pass report-md-failing-checks ||
 	fail report-md-failing-checks "$(sed -n '/Failing/,/Settings/p' "$M" | head -c 400)"
 grep -qxF '| setting | gpu01 (reference) | gpu02 | gpu03 |' "$M" &&
-	grep -qxF '| AMD CBS > DF Common Options > Memory Addressing > NUMA nodes per socket | NPS1 | NPS1 | NPS4 |' "$M" &&
+	grep -qxF '| Setup > Advanced > AMD CBS > DF Common Options > Memory Addressing > NUMA nodes per socket | NPS1 | NPS1 | NPS4 |' "$M" &&
 	[ "$(grep -c '^| .* > .* |' "$M")" -eq "$(jq -r 'select(.command == "diff" and .section == "values") | .prompt' "$J" | wc -l)" ] &&
 	pass report-md-settings || fail report-md-settings "$(sed -n '/Settings that/,$p' "$M" | head -c 500)"
 

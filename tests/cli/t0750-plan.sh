@@ -157,8 +157,8 @@ PY
 W="$CORPUS/firmware/asus-wrx90e-sage-se-1203_rebuilt.cap"
 if t_need_file ambiguous-prompt "$W" "the corpus"; then
 	t_run ambiguous-prompt 2 fwlens plan "$W" --set SMEE=Enable
-	grep -q "candidate: SMEE  |  module CbsSetupDxeSTP  |  AMD CBS > CPU Common Options  |  AmdSetupSTP+0x3A/1" "$T_ERR" &&
-		grep -q "candidate: SMEE  |  module CbsSetupDxeSHP  |  AMD CBS > CPU Common Options  |  AmdSetupSHP+0x36/1" "$T_ERR" &&
+	grep -q "candidate: SMEE  |  module CbsSetupDxeSTP  |  Setup > Advanced > AMD CBS > CPU Common Options  |  AmdSetupSTP+0x3A/1" "$T_ERR" &&
+		grep -q "candidate: SMEE  |  module CbsSetupDxeSHP  |  Setup > Advanced > AMD CBS > CPU Common Options  |  AmdSetupSHP+0x36/1" "$T_ERR" &&
 		pass ambiguous-prompt-lists || fail ambiguous-prompt-lists "$(cat "$T_ERR")"
 	t_run module-picks 0 fwlens plan "$W" --set SMEE=Enable --module CbsSetupDxeSHP --format json
 	grep -q '"keyword": "CbsCmnCpuSmeeSHP"' "$T_OUT" && pass module-picks-shp || fail module-picks-shp "not the SHP question"
