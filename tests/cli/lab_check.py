@@ -298,6 +298,10 @@ def after():
 
 
 def stale():
+    if read("again.rc").strip() != "0" or "already set (holds the planned bytes)" not in read("again.out"):
+        bad.append("the plan applied again: exit %s: %s" % (read("again.rc").strip(), read("again.out")[:300]))
+    if os.path.exists(os.path.join(D, "backup-again")):
+        bad.append("the plan applied again made a backup")
     if read("stale.rc").strip() != "1" or "differ from the plan's old bytes" not in read("stale.out"):
         bad.append("stale plan: exit %s: %s" % (read("stale.rc").strip(), read("stale.out")[:300]))
     if read("stale-before.hex") != read("stale-after.hex"):
