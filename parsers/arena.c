@@ -45,37 +45,50 @@ void fw_arena_free(struct fw_arena *a)
 	a->used_total = 0;
 }
 
-void *fw_arena_alloc(struct fw_arena *a, size_t n)
+/* n zeroed bytes at a multiple of align (a power of two up to 16). Strings ask for 1 and small
+ * records for 8: rounding every one of them up to 16 bytes cost about 10% of the tree. */
+static void *arena_take(struct fw_arena *a, size_t n, size_t align)
 {
-	size_t need = (n + 15) & ~(size_t)15;
-	if (need < n)
-		abort();
 	struct fw_arena_block *b = a->head;
-	if (!b || b->size - b->used < need) {
-		size_t size = need > ARENA_BLOCK_SIZE ? need : ARENA_BLOCK_SIZE;
+	size_t at = b ? (b->used + align - 1) & ~(align - 1) : 0;
+	if (!b || at > b->size || b->size - at < n) {
+		size_t size = n > ARENA_BLOCK_SIZE ? n : ARENA_BLOCK_SIZE;
+		if (size + sizeof(*b) < size)
+			abort();
 		/* zeroed once, by calloc (free of charge for fresh pages): each byte is handed out once */
 		b = fw_xcalloc(1, sizeof(*b) + size);
 		b->size = size;
 		b->used = 0;
 		/* Big one-off blocks go behind the head so the head keeps its free room. */
-		if (a->head && need > ARENA_BLOCK_SIZE) {
+		if (a->head && n > ARENA_BLOCK_SIZE) {
 			b->next = a->head->next;
 			a->head->next = b;
 		} else {
 			b->next = a->head;
 			a->head = b;
 		}
+		at = 0;
 	}
-	void *p = b->data + b->used;
-	b->used += need;
-	a->used_total += need;
+	void *p = b->data + at;
+	a->used_total += at + n - b->used;
+	b->used = at + n;
 	return p;
+}
+
+void *fw_arena_alloc(struct fw_arena *a, size_t n)
+{
+	return arena_take(a, n, 16);
+}
+
+void *fw_arena_alloc_small(struct fw_arena *a, size_t n)
+{
+	return arena_take(a, n, 8);
 }
 
 char *fw_arena_strndup(struct fw_arena *a, const char *s, size_t n)
 {
 	size_t len = strnlen(s, n);
-	char *p = fw_arena_alloc(a, len + 1);
+	char *p = arena_take(a, len + 1, 1);
 	memcpy(p, s, len);
 	p[len] = '\0';
 	return p;
@@ -94,7 +107,7 @@ char *fw_arena_printf(struct fw_arena *a, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		n = 0;
-	char *p = fw_arena_alloc(a, (size_t)n + 1);
+	char *p = arena_take(a, (size_t)n + 1, 1);
 	va_start(ap, fmt);
 	vsnprintf(p, (size_t)n + 1, fmt, ap);
 	va_end(ap);
