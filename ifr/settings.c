@@ -213,6 +213,69 @@ static void compute_paths(struct fw_settings *s, struct fw_settings_formset *f)
 	}
 }
 
+/* The form of another formset whose REF leads into formset `b` (REF3 naming its GUID), as index
+ * into s->fsets and form index; false when no other formset links to it. */
+static bool linking_form(const struct fw_settings *s, uint32_t b, uint32_t *fset, uint32_t *form_index_out)
+{
+	const struct fw_guid *guid = &s->fsets[b].fp->fs.guid;
+	for (uint32_t a = 0; a < s->nfsets; a++) {
+		const struct fw_settings_formset *f = &s->fsets[a];
+		if (a == b || fw_guid_eq(&f->fp->fs.guid, guid))
+			continue;
+		for (uint32_t v = 0; v < f->nvisit; v++) {
+			const struct fw_ifr_form *form = &f->fp->fs.forms[f->visit_order[v]];
+			for (const struct fw_ifr_question *q = form->first; q; q = q->next_in_form)
+				if (q->kind == FW_IFR_K_REF && q->has_ref_formset && fw_guid_eq(&q->ref_formset, guid) &&
+				    f->forms[f->visit_order[v]].n) {
+					*fset = a, *form_index_out = f->visit_order[v];
+					return true;
+				}
+		}
+	}
+	return false;
+}
+
+/* Put the menu path of the form that links a formset in front of each of its forms' paths: the
+ * AMD CBS formset is entered from Setup's Advanced page, so its paths read as the setup browser
+ * shows them (Setup > Advanced > AMD CBS > ...). A formset whose link is itself linked is done
+ * after it; a cycle of links is left as it is. */
+static void link_formsets(struct fw_settings *s)
+{
+	uint32_t n = s->nfsets;
+	uint32_t *parent = fw_xmalloc((n + 1) * sizeof(*parent)), *pform = fw_xmalloc((n + 1) * sizeof(*pform));
+	uint8_t *state = fw_xmalloc(n + 1); /* 0 to do, 1 done (linked or without a link) */
+	for (uint32_t b = 0; b < n; b++) {
+		bool linked = linking_form(s, b, &parent[b], &pform[b]);
+		state[b] = !linked;
+	}
+	for (bool progress = true; progress;) {
+		progress = false;
+		for (uint32_t b = 0; b < n; b++) {
+			if (state[b] || !state[parent[b]])
+				continue;
+			const struct form_paths *pp = &s->fsets[parent[b]].forms[pform[b]];
+			const struct fw_ifr_formset *fs = &s->fsets[b].fp->fs;
+			for (uint32_t i = 0; i < fs->nforms; i++) {
+				struct form_paths *fpaths = &s->fsets[b].forms[i];
+				for (uint32_t k = 0; k < fpaths->n; k++)
+					fpaths->paths[k] = fw_arena_printf(arena(s), "%s > %s", pp->paths[0], fpaths->paths[k]);
+				if (fpaths->n) {
+					const char **e = fw_arena_alloc(arena(s), (pp->nelems + fpaths->nelems) * sizeof(*e));
+					memcpy(e, pp->elems, pp->nelems * sizeof(*e));
+					memcpy(e + pp->nelems, fpaths->elems, fpaths->nelems * sizeof(*e));
+					fpaths->elems = e;
+					fpaths->nelems += pp->nelems;
+				}
+			}
+			state[b] = 1;
+			progress = true;
+		}
+	}
+	free(parent);
+	free(pform);
+	free(state);
+}
+
 const struct fw_hii_form_pkg *fw_settings_formset_at(const struct fw_settings *s, uint32_t i)
 {
 	return i < s->nfsets ? s->fsets[i].fp : NULL;
@@ -654,11 +717,17 @@ bool fw_settings_build(struct fw_hii_db *db, const char *module, struct fw_setti
 		if (module && !fw_hii_module_matches(mod, module))
 			continue;
 		for (uint32_t i = 0; i < mod->nforms; i++) {
-			const struct fw_hii_form_pkg *fp = &mod->forms[i];
 			struct fw_settings_formset *f = &out->fsets[out->nfsets++];
-			f->fp = fp;
-			f->setting_of_op = fw_arena_alloc(&db->arena, (fp->fs.nops + 1) * sizeof(uint32_t));
+			f->fp = &mod->forms[i];
+			f->setting_of_op = fw_arena_alloc(&db->arena, (f->fp->fs.nops + 1) * sizeof(uint32_t));
 			compute_paths(out, f);
+		}
+	}
+	link_formsets(out);
+	for (uint32_t fi = 0; fi < out->nfsets; fi++) {
+		{
+			struct fw_settings_formset *f = &out->fsets[fi];
+			const struct fw_hii_form_pkg *fp = f->fp;
 			memset(ci->head, 0, sizeof(ci->head)); /* copies are looked for within the formset */
 			memset(ci->tail, 0, sizeof(ci->tail));
 			for (uint32_t v = 0; v < f->nvisit; v++) {

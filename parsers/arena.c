@@ -120,45 +120,56 @@ void fw_arena_free(struct fw_arena *a)
 	a->used_total = 0;
 }
 
-void *fw_arena_alloc(struct fw_arena *a, size_t n)
+/* n zeroed bytes at a multiple of align (a power of two up to 16). Strings ask for 1 and small
+ * records for 8: rounding every one of them up to 16 bytes cost about 10% of the tree. */
+static void *arena_take(struct fw_arena *a, size_t n, size_t align)
 {
-	size_t need = (n + 15) & ~(size_t)15;
-	if (need < n)
-		abort();
 	struct fw_arena_block *b = a->head;
-	if (!b || b->size - b->used < need) {
+	size_t at = b ? (b->used + align - 1) & ~(align - 1) : 0;
+	if (!b || at > b->size || b->size - at < n) {
 		size_t step = ARENA_BLOCK_SIZE;
 		if (b)
 			step = b->size >= ARENA_BLOCK_MAX / 2 ? ARENA_BLOCK_MAX
 			       : b->size * 2 > step	      ? b->size * 2
 							      : step;
-		size_t size = need > step ? need : step;
-		if (sizeof(*b) + size < size)
+		size_t size = n > step ? n : step;
+		if (size + sizeof(*b) < size)
 			abort();
 		/* zeroed once, by the kernel: each byte is handed out once */
 		b = block_new(sizeof(*b) + size);
 		b->size = size;
 		b->used = 0;
 		/* Big one-off blocks go behind the head so the head keeps its free room. */
-		if (a->head && need > step) {
+		if (a->head && n > step) {
 			b->next = a->head->next;
 			a->head->next = b;
 		} else {
 			b->next = a->head;
 			a->head = b;
 		}
+		at = 0;
 	}
-	block_ready(b, b->used + need);
-	void *p = b->data + b->used;
-	b->used += need;
-	a->used_total += need;
+	block_ready(b, at + n);
+	void *p = b->data + at;
+	a->used_total += at + n - b->used;
+	b->used = at + n;
 	return p;
+}
+
+void *fw_arena_alloc(struct fw_arena *a, size_t n)
+{
+	return arena_take(a, n, 16);
+}
+
+void *fw_arena_alloc_small(struct fw_arena *a, size_t n)
+{
+	return arena_take(a, n, 8);
 }
 
 char *fw_arena_strndup(struct fw_arena *a, const char *s, size_t n)
 {
 	size_t len = strnlen(s, n);
-	char *p = fw_arena_alloc(a, len + 1);
+	char *p = arena_take(a, len + 1, 1);
 	memcpy(p, s, len);
 	p[len] = '\0';
 	return p;
@@ -177,7 +188,7 @@ char *fw_arena_printf(struct fw_arena *a, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		n = 0;
-	char *p = fw_arena_alloc(a, (size_t)n + 1);
+	char *p = arena_take(a, (size_t)n + 1, 1);
 	va_start(ap, fmt);
 	vsnprintf(p, (size_t)n + 1, fmt, ap);
 	va_end(ap);

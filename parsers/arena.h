@@ -16,6 +16,10 @@ void fw_arena_init(struct fw_arena *a);
 void fw_arena_free(struct fw_arena *a);
 /* Zeroed, 16-byte aligned memory that lives until fw_arena_free. */
 void *fw_arena_alloc(struct fw_arena *a, size_t n);
+/* The same, 8-byte aligned: for the many small records of a tree (fields, diagnostics), none of
+ * which holds a type needing more. */
+void *fw_arena_alloc_small(struct fw_arena *a, size_t n);
+/* Strings are packed byte by byte (no alignment). */
 char *fw_arena_strdup(struct fw_arena *a, const char *s);
 char *fw_arena_strndup(struct fw_arena *a, const char *s, size_t n);
 char *fw_arena_printf(struct fw_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

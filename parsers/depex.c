@@ -1,4 +1,8 @@
-/* Dependency expressions: evaluate the postfix stream on a stack of strings. */
+/* Dependency expressions: evaluate the postfix stream on a stack of strings.
+ *
+ * The partial texts live in an arena of the decode alone, freed before returning: every AND/OR
+ * makes a longer copy of its operands, and kept in the tree they cost about 180 bytes per
+ * firmware node of a real image for one string the tree needs. */
 #include "depex.h"
 
 #include <stdarg.h>
@@ -8,17 +12,16 @@
 #include "section.h"
 
 #define DEPEX_STACK 64
-#define DEPEX_TEXT_MAX 2048
 
 struct depex {
-	struct fw_tree *t;
+	struct fw_arena scratch;
 	const char *stack[DEPEX_STACK];
 	unsigned top;
 	char *msg;
 	size_t msglen;
 };
 
-static const char *guid_text(struct fw_tree *t, const uint8_t *p)
+static const char *guid_text(struct depex *d, const uint8_t *p)
 {
 	struct fw_guid g;
 	memcpy(g.b, p, 16);
@@ -26,7 +29,7 @@ static const char *guid_text(struct fw_tree *t, const uint8_t *p)
 	if (name)
 		return name;
 	char s[FW_GUID_STR_LEN];
-	return fw_arena_strdup(&t->arena, fw_guid_format(&g, s));
+	return fw_arena_strdup(&d->scratch, fw_guid_format(&g, s));
 }
 
 static bool fail(struct depex *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -47,14 +50,20 @@ static bool push(struct depex *d, const char *s, size_t at)
 	return true;
 }
 
-/* a + b + c as an arena string, cut at DEPEX_TEXT_MAX. */
+/* a + b + c into buf (FW_DEPEX_TEXT_MAX bytes), cut with "..." when longer. */
+static void cat_into(char *buf, const char *a, const char *b, const char *c)
+{
+	int w = snprintf(buf, FW_DEPEX_TEXT_MAX, "%s%s%s", a, b, c);
+	if (w >= 0 && (size_t)w >= FW_DEPEX_TEXT_MAX)
+		memcpy(buf + FW_DEPEX_TEXT_MAX - 4, "...", 4);
+}
+
+/* a + b + c as a scratch string. */
 static const char *cat(struct depex *d, const char *a, const char *b, const char *c)
 {
-	char buf[DEPEX_TEXT_MAX];
-	int w = snprintf(buf, sizeof(buf), "%s%s%s", a, b, c);
-	if (w >= 0 && (size_t)w >= sizeof(buf))
-		memcpy(buf + sizeof(buf) - 4, "...", 4);
-	return fw_arena_strdup(&d->t->arena, buf);
+	char buf[FW_DEPEX_TEXT_MAX];
+	cat_into(buf, a, b, c);
+	return fw_arena_strdup(&d->scratch, buf);
 }
 
 /* Operands of AND/OR get parentheses when they are themselves binary expressions. */
@@ -65,9 +74,10 @@ static const char *operand(struct depex *d, const char *s)
 	return s;
 }
 
-const char *fw_depex_text(struct fw_tree *t, const uint8_t *b, size_t n, char *msg, size_t msglen)
+const char *fw_depex_text(const uint8_t *b, size_t n, char *out, char *msg, size_t msglen)
 {
-	struct depex d = {.t = t, .top = 0, .msg = msg, .msglen = msglen};
+	struct depex d = {.top = 0, .msg = msg, .msglen = msglen};
+	fw_arena_init(&d.scratch);
 	msg[0] = '\0';
 	const char *prefix = "";
 	size_t off = 0;
@@ -84,9 +94,9 @@ const char *fw_depex_text(struct fw_tree *t, const uint8_t *b, size_t n, char *m
 				break;
 			}
 			if (op == FW_DEPEX_PUSH)
-				ok = push(&d, guid_text(t, b + off), at);
+				ok = push(&d, guid_text(&d, b + off), at);
 			else
-				ok = push(&d, cat(&d, op == FW_DEPEX_BEFORE ? "BEFORE " : "AFTER ", guid_text(t, b + off), ""), at);
+				ok = push(&d, cat(&d, op == FW_DEPEX_BEFORE ? "BEFORE " : "AFTER ", guid_text(&d, b + off), ""), at);
 			off += 16;
 			break;
 		case FW_DEPEX_AND:
@@ -133,5 +143,7 @@ const char *fw_depex_text(struct fw_tree *t, const uint8_t *b, size_t n, char *m
 	if (ok && off < n)
 		snprintf(msg, msglen, "0x%zx bytes after END", n - off);
 	const char *expr = d.top ? d.stack[d.top - 1] : "";
-	return cat(&d, prefix, expr, "");
+	cat_into(out, prefix, expr, "");
+	fw_arena_free(&d.scratch);
+	return out;
 }

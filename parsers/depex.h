@@ -5,9 +5,13 @@
 
 #include "node.h"
 
-/* Text of the expression in b[0..n), e.g. "gEfiPcdProtocolGuid AND (NOT TRUE)" (arena string).
- * GUIDs are named from the GUID table. A malformed stream still yields the text decoded so far;
- * msg (msglen bytes) then says what is wrong, else msg[0] == '\0'. */
-const char *fw_depex_text(struct fw_tree *t, const uint8_t *b, size_t n, char *msg, size_t msglen);
+/* Longest text kept, with its NUL; longer ones end in "...". */
+#define FW_DEPEX_TEXT_MAX 2048
+
+/* Text of the expression in b[0..n), e.g. "gEfiPcdProtocolGuid AND (NOT TRUE)", written to out
+ * (FW_DEPEX_TEXT_MAX bytes) and returned. GUIDs are named from the GUID table. A malformed
+ * stream still yields the text decoded so far; msg (msglen bytes) then says what is wrong, else
+ * msg[0] == '\0'. */
+const char *fw_depex_text(const uint8_t *b, size_t n, char *out, char *msg, size_t msglen);
 
 #endif

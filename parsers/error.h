@@ -40,6 +40,7 @@ enum fw_exit {
 	FW_EXIT_BAD_INPUT = 3,
 	FW_EXIT_IO = 4,
 	FW_EXIT_UNWRITABLE = 5, /* the chosen output format cannot carry the result faithfully */
+	FW_EXIT_PENDING = 6,    /* plan --verify: the planned values are stored, not yet in effect (no boot since) */
 };
 
 void fw_error_clear(struct fw_error *err);

@@ -49,6 +49,16 @@ const uint8_t *fw_layout_ptr(const struct fw_layout *l, const struct fw_view *v,
 	return v->p + off + l->fields[idx].offset;
 }
 
+/* The field name a + sep + b, interned: the same names come back on every node. */
+static const char *field_key(struct fw_tree *t, const char *a, const char *sep, const char *b)
+{
+	char buf[256];
+	int w = snprintf(buf, sizeof(buf), "%s%s%s", a, sep, b);
+	if (w < 0 || (size_t)w >= sizeof(buf))
+		return fw_arena_printf(&t->arena, "%s%s%s", a, sep, b);
+	return fw_tree_intern(t, buf, sizeof(buf));
+}
+
 /* Fields of a nested structure are named "Outer.Inner". */
 static void emit_fields(struct fw_tree *t, struct fw_node *n, const struct fw_layout *l, const struct fw_view *v,
 			size_t off, const char *prefix)
@@ -57,7 +67,7 @@ static void emit_fields(struct fw_tree *t, struct fw_node *n, const struct fw_la
 		const struct fw_field *f = &l->fields[i];
 		if (f->flags & FW_FF_HIDDEN)
 			continue;
-		const char *name = prefix ? fw_arena_printf(&t->arena, "%s.%s", prefix, f->name) : f->name;
+		const char *name = prefix ? field_key(t, prefix, ".", f->name) : f->name;
 		const uint8_t *p = v->p + off + f->offset;
 		switch ((enum fw_ftype)f->type) {
 		case FW_FT_GUID: {
@@ -86,13 +96,13 @@ static void emit_fields(struct fw_tree *t, struct fw_node *n, const struct fw_la
 			if (f->names && (f->flags & FW_FF_ENUM)) {
 				const char *vname = fw_named_value_name(f->names, val);
 				if (vname)
-					fw_node_field_str(t, n, fw_arena_printf(&t->arena, "%s name", name), vname);
+					fw_node_field_str(t, n, field_key(t, name, " ", "name"), vname);
 			} else if (f->names && (f->flags & FW_FF_FLAGS)) {
 				fw_flags_str(f->names, val, buf, sizeof(buf));
-				fw_node_field_str(t, n, fw_arena_printf(&t->arena, "%s flags", name), buf);
+				fw_node_field_str(t, n, field_key(t, name, " ", "flags"), buf);
 			} else if (fw_field_bits(f) && (f->flags & FW_FF_BITS)) {
 				fw_bitfields_str(val, fw_field_bits(f), buf, sizeof(buf));
-				fw_node_field_str(t, n, fw_arena_printf(&t->arena, "%s bits", name), buf);
+				fw_node_field_str(t, n, field_key(t, name, " ", "bits"), buf);
 			}
 			break;
 		}

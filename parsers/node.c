@@ -63,6 +63,61 @@ struct fw_owned_buffer {
 	void *buf;
 };
 
+/* Equal strings of one tree share one arena copy: field values ("EFI_FV_FILETYPE_DRIVER",
+ * flag texts) and nested field names repeat on most nodes of an image. Open addressing over
+ * the arena copies; the table itself is malloc'd and at most half full. */
+struct fw_interned {
+	const char **slots;
+	size_t cap, count;
+};
+
+static uint64_t intern_hash(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static const char **intern_slot(const char **slots, size_t cap, const char *s, size_t len, uint64_t h)
+{
+	size_t i = (size_t)h & (cap - 1);
+	while (slots[i] && !(strncmp(slots[i], s, len) == 0 && slots[i][len] == '\0'))
+		i = (i + 1) & (cap - 1);
+	return &slots[i];
+}
+
+const char *fw_tree_intern(struct fw_tree *t, const char *s, size_t max)
+{
+	size_t len = strnlen(s, max);
+	struct fw_interned *m = t->interned;
+	if (!m) {
+		m = t->interned = fw_xcalloc(1, sizeof(*m));
+		m->cap = 256;
+		m->slots = fw_xcalloc(m->cap, sizeof(*m->slots));
+	}
+	uint64_t h = intern_hash(s, len);
+	const char **slot = intern_slot(m->slots, m->cap, s, len, h);
+	if (*slot)
+		return *slot;
+	if (2 * (m->count + 1) > m->cap) {
+		size_t cap = m->cap * 2;
+		const char **slots = fw_xcalloc(cap, sizeof(*slots));
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->slots[i]) {
+				size_t l = strlen(m->slots[i]);
+				*intern_slot(slots, cap, m->slots[i], l, intern_hash(m->slots[i], l)) = m->slots[i];
+			}
+		free(m->slots);
+		m->slots = slots;
+		m->cap = cap;
+		slot = intern_slot(m->slots, m->cap, s, len, h);
+	}
+	*slot = fw_arena_strndup(&t->arena, s, len);
+	m->count++;
+	return *slot;
+}
+
 struct fw_tree *fw_tree_new(const struct fw_limits *limits)
 {
 	struct fw_tree *t = fw_xcalloc(1, sizeof(*t));
@@ -82,6 +137,9 @@ void fw_tree_free(struct fw_tree *t)
 		free(b);
 		b = next;
 	}
+	if (t->interned)
+		free(t->interned->slots);
+	free(t->interned);
 	fw_arena_free(&t->arena);
 	free(t);
 }
@@ -111,7 +169,7 @@ struct fw_node *fw_node_add(struct fw_tree *t, struct fw_node *parent, enum fw_n
 				     t->limits.max_nodes);
 		return NULL;
 	}
-	struct fw_node *n = fw_arena_alloc(&t->arena, sizeof(*n));
+	struct fw_node *n = fw_arena_alloc_small(&t->arena, sizeof(*n));
 	n->kind = kind;
 	n->type = type;
 	n->depth = depth;
@@ -146,12 +204,12 @@ void fw_node_set_guid(struct fw_node *n, const struct fw_guid *g)
 
 void fw_node_set_name(struct fw_tree *t, struct fw_node *n, const char *name)
 {
-	n->name = name ? fw_arena_strndup(&t->arena, name, t->limits.max_string) : NULL;
+	n->name = name ? fw_tree_intern(t, name, t->limits.max_string) : NULL;
 }
 
 static struct fw_field_value *field_new(struct fw_tree *t, struct fw_node *n, const char *key, enum fw_value_type type)
 {
-	struct fw_field_value *f = fw_arena_alloc(&t->arena, sizeof(*f));
+	struct fw_field_value *f = fw_arena_alloc_small(&t->arena, sizeof(*f));
 	f->key = key;
 	f->type = type;
 	if (n->fields_tail)
@@ -188,7 +246,7 @@ struct fw_field_value *fw_node_field_bool(struct fw_tree *t, struct fw_node *n, 
 struct fw_field_value *fw_node_field_str(struct fw_tree *t, struct fw_node *n, const char *key, const char *s)
 {
 	struct fw_field_value *f = field_new(t, n, key, FW_VAL_STR);
-	f->v.s = fw_arena_strndup(&t->arena, s ? s : "", t->limits.max_string);
+	f->v.s = fw_tree_intern(t, s ? s : "", t->limits.max_string);
 	return f;
 }
 
@@ -225,7 +283,7 @@ void fw_node_diag(struct fw_tree *t, struct fw_node *n, enum fw_diag_severity se
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	struct fw_diag *d = fw_arena_alloc(&t->arena, sizeof(*d));
+	struct fw_diag *d = fw_arena_alloc_small(&t->arena, sizeof(*d));
 	d->severity = sev;
 	d->offset = offset;
 	d->msg = fw_arena_strdup(&t->arena, buf);

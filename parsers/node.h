@@ -39,12 +39,12 @@ const char *fw_node_kind_name(enum fw_node_kind k);
 enum fw_value_type { FW_VAL_UINT, FW_VAL_INT, FW_VAL_BOOL, FW_VAL_STR, FW_VAL_GUID, FW_VAL_BYTES };
 enum fw_value_fmt { FW_FMT_DEC, FW_FMT_HEX };
 
-/* One decoded field on a node ("Attributes" = 0x4FEFF, "HeaderChecksum valid" = true, ...). */
+/* One decoded field on a node ("Attributes" = 0x4FEFF, "HeaderChecksum valid" = true, ...).
+ * A real image has about eight per node: type and format sit in a byte each behind the value
+ * (40 bytes a field, not 48). */
 struct fw_field_value {
 	struct fw_field_value *next;
 	const char *key;
-	enum fw_value_type type;
-	enum fw_value_fmt fmt;
 	union {
 		uint64_t u;
 		int64_t i;
@@ -56,6 +56,8 @@ struct fw_field_value {
 			size_t n;
 		} bytes;
 	} v;
+	enum fw_value_type type : 8;
+	enum fw_value_fmt fmt : 8;
 };
 
 enum fw_diag_severity { FW_DIAG_INFO, FW_DIAG_WARN, FW_DIAG_ERROR };
@@ -74,25 +76,26 @@ struct fw_diag {
 #define FW_NODE_F_CHECKSUM_BAD 0x04 /* a checksum of this node did not match */
 #define FW_NODE_F_HAS_HII 0x08      /* carries an HII form package (parsers/pe.c probe; ifr/ decodes) */
 
+/* Fields ordered by size so the struct has no holes. */
 struct fw_node {
-	enum fw_node_kind kind;
 	const char *type;    /* subtype: "FFSv2", "DXE driver", "GUID defined", ... */
 	uint64_t offset;     /* absolute in the input file, or FW_OFFSET_UNKNOWN */
 	uint64_t size;       /* header + body (+ tail) */
-	uint32_t header_size;
-	uint32_t flags;
-	bool has_guid;
-	struct fw_guid guid;
 	const char *name;    /* UI section text or GUID-table name */
 	const char *text;    /* secondary text (variable name, section description) */
 	struct fw_view data; /* the node's bytes: header + body */
 	struct fw_view body; /* the decoded body (decompressed bytes for compressed sections) */
 	struct fw_node *parent, *first_child, *last_child, *next;
-	unsigned nchildren;
-	unsigned depth;
 	struct fw_field_value *fields, *fields_tail;
 	struct fw_diag *diags, *diags_tail;
 	void *ext; /* format-specific decoded model, owned by the tree's arena */
+	uint32_t header_size;
+	unsigned nchildren;
+	unsigned depth;
+	struct fw_guid guid;
+	uint16_t flags;
+	enum fw_node_kind kind : 8;
+	bool has_guid;
 };
 
 struct fw_limits {
@@ -106,6 +109,7 @@ struct fw_limits {
 struct fw_limits fw_limits_default(void);
 
 struct fw_owned_buffer;
+struct fw_interned;
 
 struct fw_tree {
 	struct fw_arena arena;
@@ -115,6 +119,7 @@ struct fw_tree {
 	uint64_t decompressed_total;
 	size_t diag_count;
 	struct fw_owned_buffer *buffers;
+	struct fw_interned *interned; /* fw_tree_intern's table, made on first use */
 	const char *input_path;
 	const uint8_t *input;
 	size_t input_len;
@@ -129,6 +134,9 @@ struct fw_node *fw_node_add(struct fw_tree *t, struct fw_node *parent, enum fw_n
 			    const struct fw_view *data, struct fw_error *err);
 void fw_node_set_guid(struct fw_node *n, const struct fw_guid *g);
 void fw_node_set_name(struct fw_tree *t, struct fw_node *n, const char *name);
+/* The tree's one copy of s (at most max bytes of it): equal strings share it. Field values and
+ * names go through it; nothing may write to the result. */
+const char *fw_tree_intern(struct fw_tree *t, const char *s, size_t max);
 
 /* Fields, kept in insertion order. Keys must be string literals or arena strings. */
 struct fw_field_value *fw_node_field_uint(struct fw_tree *t, struct fw_node *n, const char *key, uint64_t v,

@@ -428,8 +428,8 @@ static bool sec_image(struct fw_parser *p, struct fw_node *n, const struct fw_vi
 
 static bool sec_depex(struct fw_parser *p, struct fw_node *n, const struct fw_view *v, size_t hdr, struct fw_error *err)
 {
-	char msg[160];
-	const char *text = fw_depex_text(p->t, n->body.p, n->body.len, msg, sizeof(msg));
+	char msg[160], buf[FW_DEPEX_TEXT_MAX];
+	const char *text = fw_depex_text(n->body.p, n->body.len, buf, msg, sizeof(msg));
 	fw_node_field_str(p->t, n, "Expression", text);
 	if (msg[0])
 		fw_node_diag(p->t, n, FW_DIAG_WARN, n->offset, "dependency expression: %s", msg);

@@ -285,7 +285,7 @@ def applied():
     var = "AmdSetupBRH-3a997502-647a-4c82-998e-52ef9486a247"
     if not os.path.exists(os.path.join(D, "backup", var)):
         bad.append("no backup kept")
-    if read("verify-before.rc").strip() != "1" or "not yet rebooted" not in read("verify-before.out"):
+    if read("verify-before.rc").strip() != "6" or "not yet rebooted" not in read("verify-before.out"):
         bad.append("verify before the reboot: exit %s: %s" % (read("verify-before.rc").strip(), read("verify-before.out")[:400]))
     if plan["made"]["boot_id"] is None:
         bad.append("the plan records no boot id")
@@ -298,6 +298,10 @@ def after():
 
 
 def stale():
+    if read("again.rc").strip() != "0" or "already set (holds the planned bytes)" not in read("again.out"):
+        bad.append("the plan applied again: exit %s: %s" % (read("again.rc").strip(), read("again.out")[:300]))
+    if os.path.exists(os.path.join(D, "backup-again")):
+        bad.append("the plan applied again made a backup")
     if read("stale.rc").strip() != "1" or "differ from the plan's old bytes" not in read("stale.out"):
         bad.append("stale plan: exit %s: %s" % (read("stale.rc").strip(), read("stale.out")[:300]))
     if read("stale-before.hex") != read("stale-after.hex"):

@@ -74,12 +74,14 @@ modes=$(stat -c '%n %a' snaps/gpu01.fwsnap snaps/gpu02.fwsnap 2>&1 | tr '\n' ' '
 
 run_readme 2 "$T_DIR/report.log"
 [ "$status" -eq 2 ] && grep -q "doctor failed on gpu01, gpu02 (see $W/report/fleet.md)" "$T_DIR/report.log" &&
-	grep -qxF '| AMD CBS > DF Common Options > Memory Addressing > NUMA nodes per socket | NPS1 | NPS4 |' report/fleet.md &&
+	grep -qxF '| Setup > Advanced > AMD CBS > DF Common Options > Memory Addressing > NUMA nodes per socket | NPS1 | NPS4 |' report/fleet.md &&
 	grep -qxF '2 hosts; reference host gpu01; settings decoded with BIOS.CAP.' report/fleet.md &&
 	pass readme-report || fail readme-report "exit $status: $(grep -E 'fatal|msg' "$T_DIR/report.log" | head -c 300)"
 
 fwlens plan snaps/gpu01.fwsnap --image-dir "$SAMPLES" --set 'NUMA nodes per socket=NPS4' --format json -o plan.json
 fwlens plan snaps/gpu01.fwsnap --image-dir "$SAMPLES" --set 'NUMA nodes per socket=NPS4' --format redfish -o plan.redfish.json
+# the hosts boot after the plan was made (a boot time later than the plan's): verify may call values in effect
+for h in gpu01 gpu02; do echo "btime $(($(date +%s) + 5))" >"$T_DIR/$h/proc/stat"; done
 rm -rf snaps
 run_readme 3 "$T_DIR/apply.log"
 [ "$(jq -c .body "$T_DIR/bmc/patches.jsonl" 2>/dev/null | sort -u)" = '{"Attributes":{"CbsDfCmnDramNpsBRH":"NPS4"}}' ] &&
@@ -144,7 +146,7 @@ fwlens snapshot capture -q --root "$T_DIR/gpu06" --image-ref "$CAP" -o snaps/gpu
 ansible-playbook "$W/tools/ansible/report.yml" -e fwlens_image_dir="$SAMPLES" -e fwlens_gate=false >"$T_DIR/lack.log" 2>&1
 M=report/fleet.md
 grep -qxF '| setting | gpu01 (reference) | gpu02 | gpu05 | gpu06 |' "$M" &&
-	grep -qxF '| AMD CBS > DF Common Options > Memory Addressing > NUMA nodes per socket | NPS1 | NPS4 | not known | not known |' "$M" &&
+	grep -qxF '| Setup > Advanced > AMD CBS > DF Common Options > Memory Addressing > NUMA nodes per socket | NPS1 | NPS4 | not known | not known |' "$M" &&
 	[ "$(grep -c '^| .* > .* |' "$M")" -eq "$(jq -r 'select(.command == "diff" and .snapshot == "gpu02" and .section == "values") | .prompt' report/fleet.jsonl | wc -l)" ] &&
 	grep -qxF '| gpu05 | forms (no BIOS image: give fwlens_image or fwlens_image_dir, or capture with --image) | its BIOS checks skip; its settings are not compared |' "$M" &&
 	grep -qE '^\| gpu06 \| current values \(AmdSetupBRH, Setup not captured\) \| [0-9]{3} settings not compared; its checks on them skip \|$' "$M" &&

@@ -31,12 +31,12 @@ for c in d["checks"]:
 PY
 t_golden notes-1201 "$G/notes-1201.md" t_in_dir "$T_DIR" "$FWLENS" notes s1201.fwsnap --previous s1104.fwsnap
 t_contains notes-title "# ESC8000A-E13 UEFI settings: BIOS 1201 (08/22/2025)"
-for row in "| SMEE | AMD CBS > CPU Common Options | Enable (0x1) |" \
-	"| SEV-SNP Support | AMD CBS > NBIO Common Options > IOMMU/Security | Enable (0x1) |" \
-	"| SNP Memory (RMP Table) Coverage | AMD CBS > CPU Common Options | Enabled (0x1) |" \
-	"| IOMMU | AMD CBS > NBIO Common Options > IOMMU/Security | Enabled (0x1) |" \
-	"| ACS Enable | AMD CBS > NBIO Common Options > PCIE | Auto (0xf) |" \
+for row in "| SMEE | Setup > Advanced > AMD CBS > CPU Common Options | Enable (0x1) |" \
+	"| SEV-SNP Support | Setup > Advanced > AMD CBS > NBIO Common Options > IOMMU/Security | Enable (0x1) |" \
+	"| SNP Memory (RMP Table) Coverage | Setup > Advanced > AMD CBS > CPU Common Options | Enabled (0x1) |" \
+	"| IOMMU | Setup > Advanced > AMD CBS > NBIO Common Options > IOMMU/Security | Enabled (0x1) |" \
+	"| ACS Enable | Setup > Advanced > AMD CBS > NBIO Common Options > PCIE | Auto (0xf) |" \
 	"| 0000:43:00.0 NVIDIA Corporation GB202GL [RTX PRO 6000 Blackwell Server Edition] (10de:2bb5) | nvidia |" "## Changes since s1104.fwsnap" \
-	"| NUMA nodes per socket | AMD CBS > DF Common Options > Memory Addressing | NPS1 | NPS4 |"; do
+	"| NUMA nodes per socket | Setup > Advanced > AMD CBS > DF Common Options > Memory Addressing | NPS1 | NPS4 |"; do
 	t_contains "notes-row-$(echo "$row" | cut -d'|' -f2 | tr -cd 'a-zA-Z0-9')" "$row"
 done

@@ -57,7 +57,7 @@ cmp -s "$CBS" backup/AmdSetupBRH-3a997502-647a-4c82-998e-52ef9486a247 && pass ef
 	fail efivarfs-backup "no backup of the old bytes"
 fwlens snapshot capture -q --root m2 --image "$CAP" -o m2.fwsnap
 # written, but the machine still runs the boot the plan was made in
-t_run verify-not-rebooted 1 fwlens plan m2.fwsnap --verify plan.json
+t_run verify-not-rebooted 6 fwlens plan m2.fwsnap --verify plan.json
 t_contains verify-not-rebooted-says "not yet rebooted SEV-ES ASID Space Limit = 100 (planned 100)"
 t_contains verify-not-rebooted-why "rebooted since the plan: no (m2.fwsnap boot id 6f1c3d2e-0b7a-4f43-9d55-1c2b3a4d5e6f, the plan's 6f1c3d2e-0b7a-4f43-9d55-1c2b3a4d5e6f)"
 echo 0d9e8f7a-6b5c-4d3e-8f1a-2b3c4d5e6f70 >m2/proc/sys/kernel/random/boot_id
@@ -157,8 +157,8 @@ PY
 W="$CORPUS/firmware/asus-wrx90e-sage-se-1203_rebuilt.cap"
 if t_need_file ambiguous-prompt "$W" "the corpus"; then
 	t_run ambiguous-prompt 2 fwlens plan "$W" --set SMEE=Enable
-	grep -q "candidate: SMEE  |  module CbsSetupDxeSTP  |  AMD CBS > CPU Common Options  |  AmdSetupSTP+0x3A/1" "$T_ERR" &&
-		grep -q "candidate: SMEE  |  module CbsSetupDxeSHP  |  AMD CBS > CPU Common Options  |  AmdSetupSHP+0x36/1" "$T_ERR" &&
+	grep -q "candidate: SMEE  |  module CbsSetupDxeSTP  |  Setup > Advanced > AMD CBS > CPU Common Options  |  AmdSetupSTP+0x3A/1" "$T_ERR" &&
+		grep -q "candidate: SMEE  |  module CbsSetupDxeSHP  |  Setup > Advanced > AMD CBS > CPU Common Options  |  AmdSetupSHP+0x36/1" "$T_ERR" &&
 		pass ambiguous-prompt-lists || fail ambiguous-prompt-lists "$(cat "$T_ERR")"
 	t_run module-picks 0 fwlens plan "$W" --set SMEE=Enable --module CbsSetupDxeSHP --format json
 	grep -q '"keyword": "CbsCmnCpuSmeeSHP"' "$T_OUT" && pass module-picks-shp || fail module-picks-shp "not the SHP question"

@@ -58,6 +58,9 @@ t_run grub-pending-prom 0 fwlens doctor "$gr" --profile sev-snp-host --format pr
 t_contains grub-pending-prom-state 'fwlens_doctor_check_status{host="'
 grep -q 'check="boot-pending",status="pending"} 1' "$T_OUT" && pass grub-pending-prom-1 || fail grub-pending-prom-1 "no pending state"
 grep -q 'fwlens_doctor_checks{host=".*",status="pending"} 1' "$T_OUT" && pass grub-pending-prom-count || fail grub-pending-prom-count "no pending count"
+t_run grub-pending-notes 0 fwlens notes "$gr"
+grep -q '^- Doctor: [0-9]* pass, [0-9]* warn, [0-9]* fail, [0-9]* skip, 1 pending (`fwlens doctor`)$' "$T_OUT" &&
+	pass grub-pending-notes-count || fail grub-pending-notes-count "$(grep '^- Doctor:' "$T_OUT")"
 t_run grub-pending-om 0 fwlens doctor "$gr" --profile sev-snp-host --format openmetrics
 grep -q 'check="boot-pending",fwlens_doctor_check_status="pending"} 1' "$T_OUT" && pass grub-pending-openmetrics || fail grub-pending-openmetrics "no pending state"
 

@@ -76,7 +76,7 @@ run pve-again 0 pve pve.sh --apply
 t_contains pve-again-already-set "already set: $ACS in $T_DIR/pve/etc/kernel/cmdline"
 [ "$(wc -l <stand.log)" -eq 1 ] && pass pve-again-no-refresh || fail pve-again-no-refresh "the loader ran again"
 # verify: written but not rebooted, then after the reboot
-t_run pve-verify-not-rebooted 1 fwlens plan pve --verify pve.json
+t_run pve-verify-not-rebooted 6 fwlens plan pve --verify pve.json
 t_contains pve-verify-not-rebooted-says "not yet rebooted $ACS"
 t_contains pve-verify-not-rebooted-why "rebooted since the plan: no (pve boot id 6f1c3d2e-0b7a-4f43-9d55-1c2b3a4d5e6f, the plan's 6f1c3d2e-0b7a-4f43-9d55-1c2b3a4d5e6f)"
 reboot pve "BOOT_IMAGE=/boot/vmlinuz-6.14.8-2-pve $OLD $ACS"

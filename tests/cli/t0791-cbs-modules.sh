@@ -58,8 +58,8 @@ t_run machine-zen1 2 fwlens plan m --image "$W" --set SMEE=Enable
 rm -rf m && cp -R "$SAMPLES/sysroot-1104" m
 sed -i 's/^model\t\t: 2$/model\t\t: 8/' m/proc/cpuinfo
 t_run notes-zen5 0 fwlens notes m --image "$W"
-t_contains notes-zen5-smee "| SMEE | AMD CBS > CPU Common Options | (not stored) | Auto (0x3) | SNP: Enable (Auto hides the SEV options) | AmdSetupSHP@0x36 (1 byte) |"
-t_contains notes-zen5-iommu "| SEV-SNP Support | AMD CBS > NBIO Common Options > IOMMU/Security | (not stored) | Auto (0xf) | SNP: Enable (Auto may read as off) | AmdSetupSHP@0x374 (1 byte) |"
+t_contains notes-zen5-smee "| SMEE | Setup > Advanced > AMD CBS > CPU Common Options | (not stored) | Auto (0x3) | SNP: Enable (Auto hides the SEV options) | AmdSetupSHP@0x36 (1 byte) |"
+t_contains notes-zen5-iommu "| SEV-SNP Support | Setup > Advanced > AMD CBS > NBIO Common Options > IOMMU/Security | (not stored) | Auto (0xf) | SNP: Enable (Auto may read as off) | AmdSetupSHP@0x374 (1 byte) |"
 grep -q "AmdSetupSTP" "$T_OUT" && fail notes-zen5-no-stp "a Zen 4 module's setting in the notes of a Zen 5 machine" || pass notes-zen5-no-stp
 T_EXIT=1 t_run doctor-zen5 1 fwlens doctor m --image "$W" --format json
 python3 - "$T_OUT" <<'PY' && pass doctor-zen5-shp || fail doctor-zen5-shp "doctor read another module"

@@ -187,7 +187,7 @@ want = {"IOMMU": "IOMMU/Security", "ACS Enable": "PCIE", "PCIe ARI Support": "PC
 bad = []
 for prompt, sub in want.items():
     m = moved.get(prompt)
-    if not m or m["old_path"] != "AMD CBS > NBIO Common Options" or m["path"] != "AMD CBS > NBIO Common Options > " + sub:
+    if not m or m["old_path"] != "Setup > Advanced > AMD CBS > NBIO Common Options" or m["path"] != "Setup > Advanced > AMD CBS > NBIO Common Options > " + sub:
         bad.append("%s: %s" % (prompt, m and (m["old_path"], m["path"])))
     for side in ("added", "removed"):
         if any(x["prompt"] == prompt for x in d["settings"][side]):

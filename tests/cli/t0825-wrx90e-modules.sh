@@ -11,7 +11,7 @@ t_need_file wrx90e-modules "$CAP" "the WRX90E capsule of the corpus" || exit 0
 t_run wrx90e-settings 0 fwlens settings "$CAP"
 t_contains wrx90e-settings-shp "== module CbsSetupDxeSHP ("
 t_contains wrx90e-settings-stp "== module CbsSetupDxeSTP ("
-t_contains wrx90e-settings-section "AMD CBS > NBIO Common Options > IOMMU/Security  [CbsSetupDxeSHP]"
+t_contains wrx90e-settings-section "Setup > Advanced > AMD CBS > NBIO Common Options > IOMMU/Security  [CbsSetupDxeSHP]"
 t_contains wrx90e-settings-count "4948 settings"
 t_run wrx90e-settings-json 0 fwlens settings "$CAP" --format json
 python3 - "$T_OUT" <<'PY' && pass wrx90e-one-question-one-setting || fail wrx90e-one-question-one-setting "see above"

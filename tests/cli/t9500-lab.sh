@@ -70,7 +70,7 @@ if booted b "$LAB/lab.vars" s1,domains,plan lab.boot=b; then
 	B=$OUT/b
 	json domains "$B" && pass domain-switch || fail domain-switch "see above"
 	json applied "$B" && pass efivarfs-applied || fail efivarfs-applied "see above"
-	cp "$B/plan.json" "$B/apply.sh" "$OUT/c/in/"
+	cp "$B/plan.json" "$B/apply.sh" "$B/other.sh" "$OUT/c/in/"
 fi
 
 # Boot c, same VARS file: in effect after the reboot, a stale plan refused, second capture

@@ -285,9 +285,6 @@ static int run_doctor(struct fw_cli *cli)
 					  profile, fw_profile_hint(profile, hint, sizeof(hint)));
 	}
 	profile = fw_profile_canonical(profile);
-	int erc = fw_cli_p2p_evidence(cli);
-	if (erc)
-		return erc;
 	enum fw_doctor_role role;
 	if (!fw_doctor_role_parse(fw_cli_opt(cli, "role"), &role))
 		return fw_cli_usage_error(cli, "--role takes auto, host or guest, not '%s'", fw_cli_opt(cli, "role"));
@@ -295,7 +292,10 @@ static int run_doctor(struct fw_cli *cli)
 	struct fw_error err;
 	fw_error_clear(&err);
 	struct fw_source_options so = {.image = fw_cli_opt(cli, "image"), .vars = fw_cli_opt(cli, "vars")};
-	int rc = fw_cli_cache_setup(cli, &so);
+	int rc = fw_cli_p2p_evidence(cli, &so);
+	if (rc)
+		return rc;
+	rc = fw_cli_cache_setup(cli, &so);
 	if (rc)
 		return rc;
 	if (!fw_source_open(cli->argv[0], &so, &src, &err))

@@ -153,12 +153,12 @@ static const struct fw_emit_writer notes_writers[] = {{"markdown", notes_markdow
 
 static int run_notes(struct fw_cli *cli)
 {
-	int erc = fw_cli_p2p_evidence(cli); /* the p2p-proof check in the summary and evidence */
-	if (erc)
-		return erc;
 	struct fw_source_options so = {.image = fw_cli_opt(cli, "image"), .lang = fw_cli_opt(cli, "lang"),
 				       .vars = fw_cli_opt(cli, "vars")};
-	int rc = fw_cli_cache_setup(cli, &so);
+	int rc = fw_cli_p2p_evidence(cli, &so); /* the p2p-proof check in the summary and evidence */
+	if (rc)
+		return rc;
+	rc = fw_cli_cache_setup(cli, &so);
 	if (rc)
 		return rc;
 	const char *previous = fw_cli_opt(cli, "previous");

@@ -251,7 +251,7 @@ static int run_verify(struct fw_cli *cli, struct fw_source *src, const char *pat
 		fw_log_warn(cli, "%s", v.warning);
 	struct verified shown = {src, path, &v, &rep, checks, nchecks};
 	fw_cli_emit(cli, &(struct fw_emit){"verify", verified_document, verified_text, NULL, NULL, &shown, verified_writers});
-	int rc = v.failed ? FW_EXIT_DIFFERENT : 0;
+	int rc = !v.failed ? 0 : v.failed == v.pending ? FW_EXIT_PENDING : FW_EXIT_DIFFERENT;
 	fw_verify_free(&v);
 	if (rep.results)
 		fw_doctor_report_free(&rep);
@@ -595,7 +595,10 @@ FW_COMMAND(plan,
 		"current value first and a dry run unless given --apply.\n\n"
 		"--verify PLAN.json compares a saved JSON plan with SRC after the reboot: exit 0 when every planned value "
 		"is in effect, 1 listing each that is not (hidden, locked or different; for a kernel option plan, the "
-		"options against proc/cmdline); before the reboot the values are \"not yet rebooted\" (exit 1).\n\n"
+		"options against proc/cmdline). A value stored as planned is in effect only once SRC has booted since the plan "
+		"was made (its boot id, else its boot time, against the plan's): before that it is \"not yet rebooted\", "
+		"and where SRC does not tell when it booted, \"stored, boot not known\"; when those are the only values not "
+		"in effect the exit status is 6 (stored, not yet in effect).\n\n"
 		"The efivarfs, fwupdmgr and sysfs scripts, run again once their values are in place, say \"already set\" "
 		"and exit 0.",
 	.formats = "text,json,jsonl,sce,redfish,efivarfs,fwupdmgr,sysfs,sh",

@@ -10,8 +10,9 @@
 				    "--query-gpu=index,pci.bus_id --format=csv or -q, p2pBandwidthLatencyTest or "  \
 				    "all_reduce_perf, for the p2p-proof check; repeat for more", NULL}
 
+struct fw_source_options;
 /* Read the files given (each must be one of the outputs: else a one-line error and exit 3) and
- * hand them to the check; 0 or the exit status. */
-int fw_cli_p2p_evidence(struct fw_cli *cli);
+ * put them in the source options the checks read; 0 or the exit status. */
+int fw_cli_p2p_evidence(struct fw_cli *cli, struct fw_source_options *so);
 
 #endif

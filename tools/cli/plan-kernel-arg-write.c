@@ -285,7 +285,7 @@ int fw_plan_karg_verify(struct fw_cli *cli, struct fw_source *src, const char *p
 	struct verified s = {&v, src->path, path};
 	int rc = fw_cli_emit(cli, &(struct fw_emit){"verify", verified_document, verified_text, NULL, NULL, &s, NULL});
 	if (!rc && v.failed)
-		rc = FW_EXIT_DIFFERENT;
+		rc = v.failed == v.pending ? FW_EXIT_PENDING : FW_EXIT_DIFFERENT;
 	fw_karg_verify_free(&v);
 	return rc;
 }

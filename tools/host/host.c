@@ -575,9 +575,10 @@ bool fw_host_load(struct fw_machine *m, struct fw_host *h, struct fw_error *err)
 	h->boot_id = fw_machine_read_text(m, "proc/sys/kernel/random/boot_id");
 	h->boot_time = -1;
 	char *stat = fw_machine_read_text(m, "proc/stat");
-	const char *bt = stat ? strstr(stat, "\nbtime ") : NULL;
+	/* the btime line, wherever it is in the file */
+	const char *bt = !stat ? NULL : strncmp(stat, "btime ", 6) == 0 ? stat : strstr(stat, "\nbtime ");
 	if (bt)
-		h->boot_time = strtoll(bt + 7, NULL, 10);
+		h->boot_time = strtoll(bt + (*bt == '\n' ? 7 : 6), NULL, 10);
 	free(stat);
 	h->kvm_sev = fw_machine_read_text(m, "sys/module/kvm_amd/parameters/sev");
 	h->kvm_sev_es = fw_machine_read_text(m, "sys/module/kvm_amd/parameters/sev_es");

@@ -242,23 +242,3 @@ void fw_p2p_free(struct fw_p2p_proof *p)
 	free(p->name);
 	memset(p, 0, sizeof(*p));
 }
-
-/* The command line's files: a process-wide list the CLI sets once before running the checks. */
-static const char *const *evidence_paths;
-static size_t evidence_n;
-
-void fw_p2p_evidence_files(const char *const *paths, size_t n)
-{
-	evidence_paths = paths;
-	evidence_n = n;
-}
-
-size_t fw_p2p_evidence_count(void)
-{
-	return evidence_n;
-}
-
-const char *fw_p2p_evidence_path(size_t i)
-{
-	return i < evidence_n ? evidence_paths[i] : NULL;
-}

@@ -78,10 +78,4 @@ bool fw_p2p_parse_nccl(const char *text, struct fw_p2p_proof *p, struct fw_error
  * rank's "[0x23]" / "[0000:23:00]": set p->bdf[index]. */
 void fw_p2p_set_address(struct fw_p2p_proof *p, size_t index, unsigned domain, unsigned bus, unsigned dev, bool bus_only);
 
-/* Files given on the command line (doctor and notes --p2p-evidence), read by the p2p-proof check
- * beside what a snapshot holds under FW_P2P_CAPTURE_DIR. */
-void fw_p2p_evidence_files(const char *const *paths, size_t n);
-size_t fw_p2p_evidence_count(void);
-const char *fw_p2p_evidence_path(size_t i);
-
 #endif

@@ -54,6 +54,15 @@ static enum lookup lookup(const struct fw_doctor_ctx *ctx, struct fw_check_resul
 	return FOUND;
 }
 
+/* "Set <menu path> > <prompt> to <value><tail>." with the path and prompt as the forms give them
+ * (the setup browser's own words), into buf. */
+static const char *set_to(const struct fw_doctor_setting *s, const char *value, const char *tail, char *buf, size_t len)
+{
+	bool path = s->path && *s->path;
+	snprintf(buf, len, "Set %s%s%s to %s%s.", path ? s->path : "", path ? " > " : "", s->prompt, value, tail ? tail : "");
+	return buf;
+}
+
 static void skip_for(struct fw_check_result *r, enum lookup l, const char *prompt, const struct fw_doctor_setting *s)
 {
 	switch (l) {
@@ -91,6 +100,7 @@ static bool text_is(const struct fw_doctor_setting *s, const char *a, const char
 
 void fw_check_bios_smee(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
+	char fx[640];
 	struct fw_doctor_setting s;
 	if (!get(ctx, r, "SMEE", &s))
 		return;
@@ -135,7 +145,7 @@ void fw_check_bios_smee(const struct fw_doctor_ctx *ctx, struct fw_check_result 
 			     NULL);
 	else
 		fw_check_setf(r, FW_CHECK_FAIL,
-			      "Set Advanced > AMD CBS > CPU Common Options > SMEE to Enable.",
+			      set_to(&s, "Enable", NULL, fx, sizeof(fx)),
 			      "SMEE is %s. SEV-SNP needs SMEE=Enable: it sets SYSCFG[23], and Auto hides SEV Control, the ASID "
 			      "limit and the RMP coverage options.",
 			      s.current_text ? s.current_text : "not one of its options");
@@ -143,18 +153,20 @@ void fw_check_bios_smee(const struct fw_doctor_ctx *ctx, struct fw_check_result 
 
 void fw_check_bios_sev_control(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
+	char fx[640];
 	struct fw_doctor_setting s;
 	if (!get(ctx, r, "SEV Control", &s))
 		return;
 	if (text_is(&s, "Enable", "Enabled"))
 		fw_check_set(r, FW_CHECK_PASS, "The PSP's SEV firmware is enabled.", NULL);
 	else
-		fw_check_setf(r, FW_CHECK_FAIL, "Set SEV Control to Enable (then power-cycle).", "SEV Control is %s: the PSP "
+		fw_check_setf(r, FW_CHECK_FAIL, set_to(&s, "Enable", " (then power-cycle)", fx, sizeof(fx)), "SEV Control is %s: the PSP "
 			      "will not run SEV or SNP guests.", s.current_text ? s.current_text : "unknown");
 }
 
 void fw_check_bios_asid_limit(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
+	char fx[640];
 	struct fw_doctor_setting s;
 	if (!get(ctx, r, "SEV-ES ASID Space Limit", &s))
 		return;
@@ -162,7 +174,7 @@ void fw_check_bios_asid_limit(const struct fw_doctor_ctx *ctx, struct fw_check_r
 		fw_check_setf(r, FW_CHECK_PASS, NULL, "ASIDs 1 to %llu are left for SEV-ES and SNP guests.",
 			      (unsigned long long)(s.current - 1));
 	else
-		fw_check_setf(r, FW_CHECK_FAIL, "Set SEV-ES ASID Space Limit to e.g. 100 (AMD's guide uses 99).",
+		fw_check_setf(r, FW_CHECK_FAIL, set_to(&s, "e.g. 100", " (AMD's guide uses 99)", fx, sizeof(fx)),
 			      "The limit is %llu: SEV-ES and SNP guests get ASIDs 1 to limit-1, so none are left and kvm_amd "
 			      "reports an empty SEV-SNP ASID range.",
 			      (unsigned long long)s.current);
@@ -170,6 +182,7 @@ void fw_check_bios_asid_limit(const struct fw_doctor_ctx *ctx, struct fw_check_r
 
 void fw_check_bios_rmp_coverage(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
+	char fx[640];
 	struct fw_doctor_setting s;
 	if (!get(ctx, r, "SNP Memory (RMP Table) Coverage", &s))
 		return;
@@ -181,7 +194,7 @@ void fw_check_bios_rmp_coverage(const struct fw_doctor_ctx *ctx, struct fw_check
 			     "\"Memory reserved for the RMP table does not cover full system RAM\".",
 			     "Prefer Enabled.");
 	else
-		fw_check_setf(r, FW_CHECK_FAIL, "Set SNP Memory (RMP Table) Coverage to Enabled.",
+		fw_check_setf(r, FW_CHECK_FAIL, set_to(&s, "Enabled", NULL, fx, sizeof(fx)),
 			      "RMP coverage is %s: without a reserved RMP table the kernel logs \"SEV-SNP: Memory for the RMP "
 			      "table has not been reserved by BIOS\" and SNP stays off. SEV-SNP Support alone is not enough.",
 			      s.current_text ? s.current_text : "unknown");
@@ -189,6 +202,7 @@ void fw_check_bios_rmp_coverage(const struct fw_doctor_ctx *ctx, struct fw_check
 
 void fw_check_bios_sev_snp_support(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
+	char fx[640];
 	struct fw_doctor_setting s;
 	if (!get(ctx, r, "SEV-SNP Support", &s))
 		return;
@@ -198,16 +212,17 @@ void fw_check_bios_sev_snp_support(const struct fw_doctor_ctx *ctx, struct fw_ch
 		fw_check_set(r, FW_CHECK_WARN,
 			     "SEV-SNP Support is Auto; on several builds Auto reads as off. Check the IVRS EFR SNP bit and "
 			     "\"AMD-Vi: IOMMU SNP support enabled.\"",
-			     "Set NBIO Common Options > IOMMU/Security > SEV-SNP Support to Enable.");
+			     set_to(&s, "Enable", NULL, fx, sizeof(fx)));
 	else
 		fw_check_set(r, FW_CHECK_FAIL,
 			     "SEV-SNP Support is off: the kernel will log \"SNP: IOMMU SNP feature not enabled, SNP cannot be "
 			     "supported.\"",
-			     "Set SEV-SNP Support to Enable.");
+			     set_to(&s, "Enable", NULL, fx, sizeof(fx)));
 }
 
 void fw_check_bios_sme_mk(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
+	char fx[640];
 	struct fw_doctor_setting s;
 	if (!get(ctx, r, "SME-MK", &s))
 		return;
@@ -215,11 +230,12 @@ void fw_check_bios_sme_mk(const struct fw_doctor_ctx *ctx, struct fw_check_resul
 		fw_check_set(r, FW_CHECK_PASS, "Multi-key SME is off, as SMEE requires.", NULL);
 	else
 		fw_check_set(r, FW_CHECK_FAIL, "SME-MK is on: enabling both SMEE and SME-MK is not supported (#GP).",
-			     "Set SME-MK to Disabled.");
+			     set_to(&s, "Disabled", NULL, fx, sizeof(fx)));
 }
 
 void fw_check_bios_iommu(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
+	char fx[640];
 	struct fw_doctor_setting s;
 	if (!get(ctx, r, "IOMMU", &s))
 		return;
@@ -245,18 +261,19 @@ void fw_check_bios_iommu(const struct fw_doctor_ctx *ctx, struct fw_check_result
 		fw_check_set(r, FW_CHECK_FAIL,
 			     "The IOMMU is disabled: no IVRS, no vfio, no SNP. Disabling it removes P2P translation faults but "
 			     "also everything else that needs isolation.",
-			     "Set IOMMU to Enabled.");
+			     set_to(&s, "Enabled", NULL, fx, sizeof(fx)));
 }
 
 void fw_check_bios_svm(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
+	char fx[640];
 	struct fw_doctor_setting s;
 	if (!get(ctx, r, "SVM Mode", &s))
 		return;
 	if (s.current)
 		fw_check_set(r, FW_CHECK_PASS, "AMD-V is enabled.", NULL);
 	else
-		fw_check_set(r, FW_CHECK_FAIL, "SVM Mode is disabled: KVM cannot run guests.", "Set SVM Mode to Enabled.");
+		fw_check_set(r, FW_CHECK_FAIL, "SVM Mode is disabled: KVM cannot run guests.", set_to(&s, "Enabled", NULL, fx, sizeof(fx)));
 }
 
 void fw_check_bios_acs(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
@@ -278,6 +295,7 @@ void fw_check_bios_acs(const struct fw_doctor_ctx *ctx, struct fw_check_result *
 
 void fw_check_bios_large_bars(const struct fw_doctor_ctx *ctx, struct fw_check_result *r)
 {
+	char fx[640];
 	struct fw_doctor_setting a4g, rebar;
 	enum lookup l4g = lookup(ctx, r, "Above 4G Decoding", &a4g);
 	enum lookup lrb = lookup(ctx, r, "Resize BAR Support", &rebar);
@@ -287,7 +305,7 @@ void fw_check_bios_large_bars(const struct fw_doctor_ctx *ctx, struct fw_check_r
 	}
 	if (l4g == FOUND && a4g.current == 0)
 		fw_check_set(r, FW_CHECK_FAIL, "Above 4G Decoding is off: eight GPUs cannot map their 64-bit BARs.",
-			     "Enable Above 4G Decoding (Advanced > PCI Subsystem Settings).");
+			     set_to(&a4g, "Enabled", NULL, fx, sizeof(fx)));
 	else if (lrb == FOUND && rebar.current == 0)
 		fw_check_set(r, FW_CHECK_WARN,
 			     "Resize BAR is off: GPUs expose a small BAR1, so peers and guests map only part of the VRAM.",

@@ -259,8 +259,11 @@ void fw_check_kernel_options(const struct fw_doctor_ctx *ctx, struct fw_check_re
 	static const char *const amd_known[] = {"fullflush", "force_enable", "off", "force_isolation", "pgtbl_v1",
 						"pgtbl_v2", "irtcachedis", "nohugepages", "v2_pgsizes_only", NULL};
 	size_t unknown = 0;
+	char drop[512] = ""; /* the words to remove, as --remove-kernel-arg takes them */
+	bool drop_plain = true; /* each word is plain text a shell takes as it is */
 	for (size_t i = 0; i < h->noptions; i++) {
 		const struct fw_kernel_option *o = &h->options[i];
+		size_t before = unknown;
 		if (strcmp(o->key, "amd_iommu") == 0) {
 			char *copy = fw_xstrdup(o->value ? o->value : ""), *save = NULL;
 			for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -284,8 +287,27 @@ void fw_check_kernel_options(const struct fw_doctor_ctx *ctx, struct fw_check_re
 					     "peer DMA the IOMMU does not see",
 					  o->value ? o->value : "");
 		}
+		if (unknown > before) {
+			size_t len = strlen(drop);
+			snprintf(drop + len, sizeof(drop) - len, " --remove-kernel-arg %s%s%s", o->key, o->value ? "=" : "",
+				 o->value ? o->value : "");
+			for (const char *c = o->key; *c; c++)
+				drop_plain &= strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-", *c) != NULL;
+			for (const char *c = o->value ? o->value : ""; *c; c++)
+				drop_plain &= strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,:=-", *c) != NULL;
+		}
 	}
 	if (unknown) {
+		char fix[768];
+		/* the plan command only for words a shell reads as they are: machine text is not pasted blind */
+		if (drop_plain && strlen(drop) < sizeof(drop) - 1)
+			snprintf(fix, sizeof(fix),
+				 "Drop the options named in the evidence; they change nothing and mislead whoever reads the command "
+				 "line next. `fwlens plan SRC%s -o drop.sh` writes the change for this machine's boot loader.",
+				 drop);
+		else
+			snprintf(fix, sizeof(fix), "Drop the options named in the evidence; they change nothing and mislead "
+						   "whoever reads the command line next.");
 		size_t n = fw_host_log_lines(h, "Unknown option", NULL, 0);
 		if (n)
 			fw_doctor_log_evidence(ctx, r, "Unknown option", 3);
@@ -293,8 +315,7 @@ void fw_check_kernel_options(const struct fw_doctor_ctx *ctx, struct fw_check_re
 			     "Some IOMMU options on the command line do nothing on this machine. amd_iommu=on in particular "
 			     "is not an AMD option: the IOMMU is on by default when IVRS exists, and translated mode comes "
 			     "from not passing iommu=pt.",
-			     "Drop the options named in the evidence; they change nothing and mislead whoever reads the "
-			     "command line next.");
+			     fix);
 	} else {
 		fw_check_set(r, FW_CHECK_PASS, "Every IOMMU option on the command line is one Linux knows.", NULL);
 	}

@@ -23,12 +23,12 @@ struct proof_set {
 static void load_all(const struct fw_doctor_ctx *ctx, struct fw_check_result *r, struct proof_set *s)
 {
 	struct fw_error err;
-	for (size_t i = 0; i < fw_p2p_evidence_count() && s->n < FILES_MAX; i++) {
+	for (size_t i = 0; i < ctx->src.np2p_evidence && s->n < FILES_MAX; i++) {
 		fw_error_clear(&err);
-		if (fw_p2p_load(fw_p2p_evidence_path(i), &s->files[s->n], &err))
+		if (fw_p2p_load(ctx->src.p2p_evidence[i], &s->files[s->n], &err))
 			s->n++;
 		else {
-			fw_check_evidence(r, FW_EVIDENCE_ABSENT, fw_p2p_evidence_path(i), "not read: %s", err.msg);
+			fw_check_evidence(r, FW_EVIDENCE_ABSENT, ctx->src.p2p_evidence[i], "not read: %s", err.msg);
 			fw_p2p_free(&s->files[s->n]);
 		}
 	}

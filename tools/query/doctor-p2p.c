@@ -156,8 +156,9 @@ void fw_check_acs_gpu_paths(const struct fw_doctor_ctx *ctx, struct fw_check_res
 			 "To let same-switch pairs talk directly, clear redirect on those downstream ports only: add "
 			 "pci=disable_acs_redir=%s to the kernel command line (quoted in /etc/default/grub, since it holds ';'), "
 			 "keeping the passthrough GPUs under other switches so their groups stay isolated; or keep "
-			 "NCCL_P2P_DISABLE=1.",
-			 ports);
+			 "NCCL_P2P_DISABLE=1. `fwlens plan SRC --kernel-arg 'pci=disable_acs_redir=%s' -o acs.sh` writes it for "
+			 "this machine's boot loader (or `fwlens plan SRC --profile p2p-host`).",
+			 ports, ports);
 		fw_check_setf(r, FW_CHECK_WARN, fix,
 			      "%zu of %zu same-switch GPU pairs have request/completion redirect on the ports between them. "
 			      "Linux sets these bits itself once an IOMMU is present (pci_request_acs), so their P2P goes up to "
@@ -340,7 +341,7 @@ void fw_check_p2p_faults(const struct fw_doctor_ctx *ctx, struct fw_check_result
 			      "memory; works, slower); (2) map peer BARs for the host GPUs (driver/CUDA peer mappings through "
 			      "the DMA API) so P2P is translated instead of faulting; (3) put the host GPUs that talk to each "
 			      "other under one switch and clear ACS redirect on its downstream ports only "
-			      "(pci=disable_acs_redir=), leaving the passthrough GPUs isolated. Rejected: iommu=pt or identity "
+			      "(pci=disable_acs_redir= with the ports acs-gpu-paths names), leaving the passthrough GPUs isolated. Rejected: iommu=pt or identity "
 			      "domains for the host GPUs' groups (SNP requires translation; identity domains also broke GPU "
 			      "firmware init on this class of host); disabling the IOMMU (no SNP, no vfio).",
 			      "GPU %s (IOMMU group %d, %s) issued DMA to addresses inside BAR%d of GPU %s (group %d, %s): "

@@ -67,6 +67,9 @@ struct fw_doctor_sources {
 	const uint8_t *image;
 	size_t image_len;
 	const char *image_name;
+	/* saved P2P test outputs named on the command line (read by the p2p-proof check) */
+	const char *const *p2p_evidence;
+	size_t np2p_evidence;
 	/* The image's AGESA version strings ("TurinPI-SP5 1.0.0.4", "; " between several) from its
 	 * decode or the cache, for the security profile; NULL when not known. */
 	const char *agesa;

@@ -257,8 +257,13 @@ static void summary(FILE *f, struct fw_source *src, struct fw_doctor_report *all
 		fputs(strcmp(sep, ", ") == 0 ? ")\n" : "\n", f);
 		fw_doctor_report_free(&r);
 	}
-	fprintf(f, "- Doctor: %zu pass, %zu warn, %zu fail, %zu skip (`fwlens doctor`)\n\n", all->pass, all->warn,
-		all->fail, all->skip);
+	fprintf(f, "- Doctor: %zu pass, %zu warn, %zu fail, %zu skip", all->pass, all->warn, all->fail, all->skip);
+	/* the statuses of their own are named only when they occur, as doctor's own summary does */
+	if (all->pending)
+		fprintf(f, ", %zu pending", all->pending);
+	if (all->accepted)
+		fprintf(f, ", %zu accepted", all->accepted);
+	fputs(" (`fwlens doctor`)\n\n", f);
 }
 
 static void settings_tables(FILE *f, struct fw_source *src)

@@ -528,6 +528,7 @@ bool fw_karg_verify(const struct fw_host *h, const char *src_path, const json_t 
 		c->ok = fw_karg_line_has(h->cmdline, &a);
 		c->state = c->ok ? "in effect" : out->rebooted == 0 ? "not yet rebooted" : c->remove ? "still present" : "missing";
 		out->failed += !c->ok;
+		out->pending += !c->ok && out->rebooted == 0;
 	}
 	return true;
 }

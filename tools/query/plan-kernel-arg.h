@@ -76,6 +76,7 @@ struct fw_karg_check {
 struct fw_karg_verify {
 	struct fw_karg_check items[FW_KARG_MAX];
 	size_t n, failed;
+	size_t pending; /* of the failed: not on the running command line, and no boot since the plan */
 	int rebooted; /* 1, 0, -1 not known */
 	char *rebooted_why;
 	const char *cmdline; /* h->cmdline */

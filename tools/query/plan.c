@@ -708,6 +708,7 @@ const char *fw_verify_state_name(enum fw_verify_state s)
 	case FW_VERIFY_UNKNOWN: return "no current value";
 	case FW_VERIFY_MISSING: return "not in these forms";
 	case FW_VERIFY_NOT_REBOOTED: return "not yet rebooted";
+	case FW_VERIFY_BOOT_NOT_KNOWN: return "stored, boot not known";
 	}
 	return "?";
 }
@@ -872,9 +873,15 @@ bool fw_plan_verify(struct fw_source *src, const json_t *plan, struct fw_verify 
 		if (it->state == FW_VERIFY_OK && out->rebooted == 0) {
 			it->state = FW_VERIFY_NOT_REBOOTED;
 			it->why = "written, but the machine has not booted since the plan was made: the firmware reads it at the next boot";
+		} else if (it->state == FW_VERIFY_OK && out->rebooted < 0) {
+			/* a stored value the firmware may not have read yet: never "in effect" without a boot to show it */
+			it->state = FW_VERIFY_BOOT_NOT_KNOWN;
+			it->why = "stored as planned; whether the machine booted since the plan was made is not known";
 		}
 		if (it->state != FW_VERIFY_OK)
 			out->failed++;
+		if (it->state == FW_VERIFY_NOT_REBOOTED || it->state == FW_VERIFY_BOOT_NOT_KNOWN)
+			out->pending++;
 	}
 	fw_plan_free(&p);
 	return true;

@@ -124,7 +124,7 @@ json_t *fw_plan_made_json(const struct fw_source *src);
 int fw_plan_rebooted(const struct fw_host *h, const char *src_path, const json_t *plan, char **why);
 
 enum fw_verify_state { FW_VERIFY_OK, FW_VERIFY_DIFFERENT, FW_VERIFY_HIDDEN, FW_VERIFY_LOCKED, FW_VERIFY_UNKNOWN,
-		       FW_VERIFY_MISSING, FW_VERIFY_NOT_REBOOTED };
+		       FW_VERIFY_MISSING, FW_VERIFY_NOT_REBOOTED, FW_VERIFY_BOOT_NOT_KNOWN };
 const char *fw_verify_state_name(enum fw_verify_state s);
 struct fw_verify_item {
 	const char *prompt, *varstore;
@@ -142,6 +142,7 @@ struct fw_verify {
 	struct fw_verify_item *items;
 	size_t n;
 	size_t failed;
+	size_t pending; /* of the failed: stored as planned, but no boot since the plan is known */
 	const char *current_source;
 	const char *warning; /* HIICrc32 of the plan's export and of SRC's differ, or NULL */
 	int rebooted;        /* SRC booted since the plan was made: 1, 0, or -1 when not known */

@@ -1134,6 +1134,8 @@ void fw_source_doctor_ctx(struct fw_source *src, unsigned profiles, struct fw_do
 	ctx->src.image = src->image;
 	ctx->src.image_len = src->image ? src->image_len : 0;
 	ctx->src.image_name = src->image_name;
+	ctx->src.p2p_evidence = src->opt.p2p_evidence;
+	ctx->src.np2p_evidence = src->opt.np2p_evidence;
 	if (profiles & FW_PROFILE_SECURITY && src->image_name) {
 		const struct fw_version_fact *agesa = fw_inventory_version(fw_source_inventory(src), "agesa");
 		ctx->src.agesa = agesa ? agesa->value : NULL;

@@ -45,6 +45,10 @@ struct fw_source_options {
 	 * resident set (read again from the page cache where still needed): two 32 MiB images side
 	 * by side in one diff need not both stay resident. */
 	bool release_input;
+	/* saved P2P test outputs given on the command line (doctor, notes --p2p-evidence), for the
+	 * p2p-proof check beside what a snapshot holds */
+	const char *const *p2p_evidence;
+	size_t np2p_evidence;
 };
 
 enum fw_source_kind { FW_SOURCE_MACHINE, FW_SOURCE_FIRMWARE, FW_SOURCE_LIST };

@@ -5,6 +5,8 @@ cd /lab || exit 1
 lsattr -d /sys/firmware/efi/efivars/$name >/lab/plan-lsattr-before.txt 2>&1
 fwlens plan / --image /lab/in/image.cap --set 'SEV-ES ASID Space Limit=100' --format json -o plan.json 2>plan-json.err
 fwlens plan / --image /lab/in/image.cap --set 'SEV-ES ASID Space Limit=100' --format efivarfs -o apply.sh 2>plan-sh.err
+# a second plan from the same bytes, to another value: stale once apply.sh has written
+fwlens plan / --image /lab/in/image.cap --set 'SEV-ES ASID Space Limit=50' --format efivarfs -o other.sh 2>plan-other.err
 BACKUP=/lab/backup sh apply.sh >dry-run.out 2>&1
 echo $? >dry-run.rc
 BACKUP=/lab/backup sh apply.sh --apply >apply.out 2>&1
