@@ -20,7 +20,7 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
 
 VERSION := 0.9.0
-PKGS := liblzma libbrotlidec zlib libcrypto libxml-2.0 jansson libarchive libpcre2-8
+PKGS := liblzma libbrotlidec zlib libcrypto libxml-2.0 jansson libarchive libpcre2-8 libpci
 
 ifeq ($(SANITIZE),1)
 BUILD := build/sanitize

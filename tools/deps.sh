@@ -7,7 +7,7 @@
 set -u
 [ "${FWLENS_NO_DEPS:-0}" = 1 ] && exit 0
 
-build_pkgs="gcc make pkg-config liblzma-dev libbrotli-dev zlib1g-dev libssl-dev libxml2-dev libjansson-dev libarchive-dev libpcre2-dev"
+build_pkgs="gcc make pkg-config liblzma-dev libbrotli-dev zlib1g-dev libssl-dev libxml2-dev libjansson-dev libarchive-dev libpcre2-dev libpci-dev"
 test_pkgs="uefitool-cli acpica-tools ovmf qemu-efi-aarch64 openssl ansible-core ansible prometheus systemd qemu-system-x86 busybox-static graphviz shellcheck libxml2-utils jq python3 pci.ids debhelper dpkg-dev"
 optional_pkgs="clang libclang-rt-14-dev hyperfine"
 

@@ -23,7 +23,7 @@ if ! command -v clang >/dev/null 2>&1; then
 	exit 4
 fi
 # the libraries the Makefile links (its PKGS, passed by make fuzz)
-PKGS=${FWLENS_PKGS:-"liblzma libbrotlidec zlib libcrypto libxml-2.0 jansson libarchive libpcre2-8"}
+PKGS=${FWLENS_PKGS:-"liblzma libbrotlidec zlib libcrypto libxml-2.0 jansson libarchive libpcre2-8 libpci"}
 CFLAGS="-std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -DFW_FUZZING -D_GNU_SOURCE -DFWLENS_VERSION=\"fuzz\" -DFWLENS_DATADIR=\"/nonexistent\" -I. -I$OUT/gen $(pkg-config --cflags $PKGS)"
 LIBS="$(pkg-config --libs $PKGS) -lpthread"
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# PCI device names from the system's PCI ID database (Debian's pci.ids), beside the
+# PCI device names from the system's PCI ID database (Debian's pci.ids through libpci), beside the
 # ids, in notes, doctor and the topology: one sample GPU given the id of a device the database
 # names (10de:2331, "GH100 [H100 PCIe]"), another an id it lacks (10de:fff0: the ids alone);
 # FWLENS_PCI_IDS names another database, an empty one gives ids only.

@@ -42,7 +42,7 @@ static const struct {
 	{"FWLENS_LIMITS", "NAME=N[K|M|G],... lowers, never raises, a size limit: inflate-total (what the compressed "
 			  "sections of one input inflate to), snapshot-members, snapshot-bytes, snapshot-member; "
 			  "a malformed value is a usage error."},
-	{"FWLENS_PCI_IDS", "the PCI ID database device names are taken from, plain or gzip-compressed (default: /usr/share/misc/pci.ids); "
+	{"FWLENS_PCI_IDS", "the PCI ID database device names are taken from (default: libpci's, /usr/share/misc/pci.ids); "
 			   "an empty file gives ids only."},
 	{"FWLENS_PROGRESS_DELAY", "seconds of work before a progress line appears on a terminal (default 1)."},
 	{"FWLENS_RULES", "a topic rules file to use instead of the built-in rules (fwlens query, notes, doctor)."},

@@ -1,8 +1,8 @@
-/* Names of PCI devices from the PCI ID database (pci.ids, read as libpci reads it), for display
- * beside the ids: "NVIDIA Corporation GB202GL [RTX PRO 6000 Blackwell Server Edition] (10de:2bb5)". Only
+/* Names of PCI devices from the PCI ID database (pci.ids) through libpci, for display beside the
+ * ids: "NVIDIA Corporation GB202GL [RTX PRO 6000 Blackwell Server Edition] (10de:2bb5)". Only
  * the local file is read (no DNS lookups, no udev hwdb, so a name does not depend on the machine
  * that prints it but on the database): $FWLENS_PCI_IDS (parsers/env.h), else libpci's default
- * on Debian, /usr/share/misc/pci.ids; plain or gzip-compressed. An id the database lacks, or a database that cannot be
+ * (/usr/share/misc/pci.ids on Debian). An id the database lacks, or a database that cannot be
  * read, gives the ids alone ("10de:2bb5"). */
 #ifndef FW_PCI_NAMES_H
 #define FW_PCI_NAMES_H
