@@ -92,8 +92,9 @@ while IFS="$(printf '\t')" read -r cmd mode line; do
 		fail "$cmd-example-$n" "fwlens never ran: $line"
 		continue
 	fi
-	# 141: SIGPIPE when the next command of a pipe stops reading early
-	bad=$(awk '$1 > 1 && $1 != 141' "$T_DIR/ex.log" | head -n 1)
+	# 141: SIGPIPE when the next command of a pipe stops reading early; 6: plan --verify's verdict
+	# "stored, not yet in effect" (the sample machines do not say when they booted), like 1 a verdict
+	bad=$(awk '$1 > 1 && $1 != 141 && $1 != 6' "$T_DIR/ex.log" | head -n 1)
 	if [ -n "$bad" ]; then
 		fail "$cmd-example-$n ($mode)" "exit ${bad%% *}: ${bad#* } : $(head -c 200 "$T_DIR/ex.err" | tr '\n' ' ')"
 	else
