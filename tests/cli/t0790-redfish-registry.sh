@@ -97,11 +97,11 @@ e = r["RegistryEntries"]
 a = {x["AttributeName"]: x for x in e["Attributes"]}
 smee = a["CbsCmnCpuSmeeBRH"]
 assert (smee["MenuPath"], smee["DefaultValue"], smee["Type"], [v["ValueName"] for v in smee["Value"]]) == \
-    ("./AMD CBS/CPU Common Options", "Auto", "Enumeration", ["Disable", "Enable", "Auto"]), smee
+    ("./Setup/Advanced/AMD CBS/CPU Common Options", "Auto", "Enumeration", ["Disable", "Enable", "Auto"]), smee
 lim = a["CbsCmnCpuSevAsidSpaceLimitBRH"]
 assert (lim["Type"], lim["DefaultValue"]) == ("Integer", 1), lim
 menus = {m["MenuPath"]: m["DisplayName"] for m in e["Menus"]}
-assert menus["./AMD CBS"] == "AMD CBS" and menus["./AMD CBS/CPU Common Options"] == "CPU Common Options", menus
+assert menus["./Setup/Advanced/AMD CBS"] == "AMD CBS" and menus["./Setup/Advanced/AMD CBS/CPU Common Options"] == "CPU Common Options", menus
 assert menus["./Setup/Advanced"] == "Advanced", menus
 deps = [d for d in e["Dependencies"] if d["DependencyFor"] == "CbsPspSevCtrlBRH"]
 # SEV Control: suppress-if SMEE != Enable

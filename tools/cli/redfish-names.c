@@ -44,8 +44,9 @@ static bool drop_generation(const char *kw, char *buf, size_t len)
 	return false;
 }
 
-/* The registry's MenuPath ("./Advanced/AMD CBS/CPU Common Options") ends with the setting's menu
- * path ("AMD CBS > CPU Common Options"), element by element. */
+/* The registry's MenuPath ("./Advanced/AMD CBS/CPU Common Options") and the setting's menu path
+ * ("Setup > Advanced > AMD CBS > CPU Common Options") agree element by element from the end until
+ * one of them ends: a BMC names the menu from the setup root (".") or from the formset. */
 static bool menu_matches(const char *reg_path, const struct fw_setting *st)
 {
 	if (!reg_path || !st->npath0)
@@ -58,10 +59,12 @@ static bool menu_matches(const char *reg_path, const struct fw_setting *st)
 		char a[256], b[256];
 		char elem[256];
 		snprintf(elem, sizeof(elem), "%.*s", (int)(end - slash), slash);
+		if (strcmp(elem, ".") == 0)
+			return i + 1 < st->npath0; /* the registry's root, after at least one element agreed */
 		if (strcmp(squash(elem, a, sizeof(a)), squash(st->path0[i], b, sizeof(b))) != 0)
 			return false;
 		if (slash == reg_path)
-			return i == 0;
+			return true;
 		end = slash - 1;
 	}
 	return true;
