@@ -48,6 +48,7 @@ static json_t *raw_bytes(json_t *v)
 		char *p = strstr(b, "\xC3\xBF");
 		p[0] = (char)0xFF;
 		memmove(p + 1, p + 2, strlen(p + 2) + 1);
+		json_decref(v);
 		return json_string(b);
 	}
 	if (json_is_object(v)) {
