@@ -26,6 +26,41 @@ static size_t numbers(const char *line, double *out, size_t max, char *first, si
 	return n;
 }
 
+/* The next line of text into line (cut to its size), l moved past it; false at the end. */
+static bool next_line(const char **l, char *line, size_t size)
+{
+	if (!**l)
+		return false;
+	const char *eol = strchr(*l, '\n');
+	size_t len = eol ? (size_t)(eol - *l) : strlen(*l);
+	snprintf(line, size, "%.*s", (int)(len < size - 1 ? len : size - 1), *l);
+	*l += len + (eol ? 1 : 0);
+	return true;
+}
+
+/* The word at column col (from 0) of a line split at blanks, copied into out; false past the last. */
+static bool word_at(const char *line, int col, char *out, size_t size)
+{
+	char buf[1024];
+	snprintf(buf, sizeof(buf), "%s", line);
+	char *save = NULL, *t = strtok_r(buf, " \t\r", &save);
+	for (int c = 0; t && c < col; c++)
+		t = strtok_r(NULL, " \t\r", &save);
+	if (t)
+		snprintf(out, size, "%s", t);
+	return t != NULL;
+}
+
+/* The column (from 0) of word in a line split at blanks, or -1. */
+static int column_of(const char *line, const char *word)
+{
+	char w[64];
+	for (int col = 0; word_at(line, col, w, sizeof(w)); col++)
+		if (strcmp(w, word) == 0)
+			return col;
+	return -1;
+}
+
 enum section { NONE, OFF, ON };
 
 bool fw_p2p_parse_bandwidth(const char *text, struct fw_p2p_proof *p, struct fw_error *err)
@@ -35,12 +70,8 @@ bool fw_p2p_parse_bandwidth(const char *text, struct fw_p2p_proof *p, struct fw_
 	enum section sec = NONE;
 	size_t cols = 0;
 	unsigned no = 0;
-	for (const char *l = text; *l;) {
-		const char *eol = strchr(l, '\n');
-		size_t len = eol ? (size_t)(eol - l) : strlen(l);
-		char line[1024];
-		snprintf(line, sizeof(line), "%.*s", (int)(len < 1023 ? len : 1023), l);
-		l += len + (eol ? 1 : 0);
+	char line[1024];
+	for (const char *l = text; next_line(&l, line, sizeof(line));) {
 		no++;
 		unsigned idx, bus, dev, dom;
 		const char *d = strstr(line, "pciBusID:");
@@ -105,12 +136,8 @@ bool fw_p2p_parse_nccl(const char *text, struct fw_p2p_proof *p, struct fw_error
 	int busbw_col = -1;
 	unsigned no = 0;
 	size_t rows = 0;
-	for (const char *l = text; *l;) {
-		const char *eol = strchr(l, '\n');
-		size_t len = eol ? (size_t)(eol - l) : strlen(l);
-		char line[1024];
-		snprintf(line, sizeof(line), "%.*s", (int)(len < 1023 ? len : 1023), l);
-		l += len + (eol ? 1 : 0);
+	char line[1024];
+	for (const char *l = text; next_line(&l, line, sizeof(line));) {
 		no++;
 		const char *m;
 		unsigned rank, devno, dom, bus, dev;
@@ -141,16 +168,8 @@ bool fw_p2p_parse_nccl(const char *text, struct fw_p2p_proof *p, struct fw_error
 				if (rank + 1 > p->ngpus)
 					p->ngpus = rank + 1;
 			}
-			if (strstr(line, "busbw") && strstr(line, "size")) {
-				char buf[1024];
-				snprintf(buf, sizeof(buf), "%s", line + 1);
-				int col = 0;
-				for (char *save = NULL, *t = strtok_r(buf, " \t", &save); t; t = strtok_r(NULL, " \t", &save), col++)
-					if (strcmp(t, "busbw") == 0) {
-						busbw_col = col;
-						break;
-					}
-			}
+			if (strstr(line, "busbw") && strstr(line, "size"))
+				busbw_col = column_of(line + 1, "busbw");
 			continue;
 		}
 		if (busbw_col < 0)
@@ -163,20 +182,13 @@ bool fw_p2p_parse_nccl(const char *text, struct fw_p2p_proof *p, struct fw_error
 		if (end == first || *end || !n)
 			continue;
 		/* the columns after size hold words (type, redop): take them as they are */
-		char buf[1024];
-		snprintf(buf, sizeof(buf), "%s", line);
-		int col = 0;
-		double busbw = -1;
-		for (char *save = NULL, *t = strtok_r(buf, " \t\r", &save); t; t = strtok_r(NULL, " \t\r", &save), col++)
-			if (col == busbw_col) {
-				busbw = strtod(t, &end);
-				if (end == t || *end)
-					return fw_error_set(err, FW_E_INVALID, "%s line %u: busbw column %d is not a number (%.16s)",
-							    p->name, no, busbw_col + 1, t);
-				break;
-			}
-		if (busbw < 0)
+		char word[64];
+		if (!word_at(line, busbw_col, word, sizeof(word)))
 			return fw_error_set(err, FW_E_INVALID, "%s line %u: a result row without a busbw column", p->name, no);
+		double busbw = strtod(word, &end);
+		if (end == word || *end || busbw < 0)
+			return fw_error_set(err, FW_E_INVALID, "%s line %u: busbw column %d is not a number (%.16s)", p->name, no,
+					    busbw_col + 1, word);
 		if (size >= p->last_size) {
 			p->last_size = size;
 			p->last_busbw = busbw;

@@ -6,7 +6,6 @@
 #include "sev-probe.h"
 
 #include <cpuid.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "msr-cpus.h"
 #include "msr-smm.h"
 #include "parsers/view.h"
 
@@ -39,22 +39,6 @@ struct sev_issue {
 #define MSR_HWCR 0xC0010015u
 #define HWCR_SMM_LOCK_BIT 0
 
-static json_t *not_read(const char *what, const char *why)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "read", json_false());
-	json_object_set_new(o, "why", json_string(why));
-	json_object_set_new(o, "source", json_string(what));
-	return o;
-}
-
-static json_t *hex(uint64_t v)
-{
-	char b[24];
-	snprintf(b, sizeof(b), "0x%llx", (unsigned long long)v);
-	return json_string(b);
-}
-
 static bool issue(int fd, uint32_t cmd, uint8_t *buf, uint32_t *fw_error, int *err)
 {
 	struct sev_issue c = {cmd, (uint64_t)(uintptr_t)buf, 0};
@@ -73,8 +57,8 @@ static json_t *platform_status(const char *dev)
 		char why[160];
 		snprintf(why, sizeof(why), "%s: %s", dev, strerror(errno));
 		json_t *o = json_object();
-		json_object_set_new(o, "sev", not_read(dev, why));
-		json_object_set_new(o, "snp", not_read(dev, why));
+		json_object_set_new(o, "sev", fw_probe_not_read(dev, why));
+		json_object_set_new(o, "snp", fw_probe_not_read(dev, why));
 		return o;
 	}
 	json_t *o = json_object();
@@ -91,13 +75,13 @@ static json_t *platform_status(const char *dev)
 		json_object_set_new(s, "api_major", json_integer(page[0]));
 		json_object_set_new(s, "api_minor", json_integer(page[1]));
 		json_object_set_new(s, "state", json_integer(page[2]));
-		json_object_set_new(s, "flags", hex(fw_le32(page + 3)));
+		json_object_set_new(s, "flags", fw_probe_hex(fw_le32(page + 3)));
 		json_object_set_new(s, "build", json_integer(page[7]));
 		json_object_set_new(s, "guest_count", json_integer(fw_le32(page + 8)));
 		json_object_set_new(o, "sev", s);
 	} else {
 		snprintf(why, sizeof(why), "SEV_PLATFORM_STATUS: %s (firmware error 0x%x)", strerror(err), fwerr);
-		json_object_set_new(o, "sev", not_read(dev, why));
+		json_object_set_new(o, "sev", fw_probe_not_read(dev, why));
 	}
 	memset(page, 0, sizeof(page));
 	if (issue(fd, SNP_CMD_PLATFORM_STATUS, page, &fwerr, &err)) {
@@ -114,16 +98,16 @@ static json_t *platform_status(const char *dev)
 		 * feature bits (mask_chip_id, mask_chip_key, vlek_en, feature_info, rapl_dis,
 		 * ciphertext_hiding_cap, ciphertext_hiding_en) that psp-sev.h names */
 		json_object_set_new(s, "alias_check_complete", json_boolean(page[3] >> 1 & 1));
-		json_object_set_new(s, "status_flags", hex(page[3]));
-		json_object_set_new(s, "features", hex(fw_le32(page + 8)));
+		json_object_set_new(s, "status_flags", fw_probe_hex(page[3]));
+		json_object_set_new(s, "features", fw_probe_hex(fw_le32(page + 8)));
 		json_object_set_new(s, "build", json_integer(fw_le32(page + 4)));
 		json_object_set_new(s, "guest_count", json_integer(fw_le32(page + 12)));
-		json_object_set_new(s, "current_tcb", hex(fw_le64(page + 16)));
-		json_object_set_new(s, "reported_tcb", hex(fw_le64(page + 24)));
+		json_object_set_new(s, "current_tcb", fw_probe_hex(fw_le64(page + 16)));
+		json_object_set_new(s, "reported_tcb", fw_probe_hex(fw_le64(page + 24)));
 		json_object_set_new(o, "snp", s);
 	} else {
 		snprintf(why, sizeof(why), "SNP_PLATFORM_STATUS: %s (firmware error 0x%x)", strerror(err), fwerr);
-		json_object_set_new(o, "snp", not_read(dev, why));
+		json_object_set_new(o, "snp", fw_probe_not_read(dev, why));
 	}
 	close(fd);
 	return o;
@@ -131,24 +115,18 @@ static json_t *platform_status(const char *dev)
 
 static json_t *msrs(const char *dev)
 {
-	int fd = open(dev, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		char why[160];
-		snprintf(why, sizeof(why), "%s: %s%s", dev, strerror(errno),
-			 errno == ENOENT ? " (the msr module is not loaded)" : "");
-		return not_read(dev, why);
-	}
-	static const struct {
-		const char *name;
-		uint32_t msr;
-	} regs[] = {{"syscfg", MSR_SYSCFG}, {"rmp_base", MSR_RMP_BASE}, {"rmp_end", MSR_RMP_END}};
+	char why[200];
+	int fd = fw_msr_open(dev, why, sizeof(why));
+	if (fd < 0)
+		return fw_probe_not_read(dev, why);
+	static const struct fw_msr_reg regs[] = {{"syscfg", MSR_SYSCFG}, {"rmp_base", MSR_RMP_BASE}, {"rmp_end", MSR_RMP_END}};
 	json_t *o = json_object();
 	json_object_set_new(o, "read", json_true());
 	json_object_set_new(o, "source", json_string(dev));
 	for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++) {
 		uint64_t v;
 		if (pread(fd, &v, sizeof(v), regs[i].msr) == (ssize_t)sizeof(v))
-			json_object_set_new(o, regs[i].name, hex(v));
+			json_object_set_new(o, regs[i].name, fw_probe_hex(v));
 		else
 			json_object_set_new(o, regs[i].name, json_null());
 		if (regs[i].msr == MSR_SYSCFG && json_is_string(json_object_get(o, "syscfg"))) {
@@ -164,46 +142,8 @@ static json_t *msrs(const char *dev)
 /* HWCR on every CPU whose msr node opens: SmmLock must be set on each (firmware sets it per core). */
 static json_t *hwcr_all(void)
 {
-	DIR *d = opendir("/dev/cpu");
-	if (!d)
-		return not_read("/dev/cpu", "/dev/cpu: no such folder (the msr module is not loaded)");
-	json_t *cpus = json_array();
-	size_t tried = 0;
-	char why[160] = "";
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		char *end;
-		unsigned long n = strtoul(e->d_name, &end, 10);
-		if (*end || end == e->d_name)
-			continue;
-		tried++;
-		char dev[64];
-		snprintf(dev, sizeof(dev), "/dev/cpu/%lu/msr", n);
-		int fd = open(dev, O_RDONLY | O_CLOEXEC);
-		uint64_t v;
-		if (fd < 0 || pread(fd, &v, sizeof(v), MSR_HWCR) != (ssize_t)sizeof(v)) {
-			snprintf(why, sizeof(why), "%s: %s", dev, strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			continue;
-		}
-		close(fd);
-		json_t *c = json_object();
-		json_object_set_new(c, "cpu", json_integer((json_int_t)n));
-		json_object_set_new(c, "hwcr", hex(v));
-		json_array_append_new(cpus, c);
-	}
-	closedir(d);
-	if (!json_array_size(cpus)) {
-		json_decref(cpus);
-		return not_read("/dev/cpu/N/msr", why[0] ? why : "no CPU msr nodes");
-	}
-	json_t *o = json_object();
-	json_object_set_new(o, "read", json_true());
-	json_object_set_new(o, "source", json_string("/dev/cpu/N/msr MSR C001_0015 (HWCR)"));
-	json_object_set_new(o, "cpus_listed", json_integer((json_int_t)tried));
-	json_object_set_new(o, "cpus", cpus);
-	return o;
+	static const struct fw_msr_reg hwcr[] = {{"hwcr", MSR_HWCR}};
+	return fw_msr_per_cpu("/dev/cpu/N/msr MSR C001_0015 (HWCR)", hwcr, 1);
 }
 
 /* CPUID Fn8000_001F as the capturing CPU reports it (raw registers; fw_sev_cpuid_facts decodes). */
@@ -211,15 +151,15 @@ static json_t *cpuid_sev(void)
 {
 	unsigned a, b, c, d;
 	if (!__get_cpuid(0x80000000u, &a, &b, &c, &d) || a < 0x8000001Fu)
-		return not_read("CPUID Fn8000_001F", "the CPU has no CPUID leaf 0x8000001F");
+		return fw_probe_not_read("CPUID Fn8000_001F", "the CPU has no CPUID leaf 0x8000001F");
 	__cpuid(0x8000001Fu, a, b, c, d);
 	json_t *o = json_object();
 	json_object_set_new(o, "read", json_true());
 	json_object_set_new(o, "source", json_string("CPUID Fn8000_001F"));
-	json_object_set_new(o, "eax", hex(a));
-	json_object_set_new(o, "ebx", hex(b));
-	json_object_set_new(o, "ecx", hex(c));
-	json_object_set_new(o, "edx", hex(d));
+	json_object_set_new(o, "eax", fw_probe_hex(a));
+	json_object_set_new(o, "ebx", fw_probe_hex(b));
+	json_object_set_new(o, "ecx", fw_probe_hex(c));
+	json_object_set_new(o, "edx", fw_probe_hex(d));
 	return o;
 }
 
