@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ifr-expr.h"
+#include "parsers/ucs2.h"
 
 #define PKG_HEADER 4
 #define MAX_SCOPE_DEPTH 255
@@ -550,11 +551,9 @@ static void decode_varstore(struct decoder *d, const struct fw_ifr_op *o, uint32
 		if (!nul)
 			diag(d, o, "varstore name is not NUL-terminated");
 		size_t n = nul ? (size_t)(nul - (p + name_off)) : o->length - name_off;
-		char *name = fw_arena_strndup(d->a, (const char *)p + name_off, n);
-		for (char *c = name; *c; c++)
-			if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7E)
-				*c = '?';
-		vs->name = name;
+		/* CHAR8 widened as firmware names the variable, so that 0xFF here is the ÿ of the NVAR
+		 * and efivarfs names; writers escape what is not printable */
+		vs->name = fw_char8_to_utf8_buf(p + name_off, n, fw_arena_alloc(d->a, 2 * n + 1), 2 * n + 1);
 	}
 	if (vs->kind != FW_IFR_VS_DEVICE && fw_ifr_find_varstore(fs, vs->id))
 		diag(d, o, "varstore id 0x%X declared twice", vs->id);

@@ -9,6 +9,7 @@
 #include "nvar.h"
 #include "nvram.h"
 #include "tar.h"
+#include "utf8.h"
 
 #define EFIVAR_GUID_LEN 36
 #ifdef FW_FUZZING /* a compressed tar inflates its members: fuzz inputs need less room */
@@ -72,7 +73,11 @@ bool fw_efivarfs_parse_file(struct fw_tree *t, struct fw_node *parent, const cha
 			return false;
 	}
 	struct fw_variable *var = fw_variable_new(t);
-	var->name = fw_nvram_name_8bit(t, (const uint8_t *)base_name(file_name), name_len);
+	/* the kernel names the file with the UTF-8 of the variable's CHAR16 name; bytes that are not
+	 * UTF-8 (a folder or archive not written by efivarfs) are read as CHAR8 */
+	const char *b = base_name(file_name);
+	var->name = fw_utf8_valid(b, name_len) ? fw_arena_strndup(&t->arena, b, name_len)
+					       : fw_nvram_name_8bit(t, (const uint8_t *)b, name_len);
 	var->guid = g;
 	var->attributes = fw_le32(v->p);
 	var->data = v->p + 4;

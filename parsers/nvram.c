@@ -105,12 +105,7 @@ const char *fw_nvram_name_8bit(struct fw_tree *t, const uint8_t *p, size_t n)
 {
 	if (n > t->limits.max_string)
 		n = t->limits.max_string;
-	char *out = fw_arena_alloc(&t->arena, n * 2 + 1);
-	size_t used = 0;
-	for (size_t i = 0; i < n && p[i]; i++)
-		used += fw_utf8_put(p[i], out + used, 2);
-	out[used] = '\0';
-	return out;
+	return fw_char8_to_utf8_buf(p, n, fw_arena_alloc(&t->arena, n * 2 + 1), n * 2 + 1);
 }
 
 const char *fw_nvram_name_ucs2(struct fw_tree *t, const uint8_t *p, size_t units)

@@ -80,6 +80,21 @@ char *fw_ucs2_to_utf8(const uint8_t *p, size_t units)
 	return fw_ucs2_to_utf8_buf(p, units, out, cap);
 }
 
+char *fw_char8_to_utf8_buf(const uint8_t *p, size_t n, char *out, size_t outlen)
+{
+	size_t used = 0;
+	if (!outlen)
+		return out;
+	for (size_t i = 0; i < n && p[i]; i++) {
+		size_t w = fw_utf8_put(p[i], out + used, outlen - 1 - used);
+		if (!w)
+			break;
+		used += w;
+	}
+	out[used] = '\0';
+	return out;
+}
+
 uint8_t *fw_utf8_to_ucs2(const char *s, size_t *units_out)
 {
 	size_t len = strlen(s);

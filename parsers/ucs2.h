@@ -14,6 +14,10 @@ size_t fw_ucs2_len(const uint8_t *p, size_t max_units, bool *terminated);
 char *fw_ucs2_to_utf8(const uint8_t *p, size_t units);
 /* Same, into a caller buffer; truncates at a character boundary. Returns out. */
 char *fw_ucs2_to_utf8_buf(const uint8_t *p, size_t units, char *out, size_t outlen);
+/* CHAR8 text (an IFR varstore name, an NVAR ASCII name) as the CHAR16 firmware makes of it, each
+ * byte widened (so 0xFF is U+00FF, as the variable's name holds it and efivarfs shows it), into
+ * a caller buffer of at least 2 * n + 1 bytes; stops at a NUL. Returns out. */
+char *fw_char8_to_utf8_buf(const uint8_t *p, size_t n, char *out, size_t outlen);
 /* UTF-8 to UCS-2LE with a terminating NUL; *units_out counts the NUL. Malloc'd. For encoders. */
 uint8_t *fw_utf8_to_ucs2(const char *s, size_t *units_out);
 /* Append one code point as UTF-8; returns bytes written (0 if no room). */

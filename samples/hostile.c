@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "build.h"
+#include "parsers/ucs2.h"
 
 /* ---- texts ---------------------------------------------------------------------------------- */
 
@@ -141,7 +142,11 @@ void write_hostile_sysroot(struct variant *v, const char *rel)
 	uint8_t *d = vs_defaults(vs, 0);
 	vs_set(vs, d, "HostileQuotes'\"$(touch PWNED)`id`|#<k>", 1);
 	vs_set(vs, d, "HostileNumeric\xed\xa0\x80", 42);
-	efivar(vs->name, &vs->guid, vs->attributes, d, vs->size);
+	/* efivarfs names the file with the UTF-8 of the variable's CHAR16 name, which firmware made by
+	 * widening the IFR name's bytes: 0xFF is written as U+00FF */
+	char fname[2 * sizeof(HOSTILE_VARSTORE) + 1];
+	efivar(fw_char8_to_utf8_buf((const uint8_t *)vs->name, strlen(vs->name), fname, sizeof(fname)), &vs->guid,
+	       vs->attributes, d, vs->size);
 	free(d);
 	out_set_root(old_root);
 }

@@ -200,13 +200,15 @@ def ascii_only(raw):
 def raw_name(obj, key, want, where, ascii_ok=False):
     """A byte string that is not UTF-8: the valid prefix exact, the raw bytes recoverable from a
     <key>_hex member or from visible \\xHH escapes in the text; with ascii_ok, the decoder's
-    printable-ASCII reading exactly is right too."""
+    printable-ASCII reading, or each byte read as a character (CHAR8 widened), exactly is right too."""
     got = obj.get(key)
     if not isinstance(got, str):
         bad(where, "%s missing (%r)" % (key, got))
         return
     if ascii_ok and got == ascii_only(want):
         return
+    if ascii_ok and got == want.decode("latin-1"):
+        return  # CHAR8 widened to CHAR16, as firmware names the variable
     try:
         want.decode("utf-8")
         cut = len(want)
@@ -269,7 +271,7 @@ def check_settings_current(path):
     d = json.load(open(path, encoding="utf-8"))
     pairs = hostile_questions(d.get("settings", []), path)
     if pairs:
-        cur = {want[:20]: q.get("current_value") for want, q in pairs}
+        cur = {want[:20]: q.get("current") for want, q in pairs}
         if (cur[QUOTES[:20]], cur[NUMERIC[:20]]) != (1, 42):
             bad(path, "current values of the machine's hostile variable not bound: %r" % cur)
 

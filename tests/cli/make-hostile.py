@@ -253,8 +253,9 @@ def main():
         data, out = hostile_forms(), sys.argv[2]
         os.makedirs(sys.argv[3], exist_ok=True)
         efivarfs_file(sys.argv[3], b"Setup", SETUP_GUID, bytes(16))
-        # the name as fwlens decodes the varstore's: the line feed and the 0xFF byte read as '?'
-        efivarfs_file(sys.argv[3], b"Evil?" + RUN.encode() + b"?", EVIL_GUID, bytes(16))
+        # the name as efivarfs shows the variable firmware made from the varstore: each CHAR8 byte
+        # widened to CHAR16 (0xFF is U+00FF), in UTF-8; the line feed stays a line feed
+        efivarfs_file(sys.argv[3], EVIL_VARSTORE.decode("latin-1").encode("utf-8"), EVIL_GUID, bytes(16))
     elif what == "formsvol":
         data, out = hostile_forms_volume(), sys.argv[2]
     else:
