@@ -227,49 +227,61 @@ json_t *fw_tree_to_json(const struct fw_tree *t, const char *kind, unsigned flag
 
 #define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER)
 
-/* s with `depth` levels of indentation after each line break */
-static void put_indented(FILE *f, const char *s, size_t len, unsigned depth)
+struct node_at {
+	const struct fw_node *n;
+	unsigned flags;
+};
+
+static bool write_node(struct fw_json_writer *w, const struct fw_node *n, unsigned flags, unsigned depth);
+
+/* The "children" member of a node: each child built, written and freed in turn. */
+static bool write_children(struct fw_json_writer *w, void *ctx, json_t *value, unsigned depth)
 {
-	fw_json_put_indented(f, s, len, 2 * depth);
+	const struct node_at *at = ctx;
+	if (!at->n->first_child)
+		return fw_json_write_value(w, value, depth);
+	fw_json_write_raw(w, "[", 1);
+	for (const struct fw_node *c = at->n->first_child; c; c = c->next) {
+		fw_json_write_break(w, depth + 1, c != at->n->first_child);
+		if (!write_node(w, c, at->flags, depth + 1))
+			return false;
+		if (c->next)
+			fw_json_write_raw(w, ",", 1);
+	}
+	fw_json_write_break(w, depth, false);
+	fw_json_write_raw(w, "]", 1);
+	return true;
 }
 
-static void write_node(FILE *f, const struct fw_node *n, unsigned flags, unsigned depth)
+static bool write_node(struct fw_json_writer *w, const struct fw_node *n, unsigned flags, unsigned depth)
 {
 	json_t *o = node_object(n, flags, false);
-	char *s = fw_json_dumps(o, DUMP_FLAGS);
+	struct node_at at = {n, flags};
+	bool ok = fw_json_write_object(w, o, depth, "children", write_children, &at);
 	json_decref(o);
-	size_t len = strlen(s);
-	static const char empty_tail[] = "[]\n}"; /* the object ends with "children": []\n} */
-	if (!n->first_child || len < sizeof(empty_tail) - 1) {
-		put_indented(f, s, len, depth);
-		free(s);
-		return;
-	}
-	put_indented(f, s, len - (sizeof(empty_tail) - 1), depth);
-	free(s);
-	fputs("[\n", f);
-	for (const struct fw_node *c = n->first_child; c; c = c->next) {
-		fprintf(f, "%*s", (int)(2 * (depth + 2)), "");
-		write_node(f, c, flags, depth + 2);
-		fputs(c->next ? ",\n" : "\n", f);
-	}
-	fprintf(f, "%*s]\n%*s}", (int)(2 * (depth + 1)), "", (int)(2 * depth), "");
+	return ok;
+}
+
+struct tree_at {
+	const struct fw_tree *t;
+	unsigned flags;
+};
+
+static bool write_root(struct fw_json_writer *w, void *ctx, json_t *value, unsigned depth)
+{
+	const struct tree_at *at = ctx;
+	return at->t->root ? write_node(w, at->t->root, at->flags, depth) : fw_json_write_value(w, value, depth);
 }
 
 bool fw_tree_write_json(FILE *f, const struct fw_tree *t, const char *kind, unsigned flags)
 {
 	json_t *doc = tree_input_json(t, kind);
-	char *s = fw_json_dumps(doc, DUMP_FLAGS);
+	json_object_set_new(doc, "root", json_null()); /* written by write_root */
+	struct fw_json_writer w;
+	fw_json_writer_init(&w, f, DUMP_FLAGS);
+	struct tree_at at = {t, flags};
+	bool ok = fw_json_write_object(&w, doc, 0, "root", write_root, &at);
 	json_decref(doc);
-	/* {"input": {...}} without its closing "\n}": the root follows as the second member */
-	size_t len = strlen(s);
-	put_indented(f, s, len - 2, 0);
-	free(s);
-	fputs(",\n  \"root\": ", f);
-	if (t->root)
-		write_node(f, t->root, flags, 1);
-	else
-		fputs("null", f);
-	fputs("\n}\n", f);
-	return !ferror(f);
+	fw_json_write_raw(&w, "\n", 1);
+	return fw_json_writer_end(&w) == 0 && ok;
 }
