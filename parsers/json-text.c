@@ -255,13 +255,20 @@ void fw_json_write_raw(struct fw_json_writer *w, const char *s, size_t n)
 
 void fw_json_write_break(struct fw_json_writer *w, unsigned depth, bool space)
 {
-	static const char spaces[] = "                                                                ";
+	/* a line break and up to 128 spaces in one copy */
+	static const char line[] = "\n                                                                "
+				   "                                                                ";
 	unsigned indent = (unsigned)(w->flags & JSON_MAX_INDENT);
 	if (indent) {
+		size_t n = (size_t)indent * depth;
+		if (n < sizeof(line) - 1) {
+			jw_put(w, line, n + 1);
+			return;
+		}
 		jw_putc(w, '\n');
-		for (size_t n = (size_t)indent * depth; n;) {
-			size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
-			jw_put(w, spaces, k);
+		for (; n; ) {
+			size_t k = n < sizeof(line) - 2 ? n : sizeof(line) - 2;
+			jw_put(w, line + 1, k);
 			n -= k;
 		}
 	} else if (space && !(w->flags & JSON_COMPACT)) {
@@ -281,13 +288,26 @@ static void jw_u16(struct fw_json_writer *w, uint32_t u)
  * refused (jansson's dump fails on them). */
 static bool jw_string(struct fw_json_writer *w, const char *s, size_t n, bool clean, bool *invalid)
 {
+	/* plain[c]: ASCII written as it is (bit 0), and also with JSON_ESCAPE_SLASH (bit 1); not
+	 * control characters, '"', '\\', and past ASCII (UTF-8 to check) */
+	static const unsigned char plain[256] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		3, 3, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1,
+		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 3, 3, 3,
+		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	};
 	const unsigned char *u = (const unsigned char *)s;
-	bool slash = w->flags & JSON_ESCAPE_SLASH, ascii = w->flags & JSON_ENSURE_ASCII;
+	bool ascii = w->flags & JSON_ENSURE_ASCII;
+	unsigned char bit = w->flags & JSON_ESCAPE_SLASH ? 2 : 1;
 	size_t run = 0; /* start of the bytes written as they are, not yet copied */
 	jw_putc(w, '"');
 	for (size_t i = 0; i < n;) {
 		unsigned char c = u[i];
-		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\' && (c != '/' || !slash)) {
+		if (plain[c] & bit) {
 			i++;
 			continue;
 		}
