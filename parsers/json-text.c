@@ -283,23 +283,24 @@ static void jw_u16(struct fw_json_writer *w, uint32_t u)
 	jw_put(w, e, sizeof(e));
 }
 
+/* plain[c]: ASCII written as it is (bit 0), and also with JSON_ESCAPE_SLASH (bit 1); not
+ * control characters, '"', '\\', and past ASCII (UTF-8 to check) */
+static const unsigned char plain[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	3, 3, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+};
+
 /* The string quoted and escaped. Bytes that are not UTF-8: with `clean` each invalid sequence
  * is written as U+FFFD (fw_json_make_utf8's make_valid) and *invalid set, else the string is
  * refused (jansson's dump fails on them). */
 static bool jw_string(struct fw_json_writer *w, const char *s, size_t n, bool clean, bool *invalid)
 {
-	/* plain[c]: ASCII written as it is (bit 0), and also with JSON_ESCAPE_SLASH (bit 1); not
-	 * control characters, '"', '\\', and past ASCII (UTF-8 to check) */
-	static const unsigned char plain[256] = {
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		3, 3, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1,
-		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 3, 3, 3,
-		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-		3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-	};
 	const unsigned char *u = (const unsigned char *)s;
 	bool ascii = w->flags & JSON_ENSURE_ASCII;
 	unsigned char bit = w->flags & JSON_ESCAPE_SLASH ? 2 : 1;
@@ -412,11 +413,23 @@ static int key_cmp(const void *a, const void *b)
 static bool jw_member(struct fw_json_writer *w, json_t *o, const char *k, size_t klen, json_t *v, unsigned depth,
 		      const char *member, fw_json_member_fn put, void *ctx)
 {
-	/* a key that is not UTF-8 (set with a _nocheck call) is refused; jansson would write a
-	 * broken string */
-	if (!jw_string(w, k, klen, false, NULL))
+	size_t sep = w->flags & JSON_COMPACT ? 1 : 2, i = 0;
+	unsigned char bit = w->flags & JSON_ESCAPE_SLASH ? 2 : 1;
+	if (klen <= 64) /* most keys: nothing to escape, quoted with the separator in one copy */
+		while (i < klen && (plain[(unsigned char)k[i]] & bit))
+			i++;
+	if (klen <= 64 && i == klen) {
+		char q[64 + 4] = {'"'};
+		memcpy(q + 1, k, klen);
+		memcpy(q + 1 + klen, "\": ", 1 + sep);
+		jw_put(w, q, klen + 2 + sep);
+	} else if (jw_string(w, k, klen, false, NULL)) {
+		jw_put(w, ": ", sep);
+	} else {
+		/* a key that is not UTF-8 (set with a _nocheck call) is refused; jansson would write
+		 * a broken string */
 		return false;
-	jw_put(w, w->flags & JSON_COMPACT ? ":" : ": ", w->flags & JSON_COMPACT ? 1 : 2);
+	}
 	if (put && strcmp(k, member) == 0)
 		return put(w, ctx, v, depth + 1);
 	bool invalid = false;
