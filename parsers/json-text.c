@@ -171,7 +171,6 @@ void fw_json_make_utf8(json_t *doc)
 		walk(doc);
 }
 
-
 /* --- the writer: the bytes jansson's dump.c gives, for each of its dump flags (JSON_INDENT,
  * JSON_COMPACT, JSON_ENSURE_ASCII, JSON_SORT_KEYS, JSON_ESCAPE_SLASH, JSON_EMBED,
  * JSON_REAL_PRECISION, JSON_ENCODE_ANY), written into a buffer of its own. Why not json_dumpf:
@@ -266,7 +265,7 @@ void fw_json_write_break(struct fw_json_writer *w, unsigned depth, bool space)
 			return;
 		}
 		jw_putc(w, '\n');
-		for (; n; ) {
+		while (n) {
 			size_t k = n < sizeof(line) - 2 ? n : sizeof(line) - 2;
 			jw_put(w, line + 1, k);
 			n -= k;
@@ -604,11 +603,15 @@ char *fw_json_dumps(json_t *doc, size_t flags)
 	fw_json_writer_init(&w, NULL, flags);
 	bool ok = write_doc(&w, doc);
 	char *s = NULL;
-	if (ok) {
+	if (ok && w.buf != w.room) { /* the grown buffer is the string */
+		s = fw_xrealloc(w.buf, w.len + 1);
+		w.buf = w.room;
+	} else if (ok) {
 		s = fw_xmalloc(w.len + 1);
 		memcpy(s, w.buf, w.len);
-		s[w.len] = '\0';
 	}
+	if (s)
+		s[w.len] = '\0';
 	fw_json_writer_end(&w);
 	return s;
 }
