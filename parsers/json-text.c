@@ -13,9 +13,8 @@
 
 json_t *fw_json_stringn(const char *s, size_t n)
 {
-	if (!s)
-		return NULL;
-	return fw_utf8_valid(s, n) ? json_stringn(s, n) : json_stringn_nocheck(s, n);
+	/* no check: the way out makes every string UTF-8 (jansson's own check was a second pass) */
+	return s ? json_stringn_nocheck(s, n) : NULL;
 }
 
 json_t *fw_json_string(const char *s)
@@ -172,136 +171,513 @@ void fw_json_make_utf8(json_t *doc)
 		walk(doc);
 }
 
+/* --- the writer: the bytes jansson's dump.c gives, for each of its dump flags (JSON_INDENT,
+ * JSON_COMPACT, JSON_ENSURE_ASCII, JSON_SORT_KEYS, JSON_ESCAPE_SLASH, JSON_EMBED,
+ * JSON_REAL_PRECISION, JSON_ENCODE_ANY), written into a buffer of its own. Why not json_dumpf:
+ * it calls back once per token, formats every integer with snprintf and keeps a hash table of
+ * the open containers (its loop check), which made JSON cost 1.3-2.4x the CPU of text; and a
+ * value placed deeper in a streamed document had to be dumped to a string and re-indented.
+ * Strings leave as fw_json_make_utf8 would make them (U+FFFD, NAME_hex siblings) in the same
+ * pass, leaving the document as it is.
+ *
+ * Layout (dump.c): after "{" or "[" a line break and the indentation of the next depth (with
+ * JSON_INDENT), after each "," the same or a space (neither indent nor JSON_COMPACT), before the
+ * closing bracket the break and the indentation of its own depth; ": " between a key and its
+ * value (":" with JSON_COMPACT); empty containers "{}" and "[]". Escapes: \" \\ \b \f \n \r \t,
+ * other control characters \u00XX (upper case hex), "/" as \/ with JSON_ESCAPE_SLASH, code points
+ * past ASCII as \uXXXX (surrogate pairs past the BMP) with JSON_ENSURE_ASCII. */
+
+#define NESTING_MAX 2048 /* deeper is a loop in the document (jansson refuses loops too) */
+#define REAL_PRECISION_BITS ((size_t)0x1F << 11)
+
+static void jw_flush(struct fw_json_writer *w)
+{
+	if (w->f && w->len) {
+		if (fwrite(w->buf, 1, w->len, w->f) != w->len)
+			w->failed = true;
+		w->len = 0;
+	}
+}
+
+/* Room for n more bytes: a file's buffer is written out, memory grows. */
+static bool jw_room(struct fw_json_writer *w, size_t n)
+{
+	if (w->f) {
+		jw_flush(w);
+		return n <= w->cap;
+	}
+	size_t cap = w->cap;
+	while (cap - w->len < n)
+		cap *= 2;
+	if (w->buf == w->room) {
+		w->buf = fw_xmalloc(cap);
+		memcpy(w->buf, w->room, w->len);
+	} else {
+		w->buf = fw_xrealloc(w->buf, cap);
+	}
+	w->cap = cap;
+	return true;
+}
+
+static inline void jw_put(struct fw_json_writer *w, const char *p, size_t n)
+{
+	if (w->cap - w->len < n && !jw_room(w, n)) {
+		if (fwrite(p, 1, n, w->f) != n) /* larger than the buffer: straight through */
+			w->failed = true;
+		return;
+	}
+	memcpy(w->buf + w->len, p, n);
+	w->len += n;
+}
+
+static inline void jw_putc(struct fw_json_writer *w, char c)
+{
+	if (w->len == w->cap)
+		jw_room(w, 1);
+	w->buf[w->len++] = c;
+}
+
+void fw_json_writer_init(struct fw_json_writer *w, FILE *f, size_t flags)
+{
+	w->f = f;
+	w->flags = flags;
+	w->failed = false;
+	w->buf = w->room;
+	w->len = 0;
+	w->cap = sizeof(w->room);
+}
+
+void fw_json_write_raw(struct fw_json_writer *w, const char *s, size_t n)
+{
+	jw_put(w, s, n);
+}
+
+void fw_json_write_break(struct fw_json_writer *w, unsigned depth, bool space)
+{
+	/* a line break and up to 128 spaces in one copy */
+	static const char line[] = "\n                                                                "
+				   "                                                                ";
+	unsigned indent = (unsigned)(w->flags & JSON_MAX_INDENT);
+	if (indent) {
+		size_t n = (size_t)indent * depth;
+		if (n < sizeof(line) - 1) {
+			jw_put(w, line, n + 1);
+			return;
+		}
+		jw_putc(w, '\n');
+		while (n) {
+			size_t k = n < sizeof(line) - 2 ? n : sizeof(line) - 2;
+			jw_put(w, line + 1, k);
+			n -= k;
+		}
+	} else if (space && !(w->flags & JSON_COMPACT)) {
+		jw_putc(w, ' ');
+	}
+}
+
+static void jw_u16(struct fw_json_writer *w, uint32_t u)
+{
+	static const char digits[] = "0123456789ABCDEF";
+	char e[6] = {'\\', 'u', digits[(u >> 12) & 15], digits[(u >> 8) & 15], digits[(u >> 4) & 15], digits[u & 15]};
+	jw_put(w, e, sizeof(e));
+}
+
+/* plain[c]: ASCII written as it is (bit 0), and also with JSON_ESCAPE_SLASH (bit 1); not
+ * control characters, '"', '\\', and past ASCII (UTF-8 to check) */
+static const unsigned char plain[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	3, 3, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+};
+
+/* The string quoted and escaped. Bytes that are not UTF-8: with `clean` each invalid sequence
+ * is written as U+FFFD (fw_json_make_utf8's make_valid) and *invalid set, else the string is
+ * refused (jansson's dump fails on them). */
+static bool jw_string(struct fw_json_writer *w, const char *s, size_t n, bool clean, bool *invalid)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	bool ascii = w->flags & JSON_ENSURE_ASCII;
+	unsigned char bit = w->flags & JSON_ESCAPE_SLASH ? 2 : 1;
+	size_t run = 0; /* start of the bytes written as they are, not yet copied */
+	jw_putc(w, '"');
+	for (size_t i = 0; i < n;) {
+		unsigned char c = u[i];
+		if (plain[c] & bit) {
+			i++;
+			continue;
+		}
+		size_t k = 1;
+		uint32_t cp = c;
+		if (c >= 0x80) {
+			k = fw_utf8_seq(u + i, n - i, &cp);
+			if (k && !ascii) {
+				i += k;
+				continue;
+			}
+			if (!k && !clean)
+				return false;
+		}
+		jw_put(w, s + run, i - run);
+		if (!k) {
+			if (ascii)
+				jw_u16(w, 0xFFFD);
+			else
+				jw_put(w, "\xEF\xBF\xBD", 3);
+			if (invalid)
+				*invalid = true;
+			k = 1;
+		} else if (cp >= 0x10000) {
+			cp -= 0x10000;
+			jw_u16(w, 0xD800 | (cp >> 10));
+			jw_u16(w, 0xDC00 | (cp & 0x3FF));
+		} else if (cp >= 0x80 || (cp < 0x20 && !strchr("\b\f\n\r\t", (int)cp)) || cp == 0) {
+			jw_u16(w, cp);
+		} else {
+			char e[2] = {'\\', (char)cp};
+			switch (cp) {
+			case '\b': e[1] = 'b'; break;
+			case '\f': e[1] = 'f'; break;
+			case '\n': e[1] = 'n'; break;
+			case '\r': e[1] = 'r'; break;
+			case '\t': e[1] = 't'; break;
+			default: break; /* '"', '\\', '/' stand for themselves */
+			}
+			jw_put(w, e, 2);
+		}
+		i += k;
+		run = i;
+	}
+	jw_put(w, s + run, n - run);
+	jw_putc(w, '"');
+	return true;
+}
+
+static void jw_integer(struct fw_json_writer *w, json_int_t v)
+{
+	char b[24], *p = b + sizeof(b);
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	jw_put(w, p, (size_t)(b + sizeof(b) - p));
+}
+
+static bool jw_value(struct fw_json_writer *w, json_t *v, unsigned depth, bool embed, bool *invalid);
+
+/* The NAME_hex sibling of member k (value v, with strings that are not UTF-8), written after it
+ * as fw_json_make_utf8 places it: not when the name is too long or already a member. */
+static void jw_hex_member(struct fw_json_writer *w, json_t *o, const char *k, json_t *v, unsigned depth)
+{
+	char name[256];
+	if (!hex_name(k, name, sizeof(name)) || json_object_get(o, name))
+		return;
+	json_t *hex;
+	if (json_is_string(v)) {
+		hex = hex_of(v);
+	} else {
+		hex = json_array();
+		size_t i;
+		json_t *e;
+		json_array_foreach(v, i, e) json_array_append_new(hex, string_valid(e) ? json_null() : hex_of(e));
+	}
+	jw_putc(w, ',');
+	fw_json_write_break(w, depth + 1, true);
+	jw_string(w, name, strlen(name), false, NULL);
+	jw_put(w, w->flags & JSON_COMPACT ? ":" : ": ", w->flags & JSON_COMPACT ? 1 : 2);
+	jw_value(w, hex, depth + 1, false, NULL);
+	json_decref(hex);
+}
+
+struct key_len {
+	const char *key;
+	size_t len;
+	json_t *value;
+};
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct key_len *x = a, *y = b;
+	int r = memcmp(x->key, y->key, x->len < y->len ? x->len : y->len);
+	return r ? r : (x->len > y->len) - (x->len < y->len);
+}
+
+/* One member: key, separator, value (or put's), and its NAME_hex sibling. */
+static bool jw_member(struct fw_json_writer *w, json_t *o, const char *k, size_t klen, json_t *v, unsigned depth,
+		      const char *member, fw_json_member_fn put, void *ctx)
+{
+	size_t sep = w->flags & JSON_COMPACT ? 1 : 2, i = 0;
+	unsigned char bit = w->flags & JSON_ESCAPE_SLASH ? 2 : 1;
+	if (klen <= 64) /* most keys: nothing to escape, quoted with the separator in one copy */
+		while (i < klen && (plain[(unsigned char)k[i]] & bit))
+			i++;
+	if (klen <= 64 && i == klen) {
+		char q[64 + 4] = {'"'};
+		memcpy(q + 1, k, klen);
+		memcpy(q + 1 + klen, "\": ", 1 + sep);
+		jw_put(w, q, klen + 2 + sep);
+	} else if (jw_string(w, k, klen, false, NULL)) {
+		jw_put(w, ": ", sep);
+	} else {
+		/* a key that is not UTF-8 (set with a _nocheck call) is refused; jansson would write
+		 * a broken string */
+		return false;
+	}
+	if (put && strcmp(k, member) == 0)
+		return put(w, ctx, v, depth + 1);
+	bool invalid = false;
+	if (!jw_value(w, v, depth + 1, false, &invalid))
+		return false;
+	if (invalid)
+		jw_hex_member(w, o, k, v, depth);
+	return true;
+}
+
+static bool jw_object(struct fw_json_writer *w, json_t *o, unsigned depth, bool embed, const char *member,
+		      fw_json_member_fn put, void *ctx)
+{
+	void *it = json_object_iter(o);
+	if (!embed)
+		jw_putc(w, '{');
+	if (!it) {
+		if (!embed)
+			jw_putc(w, '}');
+		return true;
+	}
+	fw_json_write_break(w, depth + 1, false);
+	if (w->flags & JSON_SORT_KEYS) {
+		/* strings here are UTF-8 already (see sorted_copy): no NAME_hex to place */
+		size_t n = json_object_size(o), i = 0;
+		struct key_len *keys = fw_xmalloc(n * sizeof(*keys));
+		for (; it && i < n; it = json_object_iter_next(o, it), i++)
+			keys[i] = (struct key_len){json_object_iter_key(it), json_object_iter_key_len(it),
+						   json_object_iter_value(it)};
+		qsort(keys, n, sizeof(*keys), key_cmp);
+		bool ok = true;
+		for (i = 0; i < n && ok; i++) {
+			ok = jw_member(w, o, keys[i].key, keys[i].len, keys[i].value, depth, member, put, ctx);
+			if (i + 1 < n) {
+				jw_putc(w, ',');
+				fw_json_write_break(w, depth + 1, true);
+			}
+		}
+		free(keys);
+		if (!ok)
+			return false;
+	} else {
+		while (it) {
+			void *next = json_object_iter_next(o, it);
+			if (!jw_member(w, o, json_object_iter_key(it), json_object_iter_key_len(it),
+				       json_object_iter_value(it), depth, member, put, ctx))
+				return false;
+			if (next) {
+				jw_putc(w, ',');
+				fw_json_write_break(w, depth + 1, true);
+			}
+			it = next;
+		}
+	}
+	fw_json_write_break(w, depth, false);
+	if (!embed)
+		jw_putc(w, '}');
+	return true;
+}
+
+/* v at `depth`; *invalid (when given) set for a string that was not UTF-8, or an array with such
+ * a string as an item: the cases where a member gets a NAME_hex sibling. */
+static bool jw_value(struct fw_json_writer *w, json_t *v, unsigned depth, bool embed, bool *invalid)
+{
+	if (!v || depth > NESTING_MAX)
+		return false;
+	switch (json_typeof(v)) {
+	case JSON_NULL:
+		jw_put(w, "null", 4);
+		return true;
+	case JSON_TRUE:
+		jw_put(w, "true", 4);
+		return true;
+	case JSON_FALSE:
+		jw_put(w, "false", 5);
+		return true;
+	case JSON_INTEGER:
+		jw_integer(w, json_integer_value(v));
+		return true;
+	case JSON_REAL: {
+		/* jansson's own digits (its shortest round trip or %.17g, depending on its build) */
+		char *s = json_dumps(v, JSON_ENCODE_ANY | (w->flags & REAL_PRECISION_BITS));
+		if (!s)
+			return false;
+		jw_put(w, s, strlen(s));
+		free(s);
+		return true;
+	}
+	case JSON_STRING:
+		return jw_string(w, json_string_value(v), json_string_length(v), true, invalid);
+	case JSON_ARRAY: {
+		size_t n = json_array_size(v);
+		if (!embed)
+			jw_putc(w, '[');
+		if (n == 0) {
+			if (!embed)
+				jw_putc(w, ']');
+			return true;
+		}
+		fw_json_write_break(w, depth + 1, false);
+		for (size_t i = 0; i < n; i++) {
+			json_t *e = json_array_get(v, i);
+			/* strings in nested arrays get U+FFFD but no NAME_hex (no member to sit beside) */
+			if (!jw_value(w, e, depth + 1, false, json_is_string(e) ? invalid : NULL))
+				return false;
+			if (i + 1 < n) {
+				jw_putc(w, ',');
+				fw_json_write_break(w, depth + 1, true);
+			}
+		}
+		fw_json_write_break(w, depth, false);
+		if (!embed)
+			jw_putc(w, ']');
+		return true;
+	}
+	case JSON_OBJECT:
+		return jw_object(w, v, depth, embed, NULL, NULL, NULL);
+	}
+	return false;
+}
+
+bool fw_json_write_value(struct fw_json_writer *w, json_t *v, unsigned depth)
+{
+	return jw_value(w, v, depth, false, NULL);
+}
+
+bool fw_json_write_object(struct fw_json_writer *w, json_t *o, unsigned depth, const char *member,
+			  fw_json_member_fn put, void *ctx)
+{
+	return json_is_object(o) && jw_object(w, o, depth, false, member, put, ctx);
+}
+
+int fw_json_writer_end(struct fw_json_writer *w)
+{
+	jw_flush(w);
+	if (!w->f && w->buf != w->room)
+		free(w->buf);
+	w->buf = w->room;
+	w->len = 0;
+	return w->failed || (w->f && ferror(w->f)) ? -1 : 0;
+}
+
+/* With JSON_SORT_KEYS a NAME_hex sibling sorts among the other keys: the strings are made UTF-8
+ * in a copy first (fw_json_make_utf8 rebuilds objects in their order), then written sorted. */
+static json_t *sorted_copy(json_t *doc, size_t flags)
+{
+	if (!(flags & JSON_SORT_KEYS))
+		return json_incref(doc);
+	json_t *copy = json_deep_copy(doc);
+	fw_json_make_utf8(copy);
+	return copy;
+}
+
+/* The whole document as json_dumpf writes it (what it refuses: a value that is no container
+ * without JSON_ENCODE_ANY, a key that is not UTF-8, a loop). */
+static bool write_doc(struct fw_json_writer *w, json_t *doc)
+{
+	size_t flags = w->flags;
+	if (!doc || (!(flags & JSON_ENCODE_ANY) && !json_is_object(doc) && !json_is_array(doc)))
+		return false;
+	json_t *d = sorted_copy(doc, flags);
+	w->flags &= ~(size_t)JSON_EMBED; /* only the outermost brackets are left out */
+	bool ok = jw_value(w, d, 0, flags & JSON_EMBED, NULL);
+	w->flags = flags;
+	json_decref(d);
+	return ok;
+}
+
 char *fw_json_dumps(json_t *doc, size_t flags)
 {
-	fw_json_make_utf8(doc);
-	return json_dumps(doc, flags);
+	struct fw_json_writer w;
+	fw_json_writer_init(&w, NULL, flags);
+	bool ok = write_doc(&w, doc);
+	char *s = NULL;
+	if (ok && w.buf != w.room) { /* the grown buffer is the string */
+		s = fw_xrealloc(w.buf, w.len + 1);
+		w.buf = w.room;
+	} else if (ok) {
+		s = fw_xmalloc(w.len + 1);
+		memcpy(s, w.buf, w.len);
+	}
+	if (s)
+		s[w.len] = '\0';
+	fw_json_writer_end(&w);
+	return s;
 }
 
 int fw_json_dumpf(json_t *doc, FILE *f, size_t flags)
 {
-	fw_json_make_utf8(doc);
-	return json_dumpf(doc, f, flags);
+	struct fw_json_writer w;
+	fw_json_writer_init(&w, f, flags);
+	bool ok = write_doc(&w, doc);
+	return fw_json_writer_end(&w) == 0 && ok ? 0 : -1;
 }
 
-/* --- streaming: jansson's own layout (dump.c): after "{" or "[" and after each "," a line
- * break and the indentation of the next depth (with JSON_INDENT), or a space (neither indent
- * nor JSON_COMPACT); before the closing bracket the break and the indentation of its own depth;
- * ": " between a key and its value (":" with JSON_COMPACT). */
+/* --- streaming: the head's members written in order, its list's items built, written and
+ * freed one at a time by the member callback. */
 
-static void put_spaces(FILE *f, unsigned n)
+struct stream_at {
+	const struct fw_json_stream *s;
+	size_t outer; /* (size_t)-1: the stream's own list, else the cursor of the item whose sub list */
+};
+
+static bool stream_items(struct fw_json_writer *w, void *ctx, json_t *value, unsigned depth)
 {
-	static const char spaces[] = "                                                                ";
-	for (; n > sizeof(spaces) - 1; n -= sizeof(spaces) - 1)
-		fwrite(spaces, 1, sizeof(spaces) - 1, f);
-	fwrite(spaces, 1, n, f);
-}
-
-static void stream_break(FILE *f, size_t flags, unsigned depth, bool space)
-{
-	unsigned indent = (unsigned)(flags & JSON_MAX_INDENT);
-	if (indent) {
-		fputc('\n', f);
-		put_spaces(f, indent * depth);
-	} else if (space && !(flags & JSON_COMPACT)) {
-		fputc(' ', f);
-	}
-}
-
-void fw_json_put_indented(FILE *f, const char *s, size_t len, unsigned pad)
-{
-	const char *p = s, *end = s + len, *nl;
-	while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
-		fwrite(p, 1, (size_t)(nl - p) + 1, f);
-		put_spaces(f, pad);
-		p = nl + 1;
-	}
-	fwrite(p, 1, (size_t)(end - p), f);
-}
-
-/* v dumped on its own, each of its line breaks followed by `depth` more levels of indentation
- * (JSON strings hold no raw line break, so every one is jansson's). */
-static bool stream_value(FILE *f, json_t *v, size_t flags, unsigned depth)
-{
-	char *s = json_dumps(v, flags | JSON_ENCODE_ANY);
-	if (!s)
-		return false;
-	fw_json_put_indented(f, s, strlen(s), (unsigned)(flags & JSON_MAX_INDENT) * depth);
-	free(s);
-	return true;
-}
-
-static bool stream_object(FILE *f, const struct fw_json_stream *s, json_t *o, const char *list, size_t flags,
-			  unsigned depth, size_t outer);
-
-/* The items of the list at `depth`: the stream's own (outer: (size_t)-1), or those of the sub
- * list of the item next() left its cursor after (outer: that cursor). */
-static bool stream_items(FILE *f, const struct fw_json_stream *s, size_t flags, unsigned depth, size_t outer)
-{
+	const struct stream_at *at = ctx;
+	const struct fw_json_stream *s = at->s;
+	if (!json_is_array(value)) /* the list is no array in the head: written as it is */
+		return jw_value(w, value, depth, false, NULL);
 	size_t pos = 0;
-	bool top = outer == (size_t)-1;
-	json_t *item = top ? s->next(s->ctx, &pos) : s->sub_next(s->ctx, outer, &pos);
+	bool top = at->outer == (size_t)-1;
+	json_t *item = top ? s->next(s->ctx, &pos) : s->sub_next(s->ctx, at->outer, &pos);
 	if (!item) {
-		fputs("[]", f);
+		jw_put(w, "[]", 2);
 		return true;
 	}
-	fputc('[', f);
+	jw_putc(w, '[');
 	bool ok = true, first = true;
 	while (item && ok) {
-		stream_break(f, flags, depth + 1, !first);
+		fw_json_write_break(w, depth + 1, !first);
 		first = false;
-		fw_json_make_utf8(item);
-		if (top && s->sublist && json_is_object(item))
-			ok = stream_object(f, s, item, s->sublist, flags, depth + 1, pos);
-		else
-			ok = stream_value(f, item, flags, depth + 1);
+		if (w->flags & JSON_SORT_KEYS)
+			fw_json_make_utf8(item);
+		if (top && s->sublist && json_is_object(item)) {
+			struct stream_at sub = {s, pos};
+			ok = jw_object(w, item, depth + 1, false, s->sublist, stream_items, &sub);
+		} else {
+			ok = jw_value(w, item, depth + 1, false, NULL);
+		}
 		json_decref(item);
-		item = top ? s->next(s->ctx, &pos) : s->sub_next(s->ctx, outer, &pos);
+		item = top ? s->next(s->ctx, &pos) : s->sub_next(s->ctx, at->outer, &pos);
 		if (item)
-			fputc(',', f);
+			jw_putc(w, ',');
 	}
 	json_decref(item);
-	stream_break(f, flags, depth, false);
-	fputc(']', f);
-	return ok;
-}
-
-/* The members of o at `depth`, the one named `list` (an array) from stream_items. */
-static bool stream_object(FILE *f, const struct fw_json_stream *s, json_t *o, const char *list, size_t flags,
-			  unsigned depth, size_t outer)
-{
-	if (json_object_size(o) == 0) {
-		fputs("{}", f);
-		return true;
-	}
-	fputc('{', f);
-	bool ok = true;
-	size_t left = json_object_size(o);
-	const char *k;
-	json_t *v;
-	json_object_foreach(o, k, v) {
-		stream_break(f, flags, depth + 1, left != json_object_size(o));
-		json_t *key = json_string(k);
-		ok = ok && stream_value(f, key, flags, depth + 1);
-		json_decref(key);
-		fputs(flags & JSON_COMPACT ? ":" : ": ", f);
-		if (strcmp(k, list) == 0 && json_is_array(v))
-			ok = ok && stream_items(f, s, flags, depth + 1, outer);
-		else
-			ok = ok && stream_value(f, v, flags, depth + 1);
-		if (--left)
-			fputc(',', f);
-	}
-	stream_break(f, flags, depth, false);
-	fputc('}', f);
+	fw_json_write_break(w, depth, false);
+	jw_putc(w, ']');
 	return ok;
 }
 
 int fw_json_stream_dumpf(const struct fw_json_stream *s, FILE *f, size_t flags)
 {
+	struct fw_json_writer w;
+	fw_json_writer_init(&w, f, flags & ~(size_t)JSON_EMBED);
 	json_t *head = s->head;
-	fw_json_make_utf8(head);
-	bool ok = json_is_object(head) && stream_object(f, s, head, s->list, flags, 0, (size_t)-1);
+	if (flags & JSON_SORT_KEYS)
+		fw_json_make_utf8(head);
+	struct stream_at at = {s, (size_t)-1};
+	bool ok = json_is_object(head) && jw_object(&w, head, 0, false, s->list, stream_items, &at);
 	json_decref(head);
-	return ok && !ferror(f) ? 0 : -1;
+	return fw_json_writer_end(&w) == 0 && ok ? 0 : -1;
 }

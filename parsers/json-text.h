@@ -1,15 +1,17 @@
 /* The one way strings enter JSON documents. Include this header, never <jansson.h> directly: it
  * routes json_string and json_stringn here, so a value that is not UTF-8 (a hostname, a DMI
  * string, an ACPI OEM id, a file name) enters the document with its bytes as they are instead of
- * jansson refusing it and the member vanishing. fw_json_make_utf8 (called by fw_json_dumps and
- * fw_json_dumpf, the way documents leave) then turns each such string into valid UTF-8, invalid
- * bytes as U+FFFD, and keeps the raw bytes in hex in a sibling member named NAME_hex (for a
- * string in an array: an array NAME_hex beside it, null for the items that were valid). Readers
- * of a document in memory (diff, the query layer) see the raw bytes. */
+ * jansson refusing it and the member vanishing. The way documents leave (fw_json_dumps,
+ * fw_json_dumpf, the stream; fw_json_make_utf8 for other writers such as XML) turns each such
+ * string into valid UTF-8, invalid bytes as U+FFFD, and keeps the raw bytes in hex in a sibling
+ * member named NAME_hex (for a string in an array: an array NAME_hex beside it, null for the
+ * items that were valid). Readers of a document in memory (diff, the query layer) see the raw
+ * bytes. */
 #ifndef FW_JSON_TEXT_H
 #define FW_JSON_TEXT_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 /* A JSON string holding these bytes, valid UTF-8 or not; NULL for NULL, as json_string gives. */
@@ -22,9 +24,38 @@ json_t *fw_json_stringn(const char *s, size_t n);
 /* Every string of the document valid UTF-8, with NAME_hex siblings for the ones that were not
  * (in place; objects keep their member order, each NAME_hex right after NAME). */
 void fw_json_make_utf8(json_t *doc);
-/* fw_json_make_utf8, then jansson's json_dumps/json_dumpf. */
+/* The bytes jansson's json_dumps/json_dumpf give for the document after fw_json_make_utf8, for
+ * every JSON_* dump flag, written by a writer of our own (parsers/json-text.c says why) without
+ * changing the document. fw_json_dumps' string is free()d by the caller; NULL or -1 where jansson
+ * fails too (a value that is no container without JSON_ENCODE_ANY, a loop), and for a key that is
+ * not UTF-8. */
 char *fw_json_dumps(json_t *doc, size_t flags);
 int fw_json_dumpf(json_t *doc, FILE *f, size_t flags);
+
+/* The writer itself, for documents written in pieces (the node tree, the stream below): values
+ * at a depth of indentation, an object with one member written by a callback, line breaks. Into
+ * a FILE through a buffer of its own, or into memory (f NULL). fw_json_writer_end flushes and
+ * gives -1 when some write failed. */
+struct fw_json_writer {
+	FILE *f;
+	size_t flags;
+	bool failed;
+	char *buf;
+	size_t len, cap;
+	char room[16384];
+};
+/* writes the value of the member a callback stands for, at `depth`; false: give up */
+typedef bool (*fw_json_member_fn)(struct fw_json_writer *w, void *ctx, json_t *value, unsigned depth);
+void fw_json_writer_init(struct fw_json_writer *w, FILE *f, size_t flags);
+/* v as it is written `depth` levels deep in a document (its line breaks indented that far). */
+bool fw_json_write_value(struct fw_json_writer *w, json_t *v, unsigned depth);
+/* The object o at `depth`, the value of its member named `member` written by put (NULL: none). */
+bool fw_json_write_object(struct fw_json_writer *w, json_t *o, unsigned depth, const char *member,
+			  fw_json_member_fn put, void *ctx);
+/* What comes after "[" or "{" or "," (space: after ",") with the indentation of `depth`. */
+void fw_json_write_break(struct fw_json_writer *w, unsigned depth, bool space);
+void fw_json_write_raw(struct fw_json_writer *w, const char *s, size_t n);
+int fw_json_writer_end(struct fw_json_writer *w);
 
 /* A document written while it is built, for results too large to hold as one json_t tree: an
  * object with the members of `head` in their order, where the member named `list` (an array in
@@ -43,11 +74,8 @@ struct fw_json_stream {
 	const char *sublist;
 	json_t *(*sub_next)(const void *ctx, size_t item, size_t *pos);
 };
-/* The bytes fw_json_dumpf gives for the whole document (same flags, JSON_PRESERVE_ORDER
- * included), memory that of the head and one item; -1 when writing fails. */
+/* The bytes fw_json_dumpf gives for the whole document (same flags), memory that of the head
+ * and one item; -1 when writing fails. */
 int fw_json_stream_dumpf(const struct fw_json_stream *s, FILE *f, size_t flags);
-/* len bytes of dumped JSON, each line break followed by `pad` spaces: a value dumped on its own
- * placed deeper in a document (JSON strings hold no raw line break, so every one is jansson's). */
-void fw_json_put_indented(FILE *f, const char *s, size_t len, unsigned pad);
 
 #endif

@@ -37,10 +37,10 @@ json_t *fw_json_diags(const struct fw_diag *d, bool offsets_relative)
 	json_t *a = json_array();
 	for (; d; d = d->next) {
 		json_t *o = json_object();
-		json_object_set_new(o, "severity", json_string(fw_diag_severity_name(d->severity)));
+		json_object_set_new_nocheck(o, "severity", json_string(fw_diag_severity_name(d->severity)));
 		if (offsets_relative && d->offset != FW_OFFSET_UNKNOWN)
-			json_object_set_new(o, "offset", json_integer((json_int_t)d->offset));
-		json_object_set_new(o, "message", json_string(d->msg));
+			json_object_set_new_nocheck(o, "offset", json_integer((json_int_t)d->offset));
+		json_object_set_new_nocheck(o, "message", json_string(d->msg));
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -50,7 +50,7 @@ json_t *fw_json_diags(const struct fw_diag *d, bool offsets_relative)
 static json_t *bitfields(uint64_t value, const struct fw_bitfields *set)
 {
 	json_t *o = json_object();
-	json_object_set_new(o, "value", fw_json_hex(value));
+	json_object_set_new_nocheck(o, "value", fw_json_hex(value));
 	for (size_t i = 0; i < set->n; i++) {
 		const struct fw_bitfield *f = &set->v[i];
 		uint64_t v = fw_bitfield_get(value, f);
@@ -58,7 +58,7 @@ static json_t *bitfields(uint64_t value, const struct fw_bitfields *set)
 	}
 	uint64_t rest = fw_bitfields_unnamed(value, set);
 	if (rest)
-		json_object_set_new(o, "reserved_bits", fw_json_hex(rest));
+		json_object_set_new_nocheck(o, "reserved_bits", fw_json_hex(rest));
 	return o;
 }
 
@@ -179,7 +179,7 @@ static void shape_json(json_t *o, const struct fw_acpi_table *t, size_t part, co
 		if (!w->key)
 			continue;
 		if (w->as == FW_AS_PARTS || w->as == FW_AS_COUNTS) {
-			json_object_set_new(o, w->key, w->as == FW_AS_PARTS ? parts_json(t, part, w->name) : counts_json(t, w));
+			json_object_set_new_nocheck(o, w->key, w->as == FW_AS_PARTS ? parts_json(t, part, w->name) : counts_json(t, w));
 			continue;
 		}
 		const struct fw_acpi_value *v;
@@ -194,7 +194,7 @@ static void shape_json(json_t *o, const struct fw_acpi_table *t, size_t part, co
 			snprintf(outer, sizeof(outer), "%.*s", (int)(dot - key), key);
 			if (!(into = json_object_get(o, outer))) {
 				into = json_object();
-				json_object_set_new(o, outer, into);
+				json_object_set_new_nocheck(o, outer, into);
 			}
 			key = dot + 1;
 		}
@@ -233,7 +233,7 @@ static void shape_json(json_t *o, const struct fw_acpi_table *t, size_t part, co
 					json_t *row = json_object();
 					for (size_t c = 0; c < dv.ncols; c++) {
 						const struct fw_acpi_cell *cell = &dv.cells[r * dv.ncols + c];
-						json_object_set_new(row, dv.cols[c], cell->null ? json_null() : cell->s ? json_string(cell->s) : json_integer(cell->n));
+						json_object_set_new_nocheck(row, dv.cols[c], cell->null ? json_null() : cell->s ? json_string(cell->s) : json_integer(cell->n));
 					}
 					json_array_append_new(j, row);
 				}
@@ -242,16 +242,16 @@ static void shape_json(json_t *o, const struct fw_acpi_table *t, size_t part, co
 			case FW_AS_COUNTS: break;
 			case FW_AS_FLAGS: {
 				char nkey[96];
-				json_object_set_new(into, key, json_integer((json_int_t)dv.u));
+				json_object_set_new_nocheck(into, key, json_integer((json_int_t)dv.u));
 				snprintf(nkey, sizeof(nkey), "%s_names", key);
 				key = nkey;
 				j = fw_json_flag_names(v ? v->field->names : dv.bits, dv.u);
-				json_object_set_new(into, key, j);
+				json_object_set_new_nocheck(into, key, j);
 				continue;
 			}
 			}
 		}
-		json_object_set_new(into, key, j);
+		json_object_set_new_nocheck(into, key, j);
 	}
 }
 
@@ -274,10 +274,10 @@ static json_t *view_json(const struct fw_acpi_table *t, const struct fw_acpi_vie
 				shape_json(j, t, k, sh);
 			json_array_append_new(a, j);
 		}
-		json_object_set_new(o, view->list_key, a);
+		json_object_set_new_nocheck(o, view->list_key, a);
 	}
 	if (d->layout->rest == FW_ACPI_REST_MATRIX)
-		json_object_set_new(o, "matrix", matrix_json(d));
+		json_object_set_new_nocheck(o, "matrix", matrix_json(d));
 	return o;
 }
 
@@ -288,17 +288,17 @@ static json_t *fields_json(const struct fw_acpi_table *t)
 		return view_json(t, d->layout->view);
 	json_t *o = json_object(), *fixed = json_object();
 	part_json(fixed, &d->parts[0]);
-	json_object_set_new(o, "fields", fixed);
+	json_object_set_new_nocheck(o, "fields", fixed);
 	if (d->layout->rest == FW_ACPI_REST_RECORDS || d->layout->rest == FW_ACPI_REST_ENTRIES) {
 		json_t *a = json_array();
 		for (size_t i = 1; i < d->nparts; i++) {
 			const struct fw_acpi_part *p = &d->parts[i];
 			json_t *j = json_object();
-			json_object_set_new(j, "offset", json_integer(p->offset));
-			json_object_set_new(j, "structure", json_string(p->what));
+			json_object_set_new_nocheck(j, "offset", json_integer(p->offset));
+			json_object_set_new_nocheck(j, "structure", json_string(p->what));
 			if (!p->described) {
-				json_object_set_new(j, "type", json_integer(p->type));
-				json_object_set_new(j, "length", json_integer(p->length));
+				json_object_set_new_nocheck(j, "type", json_integer(p->type));
+				json_object_set_new_nocheck(j, "length", json_integer(p->length));
 			}
 			part_json(j, p);
 			json_array_append_new(a, j);
@@ -306,7 +306,7 @@ static json_t *fields_json(const struct fw_acpi_table *t)
 		json_object_set_new(o, d->layout->rest == FW_ACPI_REST_RECORDS ? "subtables" : "entries", a);
 	}
 	if (d->matrix)
-		json_object_set_new(o, "matrix", matrix_json(d));
+		json_object_set_new_nocheck(o, "matrix", matrix_json(d));
 	return o;
 }
 
@@ -323,32 +323,32 @@ json_t *fw_acpi_json_table(const struct fw_acpi_table *t)
 {
 	json_t *o = json_object();
 	char name[16];
-	json_object_set_new(o, "signature", json_string(t->signature));
-	json_object_set_new(o, "name", json_string(fw_acpi_table_name(t, name, sizeof(name))));
-	json_object_set_new(o, "length", json_integer(t->length));
-	json_object_set_new(o, "revision", json_integer(t->revision));
-	json_object_set_new(o, "checksum_ok",
+	json_object_set_new_nocheck(o, "signature", json_string(t->signature));
+	json_object_set_new_nocheck(o, "name", json_string(fw_acpi_table_name(t, name, sizeof(name))));
+	json_object_set_new_nocheck(o, "length", json_integer(t->length));
+	json_object_set_new_nocheck(o, "revision", json_integer(t->revision));
+	json_object_set_new_nocheck(o, "checksum_ok",
 			    t->checksum_state == FW_ACPI_CHECKSUM_NONE ? json_null() : json_boolean(t->checksum_state == FW_ACPI_CHECKSUM_OK));
-	json_object_set_new(o, "checksum", t->checksum_state == FW_ACPI_CHECKSUM_NONE ? json_string("none") : fw_json_hex(t->checksum));
-	json_object_set_new(o, "oem_id", json_string(t->oem_id));
-	json_object_set_new(o, "oem_table_id", json_string(t->oem_table_id));
+	json_object_set_new_nocheck(o, "checksum", t->checksum_state == FW_ACPI_CHECKSUM_NONE ? json_string("none") : fw_json_hex(t->checksum));
+	json_object_set_new_nocheck(o, "oem_id", json_string(t->oem_id));
+	json_object_set_new_nocheck(o, "oem_table_id", json_string(t->oem_table_id));
 	if (t->has_header) {
-		json_object_set_new(o, "oem_revision", fw_json_hex(t->oem_revision));
-		json_object_set_new(o, "creator_id", json_string(t->creator_id));
-		json_object_set_new(o, "creator_revision", fw_json_hex(t->creator_revision));
+		json_object_set_new_nocheck(o, "oem_revision", fw_json_hex(t->oem_revision));
+		json_object_set_new_nocheck(o, "creator_id", json_string(t->creator_id));
+		json_object_set_new_nocheck(o, "creator_revision", fw_json_hex(t->creator_revision));
 	}
-	json_object_set_new(o, "description", t->decoder ? json_string(t->decoder->name) : json_null());
+	json_object_set_new_nocheck(o, "description", t->decoder ? json_string(t->decoder->name) : json_null());
 	if (t->address)
-		json_object_set_new(o, "address", fw_json_hex(t->address));
+		json_object_set_new_nocheck(o, "address", fw_json_hex(t->address));
 	if (t->origin)
-		json_object_set_new(o, "origin", json_string(t->origin));
+		json_object_set_new_nocheck(o, "origin", json_string(t->origin));
 	if (t->truncated)
-		json_object_set_new(o, "truncated", json_true());
+		json_object_set_new_nocheck(o, "truncated", json_true());
 	json_t *dec = decoded_json(t);
 	if (dec)
-		json_object_set_new(o, "decoded", dec);
+		json_object_set_new_nocheck(o, "decoded", dec);
 	if (t->diags)
-		json_object_set_new(o, "diagnostics", fw_json_diags(t->diags, true));
+		json_object_set_new_nocheck(o, "diagnostics", fw_json_diags(t->diags, true));
 	return o;
 }
 
@@ -366,13 +366,13 @@ json_t *fw_acpi_json_set_head(const struct fw_acpi_set *s)
 {
 	json_t *doc = json_object();
 	json_t *src = json_object();
-	json_object_set_new(src, "path", s->path ? json_string(s->path) : json_null());
-	json_object_set_new(src, "kind", json_string(fw_acpi_source_name(s->source)));
-	json_object_set_new(src, "tables", json_integer((json_int_t)s->ntables));
-	json_object_set_new(doc, "input", src);
-	json_object_set_new(doc, "tables", json_array());
+	json_object_set_new_nocheck(src, "path", s->path ? json_string(s->path) : json_null());
+	json_object_set_new_nocheck(src, "kind", json_string(fw_acpi_source_name(s->source)));
+	json_object_set_new_nocheck(src, "tables", json_integer((json_int_t)s->ntables));
+	json_object_set_new_nocheck(doc, "input", src);
+	json_object_set_new_nocheck(doc, "tables", json_array());
 	if (s->diags)
-		json_object_set_new(doc, "diagnostics", fw_json_diags(s->diags, false));
+		json_object_set_new_nocheck(doc, "diagnostics", fw_json_diags(s->diags, false));
 	return doc;
 }
 

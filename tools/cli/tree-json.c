@@ -136,32 +136,32 @@ static json_t *offset_json(uint64_t off, bool hex)
 static json_t *node_object(const struct fw_node *n, unsigned flags, bool children)
 {
 	json_t *o = json_object();
-	json_object_set_new(o, "kind", json_string(fw_node_kind_name(n->kind)));
-	json_object_set_new(o, "type", json_string(n->type ? n->type : ""));
-	json_object_set_new(o, "offset", offset_json(n->offset, false));
-	json_object_set_new(o, "offset_hex", offset_json(n->offset, true));
-	json_object_set_new(o, "size", json_integer((json_int_t)n->size));
-	json_object_set_new(o, "header_size", json_integer((json_int_t)n->header_size));
+	json_object_set_new_nocheck(o, "kind", json_string(fw_node_kind_name(n->kind)));
+	json_object_set_new_nocheck(o, "type", json_string(n->type ? n->type : ""));
+	json_object_set_new_nocheck(o, "offset", offset_json(n->offset, false));
+	json_object_set_new_nocheck(o, "offset_hex", offset_json(n->offset, true));
+	json_object_set_new_nocheck(o, "size", json_integer((json_int_t)n->size));
+	json_object_set_new_nocheck(o, "header_size", json_integer((json_int_t)n->header_size));
 	if (n->has_guid) {
 		char g[FW_GUID_STR_LEN];
-		json_object_set_new(o, "guid", json_string(fw_guid_format(&n->guid, g)));
+		json_object_set_new_nocheck(o, "guid", json_string(fw_guid_format(&n->guid, g)));
 	}
 	if (n->name)
-		json_object_set_new(o, "name", json_string(n->name));
+		json_object_set_new_nocheck(o, "name", json_string(n->name));
 	if (n->text)
-		json_object_set_new(o, "text", json_string(n->text));
+		json_object_set_new_nocheck(o, "text", json_string(n->text));
 	if (n->flags) {
 		char fl[96];
 		json_t *arr = json_array();
 		fw_node_flags_text(n, fl, sizeof(fl));
 		for (char *tok = strtok(fl, ","); tok; tok = strtok(NULL, ","))
 			json_array_append_new(arr, json_string(tok));
-		json_object_set_new(o, "flags", arr);
+		json_object_set_new_nocheck(o, "flags", arr);
 	}
 	if (flags & FW_JSON_CRC32) {
 		char c[12];
 		snprintf(c, sizeof(c), "%08X", fw_crc32(n->data.p, n->data.len));
-		json_object_set_new(o, "crc32", json_string(c));
+		json_object_set_new_nocheck(o, "crc32", json_string(c));
 	}
 	json_t *fields = json_object();
 	for (const struct fw_field_value *f = n->fields; f; f = f->next) {
@@ -178,20 +178,20 @@ static json_t *node_object(const struct fw_node *n, unsigned flags, bool childre
 			json_object_set_new(fields, old, field_json(f));
 		free(cleaned);
 	}
-	json_object_set_new(o, "fields", fields);
+	json_object_set_new_nocheck(o, "fields", fields);
 	json_t *diags = json_array();
 	for (const struct fw_diag *d = n->diags; d; d = d->next) {
 		json_t *dj = json_object();
-		json_object_set_new(dj, "severity", json_string(fw_diag_severity_name(d->severity)));
-		json_object_set_new(dj, "offset", offset_json(d->offset, false));
-		json_object_set_new(dj, "message", json_string(d->msg));
+		json_object_set_new_nocheck(dj, "severity", json_string(fw_diag_severity_name(d->severity)));
+		json_object_set_new_nocheck(dj, "offset", offset_json(d->offset, false));
+		json_object_set_new_nocheck(dj, "message", json_string(d->msg));
 		json_array_append_new(diags, dj);
 	}
-	json_object_set_new(o, "diagnostics", diags);
+	json_object_set_new_nocheck(o, "diagnostics", diags);
 	json_t *kids = json_array();
 	for (const struct fw_node *c = children ? n->first_child : NULL; c; c = c->next)
 		json_array_append_new(kids, fw_node_to_json(c, flags));
-	json_object_set_new(o, "children", kids);
+	json_object_set_new_nocheck(o, "children", kids);
 	return o;
 }
 
@@ -205,19 +205,19 @@ static json_t *tree_input_json(const struct fw_tree *t, const char *kind)
 {
 	json_t *doc = json_object();
 	json_t *in = json_object();
-	json_object_set_new(in, "path", t->input_path ? json_string(t->input_path) : json_null());
-	json_object_set_new(in, "size", json_integer((json_int_t)t->input_len));
+	json_object_set_new_nocheck(in, "path", t->input_path ? json_string(t->input_path) : json_null());
+	json_object_set_new_nocheck(in, "size", json_integer((json_int_t)t->input_len));
 	char sha[FW_SHA256_HEX_LEN];
-	json_object_set_new(in, "sha256", json_string(fw_sha256_hex(t->input, t->input_len, sha)));
-	json_object_set_new(in, "kind", json_string(kind ? kind : "unknown"));
-	json_object_set_new(doc, "input", in);
+	json_object_set_new_nocheck(in, "sha256", json_string(fw_sha256_hex(t->input, t->input_len, sha)));
+	json_object_set_new_nocheck(in, "kind", json_string(kind ? kind : "unknown"));
+	json_object_set_new_nocheck(doc, "input", in);
 	return doc;
 }
 
 json_t *fw_tree_to_json(const struct fw_tree *t, const char *kind, unsigned flags)
 {
 	json_t *doc = tree_input_json(t, kind);
-	json_object_set_new(doc, "root", t->root ? fw_node_to_json(t->root, flags) : json_null());
+	json_object_set_new_nocheck(doc, "root", t->root ? fw_node_to_json(t->root, flags) : json_null());
 	return doc;
 }
 
@@ -227,49 +227,61 @@ json_t *fw_tree_to_json(const struct fw_tree *t, const char *kind, unsigned flag
 
 #define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER)
 
-/* s with `depth` levels of indentation after each line break */
-static void put_indented(FILE *f, const char *s, size_t len, unsigned depth)
+struct node_at {
+	const struct fw_node *n;
+	unsigned flags;
+};
+
+static bool write_node(struct fw_json_writer *w, const struct fw_node *n, unsigned flags, unsigned depth);
+
+/* The "children" member of a node: each child built, written and freed in turn. */
+static bool write_children(struct fw_json_writer *w, void *ctx, json_t *value, unsigned depth)
 {
-	fw_json_put_indented(f, s, len, 2 * depth);
+	const struct node_at *at = ctx;
+	if (!at->n->first_child)
+		return fw_json_write_value(w, value, depth);
+	fw_json_write_raw(w, "[", 1);
+	for (const struct fw_node *c = at->n->first_child; c; c = c->next) {
+		fw_json_write_break(w, depth + 1, c != at->n->first_child);
+		if (!write_node(w, c, at->flags, depth + 1))
+			return false;
+		if (c->next)
+			fw_json_write_raw(w, ",", 1);
+	}
+	fw_json_write_break(w, depth, false);
+	fw_json_write_raw(w, "]", 1);
+	return true;
 }
 
-static void write_node(FILE *f, const struct fw_node *n, unsigned flags, unsigned depth)
+static bool write_node(struct fw_json_writer *w, const struct fw_node *n, unsigned flags, unsigned depth)
 {
 	json_t *o = node_object(n, flags, false);
-	char *s = fw_json_dumps(o, DUMP_FLAGS);
+	struct node_at at = {n, flags};
+	bool ok = fw_json_write_object(w, o, depth, "children", write_children, &at);
 	json_decref(o);
-	size_t len = strlen(s);
-	static const char empty_tail[] = "[]\n}"; /* the object ends with "children": []\n} */
-	if (!n->first_child || len < sizeof(empty_tail) - 1) {
-		put_indented(f, s, len, depth);
-		free(s);
-		return;
-	}
-	put_indented(f, s, len - (sizeof(empty_tail) - 1), depth);
-	free(s);
-	fputs("[\n", f);
-	for (const struct fw_node *c = n->first_child; c; c = c->next) {
-		fprintf(f, "%*s", (int)(2 * (depth + 2)), "");
-		write_node(f, c, flags, depth + 2);
-		fputs(c->next ? ",\n" : "\n", f);
-	}
-	fprintf(f, "%*s]\n%*s}", (int)(2 * (depth + 1)), "", (int)(2 * depth), "");
+	return ok;
+}
+
+struct tree_at {
+	const struct fw_tree *t;
+	unsigned flags;
+};
+
+static bool write_root(struct fw_json_writer *w, void *ctx, json_t *value, unsigned depth)
+{
+	const struct tree_at *at = ctx;
+	return at->t->root ? write_node(w, at->t->root, at->flags, depth) : fw_json_write_value(w, value, depth);
 }
 
 bool fw_tree_write_json(FILE *f, const struct fw_tree *t, const char *kind, unsigned flags)
 {
 	json_t *doc = tree_input_json(t, kind);
-	char *s = fw_json_dumps(doc, DUMP_FLAGS);
+	json_object_set_new_nocheck(doc, "root", json_null()); /* written by write_root */
+	struct fw_json_writer w;
+	fw_json_writer_init(&w, f, DUMP_FLAGS);
+	struct tree_at at = {t, flags};
+	bool ok = fw_json_write_object(&w, doc, 0, "root", write_root, &at);
 	json_decref(doc);
-	/* {"input": {...}} without its closing "\n}": the root follows as the second member */
-	size_t len = strlen(s);
-	put_indented(f, s, len - 2, 0);
-	free(s);
-	fputs(",\n  \"root\": ", f);
-	if (t->root)
-		write_node(f, t->root, flags, 1);
-	else
-		fputs("null", f);
-	fputs("\n}\n", f);
-	return !ferror(f);
+	fw_json_write_raw(&w, "\n", 1);
+	return fw_json_writer_end(&w) == 0 && ok;
 }
