@@ -740,6 +740,15 @@ static bool parse_entry(struct fw_cache_entry *e, const char *sha, const char *r
 				break;
 			}
 			expanded += (size_t)len;
+			/* one run over the whole blob (a module stored whole): a view into the entry's bytes,
+			 * which live as long as the entry, instead of a copy */
+			if (nruns == 1 && r.off + 16 <= r.v.len && fw_le64(e->data + r.off) == 0 &&
+			    fw_le64(e->data + r.off + 8) == len && len > 0) {
+				r.off += 16;
+				const uint8_t *whole = get_bytes(&r, (size_t)len);
+				m->blobs[k].view = fw_view_make(whole, (size_t)len, base);
+				continue;
+			}
 			uint8_t *p = fw_arena_alloc(&e->arena, len ? (size_t)len : 1);
 			uint64_t at = 0; /* runs are in order and apart */
 			for (uint32_t k2 = 0; r.ok && k2 < nruns; k2++) {
