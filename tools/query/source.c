@@ -715,36 +715,6 @@ struct fw_settings *fw_source_settings(struct fw_source *src)
 	return &src->settings;
 }
 
-static int cmp_prompt(const void *a, const void *b, void *ctx)
-{
-	const struct fw_settings *s = ctx;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	int c = strcasecmp(s->items[x].prompt, s->items[y].prompt);
-	return c ? c : (x > y) - (x < y);
-}
-
-/* The first place in src->by_prompt whose setting has this prompt (case ignored), or where it
- * would be. Doctor asks for a few dozen prompts among thousands of settings: the index is sorted
- * once instead of every lookup comparing them all. */
-static uint32_t first_of_prompt(struct fw_source *src, const struct fw_settings *s, const char *prompt)
-{
-	if (!src->by_prompt) {
-		src->by_prompt = fw_xmalloc((s->n ? s->n : 1) * sizeof(*src->by_prompt));
-		for (uint32_t i = 0; i < s->n; i++)
-			src->by_prompt[i] = i;
-		qsort_r(src->by_prompt, s->n, sizeof(*src->by_prompt), cmp_prompt, (void *)s);
-	}
-	uint32_t lo = 0, hi = s->n;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (strcasecmp(s->items[src->by_prompt[mid]].prompt, prompt) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 const struct fw_setting *fw_source_setting(struct fw_source *src, const char *prompt)
 {
 	struct fw_settings *s = fw_source_settings(src);
@@ -761,11 +731,10 @@ const struct fw_setting *fw_source_setting(struct fw_source *src, const char *pr
 			src->cpu_module = g && strcmp(g, src->cpu.gen) == 0;
 		}
 	}
-	uint32_t at = first_of_prompt(src, s, prompt);
+	uint32_t from = 0;
 	const struct fw_setting *first = NULL, *current = NULL, *gen = NULL, *it;
 	bool other_gen_only = src->cpu_module;
-	/* the settings with this prompt in list order, as fw_settings_find gives them */
-	for (; at < s->n && strcasecmp((it = &s->items[src->by_prompt[at]])->prompt, prompt) == 0; at++) {
+	while ((it = fw_settings_find(s, prompt, &from))) {
 		const char *g = src->cpu.gen ? fw_module_generation(it->fp->module->name) : NULL;
 		bool mine = g && strcmp(g, src->cpu.gen) == 0;
 		other_gen_only = other_gen_only && g && !mine;
@@ -1075,7 +1044,6 @@ void fw_source_close(struct fw_source *src)
 		fw_inventory_free(&src->inventory);
 	if (src->settings_built)
 		fw_settings_free(&src->settings);
-	free(src->by_prompt);
 	fw_varlist_free(&src->vars);
 	fw_tree_free(src->vars_tree);
 	if (src->have_vars_in)

@@ -87,7 +87,6 @@ struct fw_source {
 	/* settings built from the forms and bound to the variables */
 	bool settings_built;
 	struct fw_settings settings;
-	uint32_t *by_prompt; /* the settings' indexes in prompt order (case ignored), then in their own; built on the first lookup */
 	/* the settings as flat records (from the settings, or read from a list) */
 	bool list_built, have_list;
 	bool list_from_fwattrs; /* the list is the machine's firmware-attributes class (no forms) */
