@@ -56,6 +56,16 @@ same image-ref-cold "$T_DIR/ref.fwsnap" --image-dir "$T_DIR/images"
 	pass cache-written || fail cache-written "$(ls "$T_DIR/xdg/fwlens" 2>&1)"
 # warm: the same answers with no image at all
 same image-ref-warm "$T_DIR/ref.fwsnap"
+# the PCI names libpci found are kept beside the entries, for the database file named with its state,
+# once each: a warm doctor names the GPUs without loading the database
+NAMES="$T_DIR/xdg/fwlens/pci-names.idx"
+GB202="NVIDIA Corporation GB202GL [RTX PRO 6000 Blackwell Server Edition]"
+[ "$(grep -c '^10de 2bb5 ' "$NAMES")" = 1 ] &&
+	grep -q "^10de 2bb5 [0-9a-f]\{64\} libpci 0x[0-9a-f]\{6\} $(wc -c <"$FWLENS_PCI_IDS") [0-9]* $(stat -c %i "$FWLENS_PCI_IDS") " "$NAMES" &&
+	grep -qF " $FWLENS_PCI_IDS	$GB202" "$NAMES" && pass pci-names-kept || fail pci-names-kept "$(head -c 300 "$NAMES" 2>&1)"
+# a name changed without the cache's key is not believed: libpci names the GPUs again, the same answers
+sed 's/\tNVIDIA Corporation GB202GL/\tForged Corp/' "$NAMES" >"$T_DIR/names" && cat "$T_DIR/names" >"$NAMES"
+grep -q "Forged Corp" "$NAMES" && same pci-names-forged-refused "$T_DIR/ref.fwsnap"
 same stored-image-warm "$T_DIR/full.fwsnap"
 # the image stored in a snapshot is hashed once: remembered by the snapshot's path, size, time and inode
 same stored-image-warm-again "$T_DIR/full.fwsnap"

@@ -2,7 +2,7 @@
 # The cache of decoded firmware is as trusted as the user's own files, and no more: a folder writable
 # by group or others, or owned by another user, is not used (one warning naming it, the same output
 # as --no-cache, nothing written in it), nor an entry owned by another user; folders are made 0700 and files 0600 under any umask; a
-# link planted for images.idx or for an entry is neither read nor written through (the target keeps
+# link planted for images.idx, pci-names.idx or for an entry is neither read nor written through (the target keeps
 # its bytes); a forged entry with a recomputed SHA-256 is a miss (the output is --no-cache's) and is
 # replaced; eviction removes only the names the cache writes; a longer images.idx than its bound is
 # rebuilt.
@@ -64,8 +64,8 @@ fi
 mkdir "$T_DIR/u"
 (umask 000 && fwlens doctor "$T_DIR/full.fwsnap" --cache-dir "$T_DIR/u/a/cache" -q >/dev/null)
 [ "$(stat -c %a "$T_DIR/u/a") $(stat -c %a "$T_DIR/u/a/cache")" = "700 700" ] &&
-	[ "$(stat -c %a "$T_DIR/u/a/cache/$NAME") $(stat -c %a "$T_DIR/u/a/cache/hmac.key") $(stat -c %a "$T_DIR/u/a/cache/images.idx")" = "600 600 600" ] &&
-	[ "$(ls -A "$T_DIR/u/a/cache" | wc -l)" = 3 ] && pass umask-000-modes ||
+	[ "$(stat -c %a "$T_DIR/u/a/cache/$NAME") $(stat -c %a "$T_DIR/u/a/cache/hmac.key") $(stat -c %a "$T_DIR/u/a/cache/images.idx") $(stat -c %a "$T_DIR/u/a/cache/pci-names.idx")" = "600 600 600 600" ] &&
+	[ "$(ls -A "$T_DIR/u/a/cache" | wc -l)" = 4 ] && pass umask-000-modes ||
 	fail umask-000-modes "$(ls -lAR "$T_DIR/u" | tr '\n' ' ' | head -c 400)"
 
 # a link planted for images.idx: not read, not written through; replaced by the cache's own file
@@ -77,6 +77,14 @@ grep -q "warning: the cache file $T_DIR/cidx/images.idx is a symbolic link: not 
 	[ "$(cat "$T_DIR/victim")" = "keep me" ] && [ -f "$T_DIR/cidx/images.idx" ] && [ ! -L "$T_DIR/cidx/images.idx" ] &&
 	grep -q "^$SHA " "$T_DIR/cidx/images.idx" && pass idx-link-not-followed ||
 	fail idx-link-not-followed "$(head -c 300 "$T_DIR/err") $(cat "$T_DIR/victim")"
+# the same for pci-names.idx (the PCI names libpci found): not read, not written through, replaced
+printf 'keep me too\n' >"$T_DIR/victim2"
+rm -f "$T_DIR/cidx/pci-names.idx" && ln -s "$T_DIR/victim2" "$T_DIR/cidx/pci-names.idx"
+same names-link-output "$T_DIR/want-full.json" "$T_DIR/cidx" "$T_DIR/full.fwsnap"
+grep -q "warning: the cache file $T_DIR/cidx/pci-names.idx is a symbolic link: not used$" "$T_DIR/err" &&
+	[ "$(cat "$T_DIR/victim2")" = "keep me too" ] && [ -f "$T_DIR/cidx/pci-names.idx" ] && [ ! -L "$T_DIR/cidx/pci-names.idx" ] &&
+	grep -q "^10de 2bb5 " "$T_DIR/cidx/pci-names.idx" && pass names-link-not-followed ||
+	fail names-link-not-followed "$(head -c 300 "$T_DIR/err") $(cat "$T_DIR/victim2")"
 
 # a link planted for an entry: not read (the output of --no-cache), then replaced, its target kept
 mkdir -m 700 "$T_DIR/clink"

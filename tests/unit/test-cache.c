@@ -663,3 +663,83 @@ TEST(cache_finds_images_by_hash_and_remembers_them)
 	CHECK_EQ(err.code, FW_E_NOT_FOUND);
 	fw_sysroot_remove(dir);
 }
+
+/* The lines of a file, counted. */
+static unsigned count_lines(const char *path)
+{
+	size_t n = 0;
+	char *p = (char *)fw_test_read_file(path, &n);
+	unsigned lines = 0;
+	for (size_t i = 0; p && i < n; i++)
+		lines += p[i] == '\n';
+	free(p);
+	return lines;
+}
+
+/* PCI names libpci found (the tests' list) are remembered in the cache, found and not found, once
+ * each; a later run recalls them (a line made with the key is believed, whatever libpci would say);
+ * a line changed without the key is not, and libpci answers again. */
+TEST(cache_remembers_pci_names_of_the_database)
+{
+	char dir[] = "/tmp/fwlens-test-cache.XXXXXX";
+	CHECK(fw_sysroot_new(dir));
+	struct fw_cache c = cache_at(dir, 0, RULES_1);
+	char path[400], buf[160];
+	snprintf(path, sizeof(path), "%s/pci-names.idx", dir);
+	struct fw_cache_names run1, run2, run3; /* one per run */
+	/* no key yet (no entry stored): names are looked up, nothing is written */
+	fw_cache_names_use(&run1, &c);
+	CHECK_STR(fw_pci_device_name(0x10DE, 0x2BB5, buf, sizeof(buf)),
+		  "NVIDIA Corporation GB202GL [RTX PRO 6000 Blackwell Server Edition] (10de:2bb5)");
+	CHECK(access(path, F_OK) != 0);
+	CHECK(store_raw(&c, SHA_A)); /* makes the key */
+	fw_cache_names_use(&run2, &c);
+	CHECK_STR(fw_pci_device_name(0x10DE, 0x2BB5, buf, sizeof(buf)),
+		  "NVIDIA Corporation GB202GL [RTX PRO 6000 Blackwell Server Edition] (10de:2bb5)");
+	CHECK_STR(fw_pci_device_name(0x10DE, 0xFFF0, buf, sizeof(buf)), "10de:fff0");
+	CHECK_STR(fw_pci_device_name(0x10DE, 0x2BB5, buf, sizeof(buf)),
+		  "NVIDIA Corporation GB202GL [RTX PRO 6000 Blackwell Server Edition] (10de:2bb5)");
+	CHECK_STR(fw_pci_device_name(0x10DE, 0xFFF0, buf, sizeof(buf)), "10de:fff0");
+	CHECK_EQ(count_lines(path), 2); /* asked twice, remembered once */
+	size_t n = 0;
+	char *text = (char *)fw_test_read_file(path, &n);
+	CHECK(text && n > 80);
+	if (!text || n <= 80) {
+		fw_pci_names_memo(NULL);
+		free(text);
+		fw_sysroot_remove(dir);
+		return;
+	}
+	CHECK(strncmp(text, "10de 2bb5 ", 10) == 0);
+	CHECK(strstr(text, "tests/data/pci/pci.ids\tNVIDIA Corporation GB202GL [RTX PRO 6000 Blackwell Server Edition]\n"));
+	CHECK(strstr(text, "tests/data/pci/pci.ids\t\n")); /* 10de:fff0: not in the database */
+	CHECK(strstr(text, "libpci 0x"));
+	/* a line made with the folder's key for the same database is recalled, not looked up */
+	const char *db = text + 75, *tab = strchr(db, '\t');
+	CHECK(tab != NULL);
+	uint8_t key[FW_CACHE_KEY_LEN], mac[FW_SHA256_LEN];
+	CHECK(read_key(dir, key));
+	char *body = fw_xasprintf("10de 2bb1 %.*s\tRecalled name", (int)(tab - db), db);
+	CHECK(fw_cache_mac(key, (const uint8_t *)body, strlen(body), mac));
+	char hex[FW_SHA256_HEX_LEN];
+	char *line = fw_xasprintf("10de 2bb1 %s %.*s\tRecalled name\n", fw_hex(mac, sizeof(mac), hex), (int)(tab - db), db);
+	/* and the same line with another name but the MAC unchanged is not */
+	char *forged = fw_xasprintf("10de 2bb5 %.64s %.*s\tForged name\n", text + 10, (int)(tab - db), db);
+	char *all = fw_xasprintf("%s%s", forged, line);
+	CHECK(put_file(path, all, strlen(all)));
+	fw_cache_names_use(&run3, &c);
+	CHECK_STR(fw_pci_device_name(0x10DE, 0x2BB1, buf, sizeof(buf)), "Recalled name (10de:2bb1)");
+	CHECK_STR(fw_pci_device_name(0x10DE, 0x2BB5, buf, sizeof(buf)),
+		  "NVIDIA Corporation GB202GL [RTX PRO 6000 Blackwell Server Edition] (10de:2bb5)");
+	CHECK_EQ(count_lines(path), 3); /* libpci's answer for 2bb5 appended */
+	fw_pci_names_memo(NULL);
+	free(run1.text);
+	free(run2.text);
+	free(run3.text);
+	free(all);
+	free(forged);
+	free(line);
+	free(body);
+	free(text);
+	fw_sysroot_remove(dir);
+}

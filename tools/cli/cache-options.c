@@ -79,6 +79,9 @@ int fw_cli_cache_setup(struct fw_cli *cli, struct fw_source_options *so)
 			cache.dir = NULL;
 			free(dir);
 		}
+		/* PCI names found before are recalled from the cache, not from the whole database */
+		static struct fw_cache_names names;
+		fw_cache_names_use(&names, &cache);
 	}
 	so->cache = cache.dir ? &cache : NULL;
 	return 0;

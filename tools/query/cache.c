@@ -27,6 +27,7 @@
 #define MAX_MATCHES (1u << 20)
 #define KEY_FILE "hmac.key"
 #define INDEX_FILE "images.idx"
+#define NAMES_FILE "pci-names.idx"
 /* A temporary file younger than this may be a store under way: eviction leaves it. */
 #define TEMP_STALE_SECONDS 3600
 
@@ -403,11 +404,12 @@ static void evict(const struct fw_cache *c, int dfd)
 	while ((e = readdir(d)) && n < 100000) {
 		bool temp = false, entry = entry_named(e->d_name, &temp);
 		struct stat st;
-		if ((!entry && strcmp(e->d_name, INDEX_FILE) != 0) ||
+		bool index = strcmp(e->d_name, INDEX_FILE) == 0 || strcmp(e->d_name, NAMES_FILE) == 0;
+		if ((!entry && !index) ||
 		    fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
 			continue;
 		total += (uint64_t)st.st_size;
-		/* the index stays (it has a bound of its own); a young temporary file may be a store under way */
+		/* the indexes stay (they have a bound of their own); a young temporary file may be a store under way */
 		if (!entry || (temp && now - st.st_mtime < TEMP_STALE_SECONDS))
 			continue;
 		if (n == cap) {
@@ -738,6 +740,15 @@ static bool parse_entry(struct fw_cache_entry *e, const char *sha, const char *r
 				break;
 			}
 			expanded += (size_t)len;
+			/* one run over the whole blob (a module stored whole): a view into the entry's bytes,
+			 * which live as long as the entry, instead of a copy */
+			if (nruns == 1 && r.off + 16 <= r.v.len && fw_le64(e->data + r.off) == 0 &&
+			    fw_le64(e->data + r.off + 8) == len && len > 0) {
+				r.off += 16;
+				const uint8_t *whole = get_bytes(&r, (size_t)len);
+				m->blobs[k].view = fw_view_make(whole, (size_t)len, base);
+				continue;
+			}
 			uint8_t *p = fw_arena_alloc(&e->arena, len ? (size_t)len : 1);
 			uint64_t at = 0; /* runs are in order and apart */
 			for (uint32_t k2 = 0; r.ok && k2 < nruns; k2++) {
@@ -1035,11 +1046,12 @@ static bool idx_lookup(const struct fw_cache *c, const char *key, const struct s
 	return found;
 }
 
-/* Append a line to the index when it is the user's own regular file and stays in its bound, in one
- * write (a run at the same time tears no line); false when it is not to be appended to. */
-static bool idx_append(int dfd, const char *line)
+/* Append a line to an index (images.idx, pci-names.idx) when it is the user's own regular file and
+ * stays in its bound, in one write (a run at the same time tears no line); false when it is not to
+ * be appended to. */
+static bool idx_append(int dfd, const char *file, const char *line)
 {
-	int fd = openat(dfd, INDEX_FILE, O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int fd = openat(dfd, file, O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return false;
 	struct stat st;
@@ -1103,7 +1115,7 @@ static void idx_remember(const struct fw_cache *c, const char *key, const struct
 		unsigned long long size = (unsigned long long)st->st_size, ino = (unsigned long long)st->st_ino;
 		if (idx_mac(k, sha, size, mtime_ns(st), ino, key, mac)) {
 			char *line = fw_xasprintf("%s %llu %llu %llu %s %s\n", sha, size, mtime_ns(st), ino, mac, key);
-			if (!idx_append(dfd, line))
+			if (!idx_append(dfd, INDEX_FILE, line))
 				idx_rebuild(c, dfd, k, line);
 			free(line);
 		}
@@ -1176,4 +1188,113 @@ char *fw_cache_find_image(const struct fw_cache *c, const char *dir, const char 
 	if (!found)
 		fw_error_set(err, FW_E_NOT_FOUND, "no file in %s has SHA-256 %s", dir, sha);
 	return found;
+}
+
+/* ---- PCI names libpci found (tools/host/pci-names.h) ---- */
+
+/* The hex MAC of a names line: over "VVVV DDDD DATABASE<tab>NAME". */
+static bool names_mac(const uint8_t key[FW_CACHE_KEY_LEN], uint16_t vendor, uint16_t device, const char *db,
+		      const char *name, char hex[FW_SHA256_HEX_LEN])
+{
+	char *text = fw_xasprintf("%04x %04x %s\t%s", vendor, device, db, name);
+	uint8_t mac[FW_SHA256_LEN];
+	bool ok = fw_cache_mac(key, (const uint8_t *)text, strlen(text), mac);
+	fw_hex(mac, sizeof(mac), hex);
+	free(text);
+	return ok;
+}
+
+/* The file and the key, once per run, when both are the user's own (read_own). */
+static void names_read(struct fw_cache_names *n)
+{
+	n->read = true;
+	bool refused;
+	int dfd = open_dir(n->cache, false, &refused);
+	if (dfd < 0)
+		return;
+	uint8_t *data = NULL;
+	size_t len = 0;
+	n->keyed = get_key(n->cache, dfd, false, n->key, &refused);
+	if (n->keyed && read_own(n->cache, dfd, NAMES_FILE, false, FW_CACHE_MAX_INDEX, &data, &len)) {
+		n->text = (char *)data;
+		n->len = len;
+	} else {
+		free(data);
+	}
+	close(dfd);
+}
+
+static bool names_recall(void *ctx, const char *db, uint16_t vendor, uint16_t device, char *name, size_t len)
+{
+	struct fw_cache_names *n = ctx;
+	if (!n->read)
+		names_read(n);
+	if (!n->keyed || !n->text)
+		return false;
+	char head[16];
+	snprintf(head, sizeof(head), "%04x %04x ", vendor, device);
+	const size_t dblen = strlen(db), at_db = 10 + 64 + 1; /* "VVVV DDDD " HMAC ' ' */
+	const char *line;
+	size_t at = 0, ll;
+	while (next_line(n->text, n->len, &at, &line, &ll)) {
+		if (ll < at_db + dblen + 1 || memcmp(line, head, 10) != 0 || !hex_run(line + 10, 64) ||
+		    line[74] != ' ' || memcmp(line + at_db, db, dblen) != 0 || line[at_db + dblen] != '\t')
+			continue;
+		const char *nm = line + at_db + dblen + 1;
+		size_t nl = ll - at_db - dblen - 1;
+		if (nl >= len || memchr(nm, '\0', nl))
+			continue;
+		memcpy(name, nm, nl);
+		name[nl] = 0;
+		char want[FW_SHA256_HEX_LEN];
+		if (names_mac(n->key, vendor, device, db, name, want) && CRYPTO_memcmp(want, line + 10, 64) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Only into a cache folder and key that exist (made by the first store of an entry): naming
+ * devices alone makes no cache folder. */
+static void names_remember(void *ctx, const char *db, uint16_t vendor, uint16_t device, const char *name)
+{
+	struct fw_cache_names *n = ctx;
+	if (strpbrk(name, "\t\n") || strchr(db, '\n'))
+		return;
+	bool refused;
+	int dfd = open_dir(n->cache, false, &refused);
+	if (dfd < 0)
+		return;
+	uint8_t key[FW_CACHE_KEY_LEN];
+	char mac[FW_SHA256_HEX_LEN];
+	if (get_key(n->cache, dfd, false, key, &refused) && names_mac(key, vendor, device, db, name, mac)) {
+		char *line = fw_xasprintf("%04x %04x %s %s\t%s\n", vendor, device, mac, db, name);
+		size_t ll = strlen(line);
+		struct fw_error err;
+		fw_error_clear(&err);
+		if (!idx_append(dfd, NAMES_FILE, line))
+			replace_file(n->cache, dfd, NAMES_FILE, (const uint8_t *)line, ll, &err);
+		/* asked again in this run (a GPU of the same model): recalled from here */
+		if (!n->keyed || memcmp(n->key, key, sizeof(key)) != 0) {
+			free(n->text);
+			n->text = NULL;
+			n->len = 0;
+		}
+		memcpy(n->key, key, sizeof(key));
+		n->keyed = n->read = true;
+		n->text = fw_xrealloc(n->text, n->len + ll + 1);
+		if (n->len && n->text[n->len - 1] != '\n') /* a torn last line stays apart */
+			n->text[n->len++] = '\n';
+		memcpy(n->text + n->len, line, ll);
+		n->len += ll;
+		free(line);
+	}
+	close(dfd);
+}
+
+void fw_cache_names_use(struct fw_cache_names *n, const struct fw_cache *c)
+{
+	memset(n, 0, sizeof(*n));
+	n->cache = c;
+	n->memo = (struct fw_pci_names_memo){names_recall, names_remember, n};
+	fw_pci_names_memo(c && c->dir ? &n->memo : NULL);
 }

@@ -18,6 +18,11 @@
  *                              files not named by their hash and images stored in snapshots
  *                              ("PATH<tab>MEMBER") are hashed once; at most FW_CACHE_MAX_INDEX
  *                              bytes (a longer index is not read, and is rebuilt)
+ *   DIR/pci-names.idx          PCI device names libpci found in its database (tools/host/pci-names.h),
+ *                              "VVVV DDDD HMAC DATABASE<tab>NAME" lines (the HMAC over the line
+ *                              without it; DATABASE: the file's path and state, a changed file is
+ *                              a miss), so a warm doctor does not load the database; at most
+ *                              FW_CACHE_MAX_INDEX bytes (a longer file is replaced)
  *   DIR/hmac.key               the MAC key: 32 random bytes, made on the first store, 0600
  *
  * What the cache trusts: its folder and files only when they are the user's own, as ssh treats
@@ -45,6 +50,7 @@
 #include <stdint.h>
 
 #include "ifr/hii.h"
+#include "tools/host/pci-names.h"
 #include "inventory.h"
 #include "parsers/arena.h"
 #include "parsers/hash.h"
@@ -155,5 +161,19 @@ void fw_cache_member_sha256(const struct fw_cache *c, const char *archive, const
 /* The file in `dir` whose SHA-256 is `sha256_hex`: DIR/SHA256 when it exists (checked), else every
  * regular file in it, hashed once (remembered through the cache). Returns a new path, or NULL. */
 char *fw_cache_find_image(const struct fw_cache *c, const char *dir, const char *sha256_hex, struct fw_error *err);
+
+/* PCI names through the cache (DIR/pci-names.idx): `n` (living until exit) becomes the memo of
+ * fw_pci_device_name. The file is read on the first name asked for; names found later are
+ * appended. */
+struct fw_cache_names {
+	const struct fw_cache *cache;
+	struct fw_pci_names_memo memo;
+	bool read;  /* the file was looked at */
+	char *text; /* its lines, then those remembered since (NULL: none) */
+	size_t len;
+	bool keyed;
+	uint8_t key[FW_CACHE_KEY_LEN];
+};
+void fw_cache_names_use(struct fw_cache_names *n, const struct fw_cache *c);
 
 #endif

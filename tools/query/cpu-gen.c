@@ -37,8 +37,10 @@ bool fw_cpu_read(struct fw_machine *m, uint32_t minimum, struct fw_cpu_gen *out)
 	bool have_model = false, first = true;
 	for (char *l = text; *l;) {
 		size_t n = strcspn(l, "\n");
-		char line[256];
-		snprintf(line, sizeof(line), "%.*s", (int)(n < 255 ? n : 255), l);
+		char line[256]; /* a copy, not snprintf: a machine of 256 CPUs has some 7,000 lines */
+		size_t c = n < 255 ? n : 255;
+		memcpy(line, l, c);
+		line[c] = '\0';
 		l += n + (l[n] ? 1 : 0);
 		char *colon = strchr(line, ':');
 		if (!colon)
