@@ -208,23 +208,25 @@ static void fields_text(const struct out *o, const struct fw_acpi_table *t)
 		matrix_text(o, d->matrix, d->matrix_n);
 		return;
 	}
-	const struct fw_acpi_part *fixed = &d->parts[0];
-	for (size_t i = 0; i < fixed->n; i++)
-		if (!all_zero(&fixed->v[i])) {
+	struct fw_acpi_value v;
+	struct fw_acpi_values it = fw_acpi_values_of(&d->parts[0]);
+	while (fw_acpi_values_next(&it, &v))
+		if (!all_zero(&v)) {
 			fputs("  ", o->f);
-			value_text(o, &fixed->v[i], ": ");
+			value_text(o, &v, ": ");
 			fputc('\n', o->f);
 		}
 	for (size_t k = 1; k < d->nparts; k++) {
 		const struct fw_acpi_part *p = &d->parts[k];
-		fprintf(o->f, "  @0x%03x %s", p->offset, p->what);
+		fprintf(o->f, "  @0x%03x %s", p->offset, fw_acpi_part_what(p));
 		if (!p->described)
 			fprintf(o->f, " (type 0x%" PRIx64 ", %u bytes)", p->type, p->length);
 		bool first = true;
-		for (size_t i = 0; i < p->n; i++)
-			if (!all_zero(&p->v[i])) {
+		it = fw_acpi_values_of(p);
+		while (fw_acpi_values_next(&it, &v))
+			if (!all_zero(&v)) {
 				fputs(first ? ": " : ", ", o->f);
-				value_text(o, &p->v[i], " ");
+				value_text(o, &v, " ");
 				first = false;
 			}
 		fputc('\n', o->f);
