@@ -276,12 +276,10 @@ const char *fw_ivrs_block_type_name(uint8_t type)
 /* The model and what the view shows of it, per part of the table's document. */
 struct ivrs_facts {
 	struct fw_ivrs m; /* first: the model other code reads */
-	const struct fw_ivrs_block **block_of;
-	const struct fw_ivrs_entry **entry_of; /* NULL for an END entry joined to its START */
-	const char **covers;                   /* per part: "  covers: ..." of an IVHD Linux uses */
-	const char ***features;                /* per part: Linux's EFR feature names */
-	size_t *nfeatures;
-	struct fw_acpi_cell **covered;         /* per part: first, last, count */
+	/* per block of the model (the part a block or entry is, and Linux's EFR feature names, are
+	   found when written: 1,000 tables keep no per-part arrays) */
+	const char **covers;                   /* "  covers: ..." of an IVHD Linux uses */
+	struct fw_acpi_cell **covered;         /* first, last, count */
 	const char *global_features[32];
 	size_t nglobal_features;
 	struct fw_acpi_cell *remap; /* variety, handle, bdf, iommu per special */
@@ -308,9 +306,28 @@ static void linux_msg(struct ivrs_ctx *c, const char *fmt, ...)
 	m->linux_messages[m->nlinux_messages++] = fw_arena_printf(c->a, "AMD-Vi: %s", buf);
 }
 
+/* Entries (and blocks) grow in a heap vector while the walk adds them and are kept at their
+ * exact size: arrays doubled in the arena left every smaller copy and the unused half behind
+ * (6 KB a table, as much as the rest of the model). */
+static void *grow(void *arr, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return arr;
+	*cap = *cap ? 2 * *cap : 8;
+	return fw_xrealloc(arr, *cap * elem);
+}
+
+static void *keep(struct fw_arena *a, void *heap, size_t n, size_t elem)
+{
+	void *kept = n ? fw_arena_memdup(a, heap, n * elem) : NULL;
+	free(heap);
+	return kept;
+}
+
 static struct fw_ivrs_entry *new_entry(struct ivrs_ctx *c, struct fw_ivrs_block *b, size_t *cap)
 {
-	b->entries = fw_acpi_grow(c->a, b->entries, cap, b->nentries + 1, sizeof(*b->entries));
+	(void)c;
+	b->entries = grow(b->entries, cap, b->nentries + 1, sizeof(*b->entries));
 	struct fw_ivrs_entry *e = &b->entries[b->nentries++];
 	memset(e, 0, sizeof(*e));
 	return e;
@@ -483,6 +500,7 @@ static void decode_entries(struct ivrs_ctx *c, struct fw_ivrs_block *b, const st
 		off += len;
 	}
 	close_open_range(c, b, &open);
+	b->entries = keep(c->a, b->entries, b->nentries, sizeof(*b->entries));
 }
 
 static int range_cmp(const void *x, const void *y)
@@ -715,7 +733,7 @@ void *fw_acpi_ivrs_decode(struct fw_acpi_table *t, struct fw_arena *a)
 		size_t off = r.offset;
 		uint8_t type = (uint8_t)r.type;
 		uint16_t len = (uint16_t)r.length;
-		m->blocks = fw_acpi_grow(a, m->blocks, &cap, m->nblocks + 1, sizeof(*m->blocks));
+		m->blocks = grow(m->blocks, &cap, m->nblocks + 1, sizeof(*m->blocks));
 		struct fw_ivrs_block *b = &m->blocks[m->nblocks++];
 		memset(b, 0, sizeof(*b));
 		b->offset = (uint32_t)off;
@@ -738,6 +756,7 @@ void *fw_acpi_ivrs_decode(struct fw_acpi_table *t, struct fw_arena *a)
 				     type, off, len);
 		}
 	}
+	m->blocks = keep(a, m->blocks, m->nblocks, sizeof(*m->blocks));
 	derive_linux(&c);
 	view_facts(t, a, x);
 	return m;
@@ -812,39 +831,38 @@ static const char *bdf_dup(struct fw_arena *a, uint16_t seg, uint16_t devid)
 	return fw_arena_strdup(a, fw_acpi_bdf_str(seg, devid, buf));
 }
 
-/* Which block and entry of the model each part of the document is, and the lists the view shows
- * that the model keeps in another form. */
+/* The block of the model a part of the document is (its offset), or NULL. */
+static const struct fw_ivrs_block *block_of(const struct fw_ivrs *m, const struct fw_acpi_part *p)
+{
+	size_t lo = 0, hi = m->nblocks;
+	while (lo < hi) { /* blocks in table order */
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->blocks[mid].offset < p->offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->nblocks && m->blocks[lo].offset == p->offset ? &m->blocks[lo] : NULL;
+}
+
+/* The entry of the model a device-entry part is, or NULL (an END entry joined to its START). */
+static const struct fw_ivrs_entry *entry_of(const struct fw_ivrs_block *b, const struct fw_acpi_part *p)
+{
+	for (size_t j = 0; b && j < b->nentries; j++)
+		if (b->entries[j].offset == p->offset)
+			return &b->entries[j];
+	return NULL;
+}
+
+/* The lists the view shows that the model keeps in another form, per block. */
 static void view_facts(struct fw_acpi_table *t, struct fw_arena *a, struct ivrs_facts *x)
 {
-	const struct fw_acpi_doc *d = t->doc;
+	(void)t;
 	const struct fw_ivrs *m = &x->m;
-	size_t n = d ? d->nparts : 0;
-	x->block_of = fw_arena_alloc(a, (n + 1) * sizeof(*x->block_of));
-	x->entry_of = fw_arena_alloc(a, (n + 1) * sizeof(*x->entry_of));
-	x->covers = fw_arena_alloc(a, (n + 1) * sizeof(*x->covers));
-	x->features = fw_arena_alloc(a, (n + 1) * sizeof(*x->features));
-	x->nfeatures = fw_arena_alloc(a, (n + 1) * sizeof(*x->nfeatures));
-	x->covered = fw_arena_alloc(a, (n + 1) * sizeof(*x->covered));
-	size_t bi = 0;
-	for (size_t k = 1; k < n; k++) {
-		const struct fw_acpi_part *p = &d->parts[k];
-		if (p->within) {
-			const struct fw_ivrs_block *b = x->block_of[p->within];
-			for (size_t j = 0; b && j < b->nentries && !x->entry_of[k]; j++)
-				if (b->entries[j].offset == p->offset)
-					x->entry_of[k] = &b->entries[j];
-			continue;
-		}
-		while (bi < m->nblocks && m->blocks[bi].offset < p->offset)
-			bi++;
-		if (bi >= m->nblocks || m->blocks[bi].offset != p->offset)
-			continue;
-		const struct fw_ivrs_block *b = x->block_of[k] = &m->blocks[bi];
-		if (b->has_efr) {
-			const char **names = fw_arena_alloc(a, 32 * sizeof(*names));
-			x->nfeatures[k] = fw_ivrs_efr_features(b->efr, b->efr2, names, 32);
-			x->features[k] = names;
-		}
+	x->covers = fw_arena_alloc(a, (m->nblocks + 1) * sizeof(*x->covers));
+	x->covered = fw_arena_alloc(a, (m->nblocks + 1) * sizeof(*x->covered));
+	for (size_t k = 0; k < m->nblocks; k++) {
+		const struct fw_ivrs_block *b = &m->blocks[k];
 		struct fw_acpi_cell *cells = x->covered[k] = fw_arena_alloc(a, (b->ncovered * 3 + 1) * sizeof(*cells));
 		char u[12], v[12];
 		for (size_t i = 0; i < b->ncovered; i++) {
@@ -1017,10 +1035,11 @@ static const char *bits_or_none(uint64_t v, const struct fw_bitfields *bits, str
 	return v ? fw_bitfields_str(v, bits, out->buf, sizeof(out->buf)) : "none";
 }
 
-static bool derive_block(const struct ivrs_facts *x, size_t part, const struct fw_ivrs_block *b, const char *name,
+static bool derive_block(const struct ivrs_facts *x, const struct fw_ivrs_block *b, const char *name,
 			 struct fw_acpi_derived *out)
 {
 	const struct fw_ivrs *m = &x->m;
+	size_t bi = (size_t)(b - m->blocks);
 	bool ivhd = b->is_ivhd, efr = ivhd && b->has_efr;
 	if (!strcmp(name, "TypeName")) {
 		out->s = fw_ivrs_block_type_name(b->type);
@@ -1068,8 +1087,9 @@ static bool derive_block(const struct ivrs_facts *x, size_t part, const struct f
 		return efr;
 	} else if (!strcmp(name, "EfrText")) {
 		char names[1024];
+		size_t n = fw_ivrs_efr_features(b->efr, b->efr2, out->names, 32);
 		snprintf(out->buf, sizeof(out->buf), "%s %s", fw_bitfields_str(b->efr, &fw_ivrs_efr_bits, names, sizeof(names)),
-			 linux_features(x->features[part], x->nfeatures[part], names + 512, 512));
+			 linux_features(out->names, n, names + 512, 512));
 		out->s = out->buf;
 		return efr;
 	} else if (!strcmp(name, "Efr2Text")) {
@@ -1079,8 +1099,8 @@ static bool derive_block(const struct ivrs_facts *x, size_t part, const struct f
 		out->s = out->buf;
 		return efr;
 	} else if (!strcmp(name, "EfrFeatures")) {
-		out->lines = x->features[part];
-		out->nlines = x->nfeatures[part];
+		out->nlines = fw_ivrs_efr_features(b->efr, b->efr2, out->names, 32);
+		out->lines = out->names;
 		return efr;
 	} else if (!strcmp(name, "LinuxUses")) {
 		out->u = b->linux_uses;
@@ -1098,12 +1118,12 @@ static bool derive_block(const struct ivrs_facts *x, size_t part, const struct f
 	} else if (!strcmp(name, "Covered")) {
 		out->cols = covered_cols;
 		out->ncols = 3;
-		out->cells = x->covered[part];
+		out->cells = x->covered[bi];
 		out->nrows = b->ncovered;
 	} else if (!strcmp(name, "Covers")) {
-		out->lines = &x->covers[part];
+		out->lines = &x->covers[bi];
 		out->nlines = 1;
-		return x->covers[part] != NULL;
+		return x->covers[bi] != NULL;
 	} else if (!strcmp(name, "Devices")) {
 		/* what an IVMD applies to */
 		char a[16], z[16];
@@ -1133,15 +1153,18 @@ static bool derive(const struct fw_acpi_table *t, size_t part, const char *name,
 		return false;
 	const struct fw_acpi_part *p = &t->doc->parts[part];
 	if (part && p->within) {
-		const struct fw_ivrs_entry *e = x->entry_of[part];
+		const struct fw_ivrs_block *b = block_of(m, &t->doc->parts[p->within]);
+		const struct fw_ivrs_entry *e = entry_of(b, p);
 		if (!strcmp(name, "@listed")) {
 			out->u = e != NULL;
 			return true;
 		}
-		return e && x->block_of[p->within] && derive_entry(x->block_of[p->within], e, name, out);
+		return e && derive_entry(b, e, name, out);
 	}
-	if (part)
-		return x->block_of[part] && derive_block(x, part, x->block_of[part], name, out);
+	if (part) {
+		const struct fw_ivrs_block *b = block_of(m, p);
+		return b && derive_block(x, b, name, out);
+	}
 	if (!strcmp(name, "Ivinfo")) {
 		out->u = m->ivinfo;
 		out->bits = &fw_ivrs_ivinfo_bits;
