@@ -389,6 +389,21 @@ bool fw_acpi_value_is_text(const struct fw_acpi_value *v)
 	return f->type > FW_FT_U64 || f->type == FW_FT_U64 || (f->flags & (FW_FF_HEX | FW_FF_FLAGS | FW_FF_BITS));
 }
 
+size_t fw_acpi_num(char *out, uint64_t v, unsigned base, bool upper)
+{
+	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	char tmp[24];
+	size_t n = 0;
+	do {
+		tmp[n++] = digits[v % base];
+		v /= base;
+	} while (v);
+	for (size_t i = 0; i < n; i++)
+		out[i] = tmp[n - 1 - i];
+	out[n] = '\0';
+	return n;
+}
+
 const char *fw_acpi_value_str(const struct fw_acpi_value *v, char *buf, size_t len)
 {
 	const struct fw_field *f = v->field;
@@ -410,10 +425,17 @@ const char *fw_acpi_value_str(const struct fw_acpi_value *v, char *buf, size_t l
 		return buf;
 	}
 	default:
-		if (fw_acpi_value_is_text(v))
-			snprintf(buf, len, "0x%" PRIx64, v->u);
-		else
-			snprintf(buf, len, "%" PRIu64, v->u);
+		if (len < 24) {
+			buf[0] = '\0';
+			return buf;
+		}
+		if (fw_acpi_value_is_text(v)) {
+			buf[0] = '0';
+			buf[1] = 'x';
+			fw_acpi_num(buf + 2, v->u, 16, false);
+		} else {
+			fw_acpi_num(buf, v->u, 10, false);
+		}
 		return buf;
 	}
 }

@@ -129,6 +129,9 @@ struct fw_acpi_doc *fw_acpi_fields_decode(struct fw_acpi_table *t, const struct 
 /* "0x10228201", "12", "AMD", "c68ed8e2-...": the value as every writer shows it (hex for
  * FW_FF_HEX/FLAGS/BITS and 64-bit fields, else decimal). */
 const char *fw_acpi_value_str(const struct fw_acpi_value *v, char *buf, size_t len);
+/* v in decimal (base 10) or hex (16, `upper` digits) into out (room for 21 bytes); returns the
+ * length. The writers format numbers with it rather than printf (a table's text is mostly numbers). */
+size_t fw_acpi_num(char *out, uint64_t v, unsigned base, bool upper);
 /* The names that go with a value: the ENUM name, the FLAGS names ("A|B") or the bit fields
  * ("Enabled Level=2"); NULL when the field has none. */
 const char *fw_acpi_value_names(const struct fw_acpi_value *v, char *buf, size_t len);

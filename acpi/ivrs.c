@@ -910,13 +910,22 @@ static const char *const covered_cols[] = {"first", "last", "count"};
 static const char *const remap_cols[] = {"variety", "handle", "bdf", "iommu"};
 
 /* "(Linux: PreF PPR NX)", "(Linux: none)" */
+static size_t put(char *buf, size_t len, size_t k, const char *s)
+{
+	size_t n = strlen(s);
+	if (k + n >= len)
+		n = k < len ? len - 1 - k : 0;
+	memcpy(buf + k, s, n);
+	buf[k + n] = '\0';
+	return k + n;
+}
+
 static const char *linux_features(const char *const *names, size_t n, char *buf, size_t len)
 {
-	size_t k = (size_t)snprintf(buf, len, "(Linux: ");
-	for (size_t i = 0; i < n && k < len; i++)
-		k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? " " : "", names[i]);
-	if (k < len)
-		snprintf(buf + k, len - k, "%s)", n ? "" : "none");
+	size_t k = put(buf, len, 0, "(Linux: ");
+	for (size_t i = 0; i < n; i++)
+		k = put(buf, len, i ? put(buf, len, k, " ") : k, names[i]);
+	put(buf, len, k, n ? ")" : "none)");
 	return buf;
 }
 
@@ -1088,14 +1097,15 @@ static bool derive_block(const struct ivrs_facts *x, const struct fw_ivrs_block 
 	} else if (!strcmp(name, "EfrText")) {
 		char names[1024];
 		size_t n = fw_ivrs_efr_features(b->efr, b->efr2, out->names, 32);
-		snprintf(out->buf, sizeof(out->buf), "%s %s", fw_bitfields_str(b->efr, &fw_ivrs_efr_bits, names, sizeof(names)),
-			 linux_features(out->names, n, names + 512, 512));
+		size_t k = put(out->buf, sizeof(out->buf), 0, fw_bitfields_str(b->efr, &fw_ivrs_efr_bits, names, sizeof(names)));
+		k = put(out->buf, sizeof(out->buf), k, " ");
+		put(out->buf, sizeof(out->buf), k, linux_features(out->names, n, names, sizeof(names)));
 		out->s = out->buf;
 		return efr;
 	} else if (!strcmp(name, "Efr2Text")) {
-		char names[1024];
-		snprintf(out->buf, sizeof(out->buf), "%s%s", b->efr2 ? ": " : "",
-			 b->efr2 ? fw_bitfields_str(b->efr2, &fw_ivrs_efr2_bits, names, sizeof(names)) : "");
+		char names[512];
+		size_t k = put(out->buf, sizeof(out->buf), 0, b->efr2 ? ": " : "");
+		put(out->buf, sizeof(out->buf), k, b->efr2 ? fw_bitfields_str(b->efr2, &fw_ivrs_efr2_bits, names, sizeof(names)) : "");
 		out->s = out->buf;
 		return efr;
 	} else if (!strcmp(name, "EfrFeatures")) {
