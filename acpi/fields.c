@@ -342,7 +342,7 @@ const struct fw_acpi_shape *fw_acpi_listed_shape(const struct fw_acpi_table *t, 
 	const struct fw_acpi_value *v;
 	struct fw_acpi_derived dv;
 	for (size_t i = 0; sh && i < sh->nshow; i++)
-		if (!strcmp(sh->show[i].name, "@listed") && sh->show[i].derive)
+		if (sh->show[i].name[0] == '@' && sh->show[i].derive && !strcmp(sh->show[i].name, "@listed"))
 			return fw_acpi_show_value(t, k, sh, "@listed", &v, &dv) && dv.u ? sh : NULL;
 	return sh;
 }
@@ -371,7 +371,7 @@ bool fw_acpi_show_value(const struct fw_acpi_table *t, size_t part, const struct
 		return true;
 	}
 	for (size_t i = 0; i < sh->nshow; i++)
-		if (sh->show[i].derive && !strcmp(sh->show[i].name, name))
+		if (sh->show[i].derive && sh->show[i].name[0] == name[0] && !strcmp(sh->show[i].name, name))
 			return sh->show[i].derive(t, part, name, out);
 	if (!t->doc || part >= t->doc->nparts || !(*v = fw_acpi_part_value(&t->doc->parts[part], name, &out->value)))
 		return false;

@@ -909,6 +909,13 @@ static void view_facts(struct fw_acpi_table *t, struct fw_arena *a, struct ivrs_
 static const char *const covered_cols[] = {"first", "last", "count"};
 static const char *const remap_cols[] = {"variety", "handle", "bdf", "iommu"};
 
+/* A derived value's name; the first letter rules out most before strcmp (a view asks for
+ * dozens of names per structure). */
+static inline bool is(const char *name, const char *want)
+{
+	return name[0] == want[0] && !strcmp(name, want);
+}
+
 /* "(Linux: PreF PPR NX)", "(Linux: none)" */
 static size_t put(char *buf, size_t len, size_t k, const char *s)
 {
@@ -940,45 +947,45 @@ static bool derive_entry(const struct fw_ivrs_block *b, const struct fw_ivrs_ent
 	char a[16], z[16];
 	enum fw_ivrs_entry_kind k = e->kind;
 	bool alias = k == FW_IVRS_E_ALIAS_SELECT || k == FW_IVRS_E_ALIAS_RANGE;
-	if (!strcmp(name, "Kind")) {
+	if (is(name, "Kind")) {
 		out->s = fw_ivrs_entry_kind_name(k);
-	} else if (!strcmp(name, "Start") || !strcmp(name, "StartBdf")) {
+	} else if (is(name, "Start") || is(name, "StartBdf")) {
 		if (!is_range(k))
 			return false;
 		out->u = e->device_id;
 		out->s = name[5] ? fw_acpi_bdf_str(b->segment, e->device_id, out->buf) : NULL;
-	} else if (!strcmp(name, "End") || !strcmp(name, "EndBdf")) {
+	} else if (is(name, "End") || is(name, "EndBdf")) {
 		if (!is_range(k))
 			return false;
 		out->null = !e->closed;
 		out->u = e->end;
 		out->s = name[3] && e->closed ? fw_acpi_bdf_str(b->segment, e->end, out->buf) : NULL;
-	} else if (!strcmp(name, "DeviceId") || !strcmp(name, "Bdf")) {
+	} else if (is(name, "DeviceId") || is(name, "Bdf")) {
 		if (is_range(k) || k == FW_IVRS_E_ALL || k == FW_IVRS_E_PAD || k == FW_IVRS_E_SPECIAL)
 			return false;
 		out->u = e->device_id;
 		out->s = name[0] == 'B' ? fw_acpi_bdf_str(b->segment, e->device_id, out->buf) : NULL;
-	} else if (!strcmp(name, "Dte")) {
+	} else if (is(name, "Dte")) {
 		out->u = e->dte;
 		out->bits = &fw_ivrs_dte_bits;
 		return k != FW_IVRS_E_PAD;
-	} else if (!strcmp(name, "DteText")) {
+	} else if (is(name, "DteText")) {
 		out->s = fw_bitfields_str(e->dte, &fw_ivrs_dte_bits, out->buf, sizeof(out->buf));
 		return e->dte != 0;
-	} else if (!strcmp(name, "Alias") || !strcmp(name, "AliasBdf")) {
+	} else if (is(name, "Alias") || is(name, "AliasBdf")) {
 		out->u = e->source;
 		out->s = name[5] ? fw_acpi_bdf_str(b->segment, e->source, out->buf) : NULL;
 		return alias;
-	} else if (!strcmp(name, "Ext")) {
+	} else if (is(name, "Ext")) {
 		out->u = e->ext;
 		return k == FW_IVRS_E_EXT_SELECT || k == FW_IVRS_E_EXT_RANGE;
-	} else if (!strcmp(name, "Variety") || !strcmp(name, "Handle") || !strcmp(name, "SpecialId") || !strcmp(name, "SpecialBdf")) {
+	} else if (is(name, "Variety") || is(name, "Handle") || is(name, "SpecialId") || is(name, "SpecialBdf")) {
 		out->s = name[0] == 'V' ? variety_name(e->variety, "unknown")
-			 : !strcmp(name, "SpecialBdf") ? fw_acpi_bdf_str(b->segment, e->source, out->buf)
+			 : is(name, "SpecialBdf") ? fw_acpi_bdf_str(b->segment, e->source, out->buf)
 						       : NULL;
 		out->u = name[0] == 'H' ? e->handle : e->source;
 		return k == FW_IVRS_E_SPECIAL;
-	} else if (!strcmp(name, "Hid") || !strcmp(name, "Cid") || !strcmp(name, "UidFormat") || !strcmp(name, "Uid")) {
+	} else if (is(name, "Hid") || is(name, "Cid") || is(name, "UidFormat") || is(name, "Uid")) {
 		static const char *const fmts[] = {"none", "integer", "string"};
 		if (k != FW_IVRS_E_ACPI_HID)
 			return false;
@@ -994,7 +1001,7 @@ static bool derive_entry(const struct fw_ivrs_block *b, const struct fw_ivrs_ent
 			out->s = e->uid;
 		else
 			out->null = true;
-	} else if (!strcmp(name, "Desc")) {
+	} else if (is(name, "Desc")) {
 		/* what the entry says, in the words of a text line */
 		struct fw_acpi_text t = {0};
 		switch (k) {
@@ -1050,12 +1057,12 @@ static bool derive_block(const struct ivrs_facts *x, const struct fw_ivrs_block 
 	const struct fw_ivrs *m = &x->m;
 	size_t bi = (size_t)(b - m->blocks);
 	bool ivhd = b->is_ivhd, efr = ivhd && b->has_efr;
-	if (!strcmp(name, "TypeName")) {
+	if (is(name, "TypeName")) {
 		out->s = fw_ivrs_block_type_name(b->type);
-	} else if (!strcmp(name, "Flags")) {
+	} else if (is(name, "Flags")) {
 		out->u = b->flags;
 		out->bits = b->is_ivmd ? &fw_ivmd_flag_names : ivhd ? &fw_ivhd_flag_names : NULL;
-	} else if (!strcmp(name, "DeviceId") || !strcmp(name, "Bdf")) {
+	} else if (is(name, "DeviceId") || is(name, "Bdf")) {
 		out->u = b->device_id;
 		out->s = name[0] == 'B' ? fw_acpi_bdf_str(b->segment, b->device_id, out->buf) : NULL;
 		return ivhd || b->type == FW_IVRS_IVMD_ONE;
@@ -1065,36 +1072,36 @@ static bool derive_block(const struct ivrs_facts *x, const struct fw_ivrs_block 
 		out->u = id;
 		out->s = strstr(name, "Bdf") ? fw_acpi_bdf_str(b->segment, id, out->buf) : NULL;
 		return b->type == FW_IVRS_IVMD_RANGE;
-	} else if (!strcmp(name, "Segment")) {
+	} else if (is(name, "Segment")) {
 		out->u = b->segment;
 		return ivhd || b->is_ivmd;
-	} else if (!strcmp(name, "Cap")) {
+	} else if (is(name, "Cap")) {
 		out->u = b->cap_offset;
-	} else if (!strcmp(name, "Base")) {
+	} else if (is(name, "Base")) {
 		out->u = b->base_address;
-	} else if (!strcmp(name, "Info") || !strcmp(name, "InfoText")) {
+	} else if (is(name, "Info") || is(name, "InfoText")) {
 		out->u = b->info;
 		out->bits = &fw_ivhd_info_bits;
 		out->s = name[4] ? bits_or_none(b->info, out->bits, out) : NULL;
-	} else if (!strcmp(name, "Attr") || !strcmp(name, "AttrText")) {
+	} else if (is(name, "Attr") || is(name, "AttrText")) {
 		out->u = b->attributes;
 		out->bits = &fw_ivhd_attr_bits;
 		out->s = name[4] ? bits_or_none(b->attributes, out->bits, out) : NULL;
 		return efr;
-	} else if (!strcmp(name, "Features") || !strcmp(name, "FeaturesText")) {
+	} else if (is(name, "Features") || is(name, "FeaturesText")) {
 		out->u = b->attributes;
 		out->bits = &fw_ivhd10_feature_bits;
 		out->s = name[8] ? bits_or_none(b->attributes, out->bits, out) : NULL;
 		return ivhd && !efr;
-	} else if (!strcmp(name, "Efr") || !strcmp(name, "EfrFields")) {
+	} else if (is(name, "Efr") || is(name, "EfrFields")) {
 		out->u = b->efr;
 		out->bits = &fw_ivrs_efr_bits;
 		return efr;
-	} else if (!strcmp(name, "Efr2") || !strcmp(name, "Efr2Fields")) {
+	} else if (is(name, "Efr2") || is(name, "Efr2Fields")) {
 		out->u = b->efr2;
 		out->bits = &fw_ivrs_efr2_bits;
 		return efr;
-	} else if (!strcmp(name, "EfrText")) {
+	} else if (is(name, "EfrText")) {
 		char names[1024];
 		size_t n = fw_ivrs_efr_features(b->efr, b->efr2, out->names, 32);
 		size_t k = put(out->buf, sizeof(out->buf), 0, fw_bitfields_str(b->efr, &fw_ivrs_efr_bits, names, sizeof(names)));
@@ -1102,39 +1109,39 @@ static bool derive_block(const struct ivrs_facts *x, const struct fw_ivrs_block 
 		put(out->buf, sizeof(out->buf), k, linux_features(out->names, n, names, sizeof(names)));
 		out->s = out->buf;
 		return efr;
-	} else if (!strcmp(name, "Efr2Text")) {
+	} else if (is(name, "Efr2Text")) {
 		char names[512];
 		size_t k = put(out->buf, sizeof(out->buf), 0, b->efr2 ? ": " : "");
 		put(out->buf, sizeof(out->buf), k, b->efr2 ? fw_bitfields_str(b->efr2, &fw_ivrs_efr2_bits, names, sizeof(names)) : "");
 		out->s = out->buf;
 		return efr;
-	} else if (!strcmp(name, "EfrFeatures")) {
+	} else if (is(name, "EfrFeatures")) {
 		out->nlines = fw_ivrs_efr_features(b->efr, b->efr2, out->names, 32);
 		out->lines = out->names;
 		return efr;
-	} else if (!strcmp(name, "LinuxUses")) {
+	} else if (is(name, "LinuxUses")) {
 		out->u = b->linux_uses;
-	} else if (!strcmp(name, "IommuIndex")) {
+	} else if (is(name, "IommuIndex")) {
 		out->u = (uint64_t)b->iommu_index;
 		out->null = b->iommu_index < 0;
-	} else if (!strcmp(name, "LinuxNote")) {
+	} else if (is(name, "LinuxNote")) {
 		if (b->linux_uses)
 			snprintf(out->buf, sizeof(out->buf), "(Linux IOMMU %d)", b->iommu_index);
 		else
 			snprintf(out->buf, sizeof(out->buf), "(Linux uses the %02xh blocks instead)", m->linux_type);
 		out->s = out->buf;
-	} else if (!strcmp(name, "DeviceEntries")) {
+	} else if (is(name, "DeviceEntries")) {
 		out->u = b->nraw_entries;
-	} else if (!strcmp(name, "Covered")) {
+	} else if (is(name, "Covered")) {
 		out->cols = covered_cols;
 		out->ncols = 3;
 		out->cells = x->covered[bi];
 		out->nrows = b->ncovered;
-	} else if (!strcmp(name, "Covers")) {
+	} else if (is(name, "Covers")) {
 		out->lines = &x->covers[bi];
 		out->nlines = 1;
 		return x->covers[bi] != NULL;
-	} else if (!strcmp(name, "Devices")) {
+	} else if (is(name, "Devices")) {
 		/* what an IVMD applies to */
 		char a[16], z[16];
 		if (b->type == FW_IVRS_IVMD_ALL)
@@ -1145,9 +1152,9 @@ static bool derive_block(const struct ivrs_facts *x, const struct fw_ivrs_block 
 			snprintf(out->buf, sizeof(out->buf), "devices %s .. %s", fw_acpi_bdf_str(b->segment, b->device_id, a),
 				 fw_acpi_bdf_str(b->segment, b->aux_data, z));
 		out->s = out->buf;
-	} else if (!strcmp(name, "Start")) {
+	} else if (is(name, "Start")) {
 		out->u = b->start_address;
-	} else if (!strcmp(name, "MemoryLength")) {
+	} else if (is(name, "MemoryLength")) {
 		out->u = b->memory_length;
 	} else {
 		return false;
@@ -1165,7 +1172,7 @@ static bool derive(const struct fw_acpi_table *t, size_t part, const char *name,
 	if (part && p->within) {
 		const struct fw_ivrs_block *b = block_of(m, &t->doc->parts[p->within]);
 		const struct fw_ivrs_entry *e = entry_of(b, p);
-		if (!strcmp(name, "@listed")) {
+		if (is(name, "@listed")) {
 			out->u = e != NULL;
 			return true;
 		}
@@ -1175,34 +1182,34 @@ static bool derive(const struct fw_acpi_table *t, size_t part, const char *name,
 		const struct fw_ivrs_block *b = block_of(m, p);
 		return b && derive_block(x, b, name, out);
 	}
-	if (!strcmp(name, "Ivinfo")) {
+	if (is(name, "Ivinfo")) {
 		out->u = m->ivinfo;
 		out->bits = &fw_ivrs_ivinfo_bits;
-	} else if (!strcmp(name, "LinuxType")) {
+	} else if (is(name, "LinuxType")) {
 		out->u = m->linux_type;
 		out->null = !m->linux_type;
-	} else if (!strcmp(name, "Iommus")) {
+	} else if (is(name, "Iommus")) {
 		out->u = m->niommus;
-	} else if (!strcmp(name, "Plural")) {
+	} else if (is(name, "Plural")) {
 		out->s = m->niommus == 1 ? "" : "s";
-	} else if (!strcmp(name, "GlobalEfr") || !strcmp(name, "GlobalEfr2")) {
+	} else if (is(name, "GlobalEfr") || is(name, "GlobalEfr2")) {
 		out->u = name[9] ? m->global_efr2 : m->global_efr;
 		return m->global_efr_valid;
-	} else if (!strcmp(name, "GlobalFeatures")) {
+	} else if (is(name, "GlobalFeatures")) {
 		out->lines = x->global_features;
 		out->nlines = x->nglobal_features;
 		return m->global_efr_valid;
-	} else if (!strcmp(name, "GlobalLinux")) {
+	} else if (is(name, "GlobalLinux")) {
 		out->s = linux_features(x->global_features, x->nglobal_features, out->buf, sizeof(out->buf));
-	} else if (!strcmp(name, "Remap")) {
+	} else if (is(name, "Remap")) {
 		out->cols = remap_cols;
 		out->ncols = 4;
 		out->cells = x->remap;
 		out->nrows = m->nspecials;
-	} else if (!strcmp(name, "RemapLine")) {
+	} else if (is(name, "RemapLine")) {
 		out->lines = &x->remap_line;
 		out->nlines = m->nspecials ? 1 : 0;
-	} else if (!strcmp(name, "Messages")) {
+	} else if (is(name, "Messages")) {
 		/* read when written: the MADT cross-check adds messages after the table is decoded */
 		out->lines = m->linux_messages;
 		out->nlines = m->nlinux_messages;
