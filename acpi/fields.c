@@ -62,18 +62,6 @@ static const struct fw_acpi_subtype *find_type(const struct fw_acpi_layout *l, u
 	return NULL;
 }
 
-static uint64_t read_int(const struct fw_field *f, const uint8_t *p)
-{
-	switch ((enum fw_ftype)f->type) {
-	case FW_FT_U8: return p[0];
-	case FW_FT_U16: return fw_le16(p);
-	case FW_FT_U24: return fw_le24(p);
-	case FW_FT_U32: return fw_le32(p);
-	case FW_FT_U64: return fw_le64(p);
-	default: return 0;
-	}
-}
-
 /* A field of the fixed part (a count, where the rest starts); false when the part ends before it. */
 static uint64_t fixed_value(const struct fw_acpi_doc *d, const struct fw_acpi_layout *l, int idx, bool *ok)
 {
@@ -83,7 +71,7 @@ static uint64_t fixed_value(const struct fw_acpi_doc *d, const struct fw_acpi_la
 		*ok = false;
 		return 0;
 	}
-	return read_int(f, p->bytes + f->offset);
+	return fw_field_int(f, p->bytes + f->offset);
 }
 
 /* Records without a length field: the layout's function gives it, the type the layout. */
@@ -307,7 +295,7 @@ bool fw_acpi_values_next(struct fw_acpi_values *it, struct fw_acpi_value *out)
 		out->parent = it->at[k].parent;
 		out->offset = (uint32_t)(p->offset + off);
 		out->p = p->bytes + off;
-		out->u = read_int(f, out->p);
+		out->u = fw_field_int(f, out->p);
 		return true;
 	}
 	return false;
