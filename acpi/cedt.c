@@ -106,20 +106,22 @@ static bool derive(const struct fw_acpi_table *t, size_t part, const char *name,
 {
 	const struct fw_acpi_part *p = &t->doc->parts[part];
 	const struct fw_acpi_value *v;
+	struct fw_acpi_value vr; /* room for v */
 	if (!strcmp(name, "TypeName")) {
 		out->s = fw_cedt_type_name((uint8_t)p->type);
 		return true;
 	}
 	if (!strcmp(name, "Granularity")) {
-		if (!(v = fw_acpi_part_value(p, "HostBridgeInterleaveGranularity")))
+		if (!(v = fw_acpi_part_value(p, "HostBridgeInterleaveGranularity", &vr)))
 			return false;
 		out->s = granularity_str(v->u, out->buf, sizeof(out->buf));
 		out->null = !out->s;
 		return true;
 	}
 	if (!strcmp(name, "RcecBdfText")) {
-		const struct fw_acpi_value *seg = fw_acpi_part_value(p, "PciSegment");
-		if (!seg || !(v = fw_acpi_part_value(p, "RcecBdf")))
+		struct fw_acpi_value seg_room;
+		const struct fw_acpi_value *seg = fw_acpi_part_value(p, "PciSegment", &seg_room);
+		if (!seg || !(v = fw_acpi_part_value(p, "RcecBdf", &vr)))
 			return false;
 		out->s = fw_acpi_bdf_str((uint16_t)seg->u, (uint16_t)v->u, out->buf);
 		return true;
@@ -144,7 +146,7 @@ static bool derive(const struct fw_acpi_table *t, size_t part, const char *name,
 		return true;
 	}
 	bool version = !strncmp(name, "CxlVersion", 10), ways = !strncmp(name, "Ways", 4);
-	if (!(v = fw_acpi_part_value(p, version ? "CxlVersion" : ways ? "InterleaveWays" : "InterleaveArithmetic")))
+	if (!(v = fw_acpi_part_value(p, version ? "CxlVersion" : ways ? "InterleaveWays" : "InterleaveArithmetic", &vr)))
 		return false;
 	if (ways) {
 		out->u = decode_ways((uint8_t)v->u);

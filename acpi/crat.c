@@ -168,17 +168,19 @@ static bool derive(const struct fw_acpi_table *t, size_t part, const char *name,
 {
 	const struct fw_acpi_part *p = &t->doc->parts[part];
 	const struct fw_acpi_value *v;
+	struct fw_acpi_value vr; /* room for v */
 	if (!strcmp(name, "TypeName")) {
 		out->s = type_name(p->type);
 		return true;
 	}
 	if (!strcmp(name, "Siblings")) {
-		if (!(v = fw_acpi_part_value(p, "SiblingMap")))
+		if (!(v = fw_acpi_part_value(p, "SiblingMap", &vr)))
 			return false;
 		out->s = siblings(v->p, out->buf, sizeof(out->buf));
 		return true;
 	}
-	const struct fw_acpi_value *base = fw_acpi_part_value(p, "BaseAddress"), *size = fw_acpi_part_value(p, "MemoryLength");
+	struct fw_acpi_value base_room, size_room;
+	const struct fw_acpi_value *base = fw_acpi_part_value(p, "BaseAddress", &base_room), *size = fw_acpi_part_value(p, "MemoryLength", &size_room);
 	if (!base || !size)
 		return false;
 	if (!strcmp(name, "End"))

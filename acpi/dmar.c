@@ -157,8 +157,9 @@ void *fw_acpi_dmar_decode(struct fw_acpi_table *t, struct fw_arena *a)
 	struct fw_dmar *m = &x->m;
 	const struct fw_acpi_doc *doc = t->doc;
 	const struct fw_view *v = &t->data;
-	const struct fw_acpi_value *width = fw_acpi_part_value(&doc->parts[0], "HostAddressWidth"),
-				   *flags = fw_acpi_part_value(&doc->parts[0], "Flags");
+	struct fw_acpi_value width_room, flags_room;
+	const struct fw_acpi_value *width = fw_acpi_part_value(&doc->parts[0], "HostAddressWidth", &width_room),
+				   *flags = fw_acpi_part_value(&doc->parts[0], "Flags", &flags_room);
 	m->host_address_width = width ? (uint8_t)(width->u + 1) : 0;
 	m->flags = flags ? (uint8_t)flags->u : 0;
 	m->units = fw_arena_alloc(a, doc->nparts * sizeof(*m->units));

@@ -10,8 +10,8 @@
 /* Largest CDIT-style matrix decoded (N x N bytes). */
 #define MATRIX_MAX 4096
 
-static struct fw_acpi_part *new_part(struct fw_acpi_doc *d, struct fw_arena *a, const char *what, size_t off,
-				     size_t len, int64_t type)
+static struct fw_acpi_part *new_part(struct fw_acpi_doc *d, const struct fw_acpi_table *t, size_t off, size_t len,
+				     int64_t type)
 {
 	if (d->nparts == d->cap) { /* a heap vector while decoding: see fw_acpi_fields_decode */
 		d->cap = d->cap ? 2 * d->cap : 16;
@@ -19,7 +19,7 @@ static struct fw_acpi_part *new_part(struct fw_acpi_doc *d, struct fw_arena *a, 
 	}
 	struct fw_acpi_part *p = &d->parts[d->nparts++];
 	memset(p, 0, sizeof(*p));
-	p->what = what;
+	p->bytes = t->data.p + off;
 	p->offset = (uint32_t)off;
 	p->length = (uint32_t)len;
 	p->type = type;
@@ -27,60 +27,28 @@ static struct fw_acpi_part *new_part(struct fw_acpi_doc *d, struct fw_arena *a, 
 	return p;
 }
 
-static size_t count_values(const struct fw_layout *l)
+/* Whether every visible field of `l` at `base` ends within `end` (what the values show). */
+static bool all_fit(const struct fw_layout *l, size_t base, size_t end)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < l->nfields; i++)
-		if (l->fields[i].flags & FW_FF_HIDDEN)
-			continue;
-		else if (l->fields[i].type == FW_FT_STRUCT)
-			n += count_values(fw_field_sub(&l->fields[i]));
-		else
-			n++;
-	return n;
-}
-
-/* The values of the fields of `l` at `base` that end within `end`; false when some did not fit. */
-static bool add_values(struct fw_acpi_part *p, const struct fw_acpi_table *t, const struct fw_layout *l, size_t base,
-		       size_t end, const struct fw_field *parent)
-{
-	bool all = true;
 	for (size_t i = 0; i < l->nfields; i++) {
 		const struct fw_field *f = &l->fields[i];
 		if (f->flags & FW_FF_HIDDEN)
 			continue;
-		size_t off = base + f->offset, w = fw_field_width(f);
-		if (off + w > end || !fw_view_has(&t->data, off, w)) {
-			all = false;
-			continue;
-		}
-		if (f->type == FW_FT_STRUCT) {
-			all &= add_values(p, t, fw_field_sub(f), off, end, f);
-			continue;
-		}
-		struct fw_acpi_value *v = &p->v[p->n++];
-		v->field = f;
-		v->parent = parent;
-		v->offset = (uint32_t)off;
-		v->p = t->data.p + off;
-		v->u = 0;
-		if (f->type <= FW_FT_U64) {
-			struct fw_view one = {t->data.p + base, end - base, FW_OFFSET_UNKNOWN};
-			v->u = fw_layout_get(l, &one, 0, (unsigned)i);
-		}
+		size_t off = base + f->offset;
+		if (off + fw_field_width(f) > end || (f->type == FW_FT_STRUCT && !all_fit(fw_field_sub(f), off, end)))
+			return false;
 	}
-	return all;
+	return true;
 }
 
 static struct fw_acpi_part *decode_struct(struct fw_acpi_doc *d, struct fw_acpi_table *t, struct fw_arena *a,
 					  const struct fw_layout *l, size_t off, size_t len, int64_t type)
 {
-	struct fw_acpi_part *p = new_part(d, a, l->name, off, len, type);
+	struct fw_acpi_part *p = new_part(d, t, off, len, type);
 	p->layout = l;
-	p->v = fw_arena_alloc(a, (count_values(l) + 1) * sizeof(*p->v));
 	/* a structure shorter than its type's fields is malformed (the fixed part of an older,
 	   shorter revision is the caller's to judge) */
-	if (!add_values(p, t, l, off, off + len, NULL) && off != 0)
+	if (off != 0 && !all_fit(l, 0, len))
 		fw_acpi_diag(t, a, FW_DIAG_ERROR, off, "%s at 0x%zx has Length %zu, the structure needs %u", l->name, off, len,
 			     l->size);
 	return p;
@@ -94,15 +62,16 @@ static const struct fw_acpi_subtype *find_type(const struct fw_acpi_layout *l, u
 	return NULL;
 }
 
+/* A field of the fixed part (a count, where the rest starts); false when the part ends before it. */
 static uint64_t fixed_value(const struct fw_acpi_doc *d, const struct fw_acpi_layout *l, int idx, bool *ok)
 {
 	const struct fw_field *f = &l->fixed->fields[idx];
 	const struct fw_acpi_part *p = &d->parts[0];
-	for (size_t i = 0; i < p->n; i++)
-		if (p->v[i].field == f)
-			return p->v[i].u;
-	*ok = false;
-	return 0;
+	if ((f->flags & FW_FF_HIDDEN) || f->offset + fw_field_width(f) > p->length) {
+		*ok = false;
+		return 0;
+	}
+	return fw_field_int(f, p->bytes + f->offset);
 }
 
 /* Records without a length field: the layout's function gives it, the type the layout. */
@@ -122,7 +91,7 @@ static void inner_records_by_type(struct fw_acpi_doc *d, struct fw_acpi_table *t
 		for (size_t i = 0; i < l->ninner_types; i++)
 			if (l->inner_types[i].type == p[0])
 				il = l->inner_types[i].layout;
-		decode_struct(d, t, a, il, base + off, n, p[0])->within = parent;
+		decode_struct(d, t, a, il, base + off, n, p[0])->within = (uint32_t)parent;
 		off += n;
 	}
 }
@@ -139,7 +108,7 @@ static void inner_records(struct fw_acpi_doc *d, struct fw_acpi_table *t, struct
 	struct fw_view sub = fw_view_make(t->data.p + base, len, fw_view_abs(&t->data, base));
 	struct fw_acpi_record r;
 	for (size_t off = d->parts[parent].layout->size; fw_acpi_next_record(t, a, &sub, base, &off, &l->inner, &r);) {
-		decode_struct(d, t, a, item, base + r.offset, r.length, r.type)->within = parent;
+		decode_struct(d, t, a, item, base + r.offset, r.length, r.type)->within = (uint32_t)parent;
 	}
 }
 
@@ -156,7 +125,7 @@ static void records_with_length(struct fw_acpi_doc *d, struct fw_acpi_table *t, 
 				inner_records(d, t, a, l, st->item, d->nparts - 1);
 			continue;
 		}
-		struct fw_acpi_part *p = new_part(d, a, "not described", r.offset, r.length, r.type);
+		struct fw_acpi_part *p = new_part(d, t, r.offset, r.length, r.type);
 		p->described = false;
 		fw_acpi_diag(t, a, FW_DIAG_INFO, r.offset, "unknown %s type %u at 0x%zx (%u bytes) left undecoded", l->records.what,
 			     r.type, r.offset, r.length);
@@ -287,13 +256,60 @@ struct fw_acpi_doc *fw_acpi_fields_decode(struct fw_acpi_table *t, const struct 
 
 /* --- values by name -------------------------------------------------------------------------- */
 
-const struct fw_acpi_value *fw_acpi_part_value(const struct fw_acpi_part *p, const char *name)
+struct fw_acpi_values fw_acpi_values_of(const struct fw_acpi_part *p)
+{
+	struct fw_acpi_values it = {.p = p, .depth = 1};
+	it.at[0].l = p->layout;
+	return it;
+}
+
+bool fw_acpi_values_next(struct fw_acpi_values *it, struct fw_acpi_value *out)
+{
+	const struct fw_acpi_part *p = it->p;
+	if (!p->layout)
+		return false;
+	while (it->depth) {
+		unsigned k = it->depth - 1;
+		const struct fw_layout *l = it->at[k].l;
+		if (it->at[k].i >= l->nfields) {
+			it->depth--;
+			continue;
+		}
+		const struct fw_field *f = &l->fields[it->at[k].i++];
+		if (f->flags & FW_FF_HIDDEN)
+			continue;
+		size_t off = it->at[k].base + f->offset;
+		if (off + fw_field_width(f) > p->length)
+			continue;
+		if (f->type == FW_FT_STRUCT) {
+			if (it->depth < FW_ACPI_VALUES_DEPTH) { /* layouts nest one deep (generic addresses) */
+				k = it->depth++;
+				it->at[k].l = fw_field_sub(f);
+				it->at[k].parent = f;
+				it->at[k].base = (uint32_t)off;
+				it->at[k].i = 0;
+			}
+			continue;
+		}
+		out->field = f;
+		out->parent = it->at[k].parent;
+		out->offset = (uint32_t)(p->offset + off);
+		out->p = p->bytes + off;
+		out->u = fw_field_int(f, out->p);
+		return true;
+	}
+	return false;
+}
+
+const struct fw_acpi_value *fw_acpi_part_value(const struct fw_acpi_part *p, const char *name, struct fw_acpi_value *room)
 {
 	const char *dot = strchr(name, '.');
-	for (size_t i = 0; i < p->n; i++) {
-		const struct fw_acpi_value *v = &p->v[i];
-		if (dot ? v->parent && strlen(v->parent->name) == (size_t)(dot - name) &&
-				  !strncmp(v->parent->name, name, (size_t)(dot - name)) && !strcmp(v->field->name, dot + 1)
+	size_t outer = dot ? (size_t)(dot - name) : 0;
+	struct fw_acpi_values it = fw_acpi_values_of(p);
+	while (fw_acpi_values_next(&it, room)) {
+		const struct fw_acpi_value *v = room;
+		if (dot ? v->parent && strlen(v->parent->name) == outer && !strncmp(v->parent->name, name, outer) &&
+				  !strcmp(v->field->name, dot + 1)
 			: !v->parent && !strcmp(v->field->name, name))
 			return v;
 	}
@@ -314,7 +330,7 @@ const struct fw_acpi_shape *fw_acpi_listed_shape(const struct fw_acpi_table *t, 
 	const struct fw_acpi_value *v;
 	struct fw_acpi_derived dv;
 	for (size_t i = 0; sh && i < sh->nshow; i++)
-		if (!strcmp(sh->show[i].name, "@listed") && sh->show[i].derive)
+		if (sh->show[i].name[0] == '@' && sh->show[i].derive && !strcmp(sh->show[i].name, "@listed"))
 			return fw_acpi_show_value(t, k, sh, "@listed", &v, &dv) && dv.u ? sh : NULL;
 	return sh;
 }
@@ -343,9 +359,9 @@ bool fw_acpi_show_value(const struct fw_acpi_table *t, size_t part, const struct
 		return true;
 	}
 	for (size_t i = 0; i < sh->nshow; i++)
-		if (sh->show[i].derive && !strcmp(sh->show[i].name, name))
+		if (sh->show[i].derive && sh->show[i].name[0] == name[0] && !strcmp(sh->show[i].name, name))
 			return sh->show[i].derive(t, part, name, out);
-	if (!t->doc || part >= t->doc->nparts || !(*v = fw_acpi_part_value(&t->doc->parts[part], name)))
+	if (!t->doc || part >= t->doc->nparts || !(*v = fw_acpi_part_value(&t->doc->parts[part], name, &out->value)))
 		return false;
 	out->u = (*v)->u;
 	if ((*v)->field->flags & FW_FF_BITS)
@@ -359,6 +375,21 @@ bool fw_acpi_value_is_text(const struct fw_acpi_value *v)
 {
 	const struct fw_field *f = v->field;
 	return f->type > FW_FT_U64 || f->type == FW_FT_U64 || (f->flags & (FW_FF_HEX | FW_FF_FLAGS | FW_FF_BITS));
+}
+
+size_t fw_acpi_num(char *out, uint64_t v, unsigned base, bool upper)
+{
+	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	char tmp[24];
+	size_t n = 0;
+	do {
+		tmp[n++] = digits[v % base];
+		v /= base;
+	} while (v);
+	for (size_t i = 0; i < n; i++)
+		out[i] = tmp[n - 1 - i];
+	out[n] = '\0';
+	return n;
 }
 
 const char *fw_acpi_value_str(const struct fw_acpi_value *v, char *buf, size_t len)
@@ -382,10 +413,17 @@ const char *fw_acpi_value_str(const struct fw_acpi_value *v, char *buf, size_t l
 		return buf;
 	}
 	default:
-		if (fw_acpi_value_is_text(v))
-			snprintf(buf, len, "0x%" PRIx64, v->u);
-		else
-			snprintf(buf, len, "%" PRIu64, v->u);
+		if (len < 24) {
+			buf[0] = '\0';
+			return buf;
+		}
+		if (fw_acpi_value_is_text(v)) {
+			buf[0] = '0';
+			buf[1] = 'x';
+			fw_acpi_num(buf + 2, v->u, 16, false);
+		} else {
+			fw_acpi_num(buf, v->u, 10, false);
+		}
 		return buf;
 	}
 }

@@ -4,7 +4,8 @@
  * subtables with a type and a length, fixed-size entries, or a square matrix of distances.
  *
  * Decoding turns the bytes into a document (`struct fw_acpi_doc`): a list of parts (the fixed
- * part, then each subtable or entry), each a list of values that point back at their field. The
+ * part, then each subtable or entry: its layout and place); the values of its fields are read
+ * from the bytes when a writer asks for them, so a decoded table costs 40 bytes a structure. The
  * JSON, text and diff writers read only the document and the field tables, so a table described
  * here is written and compared the same way as every other one.
  */
@@ -67,7 +68,9 @@ struct fw_acpi_layout {
 	const struct fw_acpi_view *view;
 };
 
-/* A decoded field. Integer fields have `u`; every field has `p`, its bytes in the table. */
+/* A field's value, read from the table's bytes when asked for (fw_acpi_values_next,
+ * fw_acpi_part_value): a document keeps its parts, never their values. Integer fields have `u`;
+ * every field has `p`, its bytes in the table. */
 struct fw_acpi_value {
 	const struct fw_field *field;
 	const struct fw_field *parent; /* the FW_FT_STRUCT field it sits in, or NULL */
@@ -76,17 +79,40 @@ struct fw_acpi_value {
 	const uint8_t *p;
 };
 
+/* One structure of the table: 40 bytes whatever its fields (1,000 IVRS tables keep 71,000). */
 struct fw_acpi_part {
-	const char *what;  /* the layout's name: "fixed part", "generic communications subspace" */
 	const struct fw_layout *layout; /* NULL for a subtable nobody described */
+	const uint8_t *bytes; /* its first byte in the table */
+	int64_t type;      /* subtable type, -1 for the fixed part and entries */
 	uint32_t offset;   /* in the table */
 	uint32_t length;
-	int64_t type;      /* subtable type, -1 for the fixed part and entries */
+	uint32_t within;   /* the part this one is a record of (DMAR device scopes), 0 for none */
 	bool described;    /* false: a subtable type nobody described (only type and length known) */
-	size_t within;     /* the part this one is a record of (DMAR device scopes), 0 for none */
-	struct fw_acpi_value *v;
-	size_t n;
 };
+
+/* "fixed part", "generic communications subspace": the layout's name; "not described". */
+static inline const char *fw_acpi_part_what(const struct fw_acpi_part *p)
+{
+	return p->layout ? p->layout->name : "not described";
+}
+
+/* The values of a part in field order, nested structures' fields in place (hidden fields and
+ * fields that end past the part's length left out):
+ *   struct fw_acpi_values it = fw_acpi_values_of(p); struct fw_acpi_value v;
+ *   while (fw_acpi_values_next(&it, &v)) ... */
+#define FW_ACPI_VALUES_DEPTH 4
+struct fw_acpi_values {
+	const struct fw_acpi_part *p;
+	unsigned depth;
+	struct {
+		const struct fw_layout *l;
+		const struct fw_field *parent;
+		uint32_t base; /* in the part */
+		uint32_t i;
+	} at[FW_ACPI_VALUES_DEPTH];
+};
+struct fw_acpi_values fw_acpi_values_of(const struct fw_acpi_part *p);
+bool fw_acpi_values_next(struct fw_acpi_values *it, struct fw_acpi_value *out);
 
 struct fw_acpi_doc {
 	const struct fw_acpi_layout *layout;
@@ -103,6 +129,9 @@ struct fw_acpi_doc *fw_acpi_fields_decode(struct fw_acpi_table *t, const struct 
 /* "0x10228201", "12", "AMD", "c68ed8e2-...": the value as every writer shows it (hex for
  * FW_FF_HEX/FLAGS/BITS and 64-bit fields, else decimal). */
 const char *fw_acpi_value_str(const struct fw_acpi_value *v, char *buf, size_t len);
+/* v in decimal (base 10) or hex (16, `upper` digits) into out (room for 21 bytes); returns the
+ * length. The writers format numbers with it rather than printf (a table's text is mostly numbers). */
+size_t fw_acpi_num(char *out, uint64_t v, unsigned base, bool upper);
 /* The names that go with a value: the ENUM name, the FLAGS names ("A|B") or the bit fields
  * ("Enabled Level=2"); NULL when the field has none. */
 const char *fw_acpi_value_names(const struct fw_acpi_value *v, char *buf, size_t len);
@@ -111,9 +140,9 @@ const char *fw_field_key(const char *name, char *buf, size_t len);
 /* A field's JSON value is a string ("0x..", text, GUID, bytes) rather than a number. */
 bool fw_acpi_value_is_text(const struct fw_acpi_value *v);
 
-/* The value of the field `name` ("BaseAddress", "ResetRegister.SpaceId") in a part, or NULL when
- * the part does not reach it. */
-const struct fw_acpi_value *fw_acpi_part_value(const struct fw_acpi_part *p, const char *name);
+/* The value of the field `name` ("BaseAddress", "ResetRegister.SpaceId") in a part, read into
+ * `room`: returns room, or NULL when the part does not reach it. */
+const struct fw_acpi_value *fw_acpi_part_value(const struct fw_acpi_part *p, const char *name, struct fw_acpi_value *room);
 
 /* --- tables that keep a JSON shape and text of their own ----------------------------------------
  *
@@ -163,6 +192,8 @@ struct fw_acpi_derived {
 	bool compared;       /* diff compares this derived list or rows too (what the fields alone do
 	                        not hold: HMAT's matrix, CEDT's targets) */
 	bool null;           /* present, written as JSON null */
+	struct fw_acpi_value value; /* a field's value (fw_acpi_show_value points at it) */
+	const char *names[40]; /* room for `lines` a derive function lists */
 	char buf[512];       /* room for `s` */
 };
 /* Fill `out` with the derived value `name` for part `part` of the table's document; false: the
@@ -224,7 +255,8 @@ struct fw_acpi_view {
 const struct fw_acpi_shape *fw_acpi_view_shape(const struct fw_acpi_view *v, const struct fw_acpi_part *p);
 /* The shape of part `k` of a table's document when the part is listed, else NULL ("@listed"). */
 const struct fw_acpi_shape *fw_acpi_listed_shape(const struct fw_acpi_table *t, size_t k);
-/* A shown value: `*u`/`*s` set (s for text fields and derived strings); false when absent. */
+/* A shown value: `*u`/`*s` set (s for text fields and derived strings); false when absent. A
+ * field's value is read into out->value and *v points at it. */
 bool fw_acpi_show_value(const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh, const char *name,
 			const struct fw_acpi_value **v, struct fw_acpi_derived *out);
 

@@ -125,18 +125,20 @@ static bool derive(const struct fw_acpi_table *t, size_t part, const char *name,
 {
 	const struct fw_acpi_part *p = &t->doc->parts[part];
 	const struct fw_acpi_value *v;
+	struct fw_acpi_value vr; /* room for v */
 	if (!strcmp(name, "TypeName")) {
 		out->s = fw_hmat_type_name((uint16_t)p->type);
 		return true;
 	}
 	if (!strcmp(name, "AttachedInitiator")) {
-		const struct fw_acpi_value *flags = fw_acpi_part_value(p, "Flags");
-		v = fw_acpi_part_value(p, "AttachedInitiatorProximityDomain");
+		struct fw_acpi_value flags_room;
+		const struct fw_acpi_value *flags = fw_acpi_part_value(p, "Flags", &flags_room);
+		v = fw_acpi_part_value(p, "AttachedInitiatorProximityDomain", &vr);
 		out->u = v ? v->u : 0;
 		return v && flags && (flags->u & 1);
 	}
 	if (!strcmp(name, "DataTypeName")) {
-		if (!(v = fw_acpi_part_value(p, "DataType")))
+		if (!(v = fw_acpi_part_value(p, "DataType", &vr)))
 			return false;
 		out->u = v->u;
 		out->s = fw_named_value_name(fw_hmat_data_type_names, v->u);
@@ -144,7 +146,7 @@ static bool derive(const struct fw_acpi_table *t, size_t part, const char *name,
 	}
 	if (!strcmp(name, "MemoryHierarchy")) {
 		/* Flags bits 3:0 (ACPI 6.5 table 5.148); bits 4 and 5 are the ACPI 6.4 transfer flags */
-		if (!(v = fw_acpi_part_value(p, "Flags")))
+		if (!(v = fw_acpi_part_value(p, "Flags", &vr)))
 			return false;
 		static const char *const levels[] = {"memory", "memory-side cache level 1", "memory-side cache level 2",
 						     "memory-side cache level 3"};
@@ -154,14 +156,14 @@ static bool derive(const struct fw_acpi_table *t, size_t part, const char *name,
 	if (!strncmp(name, "Loc", 3))
 		return locality_derive(t, part, name, out);
 	if (!strcmp(name, "CacheSize")) {
-		if (!(v = fw_acpi_part_value(p, "MemorySideCacheSize")))
+		if (!(v = fw_acpi_part_value(p, "MemorySideCacheSize", &vr)))
 			return false;
 		out->s = fw_acpi_size_str(v->u, out->buf, sizeof(out->buf));
 		return true;
 	}
 	/* "1 initiator", "2 targets" */
 	bool initiators = !strcmp(name, "Initiators");
-	if (!(v = fw_acpi_part_value(p, initiators ? "InitiatorProximityDomains" : "TargetProximityDomains")))
+	if (!(v = fw_acpi_part_value(p, initiators ? "InitiatorProximityDomains" : "TargetProximityDomains", &vr)))
 		return false;
 	snprintf(out->buf, sizeof(out->buf), "%" PRIu64 " %s%s", v->u, initiators ? "initiator" : "target", v->u == 1 ? "" : "s");
 	out->s = out->buf;

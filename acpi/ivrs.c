@@ -276,12 +276,10 @@ const char *fw_ivrs_block_type_name(uint8_t type)
 /* The model and what the view shows of it, per part of the table's document. */
 struct ivrs_facts {
 	struct fw_ivrs m; /* first: the model other code reads */
-	const struct fw_ivrs_block **block_of;
-	const struct fw_ivrs_entry **entry_of; /* NULL for an END entry joined to its START */
-	const char **covers;                   /* per part: "  covers: ..." of an IVHD Linux uses */
-	const char ***features;                /* per part: Linux's EFR feature names */
-	size_t *nfeatures;
-	struct fw_acpi_cell **covered;         /* per part: first, last, count */
+	/* per block of the model (the part a block or entry is, and Linux's EFR feature names, are
+	   found when written: 1,000 tables keep no per-part arrays) */
+	const char **covers;                   /* "  covers: ..." of an IVHD Linux uses */
+	struct fw_acpi_cell **covered;         /* first, last, count */
 	const char *global_features[32];
 	size_t nglobal_features;
 	struct fw_acpi_cell *remap; /* variety, handle, bdf, iommu per special */
@@ -308,9 +306,28 @@ static void linux_msg(struct ivrs_ctx *c, const char *fmt, ...)
 	m->linux_messages[m->nlinux_messages++] = fw_arena_printf(c->a, "AMD-Vi: %s", buf);
 }
 
+/* Entries (and blocks) grow in a heap vector while the walk adds them and are kept at their
+ * exact size: arrays doubled in the arena left every smaller copy and the unused half behind
+ * (6 KB a table, as much as the rest of the model). */
+static void *grow(void *arr, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return arr;
+	*cap = *cap ? 2 * *cap : 8;
+	return fw_xrealloc(arr, *cap * elem);
+}
+
+static void *keep(struct fw_arena *a, void *heap, size_t n, size_t elem)
+{
+	void *kept = n ? fw_arena_memdup(a, heap, n * elem) : NULL;
+	free(heap);
+	return kept;
+}
+
 static struct fw_ivrs_entry *new_entry(struct ivrs_ctx *c, struct fw_ivrs_block *b, size_t *cap)
 {
-	b->entries = fw_acpi_grow(c->a, b->entries, cap, b->nentries + 1, sizeof(*b->entries));
+	(void)c;
+	b->entries = grow(b->entries, cap, b->nentries + 1, sizeof(*b->entries));
 	struct fw_ivrs_entry *e = &b->entries[b->nentries++];
 	memset(e, 0, sizeof(*e));
 	return e;
@@ -483,6 +500,7 @@ static void decode_entries(struct ivrs_ctx *c, struct fw_ivrs_block *b, const st
 		off += len;
 	}
 	close_open_range(c, b, &open);
+	b->entries = keep(c->a, b->entries, b->nentries, sizeof(*b->entries));
 }
 
 static int range_cmp(const void *x, const void *y)
@@ -715,7 +733,7 @@ void *fw_acpi_ivrs_decode(struct fw_acpi_table *t, struct fw_arena *a)
 		size_t off = r.offset;
 		uint8_t type = (uint8_t)r.type;
 		uint16_t len = (uint16_t)r.length;
-		m->blocks = fw_acpi_grow(a, m->blocks, &cap, m->nblocks + 1, sizeof(*m->blocks));
+		m->blocks = grow(m->blocks, &cap, m->nblocks + 1, sizeof(*m->blocks));
 		struct fw_ivrs_block *b = &m->blocks[m->nblocks++];
 		memset(b, 0, sizeof(*b));
 		b->offset = (uint32_t)off;
@@ -738,6 +756,7 @@ void *fw_acpi_ivrs_decode(struct fw_acpi_table *t, struct fw_arena *a)
 				     type, off, len);
 		}
 	}
+	m->blocks = keep(a, m->blocks, m->nblocks, sizeof(*m->blocks));
 	derive_linux(&c);
 	view_facts(t, a, x);
 	return m;
@@ -812,39 +831,38 @@ static const char *bdf_dup(struct fw_arena *a, uint16_t seg, uint16_t devid)
 	return fw_arena_strdup(a, fw_acpi_bdf_str(seg, devid, buf));
 }
 
-/* Which block and entry of the model each part of the document is, and the lists the view shows
- * that the model keeps in another form. */
+/* The block of the model a part of the document is (its offset), or NULL. */
+static const struct fw_ivrs_block *block_of(const struct fw_ivrs *m, const struct fw_acpi_part *p)
+{
+	size_t lo = 0, hi = m->nblocks;
+	while (lo < hi) { /* blocks in table order */
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->blocks[mid].offset < p->offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->nblocks && m->blocks[lo].offset == p->offset ? &m->blocks[lo] : NULL;
+}
+
+/* The entry of the model a device-entry part is, or NULL (an END entry joined to its START). */
+static const struct fw_ivrs_entry *entry_of(const struct fw_ivrs_block *b, const struct fw_acpi_part *p)
+{
+	for (size_t j = 0; b && j < b->nentries; j++)
+		if (b->entries[j].offset == p->offset)
+			return &b->entries[j];
+	return NULL;
+}
+
+/* The lists the view shows that the model keeps in another form, per block. */
 static void view_facts(struct fw_acpi_table *t, struct fw_arena *a, struct ivrs_facts *x)
 {
-	const struct fw_acpi_doc *d = t->doc;
+	(void)t;
 	const struct fw_ivrs *m = &x->m;
-	size_t n = d ? d->nparts : 0;
-	x->block_of = fw_arena_alloc(a, (n + 1) * sizeof(*x->block_of));
-	x->entry_of = fw_arena_alloc(a, (n + 1) * sizeof(*x->entry_of));
-	x->covers = fw_arena_alloc(a, (n + 1) * sizeof(*x->covers));
-	x->features = fw_arena_alloc(a, (n + 1) * sizeof(*x->features));
-	x->nfeatures = fw_arena_alloc(a, (n + 1) * sizeof(*x->nfeatures));
-	x->covered = fw_arena_alloc(a, (n + 1) * sizeof(*x->covered));
-	size_t bi = 0;
-	for (size_t k = 1; k < n; k++) {
-		const struct fw_acpi_part *p = &d->parts[k];
-		if (p->within) {
-			const struct fw_ivrs_block *b = x->block_of[p->within];
-			for (size_t j = 0; b && j < b->nentries && !x->entry_of[k]; j++)
-				if (b->entries[j].offset == p->offset)
-					x->entry_of[k] = &b->entries[j];
-			continue;
-		}
-		while (bi < m->nblocks && m->blocks[bi].offset < p->offset)
-			bi++;
-		if (bi >= m->nblocks || m->blocks[bi].offset != p->offset)
-			continue;
-		const struct fw_ivrs_block *b = x->block_of[k] = &m->blocks[bi];
-		if (b->has_efr) {
-			const char **names = fw_arena_alloc(a, 32 * sizeof(*names));
-			x->nfeatures[k] = fw_ivrs_efr_features(b->efr, b->efr2, names, 32);
-			x->features[k] = names;
-		}
+	x->covers = fw_arena_alloc(a, (m->nblocks + 1) * sizeof(*x->covers));
+	x->covered = fw_arena_alloc(a, (m->nblocks + 1) * sizeof(*x->covered));
+	for (size_t k = 0; k < m->nblocks; k++) {
+		const struct fw_ivrs_block *b = &m->blocks[k];
 		struct fw_acpi_cell *cells = x->covered[k] = fw_arena_alloc(a, (b->ncovered * 3 + 1) * sizeof(*cells));
 		char u[12], v[12];
 		for (size_t i = 0; i < b->ncovered; i++) {
@@ -891,14 +909,30 @@ static void view_facts(struct fw_acpi_table *t, struct fw_arena *a, struct ivrs_
 static const char *const covered_cols[] = {"first", "last", "count"};
 static const char *const remap_cols[] = {"variety", "handle", "bdf", "iommu"};
 
+/* A derived value's name; the first letter rules out most before strcmp (a view asks for
+ * dozens of names per structure). */
+static inline bool is(const char *name, const char *want)
+{
+	return name[0] == want[0] && !strcmp(name, want);
+}
+
 /* "(Linux: PreF PPR NX)", "(Linux: none)" */
+static size_t put(char *buf, size_t len, size_t k, const char *s)
+{
+	size_t n = strlen(s);
+	if (k + n >= len)
+		n = k < len ? len - 1 - k : 0;
+	memcpy(buf + k, s, n);
+	buf[k + n] = '\0';
+	return k + n;
+}
+
 static const char *linux_features(const char *const *names, size_t n, char *buf, size_t len)
 {
-	size_t k = (size_t)snprintf(buf, len, "(Linux: ");
-	for (size_t i = 0; i < n && k < len; i++)
-		k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? " " : "", names[i]);
-	if (k < len)
-		snprintf(buf + k, len - k, "%s)", n ? "" : "none");
+	size_t k = put(buf, len, 0, "(Linux: ");
+	for (size_t i = 0; i < n; i++)
+		k = put(buf, len, i ? put(buf, len, k, " ") : k, names[i]);
+	put(buf, len, k, n ? ")" : "none)");
 	return buf;
 }
 
@@ -913,45 +947,45 @@ static bool derive_entry(const struct fw_ivrs_block *b, const struct fw_ivrs_ent
 	char a[16], z[16];
 	enum fw_ivrs_entry_kind k = e->kind;
 	bool alias = k == FW_IVRS_E_ALIAS_SELECT || k == FW_IVRS_E_ALIAS_RANGE;
-	if (!strcmp(name, "Kind")) {
+	if (is(name, "Kind")) {
 		out->s = fw_ivrs_entry_kind_name(k);
-	} else if (!strcmp(name, "Start") || !strcmp(name, "StartBdf")) {
+	} else if (is(name, "Start") || is(name, "StartBdf")) {
 		if (!is_range(k))
 			return false;
 		out->u = e->device_id;
 		out->s = name[5] ? fw_acpi_bdf_str(b->segment, e->device_id, out->buf) : NULL;
-	} else if (!strcmp(name, "End") || !strcmp(name, "EndBdf")) {
+	} else if (is(name, "End") || is(name, "EndBdf")) {
 		if (!is_range(k))
 			return false;
 		out->null = !e->closed;
 		out->u = e->end;
 		out->s = name[3] && e->closed ? fw_acpi_bdf_str(b->segment, e->end, out->buf) : NULL;
-	} else if (!strcmp(name, "DeviceId") || !strcmp(name, "Bdf")) {
+	} else if (is(name, "DeviceId") || is(name, "Bdf")) {
 		if (is_range(k) || k == FW_IVRS_E_ALL || k == FW_IVRS_E_PAD || k == FW_IVRS_E_SPECIAL)
 			return false;
 		out->u = e->device_id;
 		out->s = name[0] == 'B' ? fw_acpi_bdf_str(b->segment, e->device_id, out->buf) : NULL;
-	} else if (!strcmp(name, "Dte")) {
+	} else if (is(name, "Dte")) {
 		out->u = e->dte;
 		out->bits = &fw_ivrs_dte_bits;
 		return k != FW_IVRS_E_PAD;
-	} else if (!strcmp(name, "DteText")) {
+	} else if (is(name, "DteText")) {
 		out->s = fw_bitfields_str(e->dte, &fw_ivrs_dte_bits, out->buf, sizeof(out->buf));
 		return e->dte != 0;
-	} else if (!strcmp(name, "Alias") || !strcmp(name, "AliasBdf")) {
+	} else if (is(name, "Alias") || is(name, "AliasBdf")) {
 		out->u = e->source;
 		out->s = name[5] ? fw_acpi_bdf_str(b->segment, e->source, out->buf) : NULL;
 		return alias;
-	} else if (!strcmp(name, "Ext")) {
+	} else if (is(name, "Ext")) {
 		out->u = e->ext;
 		return k == FW_IVRS_E_EXT_SELECT || k == FW_IVRS_E_EXT_RANGE;
-	} else if (!strcmp(name, "Variety") || !strcmp(name, "Handle") || !strcmp(name, "SpecialId") || !strcmp(name, "SpecialBdf")) {
+	} else if (is(name, "Variety") || is(name, "Handle") || is(name, "SpecialId") || is(name, "SpecialBdf")) {
 		out->s = name[0] == 'V' ? variety_name(e->variety, "unknown")
-			 : !strcmp(name, "SpecialBdf") ? fw_acpi_bdf_str(b->segment, e->source, out->buf)
+			 : is(name, "SpecialBdf") ? fw_acpi_bdf_str(b->segment, e->source, out->buf)
 						       : NULL;
 		out->u = name[0] == 'H' ? e->handle : e->source;
 		return k == FW_IVRS_E_SPECIAL;
-	} else if (!strcmp(name, "Hid") || !strcmp(name, "Cid") || !strcmp(name, "UidFormat") || !strcmp(name, "Uid")) {
+	} else if (is(name, "Hid") || is(name, "Cid") || is(name, "UidFormat") || is(name, "Uid")) {
 		static const char *const fmts[] = {"none", "integer", "string"};
 		if (k != FW_IVRS_E_ACPI_HID)
 			return false;
@@ -967,7 +1001,7 @@ static bool derive_entry(const struct fw_ivrs_block *b, const struct fw_ivrs_ent
 			out->s = e->uid;
 		else
 			out->null = true;
-	} else if (!strcmp(name, "Desc")) {
+	} else if (is(name, "Desc")) {
 		/* what the entry says, in the words of a text line */
 		struct fw_acpi_text t = {0};
 		switch (k) {
@@ -1017,17 +1051,18 @@ static const char *bits_or_none(uint64_t v, const struct fw_bitfields *bits, str
 	return v ? fw_bitfields_str(v, bits, out->buf, sizeof(out->buf)) : "none";
 }
 
-static bool derive_block(const struct ivrs_facts *x, size_t part, const struct fw_ivrs_block *b, const char *name,
+static bool derive_block(const struct ivrs_facts *x, const struct fw_ivrs_block *b, const char *name,
 			 struct fw_acpi_derived *out)
 {
 	const struct fw_ivrs *m = &x->m;
+	size_t bi = (size_t)(b - m->blocks);
 	bool ivhd = b->is_ivhd, efr = ivhd && b->has_efr;
-	if (!strcmp(name, "TypeName")) {
+	if (is(name, "TypeName")) {
 		out->s = fw_ivrs_block_type_name(b->type);
-	} else if (!strcmp(name, "Flags")) {
+	} else if (is(name, "Flags")) {
 		out->u = b->flags;
 		out->bits = b->is_ivmd ? &fw_ivmd_flag_names : ivhd ? &fw_ivhd_flag_names : NULL;
-	} else if (!strcmp(name, "DeviceId") || !strcmp(name, "Bdf")) {
+	} else if (is(name, "DeviceId") || is(name, "Bdf")) {
 		out->u = b->device_id;
 		out->s = name[0] == 'B' ? fw_acpi_bdf_str(b->segment, b->device_id, out->buf) : NULL;
 		return ivhd || b->type == FW_IVRS_IVMD_ONE;
@@ -1037,74 +1072,76 @@ static bool derive_block(const struct ivrs_facts *x, size_t part, const struct f
 		out->u = id;
 		out->s = strstr(name, "Bdf") ? fw_acpi_bdf_str(b->segment, id, out->buf) : NULL;
 		return b->type == FW_IVRS_IVMD_RANGE;
-	} else if (!strcmp(name, "Segment")) {
+	} else if (is(name, "Segment")) {
 		out->u = b->segment;
 		return ivhd || b->is_ivmd;
-	} else if (!strcmp(name, "Cap")) {
+	} else if (is(name, "Cap")) {
 		out->u = b->cap_offset;
-	} else if (!strcmp(name, "Base")) {
+	} else if (is(name, "Base")) {
 		out->u = b->base_address;
-	} else if (!strcmp(name, "Info") || !strcmp(name, "InfoText")) {
+	} else if (is(name, "Info") || is(name, "InfoText")) {
 		out->u = b->info;
 		out->bits = &fw_ivhd_info_bits;
 		out->s = name[4] ? bits_or_none(b->info, out->bits, out) : NULL;
-	} else if (!strcmp(name, "Attr") || !strcmp(name, "AttrText")) {
+	} else if (is(name, "Attr") || is(name, "AttrText")) {
 		out->u = b->attributes;
 		out->bits = &fw_ivhd_attr_bits;
 		out->s = name[4] ? bits_or_none(b->attributes, out->bits, out) : NULL;
 		return efr;
-	} else if (!strcmp(name, "Features") || !strcmp(name, "FeaturesText")) {
+	} else if (is(name, "Features") || is(name, "FeaturesText")) {
 		out->u = b->attributes;
 		out->bits = &fw_ivhd10_feature_bits;
 		out->s = name[8] ? bits_or_none(b->attributes, out->bits, out) : NULL;
 		return ivhd && !efr;
-	} else if (!strcmp(name, "Efr") || !strcmp(name, "EfrFields")) {
+	} else if (is(name, "Efr") || is(name, "EfrFields")) {
 		out->u = b->efr;
 		out->bits = &fw_ivrs_efr_bits;
 		return efr;
-	} else if (!strcmp(name, "Efr2") || !strcmp(name, "Efr2Fields")) {
+	} else if (is(name, "Efr2") || is(name, "Efr2Fields")) {
 		out->u = b->efr2;
 		out->bits = &fw_ivrs_efr2_bits;
 		return efr;
-	} else if (!strcmp(name, "EfrText")) {
+	} else if (is(name, "EfrText")) {
 		char names[1024];
-		snprintf(out->buf, sizeof(out->buf), "%s %s", fw_bitfields_str(b->efr, &fw_ivrs_efr_bits, names, sizeof(names)),
-			 linux_features(x->features[part], x->nfeatures[part], names + 512, 512));
+		size_t n = fw_ivrs_efr_features(b->efr, b->efr2, out->names, 32);
+		size_t k = put(out->buf, sizeof(out->buf), 0, fw_bitfields_str(b->efr, &fw_ivrs_efr_bits, names, sizeof(names)));
+		k = put(out->buf, sizeof(out->buf), k, " ");
+		put(out->buf, sizeof(out->buf), k, linux_features(out->names, n, names, sizeof(names)));
 		out->s = out->buf;
 		return efr;
-	} else if (!strcmp(name, "Efr2Text")) {
-		char names[1024];
-		snprintf(out->buf, sizeof(out->buf), "%s%s", b->efr2 ? ": " : "",
-			 b->efr2 ? fw_bitfields_str(b->efr2, &fw_ivrs_efr2_bits, names, sizeof(names)) : "");
+	} else if (is(name, "Efr2Text")) {
+		char names[512];
+		size_t k = put(out->buf, sizeof(out->buf), 0, b->efr2 ? ": " : "");
+		put(out->buf, sizeof(out->buf), k, b->efr2 ? fw_bitfields_str(b->efr2, &fw_ivrs_efr2_bits, names, sizeof(names)) : "");
 		out->s = out->buf;
 		return efr;
-	} else if (!strcmp(name, "EfrFeatures")) {
-		out->lines = x->features[part];
-		out->nlines = x->nfeatures[part];
+	} else if (is(name, "EfrFeatures")) {
+		out->nlines = fw_ivrs_efr_features(b->efr, b->efr2, out->names, 32);
+		out->lines = out->names;
 		return efr;
-	} else if (!strcmp(name, "LinuxUses")) {
+	} else if (is(name, "LinuxUses")) {
 		out->u = b->linux_uses;
-	} else if (!strcmp(name, "IommuIndex")) {
+	} else if (is(name, "IommuIndex")) {
 		out->u = (uint64_t)b->iommu_index;
 		out->null = b->iommu_index < 0;
-	} else if (!strcmp(name, "LinuxNote")) {
+	} else if (is(name, "LinuxNote")) {
 		if (b->linux_uses)
 			snprintf(out->buf, sizeof(out->buf), "(Linux IOMMU %d)", b->iommu_index);
 		else
 			snprintf(out->buf, sizeof(out->buf), "(Linux uses the %02xh blocks instead)", m->linux_type);
 		out->s = out->buf;
-	} else if (!strcmp(name, "DeviceEntries")) {
+	} else if (is(name, "DeviceEntries")) {
 		out->u = b->nraw_entries;
-	} else if (!strcmp(name, "Covered")) {
+	} else if (is(name, "Covered")) {
 		out->cols = covered_cols;
 		out->ncols = 3;
-		out->cells = x->covered[part];
+		out->cells = x->covered[bi];
 		out->nrows = b->ncovered;
-	} else if (!strcmp(name, "Covers")) {
-		out->lines = &x->covers[part];
+	} else if (is(name, "Covers")) {
+		out->lines = &x->covers[bi];
 		out->nlines = 1;
-		return x->covers[part] != NULL;
-	} else if (!strcmp(name, "Devices")) {
+		return x->covers[bi] != NULL;
+	} else if (is(name, "Devices")) {
 		/* what an IVMD applies to */
 		char a[16], z[16];
 		if (b->type == FW_IVRS_IVMD_ALL)
@@ -1115,9 +1152,9 @@ static bool derive_block(const struct ivrs_facts *x, size_t part, const struct f
 			snprintf(out->buf, sizeof(out->buf), "devices %s .. %s", fw_acpi_bdf_str(b->segment, b->device_id, a),
 				 fw_acpi_bdf_str(b->segment, b->aux_data, z));
 		out->s = out->buf;
-	} else if (!strcmp(name, "Start")) {
+	} else if (is(name, "Start")) {
 		out->u = b->start_address;
-	} else if (!strcmp(name, "MemoryLength")) {
+	} else if (is(name, "MemoryLength")) {
 		out->u = b->memory_length;
 	} else {
 		return false;
@@ -1133,43 +1170,46 @@ static bool derive(const struct fw_acpi_table *t, size_t part, const char *name,
 		return false;
 	const struct fw_acpi_part *p = &t->doc->parts[part];
 	if (part && p->within) {
-		const struct fw_ivrs_entry *e = x->entry_of[part];
-		if (!strcmp(name, "@listed")) {
+		const struct fw_ivrs_block *b = block_of(m, &t->doc->parts[p->within]);
+		const struct fw_ivrs_entry *e = entry_of(b, p);
+		if (is(name, "@listed")) {
 			out->u = e != NULL;
 			return true;
 		}
-		return e && x->block_of[p->within] && derive_entry(x->block_of[p->within], e, name, out);
+		return e && derive_entry(b, e, name, out);
 	}
-	if (part)
-		return x->block_of[part] && derive_block(x, part, x->block_of[part], name, out);
-	if (!strcmp(name, "Ivinfo")) {
+	if (part) {
+		const struct fw_ivrs_block *b = block_of(m, p);
+		return b && derive_block(x, b, name, out);
+	}
+	if (is(name, "Ivinfo")) {
 		out->u = m->ivinfo;
 		out->bits = &fw_ivrs_ivinfo_bits;
-	} else if (!strcmp(name, "LinuxType")) {
+	} else if (is(name, "LinuxType")) {
 		out->u = m->linux_type;
 		out->null = !m->linux_type;
-	} else if (!strcmp(name, "Iommus")) {
+	} else if (is(name, "Iommus")) {
 		out->u = m->niommus;
-	} else if (!strcmp(name, "Plural")) {
+	} else if (is(name, "Plural")) {
 		out->s = m->niommus == 1 ? "" : "s";
-	} else if (!strcmp(name, "GlobalEfr") || !strcmp(name, "GlobalEfr2")) {
+	} else if (is(name, "GlobalEfr") || is(name, "GlobalEfr2")) {
 		out->u = name[9] ? m->global_efr2 : m->global_efr;
 		return m->global_efr_valid;
-	} else if (!strcmp(name, "GlobalFeatures")) {
+	} else if (is(name, "GlobalFeatures")) {
 		out->lines = x->global_features;
 		out->nlines = x->nglobal_features;
 		return m->global_efr_valid;
-	} else if (!strcmp(name, "GlobalLinux")) {
+	} else if (is(name, "GlobalLinux")) {
 		out->s = linux_features(x->global_features, x->nglobal_features, out->buf, sizeof(out->buf));
-	} else if (!strcmp(name, "Remap")) {
+	} else if (is(name, "Remap")) {
 		out->cols = remap_cols;
 		out->ncols = 4;
 		out->cells = x->remap;
 		out->nrows = m->nspecials;
-	} else if (!strcmp(name, "RemapLine")) {
+	} else if (is(name, "RemapLine")) {
 		out->lines = &x->remap_line;
 		out->nlines = m->nspecials ? 1 : 0;
-	} else if (!strcmp(name, "Messages")) {
+	} else if (is(name, "Messages")) {
 		/* read when written: the MADT cross-check adds messages after the table is decoded */
 		out->lines = m->linux_messages;
 		out->nlines = m->nlinux_messages;

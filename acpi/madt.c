@@ -215,8 +215,9 @@ void *fw_acpi_madt_decode(struct fw_acpi_table *t, struct fw_arena *a)
 	struct fw_madt *m = &x->m;
 	const struct fw_acpi_doc *doc = t->doc;
 	const struct fw_view *v = &t->data;
-	const struct fw_acpi_value *lapic = fw_acpi_part_value(&doc->parts[0], "LocalApicAddress"),
-				   *flags = fw_acpi_part_value(&doc->parts[0], "Flags");
+	struct fw_acpi_value lapic_room, flags_room;
+	const struct fw_acpi_value *lapic = fw_acpi_part_value(&doc->parts[0], "LocalApicAddress", &lapic_room),
+				   *flags = fw_acpi_part_value(&doc->parts[0], "Flags", &flags_room);
 	m->lapic_address = lapic ? (uint32_t)lapic->u : 0;
 	m->flags = flags ? (uint32_t)flags->u : 0;
 	m->cpus = fw_arena_alloc(a, doc->nparts * sizeof(*m->cpus));
@@ -295,7 +296,8 @@ static bool derive(const struct fw_acpi_table *t, size_t part, const char *name,
 			snprintf(out->buf, sizeof(out->buf), "%s", n);
 		out->s = out->buf;
 	} else if (!strcmp(name, "Signal")) {
-		const struct fw_acpi_value *v = fw_acpi_part_value(p, "Flags");
+		struct fw_acpi_value vr;
+		const struct fw_acpi_value *v = fw_acpi_part_value(p, "Flags", &vr);
 		if (!v)
 			return false;
 		out->s = fw_madt_inti_str((uint16_t)v->u, out->buf, sizeof(out->buf));

@@ -170,6 +170,7 @@ static bool derive(const struct fw_acpi_table *t, size_t part, const char *name,
 	const struct pptt_facts *x = t->model;
 	const struct fw_acpi_part *p = &t->doc->parts[part];
 	const struct fw_acpi_value *v;
+	struct fw_acpi_value vr; /* room for v */
 	if (!strcmp(name, "TypeName")) {
 		out->s = type_name(p->type);
 		return true;
@@ -194,7 +195,7 @@ static bool derive(const struct fw_acpi_table *t, size_t part, const char *name,
 		return true;
 	}
 	if (!strcmp(name, "ParentText") || !strcmp(name, "NextText")) {
-		if (!(v = fw_acpi_part_value(p, name[0] == 'P' ? "Parent" : "NextLevelOfCache")))
+		if (!(v = fw_acpi_part_value(p, name[0] == 'P' ? "Parent" : "NextLevelOfCache", &vr)))
 			return false;
 		if (v->u)
 			snprintf(out->buf, sizeof(out->buf), "@0x%03x", (unsigned)v->u);
@@ -203,16 +204,18 @@ static bool derive(const struct fw_acpi_table *t, size_t part, const char *name,
 	}
 	if (!strcmp(name, "ProcessorId")) {
 		/* the ID counts only when the flags say it is valid */
-		const struct fw_acpi_value *flags = fw_acpi_part_value(p, "Flags");
-		if (!flags || !(v = fw_acpi_part_value(p, "AcpiProcessorId")))
+		struct fw_acpi_value flags_room;
+		const struct fw_acpi_value *flags = fw_acpi_part_value(p, "Flags", &flags_room);
+		if (!flags || !(v = fw_acpi_part_value(p, "AcpiProcessorId", &vr)))
 			return false;
 		out->u = v->u;
 		out->null = !(flags->u & FW_PPTT_ACPI_ID_VALID);
 		return true;
 	}
 	if (!strcmp(name, "ProcessorIdText")) {
-		const struct fw_acpi_value *flags = fw_acpi_part_value(p, "Flags");
-		if (!flags || !(v = fw_acpi_part_value(p, "AcpiProcessorId")))
+		struct fw_acpi_value flags_room;
+		const struct fw_acpi_value *flags = fw_acpi_part_value(p, "Flags", &flags_room);
+		if (!flags || !(v = fw_acpi_part_value(p, "AcpiProcessorId", &vr)))
 			return false;
 		if (flags->u & FW_PPTT_ACPI_ID_VALID)
 			snprintf(out->buf, sizeof(out->buf), "ACPI processor ID %u", (unsigned)v->u);
@@ -227,7 +230,7 @@ static bool derive(const struct fw_acpi_table *t, size_t part, const char *name,
 		return true;
 	}
 	if (!strcmp(name, "SizeText")) {
-		if (!(v = fw_acpi_part_value(p, "Size")))
+		if (!(v = fw_acpi_part_value(p, "Size", &vr)))
 			return false;
 		out->s = fw_acpi_size_str(v->u, out->buf, sizeof(out->buf));
 		return true;

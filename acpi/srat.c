@@ -145,7 +145,8 @@ static const struct fw_layout *layout_for(uint8_t type)
 
 static uint64_t value(const struct fw_acpi_part *p, const char *name)
 {
-	const struct fw_acpi_value *v = fw_acpi_part_value(p, name);
+	struct fw_acpi_value vr;
+	const struct fw_acpi_value *v = fw_acpi_part_value(p, name, &vr);
 	return v ? v->u : 0;
 }
 
@@ -154,10 +155,12 @@ static uint64_t value(const struct fw_acpi_part *p, const char *name)
 static void decode_entry(struct fw_srat_entry *e, const struct fw_acpi_part *p, uint8_t revision)
 {
 	static const char *const ids[] = {"ApicId", "X2ApicId", "AcpiProcessorUid", "ItsId"};
+	struct fw_acpi_value id;
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
-		if (fw_acpi_part_value(p, ids[i]))
-			e->id = (uint32_t)value(p, ids[i]);
-	const struct fw_acpi_value *flags = fw_acpi_part_value(p, "Flags");
+		if (fw_acpi_part_value(p, ids[i], &id))
+			e->id = (uint32_t)id.u;
+	struct fw_acpi_value flags_room;
+	const struct fw_acpi_value *flags = fw_acpi_part_value(p, "Flags", &flags_room);
 	e->flags = flags ? (uint32_t)flags->u : 1; /* a GIC ITS has no flags: always in use */
 	e->clock_domain = (uint32_t)value(p, "ClockDomain");
 	e->proximity_domain = (uint32_t)value(p, "ProximityDomain");
@@ -168,7 +171,8 @@ static void decode_entry(struct fw_srat_entry *e, const struct fw_acpi_part *p, 
 		e->proximity_domain &= 0xFF;
 	e->base = value(p, "BaseAddress");
 	e->size = value(p, "AddressLength");
-	const struct fw_acpi_value *handle = fw_acpi_part_value(p, "DeviceHandle");
+	struct fw_acpi_value handle_room;
+	const struct fw_acpi_value *handle = fw_acpi_part_value(p, "DeviceHandle", &handle_room);
 	if (handle) {
 		/* The 16-byte handle has its own layouts, one per handle type. */
 		e->handle_type = (uint8_t)value(p, "DeviceHandleType");
@@ -240,7 +244,8 @@ void *fw_acpi_srat_decode(struct fw_acpi_table *t, struct fw_arena *a)
 	struct srat_facts *x = fw_arena_alloc(a, sizeof(*x));
 	struct fw_srat *m = &x->m;
 	const struct fw_acpi_doc *doc = t->doc;
-	const struct fw_acpi_value *rev = fw_acpi_part_value(&doc->parts[0], "TableRevision");
+	struct fw_acpi_value rev_room;
+	const struct fw_acpi_value *rev = fw_acpi_part_value(&doc->parts[0], "TableRevision", &rev_room);
 	m->table_revision = rev ? (uint32_t)rev->u : 0;
 	m->entries = fw_arena_alloc(a, doc->nparts * sizeof(*m->entries));
 	for (size_t k = 1; k < doc->nparts; k++) {

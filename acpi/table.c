@@ -200,15 +200,37 @@ void *fw_acpi_grow(struct fw_arena *a, void *arr, size_t *cap, size_t need, size
 	return n;
 }
 
-char *fw_acpi_bdf_str(uint16_t segment, uint16_t devid, char out[16])
+/* Hex digits by hand: IVRS text names thousands of devices, and printf was a tenth of its time. */
+static char *put_hex(char *p, unsigned v, int digits)
 {
-	snprintf(out, 16, "%04x:%02x:%02x.%u", segment, devid >> 8, (devid >> 3) & 0x1F, devid & 7);
-	return out;
+	static const char hex[] = "0123456789abcdef";
+	for (int i = digits - 1; i >= 0; i--)
+		*p++ = hex[(v >> (4 * i)) & 0xF];
+	return p;
+}
+
+/* "BB:DD.F" and its NUL (8 bytes) at p */
+static void put_devid(char *p, uint16_t devid)
+{
+	p = put_hex(p, devid >> 8, 2);
+	*p++ = ':';
+	p = put_hex(p, (devid >> 3) & 0x1F, 2);
+	*p++ = '.';
+	*p++ = (char)('0' + (devid & 7));
+	*p = '\0';
 }
 
 char *fw_acpi_devid_str(uint16_t devid, char out[12])
 {
-	snprintf(out, 12, "%02x:%02x.%u", devid >> 8, (devid >> 3) & 0x1F, devid & 7);
+	put_devid(out, devid);
+	return out;
+}
+
+char *fw_acpi_bdf_str(uint16_t segment, uint16_t devid, char out[16])
+{
+	char *p = put_hex(out, segment, 4);
+	*p++ = ':';
+	put_devid(p, devid);
 	return out;
 }
 

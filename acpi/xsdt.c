@@ -54,7 +54,9 @@ void *fw_acpi_xsdt_decode(struct fw_acpi_table *t, struct fw_arena *a)
 	m->targets = fw_arena_alloc(a, (m->n + 1) * sizeof(*m->targets));
 	for (size_t i = 0; i < m->n; i++) {
 		const struct fw_acpi_part *p = &d->parts[i + 1];
-		m->addresses[i] = p->n ? p->v[0].u : 0;
+		struct fw_acpi_value v;
+		struct fw_acpi_values it = fw_acpi_values_of(p);
+		m->addresses[i] = fw_acpi_values_next(&it, &v) ? v.u : 0;
 		if (!m->addresses[i])
 			fw_acpi_diag(t, a, FW_DIAG_WARN, p->offset, "entry %zu is a null pointer", i);
 	}

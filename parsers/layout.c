@@ -27,7 +27,11 @@ bool fw_layout_check(const struct fw_layout *l, const struct fw_view *v, size_t 
 uint64_t fw_layout_get(const struct fw_layout *l, const struct fw_view *v, size_t off, unsigned idx)
 {
 	const struct fw_field *f = &l->fields[idx];
-	const uint8_t *p = v->p + off + f->offset;
+	return fw_field_int(f, v->p + off + f->offset);
+}
+
+uint64_t fw_field_int(const struct fw_field *f, const uint8_t *p)
+{
 	switch ((enum fw_ftype)f->type) {
 	case FW_FT_U8: return p[0];
 	case FW_FT_U16: return fw_le16(p);

@@ -79,6 +79,8 @@ static inline const struct fw_layout *fw_field_sub(const struct fw_field *f)
 bool fw_layout_check(const struct fw_layout *l, const struct fw_view *v, size_t off, struct fw_error *err);
 /* Integer field (U8..U64); the caller ran fw_layout_check first. */
 uint64_t fw_layout_get(const struct fw_layout *l, const struct fw_view *v, size_t off, unsigned idx);
+/* The integer field f whose bytes start at p (0 for a field that is not U8..U64). */
+uint64_t fw_field_int(const struct fw_field *f, const uint8_t *p);
 void fw_layout_get_guid(const struct fw_layout *l, const struct fw_view *v, size_t off, unsigned idx,
 			struct fw_guid *out);
 const uint8_t *fw_layout_ptr(const struct fw_layout *l, const struct fw_view *v, size_t off, unsigned idx);

@@ -175,9 +175,10 @@ static void compare(const char *dump, const struct fw_acpi_table *t, const char 
 			continue;
 		}
 		bool found = false, same_place = false;
+		struct fw_acpi_value room;
 		for (size_t k = 0; k < d->nparts && !found; k++)
-			for (size_t j = 0; j < d->parts[k].n && !found; j++) {
-				const struct fw_acpi_value *v = &d->parts[k].v[j];
+			for (struct fw_acpi_values it = fw_acpi_values_of(&d->parts[k]); !found && fw_acpi_values_next(&it, &room);) {
+				const struct fw_acpi_value *v = &room;
 				if (v->offset != f[i].offset)
 					continue;
 				same_place = true;
@@ -261,13 +262,19 @@ TEST(acpi_layout_tables_match_iasl)
 
 /* --- built tables and the AMD tables iasl does not decode ---------------------------------------- */
 
+/* The first value of a part whose field is `name` (nested or not), read into a ring of rooms so
+ * that a check can hold two. */
 static const struct fw_acpi_value *value_of(const struct fw_acpi_doc *d, size_t part, const char *name)
 {
+	static struct fw_acpi_value room[4];
+	static unsigned next;
 	if (part >= d->nparts)
 		return NULL;
-	for (size_t i = 0; i < d->parts[part].n; i++)
-		if (strcmp(d->parts[part].v[i].field->name, name) == 0)
-			return &d->parts[part].v[i];
+	struct fw_acpi_value *v = &room[next++ % 4];
+	struct fw_acpi_values it = fw_acpi_values_of(&d->parts[part]);
+	while (fw_acpi_values_next(&it, v))
+		if (strcmp(v->field->name, name) == 0)
+			return v;
 	return NULL;
 }
 #define VALUE(d, part, name) (value_of(d, part, name) ? value_of(d, part, name)->u : 0xDEADBEEFull)

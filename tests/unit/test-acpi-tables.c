@@ -1261,7 +1261,8 @@ static bool shown(const struct fw_acpi_table *t, size_t k, const char *name, str
 
 static uint64_t value(const struct fw_acpi_table *t, size_t k, const char *name)
 {
-	const struct fw_acpi_value *v = k < t->doc->nparts ? fw_acpi_part_value(&t->doc->parts[k], name) : NULL;
+	struct fw_acpi_value room;
+	const struct fw_acpi_value *v = k < t->doc->nparts ? fw_acpi_part_value(&t->doc->parts[k], name, &room) : NULL;
 	return v ? v->u : 0xDEADBEEFull;
 }
 

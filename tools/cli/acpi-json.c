@@ -98,8 +98,10 @@ static void value_json(json_t *o, const struct fw_acpi_value *v)
 /* The values of one part; the fields of a nested structure go into an object of their own. */
 static void part_json(json_t *o, const struct fw_acpi_part *p)
 {
-	for (size_t i = 0; i < p->n; i++) {
-		const struct fw_acpi_value *v = &p->v[i];
+	struct fw_acpi_values it = fw_acpi_values_of(p);
+	struct fw_acpi_value value;
+	while (fw_acpi_values_next(&it, &value)) {
+		const struct fw_acpi_value *v = &value;
 		json_t *into = o;
 		if (v->parent) {
 			char key[96];
@@ -295,7 +297,7 @@ static json_t *fields_json(const struct fw_acpi_table *t)
 			const struct fw_acpi_part *p = &d->parts[i];
 			json_t *j = json_object();
 			json_object_set_new_nocheck(j, "offset", json_integer(p->offset));
-			json_object_set_new_nocheck(j, "structure", json_string(p->what));
+			json_object_set_new_nocheck(j, "structure", json_string(fw_acpi_part_what(p)));
 			if (!p->described) {
 				json_object_set_new_nocheck(j, "type", json_integer(p->type));
 				json_object_set_new_nocheck(j, "length", json_integer(p->length));

@@ -67,6 +67,37 @@ static void value_text(const struct out *o, const struct fw_acpi_value *v, const
 		fprintf(o->f, " (%s)", n);
 }
 
+/* Text pieces put into a line without printf (a view's text is thousands of small pieces): each
+ * returns how many bytes it wrote into out[len], always NUL-terminated. */
+static size_t put(char *out, size_t len, const char *s, size_t n)
+{
+	if (!len)
+		return 0;
+	if (n >= len)
+		n = len - 1;
+	memcpy(out, s, n);
+	out[n] = '\0';
+	return n;
+}
+
+/* s in a field of |width| characters: right-aligned, or left-aligned when width < 0; pad is ' '
+ * or '0' (numbers). */
+static size_t put_padded(char *out, size_t len, const char *s, size_t n, int width, char pad)
+{
+	size_t w = (size_t)(width < 0 ? -(long)width : width), k = 0;
+	size_t fill = w > n ? w - n : 0;
+	if (width > 0)
+		for (; fill && k + 1 < len; fill--)
+			out[k++] = pad;
+	k += put(out + k, len - k, s, n);
+	if (width < 0)
+		for (; fill && k + 1 < len; fill--)
+			out[k++] = ' ';
+	if (k < len)
+		out[k] = '\0';
+	return k;
+}
+
 /* One "{Name...}" of a view's text line (acpi/fields.h) into `out`; false when the value is
  * absent. */
 static bool placeholder(const struct out *o, const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh,
@@ -75,45 +106,58 @@ static bool placeholder(const struct out *o, const struct fw_acpi_table *t, size
 	const struct fw_acpi_value *v;
 	struct fw_acpi_derived dv;
 	char buf[512];
+	out[0] = '\0';
 	if (name[0] == '#') {
-		snprintf(out, len, "%s", C(o, name + 1));
+		const char *c = C(o, name + 1);
+		put(out, len, c, strlen(c));
 		return true;
 	}
 	if (!fw_acpi_show_value(t, part, sh, name, &v, &dv))
 		return false;
 	if (!fmt) {
-		snprintf(out, len, "%s", v ? fw_acpi_value_str(v, buf, sizeof(buf)) : dv.s ? dv.s : "");
-		if (!v && !dv.s)
-			snprintf(out, len, "%" PRIu64, dv.u);
+		const char *s = v ? fw_acpi_value_str(v, buf, sizeof(buf)) : dv.s;
+		if (!s) {
+			fw_acpi_num(buf, dv.u, 10, false);
+			s = buf;
+		}
+		put(out, len, s, strlen(s));
 	} else if (!strcmp(fmt, "list")) {
 		size_t k = 0;
-		out[0] = '\0';
-		for (size_t i = 0; i < dv.nlist && k < len; i++)
-			k += (size_t)snprintf(out + k, len - k, " %u", fw_le32(dv.list + 4 * i));
+		for (size_t i = 0; i < dv.nlist && k + 1 < len; i++) {
+			buf[0] = ' ';
+			size_t n = fw_acpi_num(buf + 1, fw_le32(dv.list + 4 * i), 10, false);
+			k += put(out + k, len - k, buf, n + 1);
+		}
 	} else if (!strcmp(fmt, "bits")) {
-		snprintf(out, len, "%s", fw_bitfields_str(dv.u, dv.bits, buf, sizeof(buf)));
+		const char *s = fw_bitfields_str(dv.u, dv.bits, buf, sizeof(buf));
+		put(out, len, s, strlen(s));
 	} else if (!strcmp(fmt, "names")) {
-		snprintf(out, len, "%s", flags_str(v ? v->field->names : dv.bits, dv.u, buf, sizeof(buf)));
+		const char *s = flags_str(v ? v->field->names : dv.bits, dv.u, buf, sizeof(buf));
+		put(out, len, s, strlen(s));
 	} else if (!strncmp(fmt, "name", 4)) {
 		const char *n = v ? fw_acpi_value_names(v, buf, sizeof(buf)) : dv.s;
-		snprintf(out, len, "%s", n ? n : fmt[4] == '|' ? fmt + 5 : "");
+		if (!n)
+			n = fmt[4] == '|' ? fmt + 5 : "";
+		put(out, len, n, strlen(n));
 	} else {
-		/* text around one conversion: "%04x", "%u", " -> %s" */
+		/* text around one conversion: "%04x", "%u", "%-12s", " -> %s" */
 		const char *pct = strchr(fmt, '%'), *q = pct ? pct + 1 : fmt;
 		bool zero = *q == '0';
 		int width = (int)strtol(q, (char **)&q, 10);
 		char conv = *q;
 		const char *after = *q ? q + 1 : q;
-		int pre = pct ? (int)(pct - fmt) : 0;
-		if (conv == 's')
-			snprintf(out, len, "%.*s%*s%s", pre, fmt, width, dv.s ? dv.s : v ? fw_acpi_value_str(v, buf, sizeof(buf)) : "",
-				 after);
-		else if (conv == 'x')
-			snprintf(out, len, zero ? "%.*s%0*" PRIx64 "%s" : "%.*s%*" PRIx64 "%s", pre, fmt, width, dv.u, after);
-		else if (conv == 'X')
-			snprintf(out, len, zero ? "%.*s%0*" PRIX64 "%s" : "%.*s%*" PRIX64 "%s", pre, fmt, width, dv.u, after);
-		else
-			snprintf(out, len, zero ? "%.*s%0*" PRIu64 "%s" : "%.*s%*" PRIu64 "%s", pre, fmt, width, dv.u, after);
+		size_t k = put(out, len, fmt, pct ? (size_t)(pct - fmt) : 0);
+		const char *s;
+		size_t n;
+		if (conv == 's') {
+			s = dv.s ? dv.s : v ? fw_acpi_value_str(v, buf, sizeof(buf)) : "";
+			n = strlen(s);
+		} else {
+			n = fw_acpi_num(buf, dv.u, conv == 'x' || conv == 'X' ? 16 : 10, conv == 'X');
+			s = buf;
+		}
+		k += put_padded(out + k, len - k, s, n, width, zero && conv != 's' ? '0' : ' ');
+		put(out + k, len - k, after, strlen(after));
 	}
 	return true;
 }
@@ -129,24 +173,25 @@ static bool render_line(const struct out *o, const struct fw_acpi_table *t, size
 		struct fw_acpi_derived dv;
 		const char *end = strchr(line, '}');
 		char name[64];
-		snprintf(name, sizeof(name), "%.*s", (int)(end - line - 2), line + 2);
+		put(name, sizeof(name), line + 2, (size_t)(end - line - 2));
 		if (!fw_acpi_show_value(t, part, sh, name, &v, &dv) || !dv.u)
 			return false;
 		line = end + 1;
 	}
 	for (const char *p = line; *p && k + 1 < len;) {
 		if (*p != '{') {
-			out[k++] = *p++;
-			out[k] = '\0';
+			size_t n = strcspn(p, "{");
+			k += put(out + k, len - k, p, n);
+			p += n;
 			continue;
 		}
 		const char *end = strchr(p, '}');
 		bool optional = p[1] == '?';
 		const char *name = p + 1 + optional, *colon = memchr(name, ':', (size_t)(end - name));
 		char nm[64], fmt[64];
-		snprintf(nm, sizeof(nm), "%.*s", (int)((colon ? colon : end) - name), name);
+		put(nm, sizeof(nm), name, (size_t)((colon ? colon : end) - name));
 		if (colon)
-			snprintf(fmt, sizeof(fmt), "%.*s", (int)(end - colon - 1), colon + 1);
+			put(fmt, sizeof(fmt), colon + 1, (size_t)(end - colon - 1));
 		if (!placeholder(o, t, part, sh, nm, colon ? fmt : NULL, out + k, len - k) && !optional)
 			return false;
 		k += strlen(out + k);
@@ -190,8 +235,11 @@ static void shape_text(const struct out *o, const struct fw_acpi_table *t, size_
 			fputc('\n', o->f);
 		else if (!strncmp(*l, "{*", 2))
 			lines_text(o, t, part, sh, *l);
-		else if (render_line(o, t, part, sh, *l, line, sizeof(line)))
-			fprintf(o->f, "  %s\n", line);
+		else if (render_line(o, t, part, sh, *l, line, sizeof(line))) {
+			fputs("  ", o->f);
+			fputs(line, o->f);
+			fputc('\n', o->f);
+		}
 }
 
 static void fields_text(const struct out *o, const struct fw_acpi_table *t)
@@ -208,23 +256,25 @@ static void fields_text(const struct out *o, const struct fw_acpi_table *t)
 		matrix_text(o, d->matrix, d->matrix_n);
 		return;
 	}
-	const struct fw_acpi_part *fixed = &d->parts[0];
-	for (size_t i = 0; i < fixed->n; i++)
-		if (!all_zero(&fixed->v[i])) {
+	struct fw_acpi_value v;
+	struct fw_acpi_values it = fw_acpi_values_of(&d->parts[0]);
+	while (fw_acpi_values_next(&it, &v))
+		if (!all_zero(&v)) {
 			fputs("  ", o->f);
-			value_text(o, &fixed->v[i], ": ");
+			value_text(o, &v, ": ");
 			fputc('\n', o->f);
 		}
 	for (size_t k = 1; k < d->nparts; k++) {
 		const struct fw_acpi_part *p = &d->parts[k];
-		fprintf(o->f, "  @0x%03x %s", p->offset, p->what);
+		fprintf(o->f, "  @0x%03x %s", p->offset, fw_acpi_part_what(p));
 		if (!p->described)
 			fprintf(o->f, " (type 0x%" PRIx64 ", %u bytes)", p->type, p->length);
 		bool first = true;
-		for (size_t i = 0; i < p->n; i++)
-			if (!all_zero(&p->v[i])) {
+		it = fw_acpi_values_of(p);
+		while (fw_acpi_values_next(&it, &v))
+			if (!all_zero(&v)) {
 				fputs(first ? ": " : ", ", o->f);
-				value_text(o, &p->v[i], " ");
+				value_text(o, &v, " ");
 				first = false;
 			}
 		fputc('\n', o->f);

@@ -59,6 +59,11 @@ size_t fw_term_escape(FILE *f, const char *s, size_t n, unsigned flags, bool fin
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0, run = 0; /* bytes that pass as they are go out in runs */
 	while (i < n) {
+		if (u[i] >= 0x20 && u[i] < 0x7F) { /* printable ASCII, most of any text: no call per byte */
+			run++;
+			i++;
+			continue;
+		}
 		size_t k;
 		uint32_t cp;
 		enum unit_kind kind = next_unit(u + i, n - i, flags, final, &k, &cp);

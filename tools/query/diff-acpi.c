@@ -40,7 +40,7 @@ static const char *value_key(struct fw_arena *ar, const struct fw_acpi_part *p, 
 			    : v->parent ? fw_arena_printf(ar, "%s.%s", v->parent->name, v->field->name) : v->field->name;
 	if (ordinal == 0)
 		return field;
-	return fw_arena_printf(ar, "%s %zu %s", p->what, ordinal, field);
+	return fw_arena_printf(ar, "%s %zu %s", fw_acpi_part_what(p), ordinal, field);
 }
 
 static const char *value_text(struct fw_arena *ar, const struct fw_acpi_value *v, const struct fw_acpi_show *shown)
@@ -116,23 +116,26 @@ static void doc_values(struct fw_arena *ar, const struct fw_acpi_table *t, struc
 		const struct fw_acpi_part *p = &doc->parts[k];
 		size_t ordinal = 0;
 		if (k) {
-			ordinal = (size_t)(intptr_t)fw_strmap_get(&count, p->what) + 1;
-			fw_strmap_put(&count, p->what, (void *)(intptr_t)ordinal);
+			ordinal = (size_t)(intptr_t)fw_strmap_get(&count, fw_acpi_part_what(p)) + 1;
+			fw_strmap_put(&count, fw_acpi_part_what(p), (void *)(intptr_t)ordinal);
 		}
-		*order = fw_acpi_grow(ar, *order, &cap, *n + p->n + 2, sizeof(char *));
+		*order = fw_acpi_grow(ar, *order, &cap, *n + 2, sizeof(char *));
 		if (!p->described) {
-			const char *key = fw_arena_printf(ar, "%s %zu", p->what, ordinal);
+			const char *key = fw_arena_printf(ar, "%s %zu", fw_acpi_part_what(p), ordinal);
 			fw_strmap_put(m, key, fw_arena_printf(ar, "type 0x%" PRIx64 ", %u bytes", p->type, p->length));
 			(*order)[(*n)++] = key;
 		}
-		for (size_t i = 0; i < p->n; i++) {
-			const struct fw_acpi_show *shown = shown_as(doc, p, &p->v[i]);
-			const char *key = value_key(ar, p, ordinal, &p->v[i], shown);
-			fw_strmap_put(m, key, (void *)value_text(ar, &p->v[i], shown));
+		struct fw_acpi_values it = fw_acpi_values_of(p);
+		struct fw_acpi_value v;
+		while (fw_acpi_values_next(&it, &v)) {
+			const struct fw_acpi_show *shown = shown_as(doc, p, &v);
+			const char *key = value_key(ar, p, ordinal, &v, shown);
+			fw_strmap_put(m, key, (void *)value_text(ar, &v, shown));
+			*order = fw_acpi_grow(ar, *order, &cap, *n + 2, sizeof(char *));
 			(*order)[(*n)++] = key;
 		}
 		if (doc->layout->view)
-			derived_values(ar, t, k, ordinal ? fw_arena_printf(ar, "%s %zu", p->what, ordinal) : NULL, m, order, n, &cap);
+			derived_values(ar, t, k, ordinal ? fw_arena_printf(ar, "%s %zu", fw_acpi_part_what(p), ordinal) : NULL, m, order, n, &cap);
 	}
 	if (doc->matrix) {
 		struct fw_acpi_text x = {0};
