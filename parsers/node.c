@@ -126,6 +126,7 @@ struct fw_tree *fw_tree_new(const struct fw_limits *limits)
 	t->limits = limits ? *limits : fw_limits_default();
 	if (t->limits.max_depth > UINT16_MAX - 1) /* a node keeps its depth in 16 bits */
 		t->limits.max_depth = UINT16_MAX - 1;
+	t->last_at = fw_xcalloc((size_t)t->limits.max_depth + 1, sizeof(*t->last_at));
 	return t;
 }
 
@@ -143,6 +144,7 @@ void fw_tree_free(struct fw_tree *t)
 	if (t->interned)
 		free(t->interned->slots);
 	free(t->interned);
+	free(t->last_at);
 	fw_arena_free(&t->arena);
 	free(t);
 }
@@ -184,17 +186,31 @@ struct fw_node *fw_node_add(struct fw_tree *t, struct fw_node *parent, enum fw_n
 	}
 	n->parent = parent;
 	if (parent) {
-		if (parent->last_child)
-			parent->last_child->next = n;
+		struct fw_node *last = fw_node_last_child(t, parent);
+		if (last)
+			last->next = n;
 		else
 			parent->first_child = n;
-		parent->last_child = n;
 		parent->nchildren++;
 	} else if (!t->root) {
 		t->root = n;
 	}
+	t->last_at[depth] = n;
 	t->node_count++;
 	return n;
+}
+
+struct fw_node *fw_node_last_child(const struct fw_tree *t, const struct fw_node *n)
+{
+	if (n->depth < t->limits.max_depth) {
+		struct fw_node *c = t->last_at[n->depth + 1];
+		if (c && c->parent == n)
+			return c;
+	}
+	struct fw_node *c = n->first_child;
+	while (c && c->next)
+		c = c->next;
+	return c;
 }
 
 void fw_node_set_guid(struct fw_node *n, const struct fw_guid *g)

@@ -81,9 +81,9 @@ struct fw_diag {
 #define FW_NODE_F_CHECKSUM_BAD 0x04 /* a checksum of this node did not match */
 #define FW_NODE_F_HAS_HII 0x08      /* carries an HII form package (parsers/pe.c probe; ifr/ decodes) */
 
-/* Fields ordered by size so the struct has no holes: 160 bytes. Offset and size are names for
+/* Fields ordered by size so the struct has no holes: 152 bytes. Offset and size are names for
  * data.base and data.len (one copy of each); depth fits 16 bits because fw_tree_new caps the
- * depth limit there. */
+ * depth limit there; the last child is found through the tree (fw_node_last_child). */
 struct fw_node {
 	const char *type; /* subtype: "FFSv2", "DXE driver", "GUID defined", ... */
 	union {
@@ -97,7 +97,7 @@ struct fw_node {
 	struct fw_view body; /* the decoded body (decompressed bytes for compressed sections) */
 	const char *name;    /* UI section text or GUID-table name */
 	const char *text;    /* secondary text (variable name, section description) */
-	struct fw_node *parent, *first_child, *last_child, *next;
+	struct fw_node *parent, *first_child, *next;
 	struct fw_field_rec *fields; /* read them with fw_field_first/fw_field_next */
 	struct fw_diag *diags;
 	void *ext; /* format-specific decoded model, owned by the tree's arena */
@@ -138,6 +138,9 @@ struct fw_tree {
 	/* where the last field and diagnostic were appended: a node's fields come in one burst,
 	 * so appending finds its tail here without a tail pointer in every node */
 	const struct fw_node *field_node, *diag_node;
+	/* the node added last at each depth: its parent's last child, as no child is added to a
+	 * parent without passing here (max_depth + 1 of them, made with the tree) */
+	struct fw_node **last_at;
 	struct fw_field_rec *field_tail;
 	struct fw_diag *diag_tail;
 };
@@ -149,6 +152,9 @@ void fw_tree_free(struct fw_tree *t);
  * the depth or node limit is reached. */
 struct fw_node *fw_node_add(struct fw_tree *t, struct fw_node *parent, enum fw_node_kind kind, const char *type,
 			    const struct fw_view *data, struct fw_error *err);
+/* The last child of n, or NULL: found through the tree's record of the node added last at each
+ * depth, or by walking the children when n's were not the last added at their depth. */
+struct fw_node *fw_node_last_child(const struct fw_tree *t, const struct fw_node *n);
 void fw_node_set_guid(struct fw_node *n, const struct fw_guid *g);
 void fw_node_set_name(struct fw_tree *t, struct fw_node *n, const char *name);
 /* The tree's one copy of s (at most max bytes of it): equal strings share it. Field values and

@@ -315,7 +315,7 @@ static size_t parse_store(struct fw_tree *t, struct fw_node *parent, const struc
 			return 0;
 		if (!used)
 			break;
-		struct fw_variable *last = store->last_child->ext;
+		struct fw_variable *last = fw_node_last_child(t, store)->ext;
 		records += last != NULL;
 		live += last && last->state == FW_VAR_STATE_VALID;
 		if (stop) {
