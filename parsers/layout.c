@@ -174,7 +174,9 @@ void fw_layout_emit(struct fw_tree *t, struct fw_node *n, const struct fw_layout
 		switch (f.type) {
 		case FW_VAL_GUID: fw_node_field_guid(t, n, key, &f.v.g); break;
 		case FW_VAL_STR: fw_node_field_str(t, n, key, f.v.s); break;
-		case FW_VAL_BYTES: fw_node_field_bytes(t, n, key, f.v.bytes.p, f.v.bytes.n); break;
+		case FW_VAL_BYTES: /* a copy: the bytes may not outlive the call */
+			fw_node_field_bytes(t, n, key, fw_arena_memdup(&t->arena, f.v.bytes.p, f.v.bytes.n), f.v.bytes.n);
+			break;
 		default: fw_node_field_uint(t, n, key, f.v.u, f.fmt); break;
 		}
 	}
