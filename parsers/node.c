@@ -1,6 +1,7 @@
 #include "node.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,14 @@ static const char *const kind_names[FW_NODE_KIND_COUNT] = {
 	[FW_NODE_PADDING] = "padding",
 	[FW_NODE_FREE_SPACE] = "free-space",
 };
+
+/* offset and size are other names for data.base and data.len; the README's bytes a node count
+ * on 152 */
+_Static_assert(offsetof(struct fw_node, offset) == offsetof(struct fw_node, data.base) &&
+		       offsetof(struct fw_node, size) == offsetof(struct fw_node, data.len) &&
+		       sizeof(((struct fw_node *)0)->size) == sizeof(uint64_t),
+	       "fw_node offset/size alias its data view");
+_Static_assert(sizeof(struct fw_node) <= 152, "struct fw_node grew: README Limits counts 152 bytes");
 
 const char *fw_node_kind_name(enum fw_node_kind k)
 {
