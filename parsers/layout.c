@@ -1,6 +1,7 @@
 #include "layout.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 size_t fw_field_width(const struct fw_field *f)
@@ -53,71 +54,136 @@ const uint8_t *fw_layout_ptr(const struct fw_layout *l, const struct fw_view *v,
 	return v->p + off + l->fields[idx].offset;
 }
 
-/* The field name a + sep + b, interned: the same names come back on every node. */
-static const char *field_key(struct fw_tree *t, const char *a, const char *sep, const char *b)
+void fw_layout_walk_start(struct fw_layout_walk *w, const struct fw_layout *l, const uint8_t *p)
 {
-	char buf[256];
-	int w = snprintf(buf, sizeof(buf), "%s%s%s", a, sep, b);
-	if (w < 0 || (size_t)w >= sizeof(buf))
-		return fw_arena_printf(&t->arena, "%s%s%s", a, sep, b);
-	return fw_tree_intern(t, buf, sizeof(buf));
+	w->p = p;
+	w->depth = 1;
+	w->frame[0].l = l;
+	w->frame[0].next = 0;
+	w->frame[0].off = 0;
+	w->frame[0].key_len = 0;
+	w->pending_f = NULL;
+	w->key[0] = '\0';
 }
 
-/* Fields of a nested structure are named "Outer.Inner". */
-static void emit_fields(struct fw_tree *t, struct fw_node *n, const struct fw_layout *l, const struct fw_view *v,
-			size_t off, const char *prefix)
+/* key = the current prefix + name + suffix (names come from the layout tables: short) */
+static const char *walk_key(struct fw_layout_walk *w, size_t prefix_len, const char *name, const char *suffix)
 {
-	for (size_t i = 0; i < l->nfields; i++) {
-		const struct fw_field *f = &l->fields[i];
+	if (prefix_len == 0 && !suffix)
+		return name;
+	snprintf(w->key + prefix_len, sizeof(w->key) - prefix_len, "%s%s%s", name, suffix ? " " : "", suffix ? suffix : "");
+	return w->key;
+}
+
+bool fw_layout_walk_next(struct fw_layout_walk *w, struct fw_field_value *out)
+{
+	memset(&out->v, 0, sizeof(out->v));
+	out->fmt = FW_FMT_DEC;
+	if (w->pending_f) {
+		/* the text after an enum, flag set or bit field value */
+		const struct fw_field *f = w->pending_f;
+		w->pending_f = NULL;
+		size_t prefix = w->frame[w->depth - 1].key_len;
+		out->type = FW_VAL_STR;
+		if (f->flags & FW_FF_ENUM) {
+			out->v.s = fw_named_value_name(f->names, w->pending);
+			out->key = walk_key(w, prefix, f->name, "name");
+		} else if (f->flags & FW_FF_FLAGS) {
+			out->v.s = fw_flags_str(f->names, w->pending, w->text, sizeof(w->text));
+			out->key = walk_key(w, prefix, f->name, "flags");
+		} else {
+			out->v.s = fw_bitfields_str(w->pending, fw_field_bits(f), w->text, sizeof(w->text));
+			out->key = walk_key(w, prefix, f->name, "bits");
+		}
+		return true;
+	}
+	while (w->depth) {
+		size_t d = w->depth - 1;
+		const struct fw_layout *l = w->frame[d].l;
+		if (w->frame[d].next >= l->nfields) {
+			w->depth--;
+			continue;
+		}
+		const struct fw_field *f = &l->fields[w->frame[d].next++];
 		if (f->flags & FW_FF_HIDDEN)
 			continue;
-		const char *name = prefix ? field_key(t, prefix, ".", f->name) : f->name;
-		const uint8_t *p = v->p + off + f->offset;
+		size_t off = w->frame[d].off;
+		size_t prefix = w->frame[d].key_len;
+		const uint8_t *p = w->p + off + f->offset;
 		switch ((enum fw_ftype)f->type) {
-		case FW_FT_GUID: {
-			struct fw_guid g;
-			memcpy(g.b, p, 16);
-			fw_node_field_guid(t, n, name, &g);
-			break;
+		case FW_FT_STRUCT: {
+			/* its fields are named "Outer.Inner" */
+			int k = snprintf(w->key + prefix, sizeof(w->key) - prefix, "%s.", f->name);
+			if (d + 1 >= FW_LAYOUT_WALK_DEPTH || k < 0 || prefix + (size_t)k >= sizeof(w->key))
+				abort(); /* the tables nest two levels with short names */
+			w->frame[d + 1].l = fw_field_sub(f);
+			w->frame[d + 1].next = 0;
+			w->frame[d + 1].off = off + f->offset;
+			w->frame[d + 1].key_len = prefix + (size_t)k;
+			w->depth++;
+			continue;
 		}
-		case FW_FT_CHARS: {
-			char buf[256];
-			fw_field_chars(p, f->len, buf, sizeof(buf));
-			fw_node_field_str(t, n, name, buf);
+		case FW_FT_GUID:
+			out->type = FW_VAL_GUID;
+			memcpy(out->v.g.b, p, 16);
 			break;
-		}
+		case FW_FT_CHARS:
+			out->type = FW_VAL_STR;
+			out->v.s = fw_field_chars(p, f->len, w->text, 256);
+			break;
 		case FW_FT_BYTES:
-			fw_node_field_bytes(t, n, name, p, f->len);
-			break;
-		case FW_FT_STRUCT:
-			emit_fields(t, n, fw_field_sub(f), v, off + f->offset, name);
+			out->type = FW_VAL_BYTES;
+			out->v.bytes.p = p;
+			out->v.bytes.n = f->len;
 			break;
 		default: {
-			uint64_t val = fw_layout_get(l, v, off, (unsigned)i);
-			fw_node_field_uint(t, n, name, val,
-					   (f->flags & (FW_FF_HEX | FW_FF_FLAGS | FW_FF_BITS)) ? FW_FMT_HEX : FW_FMT_DEC);
-			char buf[512];
-			if (f->names && (f->flags & FW_FF_ENUM)) {
-				const char *vname = fw_named_value_name(f->names, val);
-				if (vname)
-					fw_node_field_str(t, n, field_key(t, name, " ", "name"), vname);
-			} else if (f->names && (f->flags & FW_FF_FLAGS)) {
-				fw_flags_str(f->names, val, buf, sizeof(buf));
-				fw_node_field_str(t, n, field_key(t, name, " ", "flags"), buf);
-			} else if (fw_field_bits(f) && (f->flags & FW_FF_BITS)) {
-				fw_bitfields_str(val, fw_field_bits(f), buf, sizeof(buf));
-				fw_node_field_str(t, n, field_key(t, name, " ", "bits"), buf);
+			struct fw_view v = fw_view_make(w->p, off + l->size, FW_OFFSET_UNKNOWN);
+			uint64_t val = fw_layout_get(l, &v, off, (unsigned)(f - l->fields));
+			out->type = FW_VAL_UINT;
+			out->fmt = (f->flags & (FW_FF_HEX | FW_FF_FLAGS | FW_FF_BITS)) ? FW_FMT_HEX : FW_FMT_DEC;
+			out->v.u = val;
+			bool text = false;
+			if (f->names && (f->flags & FW_FF_ENUM))
+				text = fw_named_value_name(f->names, val) != NULL;
+			else
+				text = f->names && (f->flags & (FW_FF_FLAGS | FW_FF_BITS));
+			if (text) {
+				w->pending = val;
+				w->pending_f = f;
 			}
 			break;
 		}
 		}
+		out->key = walk_key(w, prefix, f->name, NULL);
+		return true;
 	}
+	return false;
 }
 
+/* The header's fields are read from its bytes when an output asks for them; bytes the tree does
+ * not keep (a caller's scratch copy) have theirs stored now. */
 void fw_layout_emit(struct fw_tree *t, struct fw_node *n, const struct fw_layout *l, const struct fw_view *v,
 		    size_t off)
 {
-	emit_fields(t, n, l, v, off, NULL);
+	const uint8_t *p = v->p + off;
+	if (fw_tree_holds(t, p, l->size)) {
+		fw_node_field_layout(t, n, l, p);
+		return;
+	}
+	struct fw_layout_walk w;
+	struct fw_field_value f;
+	fw_layout_walk_start(&w, l, p);
+	while (fw_layout_walk_next(&w, &f)) {
+		const char *key = f.key == w.key ? fw_tree_intern(t, w.key, sizeof(w.key)) : f.key;
+		switch (f.type) {
+		case FW_VAL_GUID: fw_node_field_guid(t, n, key, &f.v.g); break;
+		case FW_VAL_STR: fw_node_field_str(t, n, key, f.v.s); break;
+		case FW_VAL_BYTES: /* a copy: the bytes may not outlive the call */
+			fw_node_field_bytes(t, n, key, fw_arena_memdup(&t->arena, f.v.bytes.p, f.v.bytes.n), f.v.bytes.n);
+			break;
+		default: fw_node_field_uint(t, n, key, f.v.u, f.fmt); break;
+		}
+	}
 }
 
 char *fw_field_chars(const uint8_t *p, size_t width, char *buf, size_t len)

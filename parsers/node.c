@@ -1,6 +1,7 @@
 #include "node.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,14 @@ static const char *const kind_names[FW_NODE_KIND_COUNT] = {
 	[FW_NODE_PADDING] = "padding",
 	[FW_NODE_FREE_SPACE] = "free-space",
 };
+
+/* offset and size are other names for data.base and data.len; the README's bytes a node count
+ * on 152 */
+_Static_assert(offsetof(struct fw_node, offset) == offsetof(struct fw_node, data.base) &&
+		       offsetof(struct fw_node, size) == offsetof(struct fw_node, data.len) &&
+		       sizeof(((struct fw_node *)0)->size) == sizeof(uint64_t),
+	       "fw_node offset/size alias its data view");
+_Static_assert(sizeof(struct fw_node) <= 152, "struct fw_node grew: README Limits counts 152 bytes");
 
 const char *fw_node_kind_name(enum fw_node_kind k)
 {
@@ -61,6 +70,7 @@ struct fw_limits fw_limits_default(void)
 struct fw_owned_buffer {
 	struct fw_owned_buffer *next;
 	void *buf;
+	size_t len;
 };
 
 /* Equal strings of one tree share one arena copy: field values ("EFI_FV_FILETYPE_DRIVER",
@@ -123,6 +133,9 @@ struct fw_tree *fw_tree_new(const struct fw_limits *limits)
 	struct fw_tree *t = fw_xcalloc(1, sizeof(*t));
 	fw_arena_init(&t->arena);
 	t->limits = limits ? *limits : fw_limits_default();
+	if (t->limits.max_depth > UINT16_MAX - 1) /* a node keeps its depth in 16 bits */
+		t->limits.max_depth = UINT16_MAX - 1;
+	t->last_at = fw_xcalloc((size_t)t->limits.max_depth + 1, sizeof(*t->last_at));
 	return t;
 }
 
@@ -140,6 +153,7 @@ void fw_tree_free(struct fw_tree *t)
 	if (t->interned)
 		free(t->interned->slots);
 	free(t->interned);
+	free(t->last_at);
 	fw_arena_free(&t->arena);
 	free(t);
 }
@@ -172,28 +186,40 @@ struct fw_node *fw_node_add(struct fw_tree *t, struct fw_node *parent, enum fw_n
 	struct fw_node *n = fw_arena_alloc_small(&t->arena, sizeof(*n));
 	n->kind = kind;
 	n->type = type;
-	n->depth = depth;
+	n->depth = (uint16_t)depth;
 	if (data) {
 		n->data = *data;
 		n->body = *data;
-		n->offset = data->base;
-		n->size = data->len;
 	} else {
 		n->offset = FW_OFFSET_UNKNOWN;
 	}
 	n->parent = parent;
 	if (parent) {
-		if (parent->last_child)
-			parent->last_child->next = n;
+		struct fw_node *last = fw_node_last_child(t, parent);
+		if (last)
+			last->next = n;
 		else
 			parent->first_child = n;
-		parent->last_child = n;
 		parent->nchildren++;
 	} else if (!t->root) {
 		t->root = n;
 	}
+	t->last_at[depth] = n;
 	t->node_count++;
 	return n;
+}
+
+struct fw_node *fw_node_last_child(const struct fw_tree *t, const struct fw_node *n)
+{
+	if (n->depth < t->limits.max_depth) {
+		struct fw_node *c = t->last_at[n->depth + 1];
+		if (c && c->parent == n)
+			return c;
+	}
+	struct fw_node *c = n->first_child;
+	while (c && c->next)
+		c = c->next;
+	return c;
 }
 
 void fw_node_set_guid(struct fw_node *n, const struct fw_guid *g)
@@ -207,69 +233,173 @@ void fw_node_set_name(struct fw_tree *t, struct fw_node *n, const char *name)
 	n->name = name ? fw_tree_intern(t, name, t->limits.max_string) : NULL;
 }
 
-static struct fw_field_value *field_new(struct fw_tree *t, struct fw_node *n, const char *key, enum fw_value_type type)
+/* A stored field: 32 bytes (40 with a GUID or byte string) where a field used to be 40 with a
+ * pointer to the next. A layout record names the layout and its bytes instead of a key and value. */
+#define REC_LAYOUT 0xFF
+struct fw_field_rec {
+	struct fw_field_rec *next;
+	union {
+		const char *key;
+		const struct fw_layout *layout;
+	} k;
+	uint8_t type; /* enum fw_value_type, or REC_LAYOUT */
+	uint8_t fmt;
+	union {
+		uint64_t u;
+		int64_t i;
+		bool b;
+		const char *s;
+		const uint8_t *p; /* REC_LAYOUT: the structure's first byte */
+	} v;
+	/* GUID and BYTES records go on here (struct fw_field_rec_wide) */
+};
+struct fw_field_rec_wide {
+	struct fw_field_rec r;
+	union {
+		struct fw_guid g;
+		size_t n; /* BYTES: length; r.v.p the bytes */
+	} w;
+};
+
+static struct fw_field_rec *field_new(struct fw_tree *t, struct fw_node *n, const char *key, uint8_t type, size_t size)
 {
-	struct fw_field_value *f = fw_arena_alloc_small(&t->arena, sizeof(*f));
-	f->key = key;
+	struct fw_field_rec *f = fw_arena_alloc_small(&t->arena, size);
+	f->k.key = key;
 	f->type = type;
-	if (n->fields_tail)
-		n->fields_tail->next = f;
+	struct fw_field_rec *tail = t->field_node == n ? t->field_tail : NULL;
+	if (!tail && n->fields)
+		for (tail = n->fields; tail->next; tail = tail->next)
+			;
+	if (tail)
+		tail->next = f;
 	else
 		n->fields = f;
-	n->fields_tail = f;
+	t->field_node = n;
+	t->field_tail = f;
 	return f;
 }
 
-struct fw_field_value *fw_node_field_uint(struct fw_tree *t, struct fw_node *n, const char *key, uint64_t v,
-					   enum fw_value_fmt fmt)
+void fw_node_field_uint(struct fw_tree *t, struct fw_node *n, const char *key, uint64_t v, enum fw_value_fmt fmt)
 {
-	struct fw_field_value *f = field_new(t, n, key, FW_VAL_UINT);
-	f->fmt = fmt;
+	struct fw_field_rec *f = field_new(t, n, key, FW_VAL_UINT, sizeof(*f));
+	f->fmt = (uint8_t)fmt;
 	f->v.u = v;
-	return f;
 }
 
-struct fw_field_value *fw_node_field_int(struct fw_tree *t, struct fw_node *n, const char *key, int64_t v)
+void fw_node_field_int(struct fw_tree *t, struct fw_node *n, const char *key, int64_t v)
 {
-	struct fw_field_value *f = field_new(t, n, key, FW_VAL_INT);
-	f->v.i = v;
-	return f;
+	field_new(t, n, key, FW_VAL_INT, sizeof(struct fw_field_rec))->v.i = v;
 }
 
-struct fw_field_value *fw_node_field_bool(struct fw_tree *t, struct fw_node *n, const char *key, bool v)
+void fw_node_field_bool(struct fw_tree *t, struct fw_node *n, const char *key, bool v)
 {
-	struct fw_field_value *f = field_new(t, n, key, FW_VAL_BOOL);
-	f->v.b = v;
-	return f;
+	field_new(t, n, key, FW_VAL_BOOL, sizeof(struct fw_field_rec))->v.b = v;
 }
 
-struct fw_field_value *fw_node_field_str(struct fw_tree *t, struct fw_node *n, const char *key, const char *s)
+void fw_node_field_str(struct fw_tree *t, struct fw_node *n, const char *key, const char *s)
 {
-	struct fw_field_value *f = field_new(t, n, key, FW_VAL_STR);
-	f->v.s = fw_tree_intern(t, s ? s : "", t->limits.max_string);
-	return f;
+	const char *v = fw_tree_intern(t, s ? s : "", t->limits.max_string);
+	field_new(t, n, key, FW_VAL_STR, sizeof(struct fw_field_rec))->v.s = v;
 }
 
-struct fw_field_value *fw_node_field_guid(struct fw_tree *t, struct fw_node *n, const char *key,
-					   const struct fw_guid *g)
+void fw_node_field_guid(struct fw_tree *t, struct fw_node *n, const char *key, const struct fw_guid *g)
 {
-	struct fw_field_value *f = field_new(t, n, key, FW_VAL_GUID);
-	f->v.g = *g;
-	return f;
+	struct fw_field_rec_wide *f = (struct fw_field_rec_wide *)field_new(t, n, key, FW_VAL_GUID, sizeof(*f));
+	f->w.g = *g;
 }
 
-struct fw_field_value *fw_node_field_bytes(struct fw_tree *t, struct fw_node *n, const char *key, const uint8_t *p,
-					    size_t len)
+void fw_node_field_bytes(struct fw_tree *t, struct fw_node *n, const char *key, const uint8_t *p, size_t len)
 {
-	struct fw_field_value *f = field_new(t, n, key, FW_VAL_BYTES);
-	f->v.bytes.p = p;
-	f->v.bytes.n = len;
-	return f;
+	struct fw_field_rec_wide *f = (struct fw_field_rec_wide *)field_new(t, n, key, FW_VAL_BYTES, sizeof(*f));
+	f->r.v.p = p;
+	f->w.n = len;
+}
+
+void fw_node_field_layout(struct fw_tree *t, struct fw_node *n, const struct fw_layout *l, const uint8_t *p)
+{
+	struct fw_field_rec *f = field_new(t, n, NULL, REC_LAYOUT, sizeof(*f));
+	f->k.layout = l;
+	f->v.p = p;
+}
+
+bool fw_node_field_set_str(struct fw_tree *t, struct fw_node *n, const char *key, const char *s)
+{
+	for (struct fw_field_rec *f = n->fields; f; f = f->next)
+		if (f->type == FW_VAL_STR && strcmp(f->k.key, key) == 0) {
+			f->v.s = fw_tree_intern(t, s ? s : "", t->limits.max_string);
+			return true;
+		}
+	return false;
+}
+
+bool fw_tree_holds(const struct fw_tree *t, const uint8_t *p, size_t len)
+{
+	uintptr_t a = (uintptr_t)p;
+	if (t->input && a >= (uintptr_t)t->input && len <= t->input_len && a - (uintptr_t)t->input <= t->input_len - len)
+		return true;
+	/* newest first: the bytes being parsed are most often the last ones inflated */
+	for (const struct fw_owned_buffer *b = t->buffers; b; b = b->next)
+		if (a >= (uintptr_t)b->buf && len <= b->len && a - (uintptr_t)b->buf <= b->len - len)
+			return true;
+	return false;
+}
+
+static const struct fw_field_value *field_read(struct fw_field_iter *it)
+{
+	while (it->in_layout || it->rec) {
+		if (it->in_layout) {
+			if (fw_layout_walk_next(&it->walk, &it->cur))
+				return &it->cur;
+			it->in_layout = false;
+			continue;
+		}
+		const struct fw_field_rec *f = it->rec;
+		it->rec = f->next;
+		if (f->type == REC_LAYOUT) {
+			fw_layout_walk_start(&it->walk, f->k.layout, f->v.p);
+			it->in_layout = true;
+			continue;
+		}
+		struct fw_field_value *c = &it->cur;
+		memset(&c->v, 0, sizeof(c->v));
+		c->key = f->k.key;
+		c->type = (enum fw_value_type)f->type;
+		c->fmt = (enum fw_value_fmt)f->fmt;
+		switch ((enum fw_value_type)f->type) {
+		case FW_VAL_UINT: c->v.u = f->v.u; break;
+		case FW_VAL_INT: c->v.i = f->v.i; break;
+		case FW_VAL_BOOL: c->v.b = f->v.b; break;
+		case FW_VAL_STR: c->v.s = f->v.s; break;
+		case FW_VAL_GUID: c->v.g = ((const struct fw_field_rec_wide *)f)->w.g; break;
+		case FW_VAL_BYTES:
+			c->v.bytes.p = f->v.p;
+			c->v.bytes.n = ((const struct fw_field_rec_wide *)f)->w.n;
+			break;
+		}
+		return c;
+	}
+	return NULL;
+}
+
+const struct fw_field_value *fw_field_first(struct fw_field_iter *it, const struct fw_node *n)
+{
+	it->rec = n->fields;
+	it->in_layout = false;
+	return field_read(it);
+}
+
+const struct fw_field_value *fw_field_next(struct fw_field_iter *it)
+{
+	return field_read(it);
 }
 
 const struct fw_field_value *fw_node_field_get(const struct fw_node *n, const char *key)
 {
-	for (const struct fw_field_value *f = n->fields; f; f = f->next)
+	/* each answer keeps the iterator that made it: a layout field's key and text live there */
+	static _Thread_local struct fw_field_iter ring[8];
+	static _Thread_local unsigned next;
+	struct fw_field_iter *it = &ring[next++ % 8];
+	for (const struct fw_field_value *f = fw_field_first(it, n); f; f = fw_field_next(it))
 		if (strcmp(f->key, key) == 0)
 			return f;
 	return NULL;
@@ -292,18 +422,23 @@ void fw_node_diag(struct fw_tree *t, struct fw_node *n, enum fw_diag_severity se
 		n = t->root;
 	if (!n)
 		return; /* nothing to hang it on yet; counted only */
-	if (n->diags_tail)
-		n->diags_tail->next = d;
+	struct fw_diag *tail = t->diag_node == n ? t->diag_tail : NULL;
+	if (!tail && n->diags)
+		for (tail = n->diags; tail->next; tail = tail->next)
+			;
+	if (tail)
+		tail->next = d;
 	else
 		n->diags = d;
-	n->diags_tail = d;
+	t->diag_node = n;
+	t->diag_tail = d;
 }
 
 void fw_tree_own(struct fw_tree *t, void *buf, size_t len)
 {
-	(void)len;
 	struct fw_owned_buffer *b = fw_xmalloc(sizeof(*b));
 	b->buf = buf;
+	b->len = len;
 	b->next = t->buffers;
 	t->buffers = b;
 }

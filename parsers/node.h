@@ -19,6 +19,9 @@
 #include "guid.h"
 #include "view.h"
 
+struct fw_layout;
+struct fw_field;
+
 enum fw_node_kind {
 	FW_NODE_CAPSULE,
 	FW_NODE_IMAGE,
@@ -39,11 +42,12 @@ const char *fw_node_kind_name(enum fw_node_kind k);
 enum fw_value_type { FW_VAL_UINT, FW_VAL_INT, FW_VAL_BOOL, FW_VAL_STR, FW_VAL_GUID, FW_VAL_BYTES };
 enum fw_value_fmt { FW_FMT_DEC, FW_FMT_HEX };
 
-/* One decoded field on a node ("Attributes" = 0x4FEFF, "HeaderChecksum valid" = true, ...).
- * A real image has about eight per node: type and format sit in a byte each behind the value
- * (40 bytes a field, not 48). */
+/* One decoded field of a node ("Attributes" = 0x4FEFF, "HeaderChecksum valid" = true, ...), as
+ * the field iterator and fw_node_field_get hand it out. A node does not keep these: it keeps
+ * stored values (struct fw_field_rec, 32 bytes, 40 with a GUID or byte string) and, for a header
+ * decoded by a layout, only the layout and where its bytes are; the header's fields are read
+ * from those bytes when an output asks (see fw_field_iter). */
 struct fw_field_value {
-	struct fw_field_value *next;
 	const char *key;
 	union {
 		uint64_t u;
@@ -59,6 +63,7 @@ struct fw_field_value {
 	enum fw_value_type type : 8;
 	enum fw_value_fmt fmt : 8;
 };
+struct fw_field_rec;
 
 enum fw_diag_severity { FW_DIAG_INFO, FW_DIAG_WARN, FW_DIAG_ERROR };
 const char *fw_diag_severity_name(enum fw_diag_severity s);
@@ -76,23 +81,30 @@ struct fw_diag {
 #define FW_NODE_F_CHECKSUM_BAD 0x04 /* a checksum of this node did not match */
 #define FW_NODE_F_HAS_HII 0x08      /* carries an HII form package (parsers/pe.c probe; ifr/ decodes) */
 
-/* Fields ordered by size so the struct has no holes. */
+/* Fields ordered by size so the struct has no holes: 152 bytes. Offset and size are names for
+ * data.base and data.len (one copy of each); depth fits 16 bits because fw_tree_new caps the
+ * depth limit there; the last child is found through the tree (fw_node_last_child). */
 struct fw_node {
-	const char *type;    /* subtype: "FFSv2", "DXE driver", "GUID defined", ... */
-	uint64_t offset;     /* absolute in the input file, or FW_OFFSET_UNKNOWN */
-	uint64_t size;       /* header + body (+ tail) */
+	const char *type; /* subtype: "FFSv2", "DXE driver", "GUID defined", ... */
+	union {
+		struct fw_view data; /* the node's bytes: header + body */
+		struct {
+			const uint8_t *data_p_; /* data.p */
+			size_t size;            /* data.len: header + body (+ tail) */
+			uint64_t offset;        /* data.base: absolute in the input file, or FW_OFFSET_UNKNOWN */
+		};
+	};
+	struct fw_view body; /* the decoded body (decompressed bytes for compressed sections) */
 	const char *name;    /* UI section text or GUID-table name */
 	const char *text;    /* secondary text (variable name, section description) */
-	struct fw_view data; /* the node's bytes: header + body */
-	struct fw_view body; /* the decoded body (decompressed bytes for compressed sections) */
-	struct fw_node *parent, *first_child, *last_child, *next;
-	struct fw_field_value *fields, *fields_tail;
-	struct fw_diag *diags, *diags_tail;
+	struct fw_node *parent, *first_child, *next;
+	struct fw_field_rec *fields; /* read them with fw_field_first/fw_field_next */
+	struct fw_diag *diags;
 	void *ext; /* format-specific decoded model, owned by the tree's arena */
-	uint32_t header_size;
-	unsigned nchildren;
-	unsigned depth;
 	struct fw_guid guid;
+	uint32_t header_size;
+	uint32_t nchildren;
+	uint16_t depth;
 	uint16_t flags;
 	enum fw_node_kind kind : 8;
 	bool has_guid;
@@ -123,6 +135,14 @@ struct fw_tree {
 	const char *input_path;
 	const uint8_t *input;
 	size_t input_len;
+	/* where the last field and diagnostic were appended: a node's fields come in one burst,
+	 * so appending finds its tail here without a tail pointer in every node */
+	const struct fw_node *field_node, *diag_node;
+	/* the node added last at each depth: its parent's last child, as no child is added to a
+	 * parent without passing here (max_depth + 1 of them, made with the tree) */
+	struct fw_node **last_at;
+	struct fw_field_rec *field_tail;
+	struct fw_diag *diag_tail;
 };
 
 struct fw_tree *fw_tree_new(const struct fw_limits *limits);
@@ -132,6 +152,9 @@ void fw_tree_free(struct fw_tree *t);
  * the depth or node limit is reached. */
 struct fw_node *fw_node_add(struct fw_tree *t, struct fw_node *parent, enum fw_node_kind kind, const char *type,
 			    const struct fw_view *data, struct fw_error *err);
+/* The last child of n, or NULL: found through the tree's record of the node added last at each
+ * depth, or by walking the children when n's were not the last added at their depth. */
+struct fw_node *fw_node_last_child(const struct fw_tree *t, const struct fw_node *n);
 void fw_node_set_guid(struct fw_node *n, const struct fw_guid *g);
 void fw_node_set_name(struct fw_tree *t, struct fw_node *n, const char *name);
 /* The tree's one copy of s (at most max bytes of it): equal strings share it. Field values and
@@ -139,15 +162,55 @@ void fw_node_set_name(struct fw_tree *t, struct fw_node *n, const char *name);
 const char *fw_tree_intern(struct fw_tree *t, const char *s, size_t max);
 
 /* Fields, kept in insertion order. Keys must be string literals or arena strings. */
-struct fw_field_value *fw_node_field_uint(struct fw_tree *t, struct fw_node *n, const char *key, uint64_t v,
-					   enum fw_value_fmt fmt);
-struct fw_field_value *fw_node_field_int(struct fw_tree *t, struct fw_node *n, const char *key, int64_t v);
-struct fw_field_value *fw_node_field_bool(struct fw_tree *t, struct fw_node *n, const char *key, bool v);
-struct fw_field_value *fw_node_field_str(struct fw_tree *t, struct fw_node *n, const char *key, const char *s);
-struct fw_field_value *fw_node_field_guid(struct fw_tree *t, struct fw_node *n, const char *key,
-					   const struct fw_guid *g);
-struct fw_field_value *fw_node_field_bytes(struct fw_tree *t, struct fw_node *n, const char *key, const uint8_t *p,
-					    size_t len);
+void fw_node_field_uint(struct fw_tree *t, struct fw_node *n, const char *key, uint64_t v, enum fw_value_fmt fmt);
+void fw_node_field_int(struct fw_tree *t, struct fw_node *n, const char *key, int64_t v);
+void fw_node_field_bool(struct fw_tree *t, struct fw_node *n, const char *key, bool v);
+void fw_node_field_str(struct fw_tree *t, struct fw_node *n, const char *key, const char *s);
+void fw_node_field_guid(struct fw_tree *t, struct fw_node *n, const char *key, const struct fw_guid *g);
+void fw_node_field_bytes(struct fw_tree *t, struct fw_node *n, const char *key, const uint8_t *p, size_t len);
+/* The fields of layout l over the bytes at p, read when asked for. The bytes must live as long
+ * as the tree (the input or a buffer it owns): fw_layout_emit decides. */
+void fw_node_field_layout(struct fw_tree *t, struct fw_node *n, const struct fw_layout *l, const uint8_t *p);
+/* Replace the value of the stored string field `key`; false when there is none. */
+bool fw_node_field_set_str(struct fw_tree *t, struct fw_node *n, const char *key, const char *s);
+/* True when p[0..len) lies in the input or in a buffer the tree owns. */
+bool fw_tree_holds(const struct fw_tree *t, const uint8_t *p, size_t len);
+
+/* Walking a layout's visible fields in table order (layout.c), as fw_field_next reads them.
+ * Nested structures are named "Outer.Inner"; an enum, flag set or bit field value is followed by
+ * its "NAME name", "NAME flags" or "NAME bits" text. */
+#define FW_LAYOUT_WALK_DEPTH 6
+struct fw_layout_walk {
+	const uint8_t *p; /* the structure's first byte */
+	unsigned depth;   /* frames in use; 0 when done */
+	struct {
+		const struct fw_layout *l;
+		size_t next;    /* the next field index */
+		size_t off;     /* of this structure from p */
+		size_t key_len; /* of its "Outer." prefix in key */
+	} frame[FW_LAYOUT_WALK_DEPTH];
+	uint64_t pending;           /* the value whose text comes next */
+	const struct fw_field *pending_f;
+	char key[256];
+	char text[512];
+};
+void fw_layout_walk_start(struct fw_layout_walk *w, const struct fw_layout *l, const uint8_t *p);
+bool fw_layout_walk_next(struct fw_layout_walk *w, struct fw_field_value *out);
+
+/* Reading a node's fields in order:
+ *   struct fw_field_iter it;
+ *   for (const struct fw_field_value *f = fw_field_first(&it, n); f; f = fw_field_next(&it))
+ * A value (and its key and text) lives until the next call. */
+struct fw_field_iter {
+	const struct fw_field_rec *rec;
+	bool in_layout;
+	struct fw_layout_walk walk;
+	struct fw_field_value cur;
+};
+const struct fw_field_value *fw_field_first(struct fw_field_iter *it, const struct fw_node *n);
+const struct fw_field_value *fw_field_next(struct fw_field_iter *it);
+/* The first field named key, or NULL. The result (key and strings included) lives until eight
+ * more calls: enough for a few lookups in one expression. */
 const struct fw_field_value *fw_node_field_get(const struct fw_node *n, const char *key);
 
 /* Diagnostics on a node (n may be NULL for tree-level ones). */

@@ -245,7 +245,7 @@ static bool parse_variable(struct fw_tree *t, struct fw_node *store, const struc
 
 /* A variable in deleted transition stays live only while no added copy exists (EDK2 Variable.c).
  * The State byte is read from the record itself (byte 2 of either header form). */
-static void settle_transitions(struct fw_node *store)
+static void settle_transitions(struct fw_tree *t, struct fw_node *store)
 {
 	for (struct fw_node *a = store->first_child; a; a = a->next) {
 		struct fw_variable *va = a->kind == FW_NODE_VARIABLE ? a->ext : NULL;
@@ -257,9 +257,7 @@ static void settle_transitions(struct fw_node *store)
 			    fw_guid_eq(&va->guid, &vb->guid)) {
 				va->state = FW_VAR_STATE_DELETED;
 				a->type = "Invalid";
-				struct fw_field_value *f = (struct fw_field_value *)fw_node_field_get(a, "VariableState");
-				if (f)
-					f->v.s = fw_var_state_name(va->state);
+				fw_node_field_set_str(t, a, "VariableState", fw_var_state_name(va->state));
 				break;
 			}
 		}
@@ -317,7 +315,7 @@ static size_t parse_store(struct fw_tree *t, struct fw_node *parent, const struc
 			return 0;
 		if (!used)
 			break;
-		struct fw_variable *last = store->last_child->ext;
+		struct fw_variable *last = fw_node_last_child(t, store)->ext;
 		records += last != NULL;
 		live += last && last->state == FW_VAR_STATE_VALID;
 		if (stop) {
@@ -330,7 +328,7 @@ static size_t parse_store(struct fw_tree *t, struct fw_node *parent, const struc
 			break;
 		}
 	}
-	settle_transitions(store);
+	settle_transitions(t, store);
 	if (pos < sv.len) {
 		struct fw_view rest;
 		fw_rd_tail(&sv, pos, &rest, NULL);

@@ -61,4 +61,12 @@ if t_need_file wrx90e-tree "$WRX" "corpus capsule"; then
 		xmllint --noout --schema "$XSD" "$T_OUT" 2>/dev/null && pass wrx90e-xml-validates ||
 			fail wrx90e-xml-validates "schema errors"
 	fi
+	# the tree keeps at most 256 bytes a node (README "Limits"); -vv says what it holds
+	t_run wrx90e-memory 0 fwlens tree "$WRX" -vv
+	line=$(grep 'debug: tree: ' "$T_ERR")
+	nodes=$(echo "$line" | sed -n 's/.*tree: \([0-9]*\) nodes in \([0-9]*\) bytes.*/\1/p')
+	bytes=$(echo "$line" | sed -n 's/.*tree: \([0-9]*\) nodes in \([0-9]*\) bytes.*/\2/p')
+	[ "$nodes" = 3444 ] && pass wrx90e-memory-nodes || fail wrx90e-memory-nodes "nodes: '$line'"
+	[ -n "$bytes" ] && [ "$bytes" -le $((3444 * 256)) ] && [ "$bytes" -gt $((3444 * 152)) ] &&
+		pass wrx90e-memory-per-node || fail wrx90e-memory-per-node "over 256 bytes a node: '$line'"
 fi

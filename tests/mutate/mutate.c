@@ -314,7 +314,8 @@ static void firmware_mutations(struct mlist *l, const uint8_t *p, size_t n)
 		if (node->flags & FW_NODE_F_COMPRESSED)
 			vals[nv++] = node->body.len;
 		vals[nv++] = node->nchildren;
-		for (const struct fw_field_value *f = node->fields; f && nv < 16; f = f->next)
+		struct fw_field_iter it;
+		for (const struct fw_field_value *f = fw_field_first(&it, node); f && nv < 16; f = fw_field_next(&it))
 			if (f->type == FW_VAL_UINT && key_is_count_or_length(f->key))
 				vals[nv++] = f->v.u;
 		find_len_fields(l, p, n, from, to, vals, nv, what);

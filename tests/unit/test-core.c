@@ -123,6 +123,120 @@ TEST(layout_decode_and_encode_agree)
 	fw_tree_free(t);
 }
 
+/* A small structure with every kind of field: a nested one, an enum with and without a name,
+ * flags, bit fields, text, bytes, a GUID and a hidden field. */
+static const struct fw_named_value lazy_kinds[] = {{1, "one"}, {0, NULL}};
+static const struct fw_bitfield lazy_flag_bits[] = {FW_FLAG("A", 0x1), FW_FLAG("B", 0x4)};
+static const struct fw_bitfields lazy_flags = FW_BITFIELDS(lazy_flag_bits);
+static const struct fw_bitfield lazy_reg_bits[] = {{"Lo", 0, 4, NULL}, {"Hi", 4, 4, NULL}};
+static const struct fw_bitfields lazy_reg = FW_BITFIELDS(lazy_reg_bits);
+static const struct fw_field lazy_inner_fields[] = {
+	{"Kind", FW_FT_U8, 0, 0, FW_FF_ENUM, lazy_kinds},
+	{"Tag", FW_FT_CHARS, 1, 4, 0, NULL},
+};
+static const struct fw_layout lazy_inner = FW_LAYOUT("inner", 5, lazy_inner_fields);
+static const struct fw_field lazy_fields[] = {
+	{"Id", FW_FT_GUID, 0, 0, 0, NULL},
+	{"Size", FW_FT_U24, 16, 0, FW_FF_HEX, NULL},
+	{"Flags", FW_FT_U16, 19, 0, FW_FF_FLAGS, &lazy_flags},
+	{"Reg", FW_FT_U8, 21, 0, FW_FF_BITS, &lazy_reg},
+	{"Reserved", FW_FT_U8, 22, 0, FW_FF_HIDDEN, NULL},
+	{"Inner", FW_FT_STRUCT, 23, 5, 0, &lazy_inner},
+	{"Other", FW_FT_STRUCT, 28, 5, 0, &lazy_inner},
+	{"Raw", FW_FT_BYTES, 33, 2, 0, NULL},
+	{"Count", FW_FT_U64, 35, 0, 0, NULL},
+};
+static const struct fw_layout lazy_layout = FW_LAYOUT("lazy", 43, lazy_fields);
+
+static size_t field_lines(const struct fw_node *n, char *out, size_t len)
+{
+	struct fw_field_iter it;
+	size_t used = 0, count = 0;
+	out[0] = '\0';
+	for (const struct fw_field_value *f = fw_field_first(&it, n); f && used < len; f = fw_field_next(&it)) {
+		char v[128];
+		fw_field_text(f, v, sizeof(v));
+		used += (size_t)snprintf(out + used, len - used, "%s=%s;", f->key, v);
+		count++;
+	}
+	return count;
+}
+
+TEST(layout_fields_read_from_the_bytes_match_stored_ones)
+{
+	uint8_t b[43] = {0};
+	struct fw_guid g;
+	CHECK(fw_guid_parse("8C8CE578-8A3D-4F1C-9935-896185C32DD3", &g));
+	memcpy(b, g.b, 16);
+	b[16] = 0x34, b[17] = 0x12, b[18] = 0x01;       /* Size 0x11234 */
+	b[19] = 0x0D;                                   /* Flags A|B|0x8 */
+	b[21] = 0x52;                                   /* Reg Lo=2 Hi=5 */
+	b[22] = 0x77;                                   /* hidden */
+	b[23] = 1, memcpy(b + 24, "AB  ", 4);           /* Inner: one, "AB" */
+	b[28] = 9, memcpy(b + 29, "x\001y", 3);         /* Other: no name for 9 */
+	b[33] = 0xDE, b[34] = 0xAD;                     /* Raw */
+	b[35] = 0x88, b[42] = 0x01;                     /* Count */
+	/* the tree holds the bytes (its input): the node keeps the layout, read when asked */
+	struct fw_tree *held = fw_tree_new(NULL);
+	held->input = b;
+	held->input_len = sizeof(b);
+	struct fw_view v = fw_view_make(b, sizeof(b), 0);
+	struct fw_node *a = fw_node_add(held, NULL, FW_NODE_FILE, "t", &v, NULL);
+	size_t before = held->arena.used_total;
+	fw_layout_emit(held, a, &lazy_layout, &v, 0);
+	fw_node_field_bool(held, a, "After", true);
+	CHECK(held->arena.used_total - before <= 64); /* two records, no copies */
+	/* bytes the tree does not hold (a scratch copy): the fields are stored at once */
+	uint8_t copy[sizeof(b)];
+	memcpy(copy, b, sizeof(b));
+	struct fw_tree *scratch = fw_tree_new(NULL);
+	struct fw_view cv = fw_view_make(copy, sizeof(copy), 0);
+	struct fw_node *c = fw_node_add(scratch, NULL, FW_NODE_FILE, "t", &cv, NULL);
+	fw_layout_emit(scratch, c, &lazy_layout, &cv, 0);
+	fw_node_field_bool(scratch, c, "After", true);
+	memset(copy, 0xEE, sizeof(copy)); /* the stored fields no longer need the bytes */
+	char lazy[1024], stored[1024];
+	CHECK_EQ(field_lines(a, lazy, sizeof(lazy)), 14);
+	CHECK_EQ(field_lines(c, stored, sizeof(stored)), 14);
+	CHECK_STR(lazy, "Id=8C8CE578-8A3D-4F1C-9935-896185C32DD3;Size=0x11234;Flags=0xD;Flags flags=A|B|0x8;"
+			"Reg=0x52;Reg bits=Lo=2 Hi=5;Inner.Kind=1;Inner.Kind name=one;Inner.Tag=AB;Other.Kind=9;"
+			"Other.Tag=x.y;Raw=dead;Count=72057594037928072;After=true;");
+	CHECK_STR(stored, lazy);
+	/* lookups answer from the bytes too, and several live at once */
+	const struct fw_field_value *k = fw_node_field_get(a, "Inner.Kind name");
+	const struct fw_field_value *fl = fw_node_field_get(a, "Flags flags");
+	CHECK(k && fl);
+	CHECK_STR(k->v.s, "one");
+	CHECK_STR(k->key, "Inner.Kind name");
+	CHECK_STR(fl->v.s, "A|B|0x8");
+	CHECK_EQ(fw_node_field_get(a, "Size")->fmt, FW_FMT_HEX);
+	CHECK(fw_node_field_get(a, "Reserved") == NULL);
+	CHECK(fw_node_field_get(a, "Other.Kind name") == NULL);
+	CHECK(fw_tree_holds(held, b + 40, 3));
+	CHECK(!fw_tree_holds(held, b + 40, 4));
+	CHECK(!fw_tree_holds(scratch, copy, 1));
+	fw_tree_free(held);
+	fw_tree_free(scratch);
+}
+
+TEST(last_child_found_when_parents_take_turns)
+{
+	struct fw_tree *t = fw_tree_new(NULL);
+	struct fw_error err;
+	struct fw_node *root = fw_node_add(t, NULL, FW_NODE_IMAGE, "r", NULL, &err);
+	struct fw_node *p = fw_node_add(t, root, FW_NODE_VOLUME, "p", NULL, &err);
+	struct fw_node *q = fw_node_add(t, root, FW_NODE_VOLUME, "q", NULL, &err);
+	struct fw_node *p1 = fw_node_add(t, p, FW_NODE_FILE, "p1", NULL, &err);
+	struct fw_node *q1 = fw_node_add(t, q, FW_NODE_FILE, "q1", NULL, &err);
+	/* q took the record of depth 2: p's tail is found by walking its children */
+	CHECK(fw_node_last_child(t, p) == p1);
+	struct fw_node *p2 = fw_node_add(t, p, FW_NODE_FILE, "p2", NULL, &err);
+	CHECK(fw_node_last_child(t, p) == p2 && p1->next == p2 && p->nchildren == 2);
+	CHECK(fw_node_last_child(t, q) == q1 && q1->next == NULL);
+	CHECK(fw_node_last_child(t, root) == q && fw_node_last_child(t, p1) == NULL);
+	fw_tree_free(t);
+}
+
 TEST(sums_and_fletcher)
 {
 	const uint8_t b[] = {0x01, 0x02, 0xFD};
@@ -283,8 +397,10 @@ TEST(tree_interns_equal_strings)
 	struct fw_node *a = fw_node_add(t, NULL, FW_NODE_FILE, "t", NULL, &err);
 	struct fw_node *b = fw_node_add(t, a, FW_NODE_FILE, "t", NULL, &err);
 	char v1[] = "EFI_FV_FILETYPE_DRIVER", v2[] = "EFI_FV_FILETYPE_DRIVER";
-	const struct fw_field_value *f1 = fw_node_field_str(t, a, "Type name", v1);
-	const struct fw_field_value *f2 = fw_node_field_str(t, b, "Type name", v2);
+	fw_node_field_str(t, a, "Type name", v1);
+	fw_node_field_str(t, b, "Type name", v2);
+	const struct fw_field_value *f1 = fw_node_field_get(a, "Type name");
+	const struct fw_field_value *f2 = fw_node_field_get(b, "Type name");
 	/* one copy, not the caller's buffer */
 	CHECK(f1->v.s == f2->v.s);
 	CHECK(f1->v.s != v1);
@@ -312,7 +428,9 @@ TEST(tree_interns_equal_strings)
 	CHECK_EQ(sz->type, FW_VAL_UINT);
 	CHECK_EQ(sz->fmt, FW_FMT_HEX);
 	CHECK_EQ(sz->v.u, 0x1234);
-	CHECK(f2->next == sz);
+	struct fw_field_iter it;
+	CHECK_STR(fw_field_first(&it, b)->key, "Type name");
+	CHECK(fw_field_next(&it) && fw_field_next(&it) == NULL); /* Size, and no more */
 	fw_tree_free(t);
 }
 

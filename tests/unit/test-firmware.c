@@ -204,7 +204,7 @@ TEST(firmware_broken_volume_diagnostics)
 	struct fw_node *after = find(root, "B0000000-0000-4000-8000-000000000008", FW_NODE_FILE);
 	CHECK(after != NULL);
 	CHECK_EQ(child_at(after, 0)->size, 9);
-	const struct fw_node *last = root->last_child;
+	const struct fw_node *last = fw_node_last_child(fw.tree, root);
 	CHECK_STR(last->type, "Non-UEFI data");
 	CHECK_EQ(last->offset, 0x240);
 	CHECK_EQ(last->size, 0x5C0);

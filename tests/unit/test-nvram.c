@@ -361,8 +361,8 @@ TEST(nvar_yadro_volume_equals_expected_json)
 	fw_nvram_collect(t->root, true, &all);
 	fw_nvram_collect(t->root, false, &live);
 	CHECK_EQ(all.count, 199);
-	CHECK_EQ(t->root->last_child->offset, 0x7FD70);
-	CHECK_EQ(t->root->last_child->size, 0x290);
+	CHECK_EQ(fw_node_last_child(t, t->root)->offset, 0x7FD70);
+	CHECK_EQ(fw_node_last_child(t, t->root)->size, 0x290);
 
 	/* The expected list is what the firmware's GetVariable answers: each record equals a live
 	 * variable of the main store, or a StdDefaults variable the main store does not override,

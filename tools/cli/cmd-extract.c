@@ -249,9 +249,11 @@ static bool write_info(int dirfd, const struct fw_node *n, struct fw_error *err)
 	}
 	if (n->flags)
 		fprintf(f, "Flags: %s\n", fw_node_flags_text(n, tmp, sizeof(tmp)));
-	if (n->fields)
+	struct fw_field_iter it;
+	const struct fw_field_value *fv = fw_field_first(&it, n);
+	if (fv)
 		fprintf(f, "Fields:\n");
-	for (const struct fw_field_value *fv = n->fields; fv; fv = fv->next) {
+	for (; fv; fv = fw_field_next(&it)) {
 		size_t cap = fv->type == FW_VAL_BYTES ? fv->v.bytes.n * 2 + 1 : 4096;
 		char *val = fw_xmalloc(cap < 64 ? 64 : cap);
 		fw_field_text(fv, val, cap < 64 ? 64 : cap);

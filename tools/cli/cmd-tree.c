@@ -63,6 +63,9 @@ static int run_tree(struct fw_cli *cli)
 	int rc;
 	if (!fw_cli_open_firmware(cli, cli->argv[0], flags, &fw, &rc))
 		return rc;
+	/* the memory the tree keeps (README "Limits": bytes a node) */
+	size_t kept = fw.tree->arena.used_total, count = fw.tree->node_count;
+	fw_log_debug(cli, "tree: %zu nodes in %zu bytes of arena (%zu a node)", count, kept, count ? kept / count : 0);
 	struct shown_tree shown = {&fw, &o};
 	rc = fw_cli_emit(cli, &(struct fw_emit){"tree", NULL, tree_text, NULL, NULL, &shown, tree_writers});
 	fw_firmware_close(&fw);

@@ -164,14 +164,15 @@ static json_t *node_object(const struct fw_node *n, unsigned flags, bool childre
 		json_object_set_new_nocheck(o, "crc32", json_string(c));
 	}
 	json_t *fields = json_object();
-	for (const struct fw_field_value *f = n->fields; f; f = f->next) {
+	struct fw_field_iter it;
+	for (const struct fw_field_value *f = fw_field_first(&it, n); f; f = fw_field_next(&it)) {
 		char *name = fw_json_member_name(f->key);
 		json_object_set_new(fields, name, field_json(f));
 		free(name);
 	}
 	/* the names written before ("Checksum valid", "FvLength"), kept until release 0.10 for
 	 * scripts that read them; README.md "JSON member names" */
-	for (const struct fw_field_value *f = n->fields; f; f = f->next) {
+	for (const struct fw_field_value *f = fw_field_first(&it, n); f; f = fw_field_next(&it)) {
 		char *cleaned;
 		const char *old = fw_utf8_clean_view(f->key, false, &cleaned);
 		if (!json_object_get(fields, old))

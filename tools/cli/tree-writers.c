@@ -192,7 +192,8 @@ static void xml_node(xmlTextWriterPtr w, const struct fw_node *n, bool crc)
 		snprintf(c, sizeof(c), "%08X", fw_crc32(n->data.p, n->data.len));
 		xml_attr(w, "crc32", c);
 	}
-	for (const struct fw_field_value *f = n->fields; f; f = f->next)
+	struct fw_field_iter it;
+	for (const struct fw_field_value *f = fw_field_first(&it, n); f; f = fw_field_next(&it))
 		xml_field(w, f);
 	for (const struct fw_diag *d = n->diags; d; d = d->next) {
 		xmlTextWriterStartElement(w, BAD_CAST "diagnostic");
