@@ -31,7 +31,7 @@ SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$SRCDIR/tools/bench-lib.sh"
 CORPUS=${FWLENS_CORPUS:-$SRCDIR/../shared/corpus}
 FWLENS=$BUILD/fwlens
-OUT=$BUILD/bench
+OUT=${FWLENS_BENCH_OUT:-$BUILD/bench}
 mkdir -p "$OUT"
 
 IMAGE="$CORPUS/firmware/asus-wrx90e-sage-se-1203_rebuilt.cap"

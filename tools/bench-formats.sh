@@ -28,16 +28,17 @@ SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
 . "$SRCDIR/tools/bench-lib.sh"
 CORPUS=${FWLENS_CORPUS:-$SRCDIR/../shared/corpus}
 FWLENS=$BUILD/fwlens
-OUT=$BUILD/bench
+OUT=${FWLENS_BENCH_OUT:-$BUILD/bench}
 BASE=${FWLENS_BENCH_BASELINE:-}
 TABLES=$BUILD/samples/sysroot-1104/sys/firmware/acpi/tables
 mkdir -p "$OUT"
 
 IMAGE="$CORPUS/firmware/asus-wrx90e-sage-se-1203_rebuilt.cap"
 [ -r "$IMAGE" ] || IMAGE="$BUILD/samples/ESC8000A-E13-ASUS-1104.CAP"
-for need in "$FWLENS" "$IMAGE" "$TABLES" /usr/bin/time; do
+RUNT=$BUILD/bench/run-timed
+for need in "$FWLENS" "$IMAGE" "$TABLES" "$RUNT"; do
 	if [ ! -e "$need" ]; then
-		echo "bench-formats: $need is missing (make bench builds fwlens and the samples; /usr/bin/time is Debian's time)" >&2
+		echo "bench-formats: $need is missing (make bench builds fwlens, the samples and run-timed)" >&2
 		exit 1
 	fi
 done
@@ -66,12 +67,12 @@ while [ "$i" -lt 1000 ]; do
 	i=$((i + 1))
 done
 
-# timed LOG CMD...: one run; appends "cpu rss_kb" to $TMP/LOG
+# timed LOG CMD...: one run; appends "cpu rss_kb" to $TMP/LOG (run-timed: wait4's rusage, CPU to
+# the microsecond)
 timed() {
 	log=$1
 	shift
-	/usr/bin/time -f "%U %S %M" -o "$TMP/time" "$@" >/dev/null 2>&1
-	tail -n 1 "$TMP/time" | awk '{ printf "%.2f %s\n", $1 + $2, $3 }' >>"$TMP/$log"
+	"$RUNT" "$@" | awk '{ print $2, $3 }' >>"$TMP/$log"
 }
 col() { awk -v c="$2" '{ print $c }' "$TMP/$1" | median; }
 num() { [ -n "$1" ] && echo "$1" || echo null; }

@@ -32,6 +32,7 @@
 # build/bench/bench.json, the ratios to build/bench/ratios-images.tsv. The output formats (tools/bench-formats.sh: JSON and XML beside text)
 # and the fleet case (tools/bench-fleet.sh) follow.
 # FWLENS_BENCH_IMAGES="aavmf wrx90e dense-lzma" picks images;
+# FWLENS_BENCH_OUT=DIR writes the figures there instead of build/bench (two runs side by side);
 # FWLENS_BENCH_BASELINE=/path/to/an/older/fwlens adds its figures to the same alternating runs,
 # for before/after comparisons.
 set -u
@@ -45,14 +46,15 @@ BENCH_T0=$(date +%s)
 CORPUS=${FWLENS_CORPUS:-$SRCDIR/../shared/corpus}
 FWLENS=$BUILD/fwlens
 FLOOR=$BUILD/bench/inflate-floor
-OUT=$BUILD/bench
+RUNT=$BUILD/bench/run-timed
+OUT=${FWLENS_BENCH_OUT:-$BUILD/bench}
 IFRX=${IFREXTRACTOR:-$(command -v ifrextractor 2>/dev/null || echo /usr/local/bin/ifrextractor)}
 BASE=${FWLENS_BENCH_BASELINE:-}
 mkdir -p "$OUT"
 
-for need in "$FWLENS" "$FLOOR" /usr/bin/time; do
+for need in "$FWLENS" "$FLOOR" "$RUNT"; do
 	if [ ! -x "$need" ]; then
-		echo "bench: $need is missing (make bench builds fwlens and the floor program; /usr/bin/time is Debian's time)" >&2
+		echo "bench: $need is missing (make bench builds fwlens, the floor program and run-timed)" >&2
 		exit 1
 	fi
 done
@@ -66,16 +68,12 @@ HAVE_IFRX=0
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/fwlens-bench.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT INT TERM
 
-# timed LOG CMD...: one run; appends "wall cpu rss_kb" to $TMP/LOG
+# timed LOG CMD...: one run; appends "wall cpu rss_kb exit" to $TMP/LOG (run-timed: the monotonic
+# clock and wait4's rusage, to the microsecond)
 timed() {
 	log=$1
 	shift
-	t0=$(date +%s%N)
-	/usr/bin/time -f "%e %U %S %M" -o "$TMP/time" "$@" >/dev/null 2>&1
-	t1=$(date +%s%N)
-	# wall time in ns from date (time's %e has 10 ms steps); the last line of time's output (it
-	# writes "Command exited with non-zero status N" first: diff exits 1)
-	tail -n 1 "$TMP/time" | awk -v ns=$((t1 - t0)) '{ printf "%.4f %.2f %s\n", ns / 1e9, $2 + $3, $4 }' >>"$TMP/$log"
+	"$RUNT" "$@" >>"$TMP/$log"
 }
 col() { [ -f "$TMP/$1" ] && awk -v c="$2" '{ print $c }' "$TMP/$1" | median; }
 # progress TEXT: one line on stderr, redrawn in place, only when stderr is a terminal ("" clears it).
@@ -111,12 +109,12 @@ chmod +x "$TMP/unpack-ifrx.sh"
 # The dense images, made once per build of the sample builder (its SHA-256 names the folder, so
 # a changed builder makes them again and an unchanged one never does)
 DENSE_MIB=128
-DENSE_DIR=$OUT/dense-$(sha256sum "$BUILD/fwlens-samples" 2>/dev/null | cut -c1-16)
+DENSE_DIR=$BUILD/bench/dense-$(sha256sum "$BUILD/fwlens-samples" 2>/dev/null | cut -c1-16)
 # dense_image NAME KIND: the image's path (NAME LZMA or ZLIB, KIND lzma or zlib), made if missing
 dense_image() {
 	f="$DENSE_DIR/DENSE-$1-${DENSE_MIB}M.FD"
 	if [ ! -r "$f" ] && [ -x "$BUILD/fwlens-samples" ]; then
-		for old in "$OUT"/dense-*; do
+		for old in "$BUILD"/bench/dense-*; do
 			[ "$old" != "$DENSE_DIR" ] && [ -d "$old" ] && rm -rf "$old"
 		done
 		mkdir -p "$DENSE_DIR"
@@ -256,8 +254,11 @@ for name in $IMAGES; do
 		esac
 		# the rows of the table of ratios: tree and ifr beside UEFIExtract, diff beside one ifr
 		case $cmd in
-		tree) [ -n "$r" ] && ratio_row "$RATIOS" "$name: tree / UEFIExtract report (wall)" "$pr" "$load_before" "$load_after" "$limit" ;;
-		ifr) [ -n "$r" ] && ratio_row "$RATIOS" "$name: ifr / UEFIExtract unpack+ifrx (wall)" "$pr" "$load_before" "$load_after" "$limit" ;;
+		tree) [ -n "$r" ] && ratio_row "$RATIOS" "$name: tree / UEFIExtract report (wall)" "$pr" "$load_before" "$load_after" "$limit"
+			[ -n "$r" ] && ratio_row "$RATIOS" "$name: tree / UEFIExtract report (CPU)" "$(paired "$TMP/fw.tree" 2 "$TMP/ue.report" 2)" \
+				"$load_before" "$load_after" ;;
+		ifr) [ -n "$r" ] && ratio_row "$RATIOS" "$name: ifr / UEFIExtract unpack+ifrx (CPU)" "$(paired "$TMP/fw.ifr" 2 "$TMP/ue.unpack" 2)" \
+			"$load_before" "$load_after" ;;
 		diff)
 			pd=$(paired "$TMP/fw.diff" 1 "$TMP/fw.ifr" 1)
 			case $name in sample-1104 | wrx90e) limit=2.0 ;; esac
@@ -274,7 +275,7 @@ for name in $IMAGES; do
 	done
 	case $other in "$TMP"/*) rm -f "$other" ;; esac
 	x_floor=$(ratio "$tree_wall" "$floor")
-	ratio_row "$RATIOS" "$name: tree / bare inflate of its sections (wall)" "$(paired "$TMP/fw.tree" 1 "$TMP/floor.$name" 1)" \
+	ratio_row "$RATIOS" "$name: tree CPU / bare inflate of its sections" "$(paired "$TMP/fw.tree" 2 "$TMP/floor.$name" 1)" \
 		"$load_before" "$load_after"
 	ratio_row "$RATIOS" "$name: peak RSS / budget ($worst_cmd, the closest)" "$(paired "$TMP/fw.$worst_cmd" 3 "$TMP/budget" 1)" \
 		"$load_before" "$load_after" 1.0
