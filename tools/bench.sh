@@ -275,7 +275,7 @@ for name in $IMAGES; do
 	done
 	case $other in "$TMP"/*) rm -f "$other" ;; esac
 	x_floor=$(ratio "$tree_wall" "$floor")
-	ratio_row "$RATIOS" "$name: tree CPU / bare inflate of its sections" "$(paired "$TMP/fw.tree" 2 "$TMP/floor.$name" 1)" \
+	ratio_row "$RATIOS" "$name: tree / bare inflate of its sections (wall)" "$(paired "$TMP/fw.tree" 1 "$TMP/floor.$name" 1)" \
 		"$load_before" "$load_after"
 	ratio_row "$RATIOS" "$name: peak RSS / budget ($worst_cmd, the closest)" "$(paired "$TMP/fw.$worst_cmd" 3 "$TMP/budget" 1)" \
 		"$load_before" "$load_after" 1.0
