@@ -183,6 +183,8 @@ $(BUILD)/bench/%: tests/bench/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS) $(LDLIBS)
 
+# tools/bench.sh also makes the dense 128 MiB images (fwlens-samples --dense) once per build of
+# the sample builder, into $(BUILD)/bench/dense-KEY/; make samples and make check never do.
 bench: all samples $(BENCH_PROGS)
 	@tools/bench.sh $(BUILD)
 

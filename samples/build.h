@@ -99,6 +99,14 @@ void efivar(const char *name, const struct fw_guid *g, uint32_t attributes, cons
 void hostile_forms(struct variant *v);
 void write_hostile_sysroot(struct variant *v, const char *rel);
 
+/* encode-dense.c: the dense bench images, one volume of `mib` MiB packed with compressed drivers */
+enum dense_kind { DENSE_LZMA, DENSE_ZLIB };
+struct dense_stats {
+	size_t files;      /* driver files in the volume */
+	uint64_t inflated; /* bytes of their compressed sections once inflated */
+};
+uint8_t *build_dense_image(enum dense_kind kind, size_t mib, size_t *len, struct dense_stats *st);
+
 /* module identities shared by the volumes and planted-changes.json */
 extern const char *const module_names_1104_only[];
 extern const char *const module_names_1201_only[];

@@ -112,34 +112,73 @@ static void sec_guided(struct sbuf *s, const struct fw_guid *g, const void *data
 
 uint8_t *lzma_compress_edk2(const void *in, size_t n, size_t *out_len)
 {
-	lzma_options_lzma opt;
-	if (lzma_lzma_preset(&opt, 6))
-		sample_die("liblzma: no preset 6");
-	opt.dict_size = 1u << 22; /* 4 MiB: the volumes are smaller; bounded encoder memory */
-	opt.lc = 3;
-	opt.lp = 0;
-	opt.pb = 2;
-	opt.ext_flags = 0; /* no end marker: the header carries the size, as EDK2 LzmaCompress does */
-	lzma_set_ext_size(opt, (uint64_t)n);
-	lzma_filter filters[2] = {{LZMA_FILTER_LZMA1EXT, &opt}, {LZMA_VLI_UNKNOWN, NULL}};
-	size_t cap = n + n / 2 + 4096;
-	uint8_t *out = fw_xmalloc(13 + cap);
-	out[0] = (uint8_t)((opt.pb * 5 + opt.lp) * 9 + opt.lc);
-	fw_put_le32(out + 1, opt.dict_size);
-	fw_put_le64(out + 5, (uint64_t)n);
-	size_t pos = 0;
-	lzma_ret rc = lzma_raw_buffer_encode(filters, NULL, in, n, out + 13, &pos, cap);
-	if (rc != LZMA_OK)
-		sample_die("liblzma: raw LZMA1 encoding failed (%d)", (int)rc);
-	*out_len = 13 + pos;
+	struct lzma_enc *e = lzma_enc_new(6, 1u << 22, 0); /* 4 MiB: the volumes are smaller */
+	uint8_t *out = lzma_enc_run(e, in, n, out_len);
+	lzma_enc_free(e);
 	return out;
 }
 
-uint8_t *zlib_compress(const void *in, size_t n, size_t *out_len)
+/* One liblzma stream kept across sections: liblzma keeps its dictionary and match finder buffers
+ * when a stream is set up again with the same sizes, where a one-shot encode maps and zeroes them
+ * for every section. */
+struct lzma_enc {
+	lzma_stream strm;
+	lzma_options_lzma opt;
+};
+
+struct lzma_enc *lzma_enc_new(unsigned preset, uint32_t dict_size, uint32_t nice_len)
+{
+	struct lzma_enc *e = fw_xmalloc(sizeof(*e));
+	memset(e, 0, sizeof(*e));
+	e->strm = (lzma_stream)LZMA_STREAM_INIT;
+	if (lzma_lzma_preset(&e->opt, preset))
+		sample_die("liblzma: no preset %u", preset);
+	e->opt.dict_size = dict_size; /* bounded encoder memory */
+	if (nice_len)
+		e->opt.nice_len = nice_len;
+	e->opt.lc = 3;
+	e->opt.lp = 0;
+	e->opt.pb = 2;
+	e->opt.ext_flags = 0; /* no end marker: the header carries the size, as EDK2 LzmaCompress does */
+	return e;
+}
+
+uint8_t *lzma_enc_run(struct lzma_enc *e, const void *in, size_t n, size_t *out_len)
+{
+	lzma_set_ext_size(e->opt, (uint64_t)n);
+	lzma_filter filters[2] = {{LZMA_FILTER_LZMA1EXT, &e->opt}, {LZMA_VLI_UNKNOWN, NULL}};
+	lzma_ret rc = lzma_raw_encoder(&e->strm, filters);
+	if (rc != LZMA_OK)
+		sample_die("liblzma: raw LZMA1 encoder set-up failed (%d)", (int)rc);
+	size_t cap = n + n / 2 + 4096;
+	uint8_t *out = fw_xmalloc(13 + cap);
+	out[0] = (uint8_t)((e->opt.pb * 5 + e->opt.lp) * 9 + e->opt.lc);
+	fw_put_le32(out + 1, e->opt.dict_size);
+	fw_put_le64(out + 5, (uint64_t)n);
+	e->strm.next_in = in;
+	e->strm.avail_in = n;
+	e->strm.next_out = out + 13;
+	e->strm.avail_out = cap;
+	rc = lzma_code(&e->strm, LZMA_FINISH);
+	if (rc != LZMA_STREAM_END)
+		sample_die("liblzma: raw LZMA1 encoding failed (%d)", (int)rc);
+	*out_len = 13 + (cap - e->strm.avail_out);
+	return out;
+}
+
+void lzma_enc_free(struct lzma_enc *e)
+{
+	lzma_end(&e->strm);
+	free(e);
+}
+
+uint8_t *zlib_compress(const void *in, size_t n, size_t *out_len) { return zlib_compress_level(in, n, 9, out_len); }
+
+uint8_t *zlib_compress_level(const void *in, size_t n, int level, size_t *out_len)
 {
 	uLongf cap = compressBound((uLong)n);
 	uint8_t *out = fw_xmalloc(cap);
-	if (compress2(out, &cap, in, (uLong)n, 9) != Z_OK)
+	if (compress2(out, &cap, in, (uLong)n, level) != Z_OK)
 		sample_die("zlib: compression failed");
 	*out_len = cap;
 	return out;
@@ -149,19 +188,26 @@ void sec_lzma(struct sbuf *s, const void *sections, size_t n)
 {
 	size_t clen;
 	uint8_t *c = lzma_compress_edk2(sections, n, &clen);
-	sec_guided(s, &guid_lzma, c, clen);
+	sec_lzma_compressed(s, c, clen);
 	free(c);
 }
+
+void sec_lzma_compressed(struct sbuf *s, const void *stream, size_t n) { sec_guided(s, &guid_lzma, stream, n); }
 
 void sec_amd_zlib(struct sbuf *s, const void *sections, size_t n)
 {
 	size_t clen;
 	uint8_t *c = zlib_compress(sections, n, &clen);
+	sec_amd_zlib_compressed(s, c, clen);
+	free(c);
+}
+
+void sec_amd_zlib_compressed(struct sbuf *s, const void *c, size_t clen)
+{
 	struct sbuf t = {0};
 	sb_put(&t, NULL, FW_AMD_ZLIB_HEADER_SIZE);
 	fw_put_le32(sb_at(&t, 0x14), (uint32_t)clen);
 	sb_put(&t, c, clen);
-	free(c);
 	sec_guided(s, &guid_amd_zlib, t.p, t.len);
 	sb_free(&t);
 }

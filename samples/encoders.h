@@ -18,10 +18,20 @@ void sec_fv_image(struct sbuf *s, const void *fv, size_t n);
  * uncompressed size, no end marker) and AMD zlib (CE3233F5, 0x100-byte header). */
 void sec_lzma(struct sbuf *s, const void *sections, size_t n);
 void sec_amd_zlib(struct sbuf *s, const void *sections, size_t n);
+/* The same two around a stream compressed by the caller (13-byte LZMA header first; a zlib stream). */
+void sec_lzma_compressed(struct sbuf *s, const void *stream, size_t n);
+void sec_amd_zlib_compressed(struct sbuf *s, const void *stream, size_t n);
 
 /* Raw compression helpers (also used by the AMD directory entries) */
 uint8_t *lzma_compress_edk2(const void *in, size_t n, size_t *out_len); /* 13-byte header + stream */
 uint8_t *zlib_compress(const void *in, size_t n, size_t *out_len);
+/* An LZMA encoder for many sections (same 13-byte header and stream as lzma_compress_edk2) at a
+ * chosen preset, dictionary size and nice length (0: the preset's); and zlib at a chosen level. */
+struct lzma_enc;
+struct lzma_enc *lzma_enc_new(unsigned preset, uint32_t dict_size, uint32_t nice_len);
+uint8_t *lzma_enc_run(struct lzma_enc *e, const void *in, size_t n, size_t *out_len);
+void lzma_enc_free(struct lzma_enc *e);
+uint8_t *zlib_compress_level(const void *in, size_t n, int level, size_t *out_len);
 
 /* ---- FFS files and volumes (encode-fv.c) ---------------------------------------------------------- */
 struct fvb {

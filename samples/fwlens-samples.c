@@ -2,11 +2,13 @@
  * machine snapshots taken with them and the list of planted differences.
  *
  *   fwlens-samples --out DIR
+ *   fwlens-samples --dense lzma|zlib [--mib N] --out DIR
  *
  * Outputs (DIR): ESC8000A-E13-ASUS-1104.CAP, ESC8000A-E13-ASUS-1201.CAP, sysroot-1104/,
  * sysroot-1201/, ESC8000A-E13-HOSTILE.CAP, sysroot-hostile/ (hostile.c), planted-changes.json,
  * test-signing-key.pem and .pub.pem, test-root-key.pem and .pub.pem, asl/ (the ASL sources and
- * what iasl made of them). See samples/README.md. */
+ * what iasl made of them). With --dense, only DIR/DENSE-LZMA-128M.FD (or -ZLIB-, and N for 128):
+ * the dense bench image of encode-dense.c. See samples/README.md. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,28 +198,59 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The dense bench image alone (make bench builds it; make samples does not). */
+static int write_dense(enum dense_kind kind, size_t mib, double t0)
+{
+	const char *name = kind == DENSE_LZMA ? "LZMA" : "ZLIB";
+	size_t len;
+	struct dense_stats st;
+	uint8_t *image = build_dense_image(kind, mib, &len, &st);
+	const char *rel = sample_printf("DENSE-%s-%zuM.FD", name, mib);
+	out_write(rel, image, len);
+	free(image);
+	fprintf(stderr, "  DENSE   %s: %zu drivers, %llu bytes inflated (%.1f s)\n", rel, st.files,
+		(unsigned long long)st.inflated, now() - t0);
+	fw_arena_free(&sample_arena);
+	return 0;
+}
+
+#define USAGE "usage: fwlens-samples --out DIR\n       fwlens-samples --dense lzma|zlib [--mib N] --out DIR\n"
+
 int main(int argc, char **argv)
 {
-	const char *out = NULL;
+	const char *out = NULL, *dense = NULL;
+	size_t mib = 128;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
 			out = argv[++i];
-		else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			printf("usage: fwlens-samples --out DIR\n");
+		else if (strcmp(argv[i], "--dense") == 0 && i + 1 < argc)
+			dense = argv[++i];
+		else if (strcmp(argv[i], "--mib") == 0 && i + 1 < argc) {
+			char *end;
+			unsigned long v = strtoul(argv[++i], &end, 10);
+			if (*end || v < 1 || v > 1024) {
+				fprintf(stderr, "fwlens-samples: --mib takes 1 to 1024\n");
+				return 2;
+			}
+			mib = v;
+		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			printf(USAGE);
 			return 0;
 		} else {
-			fprintf(stderr, "usage: fwlens-samples --out DIR\n");
+			fprintf(stderr, USAGE);
 			return 2;
 		}
 	}
-	if (!out) {
-		fprintf(stderr, "usage: fwlens-samples --out DIR\n");
+	if (!out || (dense && strcmp(dense, "lzma") != 0 && strcmp(dense, "zlib") != 0)) {
+		fprintf(stderr, USAGE);
 		return 2;
 	}
 	double t0 = now();
 	fw_arena_init(&sample_arena);
 	out_set_root(out);
 	out_mkdirs(".");
+	if (dense)
+		return write_dense(strcmp(dense, "lzma") == 0 ? DENSE_LZMA : DENSE_ZLIB, mib, t0);
 
 	struct sample_key *signer = key_derive("fwlens sample capsule signing key");
 	struct sample_key *root = key_derive("fwlens sample platform root key");

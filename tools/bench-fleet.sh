@@ -12,18 +12,26 @@
 # run: the cold-cache total <= 0.15 x the --no-cache total; one warm doctor <= 0.08 x one cold
 # one, the median of 5 rounds of (the first snapshot with an empty cache, then the same snapshot
 # warm), interleaved so that other work on the machine weighs on both alike. Each ratio is given
-# in wall time and in CPU time, which other work on the machine inflates far less.
+# in wall time and in CPU time, which other work on the machine inflates far less; the warm/cold
+# ratio is the median of the per-round ratios, with their spread (largest over smallest; over 1.20
+# is flagged "not reproducible at this load") and the load average before and after the rounds
+# (tools/bench-lib.sh). FWLENS_BENCH_RUNS sets the rounds (default 5, at least 5).
 # Start-up is measured on its own: `fwlens version` (loading the libraries, nothing decoded) beside
 # /bin/true, the median of 21 runs each, and as a share of a warm doctor.
-# The table goes to stdout, the figures to build/bench/bench-fleet.json.
+# The table goes to stdout, the figures to build/bench/bench-fleet.json, the ratios to
+# build/bench/ratios-fleet.tsv (the table `make bench` ends with).
 # FWLENS_BENCH_FLEET_N=20 runs a smaller fleet.
 set -u
 BUILD=${1:-build}
 N=${FWLENS_BENCH_FLEET_N:-100}
+RUNS=${FWLENS_BENCH_RUNS:-5}
+[ "$RUNS" -ge 5 ] 2>/dev/null || RUNS=5
 SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck disable=SC1091 # tools/bench-lib.sh, checked on its own
+. "$SRCDIR/tools/bench-lib.sh"
 CORPUS=${FWLENS_CORPUS:-$SRCDIR/../shared/corpus}
 FWLENS=$BUILD/fwlens
-OUT=$BUILD/bench
+OUT=${FWLENS_BENCH_OUT:-$BUILD/bench}
 mkdir -p "$OUT"
 
 IMAGE="$CORPUS/firmware/asus-wrx90e-sage-se-1203_rebuilt.cap"
@@ -59,7 +67,7 @@ while [ "$i" -le "$N" ]; do
 	i=$((i + 1))
 done
 
-load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
+load_before=$(load)
 
 # runs OUT LIST CMD...: CMD once per line of LIST, "{}" in CMD replaced by the line, outputs
 # discarded; "wall_ns rss_kb cpu_s" per run appended to OUT. One python3 times every run (the
@@ -97,21 +105,24 @@ med() {
 }
 cpu() { awk '{ s += $3 } END { printf "%.2f", s }' "$TMP/$1"; }
 peak() { awk '$2 > m { m = $2 } END { print m + 0 }' "$TMP/$1"; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "" }'; }
 
 pass nocache --no-cache --image-dir "$TMP/images"
 pass cold --cache-dir "$TMP/cache" --image-dir "$TMP/images"
 pass warm --cache-dir "$TMP/cache" --image-dir "$TMP/images"
+load_passes=$(load)
 
 # one cold and one warm doctor, 5 rounds: the first snapshot with an empty cache, then again
 head -n 1 "$TMP/snaps.list" >"$TMP/first.list"
 : >"$TMP/rcold"
 : >"$TMP/rwarm"
-for r in 1 2 3 4 5; do
+r=0
+while [ "$r" -lt "$RUNS" ]; do
+	r=$((r + 1))
 	rm -rf "$TMP/rcache"
 	runs "$TMP/rcold" "$TMP/first.list" "$FWLENS" doctor "{}" -q --format jsonl --cache-dir "$TMP/rcache" --image-dir "$TMP/images"
 	runs "$TMP/rwarm" "$TMP/first.list" "$FWLENS" doctor "{}" -q --format jsonl --cache-dir "$TMP/rcache" --image-dir "$TMP/images"
 done
+load_rounds=$(load)
 
 # start-up on its own: fwlens version and /bin/true, 21 runs each, interleaved
 echo 1 >"$TMP/one.list"
@@ -123,14 +134,17 @@ while [ "$r" -lt 21 ]; do
 	runs "$TMP/true" "$TMP/one.list" /bin/true
 	r=$((r + 1))
 done
-load_after=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
+load_after=$(load)
 
 nc_total=$(total nocache) cold_total=$(total cold) warm_total=$(total warm)
 r_total=$(ratio "$cold_total" "$nc_total")
 c_total=$(ratio "$(cpu cold)" "$(cpu nocache)")
 cold_wall=$(med rcold 1) cold_cpu=$(med rcold 3) warm_wall=$(med rwarm 1) warm_cpu=$(med rwarm 3)
-r_snap=$(ratio "$warm_wall" "$cold_wall")
-c_snap=$(ratio "$warm_cpu" "$cold_cpu")
+# per round: warm over cold, "median spread" (wall in column 1, CPU in column 3)
+p_wall=$(paired "$TMP/rwarm" 1 "$TMP/rcold" 1) p_cpu=$(paired "$TMP/rwarm" 3 "$TMP/rcold" 3)
+r_snap=${p_wall%% *} c_snap=${p_cpu%% *}
+p_su=$(paired "$TMP/startup" 3 "$TMP/true" 3)
+p_wall=${p_wall:-null null} p_cpu=${p_cpu:-null null}
 su_wall=$(med startup 1) su_cpu=$(med startup 3) true_wall=$(med true 1) true_cpu=$(med true 3)
 entry=$(du -k "$TMP/cache" | tail -n 1 | cut -f 1)
 snaps_kb=$(du -k "$TMP/snaps" | tail -n 1 | cut -f 1)
@@ -145,11 +159,18 @@ echo "start-up: fwlens version ${su_wall}s wall, ${su_cpu}s CPU; /bin/true ${tru
 	"fwlens version is $(ratio "$su_cpu" "$warm_cpu")x of a warm doctor's CPU"
 echo "load average before: $load_before; after: $load_after ($(nproc) CPUs)"
 verdict() { awk -v v="$1" -v l="$2" 'BEGIN { print (v != "" && v <= l) ? "met" : "MISSED" }'; }
-printf '%-60s %6s %8s %s\n' goal limit measured verdict
-printf '%-60s %6s %8s %s\n' "warm doctor vs a cold one (wall, median of 5)" 0.08 "$r_snap" "$(verdict "$r_snap" 0.08)"
-printf '%-60s %6s %8s %s\n' "warm doctor vs a cold one (CPU, median of 5)" 0.08 "$c_snap" "$(verdict "$c_snap" 0.08)"
-printf '%-60s %6s %8s %s\n' "doctor over the fleet, cold cache vs --no-cache (wall)" 0.15 "$r_total" "$(verdict "$r_total" 0.15)"
-printf '%-60s %6s %8s %s\n' "doctor over the fleet, cold cache vs --no-cache (CPU)" 0.15 "$c_total" "$(verdict "$c_total" 0.15)"
+printf '%-60s %6s %8s %7s %s\n' goal limit measured spread verdict
+printf '%-60s %6s %8s %7s %s\n' "warm doctor vs a cold one (wall, median of $RUNS)" 0.08 "$r_snap" "${p_wall#* }x" "$(verdict "$r_snap" 0.08)"
+printf '%-60s %6s %8s %7s %s\n' "warm doctor vs a cold one (CPU, median of $RUNS)" 0.08 "$c_snap" "${p_cpu#* }x" "$(verdict "$c_snap" 0.08)"
+printf '%-60s %6s %8s %7s %s\n' "doctor over the fleet, cold cache vs --no-cache (wall)" 0.15 "$r_total" - "$(verdict "$r_total" 0.15)"
+printf '%-60s %6s %8s %7s %s\n' "doctor over the fleet, cold cache vs --no-cache (CPU)" 0.15 "$c_total" - "$(verdict "$c_total" 0.15)"
+echo "(spread: the largest round's ratio over the smallest's; the fleet totals are one pass each)"
+RATIOS=$OUT/ratios-fleet.tsv
+: >"$RATIOS"
+ratio_row "$RATIOS" "fleet: warm doctor / cold doctor (wall)" "$p_wall" "$load_passes" "$load_rounds" 0.08
+ratio_row "$RATIOS" "fleet: warm doctor / cold doctor (CPU)" "$p_cpu" "$load_passes" "$load_rounds" 0.08
+ratio_row "$RATIOS" "fleet: $N doctors, cold cache / --no-cache (CPU)" "$c_total" "$load_before" "$load_passes" 0.15
+ratio_row "$RATIOS" "fleet: fwlens version / /bin/true (CPU)" "$p_su" "$load_rounds" "$load_after"
 cat >"$OUT/bench-fleet.json" <<EOF
 {"snapshots": $N, "image": "$IMAGE", "snapshots_kb": $snaps_kb, "cache_kb": $entry,
  "load_before": "$load_before", "load_after": "$load_after",
@@ -157,8 +178,9 @@ cat >"$OUT/bench-fleet.json" <<EOF
  "cold_cache": {"total_s": $cold_total, "cpu_s": $(cpu cold), "one_s": $cold_wall, "one_cpu_s": $cold_cpu, "peak_rss_kb": $(peak cold)},
  "warm_cache": {"total_s": $warm_total, "cpu_s": $(cpu warm), "one_s": $warm_wall, "one_cpu_s": $warm_cpu, "peak_rss_kb": $(peak warm)},
  "startup": {"version_s": $su_wall, "version_cpu_s": $su_cpu, "true_s": $true_wall, "true_cpu_s": $true_cpu},
- "goals": [{"goal": "warm doctor vs a cold one, wall", "limit": 0.08, "measured": $r_snap},
-           {"goal": "warm doctor vs a cold one, CPU", "limit": 0.08, "measured": $c_snap},
+ "load_after_passes": "$load_passes", "load_after_rounds": "$load_rounds", "rounds": $RUNS,
+ "goals": [{"goal": "warm doctor vs a cold one, wall", "limit": 0.08, "measured": ${r_snap:-null}, "spread": ${p_wall#* }},
+           {"goal": "warm doctor vs a cold one, CPU", "limit": 0.08, "measured": ${c_snap:-null}, "spread": ${p_cpu#* }},
            {"goal": "cold-cache total vs no-cache total, wall", "limit": 0.15, "measured": $r_total},
            {"goal": "cold-cache total vs no-cache total, CPU", "limit": 0.15, "measured": $c_total}]}
 EOF
