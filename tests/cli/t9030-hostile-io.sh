@@ -77,10 +77,13 @@ EOF
 			"$T_DIR/sig/topo.txt" "$T_DIR/sig/iasl.pid" "$sig" 2>"$T_DIR/sig/py.err" <<'EOF'
 import os, signal, subprocess, sys, time
 fwlens, root, out, pidfile, name = sys.argv[1:]
-# as from a terminal: a caller that runs the tests in the background has SIGINT ignored, and an
-# ignored signal stays ignored (tested below with XFSZ)
+# as from a terminal: a caller that runs the tests in the background has SIGINT ignored, under
+# nohup SIGHUP too, and an ignored signal stays ignored (tested below with XFSZ)
+def from_terminal():
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGXFSZ):
+        signal.signal(sig, signal.SIG_DFL)
 p = subprocess.Popen([fwlens, "acpi", "topo", root, "-o", out], stderr=subprocess.DEVNULL,
-                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                     preexec_fn=from_terminal)
 for _ in range(600):
     if os.path.exists(pidfile) and open(pidfile).read().strip():
         break
