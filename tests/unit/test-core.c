@@ -358,7 +358,8 @@ TEST(bits_one_description_two_writings)
 }
 
 /* Arena memory is zeroed, 16-byte aligned and never shared, across blocks that grow (64 KiB
- * doubling to 4 MiB), one-off blocks bigger than that, and room populated ahead of use. */
+ * doubling to 4 MiB; from 2 MiB on huge-page blocks), one-off blocks bigger than that, and room
+ * populated ahead of use. */
 TEST(arena_zeroed_aligned_and_distinct)
 {
 	struct fw_arena a;
