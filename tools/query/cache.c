@@ -231,6 +231,51 @@ static bool read_own(const struct fw_cache *c, int dfd, const char *name, bool s
 	return ok;
 }
 
+/* Read `name` in the folder (open_own) into memory from `arena`: the size fstat gives, at most
+ * cap bytes, read in one piece (an entry is megabytes: an arena block that large comes in huge
+ * pages, not 4 KiB faults as a buffer grown by doubling). False with errno ENOENT when absent,
+ * EFBIG when longer than cap, EPERM when refused (said), EAGAIN when its length changed while it
+ * was read, else the read's. */
+static bool read_own_sized(const struct fw_cache *c, int dfd, const char *name, size_t cap, struct fw_arena *arena,
+			   uint8_t **data, size_t *n)
+{
+	*data = NULL;
+	*n = 0;
+	struct stat st;
+	int fd = open_own(c, dfd, name, false, false, &st);
+	if (fd < 0)
+		return false;
+	if ((uint64_t)st.st_size > cap) {
+		close(fd);
+		errno = EFBIG;
+		return false;
+	}
+	size_t want = (size_t)st.st_size, got = 0;
+	uint8_t *p = fw_arena_alloc(arena, want + 1);
+	int e = 0;
+	for (;;) { /* one byte more than stated: a file that grew is not taken */
+		ssize_t r = read(fd, p + got, want + 1 - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			e = errno;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+		if (got == want + 1)
+			break;
+	}
+	close(fd);
+	if (!e && got != want)
+		e = EAGAIN;
+	errno = e;
+	if (e)
+		return false;
+	*data = p;
+	*n = got;
+	return true;
+}
+
 /* A new file of the user's alone in the folder (0600, made with O_EXCL, never through a link)
  * named after `name` with a random .tmp-HEX12 tail (into tmp), holding p[0..n). */
 static bool write_temp(int dfd, const char *name, const uint8_t *p, size_t n, char *tmp, size_t tmplen)
@@ -791,15 +836,11 @@ static bool parse_entry(struct fw_cache_entry *e, const char *sha, const char *r
 }
 
 
-/* Parse `data` (malloc'd, n bytes; taken over); its MAC is checked with `key` unless NULL (the
- * caller checks it). */
-static bool parse_owned(uint8_t *data, size_t n, const char *sha, const char *rules, const uint8_t *key,
-			struct fw_cache_entry *out, char *why, size_t whylen)
+/* Parse out->data (out->len bytes, in out->arena); its MAC is checked with `key` unless NULL (the
+ * caller checks it). The entry is freed when it does not parse. */
+static bool parse_read(const char *sha, const char *rules, const uint8_t *key, struct fw_cache_entry *out, char *why,
+		       size_t whylen)
 {
-	memset(out, 0, sizeof(*out));
-	fw_arena_init(&out->arena);
-	out->data = data;
-	out->len = n;
 	if (parse_entry(out, sha, rules, key, why, whylen))
 		return true;
 	fw_cache_entry_free(out);
@@ -809,19 +850,22 @@ static bool parse_owned(uint8_t *data, size_t n, const char *sha, const char *ru
 bool fw_cache_entry_parse(const uint8_t *p, size_t n, const char *sha, const char *rules,
 			  const uint8_t key[FW_CACHE_KEY_LEN], struct fw_cache_entry *out, char *why, size_t whylen)
 {
-	uint8_t *copy = fw_xmalloc(n ? n : 1);
-	memcpy(copy, p, n);
-	return parse_owned(copy, n, sha, rules, key, out, why, whylen);
+	memset(out, 0, sizeof(*out));
+	fw_arena_init(&out->arena);
+	out->data = fw_arena_memdup(&out->arena, p, n);
+	out->len = n;
+	return parse_read(sha, rules, key, out, why, whylen);
 }
 
-/* The bytes of the entry file of an image (data malloc'd, a private copy: the entry may be
- * replaced while in use) and the key to check them with, or false with why said; *dfd is the
- * opened folder (for the hit's touch), closed by the caller. */
-static bool read_entry(const struct fw_cache *c, const char *sha, uint8_t **data, size_t *n,
+/* The bytes of the entry file of an image into out->data and out->len (in out->arena, initialised
+ * here: a private copy, the entry may be replaced while in use) and the key to check them with, or
+ * false with why said (out is freed then); *dfd is the opened folder (for the hit's touch), closed
+ * by the caller. */
+static bool read_entry(const struct fw_cache *c, const char *sha, struct fw_cache_entry *out,
 		       uint8_t key[FW_CACHE_KEY_LEN], int *dfd, char *why, size_t whylen)
 {
-	*data = NULL;
-	*n = 0;
+	memset(out, 0, sizeof(*out));
+	fw_arena_init(&out->arena);
 	*dfd = -1;
 	bool refused;
 	if (!usable(c, sha)) {
@@ -841,12 +885,18 @@ static bool read_entry(const struct fw_cache *c, const char *sha, uint8_t **data
 		return false;
 	}
 	char *name = entry_name(c, sha);
-	bool ok = read_own(c, *dfd, name, false, FW_CACHE_MAX_ENTRY, data, n);
+	uint8_t *data;
+	bool ok = read_own_sized(c, *dfd, name, FW_CACHE_MAX_ENTRY, &out->arena, &data, &out->len);
+	out->data = data;
 	if (!ok)
 		snprintf(why, whylen, "%s/%s: %s", c->dir, name,
-			 errno == EFBIG ? "larger than an entry may be" : errno == EPERM ? "not used" : strerror(errno));
+			 errno == EFBIG	   ? "larger than an entry may be"
+			 : errno == EPERM  ? "not used"
+			 : errno == EAGAIN ? "changed while it was read"
+					   : strerror(errno));
 	free(name);
 	if (!ok) {
+		fw_cache_entry_free(out);
 		close(*dfd);
 		*dfd = -1;
 	}
@@ -869,13 +919,11 @@ bool fw_cache_load(const struct fw_cache *c, const char *sha, struct fw_cache_en
 		why = dummy;
 		whylen = sizeof(dummy);
 	}
-	memset(out, 0, sizeof(*out));
-	uint8_t *data, key[FW_CACHE_KEY_LEN];
-	size_t n;
+	uint8_t key[FW_CACHE_KEY_LEN];
 	int dfd;
-	if (!read_entry(c, sha, &data, &n, key, &dfd, why, whylen))
+	if (!read_entry(c, sha, out, key, &dfd, why, whylen))
 		return false;
-	if (!parse_owned(data, n, sha, c->rules_sha256, key, out, why, whylen)) {
+	if (!parse_read(sha, c->rules_sha256, key, out, why, whylen)) {
 		close(dfd);
 		return false;
 	}
@@ -902,21 +950,17 @@ static void *mac_run(void *arg)
 bool fw_cache_load_hii(const struct fw_cache *c, const char *sha, struct fw_cache_entry *out, struct fw_hii_db *db,
 		       char *why, size_t whylen)
 {
-	memset(out, 0, sizeof(*out));
-	uint8_t *data, key[FW_CACHE_KEY_LEN];
-	size_t n;
+	uint8_t key[FW_CACHE_KEY_LEN];
 	int dfd;
-	if (!read_entry(c, sha, &data, &n, key, &dfd, why, whylen))
+	if (!read_entry(c, sha, out, key, &dfd, why, whylen))
 		return false;
+	size_t n = out->len;
 	/* the MAC is checked on a second thread while the entry is parsed and its forms decoded
 	 * (both read it with bounds, as any input); nothing is used before both are done */
-	struct mac_job job = {key, data, n, false};
+	struct mac_job job = {key, out->data, n, false};
 	pthread_t t;
 	bool threaded = n >= MAC_THREAD_MIN && n >= FW_SHA256_LEN && fw_prefetch_threads(FW_PREFETCH_MIN_INPUT) > 1 &&
 			pthread_create(&t, NULL, mac_run, &job) == 0;
-	fw_arena_init(&out->arena);
-	out->data = data;
-	out->len = n;
 	bool ok = parse_entry(out, sha, c->rules_sha256, threaded ? NULL : key, why, whylen);
 	struct fw_error err;
 	fw_error_clear(&err);
@@ -942,8 +986,7 @@ bool fw_cache_load_hii(const struct fw_cache *c, const char *sha, struct fw_cach
 
 void fw_cache_entry_free(struct fw_cache_entry *e)
 {
-	free(e->data);
-	fw_arena_free(&e->arena);
+	fw_arena_free(&e->arena); /* the entry's bytes too */
 	memset(e, 0, sizeof(*e));
 }
 

@@ -117,7 +117,7 @@ struct fw_cache_module {
 };
 
 struct fw_cache_entry {
-	uint8_t *data; /* the entry file's bytes */
+	const uint8_t *data; /* the entry file's bytes (in arena) */
 	size_t len;
 	struct fw_arena arena;
 	struct fw_cache_module *modules;
