@@ -3,6 +3,7 @@
 #ifndef FW_HASH_H
 #define FW_HASH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -12,6 +13,9 @@
 uint32_t fw_crc32(const uint8_t *p, size_t n);
 uint32_t fw_crc32_update(uint32_t crc, const uint8_t *p, size_t n);
 void fw_sha256(const uint8_t *p, size_t n, uint8_t out[FW_SHA256_LEN]);
+/* HMAC-SHA256 (RFC 2104) of p[0..n) with a key of at most 64 bytes; false when the key is longer
+ * or libcrypto fails. */
+bool fw_hmac_sha256(const uint8_t *key, size_t keylen, const uint8_t *p, size_t n, uint8_t out[FW_SHA256_LEN]);
 /* Lower-case hex of the SHA-256 of p[0..n). */
 char *fw_sha256_hex(const uint8_t *p, size_t n, char out[FW_SHA256_HEX_LEN]);
 char *fw_hex(const uint8_t *p, size_t n, char *out /* 2n+1 */);

@@ -3,6 +3,8 @@
  * found by hash, and nothing is used that is not the user's own or is reached through a link. */
 #include <errno.h>
 #include <fcntl.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -85,6 +87,45 @@ TEST(cache_dir_from_options_and_environment)
 	CHECK_STR(d, "/home/u/.cache/fwlens");
 	free(d);
 	CHECK(fw_cache_dir_default(NULL, NULL, NULL) == NULL);
+}
+
+/* The MAC entries and index lines carry is HMAC-SHA256 and fw_sha256 is SHA-256 (both on
+ * libcrypto's low-level calls, parsers/hash.c): the same bytes as HMAC() and EVP_Digest for texts
+ * shorter than, as long as and longer than SHA-256's 64-byte block, and megabytes; RFC 4231's
+ * test case 2 (a 4-byte key); a key over one block is refused. */
+TEST(cache_mac_is_hmac_sha256)
+{
+	uint8_t key[FW_CACHE_KEY_LEN];
+	for (size_t i = 0; i < sizeof(key); i++)
+		key[i] = (uint8_t)(0xa5 ^ (i * 37));
+	static uint8_t text[(3u << 20) + 1];
+	for (size_t i = 0; i < sizeof(text); i++)
+		text[i] = (uint8_t)((i * 2654435761u) >> 13);
+	const size_t lens[] = {0, 1, 55, 63, 64, 65, 127, 128, 4096, sizeof(text)};
+	for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+		uint8_t ours[FW_SHA256_LEN], want[FW_SHA256_LEN];
+		unsigned len = 0;
+		CHECK(fw_cache_mac(key, text, lens[k], ours));
+		CHECK(HMAC(EVP_sha256(), key, sizeof(key), text, lens[k], want, &len) && len == FW_SHA256_LEN);
+		CHECK(memcmp(ours, want, sizeof(want)) == 0);
+		fw_sha256(text, lens[k], ours);
+		CHECK(EVP_Digest(text, lens[k], want, &len, EVP_sha256(), NULL) && len == FW_SHA256_LEN);
+		CHECK(memcmp(ours, want, sizeof(want)) == 0);
+	}
+	char hex[FW_SHA256_HEX_LEN];
+	uint8_t mac[FW_SHA256_LEN];
+	const char *what = "what do ya want for nothing?";
+	CHECK(fw_hmac_sha256((const uint8_t *)"Jefe", 4, (const uint8_t *)what, strlen(what), mac));
+	CHECK_STR(fw_hex(mac, sizeof(mac), hex), "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+	CHECK(!fw_hmac_sha256(text, 65, text, 10, mac));
+	/* one bit of the key or of the text changes it */
+	uint8_t a[FW_SHA256_LEN], b[FW_SHA256_LEN];
+	CHECK(fw_cache_mac(key, text, 100, a));
+	text[99] ^= 1;
+	CHECK(fw_cache_mac(key, text, 100, b) && memcmp(a, b, sizeof(a)) != 0);
+	text[99] ^= 1;
+	key[31] ^= 0x80;
+	CHECK(fw_cache_mac(key, text, 100, b) && memcmp(a, b, sizeof(a)) != 0);
 }
 
 TEST(cache_size_bound_parsed)

@@ -5,8 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -105,9 +103,7 @@ static bool usable(const struct fw_cache *c, const char *sha)
 
 bool fw_cache_mac(const uint8_t key[FW_CACHE_KEY_LEN], const uint8_t *p, size_t n, uint8_t out[FW_SHA256_LEN])
 {
-	unsigned len = 0;
-	static const uint8_t none;
-	return HMAC(EVP_sha256(), key, FW_CACHE_KEY_LEN, n ? p : &none, n, out, &len) && len == FW_SHA256_LEN;
+	return fw_hmac_sha256(key, FW_CACHE_KEY_LEN, p, n, out);
 }
 
 /* Do the last FW_SHA256_LEN bytes of p[0..n) (n >= that) hold the MAC of the rest? */
