@@ -39,9 +39,10 @@
  * file there is replaced, never written through); the folder is kept under a size bound
  * (--cache-max, $FWLENS_CACHE_MAX, else 512 MiB; images.idx counts) by removing the entries used
  * longest ago (a hit refreshes its time); eviction removes only names the cache writes
- * (forms-HEX64-HEX64.bin and their temporary files), never other files. An entry is read with the
- * bounded reader like any input: a wrong magic, MAC, version, key or length makes it a miss (it is
- * rebuilt), never an error and never trusted. */
+ * (forms-HEX64-HEX64.bin and their temporary files), never other files. An entry is read in one
+ * piece (its size from fstat, at most FW_CACHE_MAX_ENTRY; a file whose length changes meanwhile is
+ * a miss) and parsed with the bounded reader like any input: a wrong magic, MAC, version, key or
+ * length makes it a miss (it is rebuilt), never an error and never trusted. */
 #ifndef FW_CACHE_H
 #define FW_CACHE_H
 
