@@ -123,14 +123,19 @@ static bool lzma_try(const uint8_t *in, size_t n, bool x86, uint64_t cap, uint8_
 	filters[k++] = (lzma_filter){.id = LZMA_FILTER_LZMA1EXT, .options = opt};
 	filters[k] = (lzma_filter){.id = LZMA_VLI_UNKNOWN, .options = NULL};
 
+	/* The output before the decoder's dictionary: the dictionary is freed first, from the top of
+	 * the heap, and leaves no hole between outputs the tree keeps (5.7 MB of them over the 1,823
+	 * drivers of a dense image when it came first) */
+	uint64_t have = known ? size : (n * 4 < cap ? (n * 4 > 65536 ? n * 4 : 65536) : cap);
+	uint8_t *buf = alloc_out(have);
 	lzma_stream strm = LZMA_STREAM_INIT;
 	strm.allocator = &lzma_checked;
 	lzma_ret ret = lzma_raw_decoder(&strm, filters);
 	free(opt);
-	if (ret != LZMA_OK)
+	if (ret != LZMA_OK) {
+		free(buf);
 		return fw_error_set(err, FW_E_INVALID, "%s stream: decoder set-up failed (%d)", what, (int)ret);
-	uint64_t have = known ? size : (n * 4 < cap ? (n * 4 > 65536 ? n * 4 : 65536) : cap);
-	uint8_t *buf = alloc_out(have);
+	}
 	strm.next_in = in + FW_LZMA_HEADER_SIZE;
 	strm.avail_in = n - FW_LZMA_HEADER_SIZE;
 	strm.next_out = buf;
