@@ -258,41 +258,22 @@ struct fw_acpi_doc *fw_acpi_fields_decode(struct fw_acpi_table *t, const struct 
 
 struct fw_acpi_values fw_acpi_values_of(const struct fw_acpi_part *p)
 {
-	struct fw_acpi_values it = {.p = p, .depth = 1};
-	it.at[0].l = p->layout;
+	struct fw_acpi_values it = {.p = p};
+	if (p->layout)
+		fw_layout_step_start(&it.step, p->layout);
 	return it;
 }
 
 bool fw_acpi_values_next(struct fw_acpi_values *it, struct fw_acpi_value *out)
 {
 	const struct fw_acpi_part *p = it->p;
-	if (!p->layout)
-		return false;
-	while (it->depth) {
-		unsigned k = it->depth - 1;
-		const struct fw_layout *l = it->at[k].l;
-		if (it->at[k].i >= l->nfields) {
-			it->depth--;
-			continue;
-		}
-		const struct fw_field *f = &l->fields[it->at[k].i++];
-		if (f->flags & FW_FF_HIDDEN)
-			continue;
-		size_t off = it->at[k].base + f->offset;
-		if (off + fw_field_width(f) > p->length)
-			continue;
-		if (f->type == FW_FT_STRUCT) {
-			if (it->depth < FW_ACPI_VALUES_DEPTH) { /* layouts nest one deep (generic addresses) */
-				k = it->depth++;
-				it->at[k].l = fw_field_sub(f);
-				it->at[k].parent = f;
-				it->at[k].base = (uint32_t)off;
-				it->at[k].i = 0;
-			}
-			continue;
-		}
+	const struct fw_field *f;
+	size_t off;
+	while ((f = fw_layout_step_next(&it->step, p->length, &off))) {
+		if (f->type == FW_FT_STRUCT)
+			continue; /* its fields follow */
 		out->field = f;
-		out->parent = it->at[k].parent;
+		out->parent = it->step.frame[it->step.depth - 1].parent;
 		out->offset = (uint32_t)(p->offset + off);
 		out->p = p->bytes + off;
 		out->u = fw_field_int(f, out->p);
