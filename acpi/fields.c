@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -282,18 +283,73 @@ bool fw_acpi_values_next(struct fw_acpi_values *it, struct fw_acpi_value *out)
 	return false;
 }
 
+/* v is the field `name` ("Outer.Inner" for a field of a nested structure) */
+static bool value_named(const struct fw_field *f, const struct fw_field *parent, const char *name)
+{
+	if (!parent)
+		return !strcmp(f->name, name);
+	size_t outer = strlen(parent->name);
+	return !strncmp(parent->name, name, outer) && name[outer] == '.' && !strcmp(f->name, name + outer + 1);
+}
+
+/* Where a layout's field of a name is (names are literals of the views and derive functions:
+ * found once, then read where it lies instead of walked to). */
+struct field_place {
+	const struct fw_layout *l;
+	const char *name;
+	const struct fw_field *f, *parent; /* f NULL: no field of that name */
+	uint32_t off, parent_end;          /* f's offset in the part; the end of its nested structure */
+	char text[48];                     /* the name, for f NULL */
+};
+
+static const struct field_place *field_place(const struct fw_layout *l, const char *name)
+{
+	/* per thread: sources are opened (and their tables decoded) two at a time */
+	static _Thread_local struct field_place seen[512];
+	struct field_place *c = &seen[(((uintptr_t)l >> 4) ^ ((uintptr_t)name >> 1) * 31) % 512];
+	/* the name's pointer may be a caller's buffer: its text is compared too */
+	if (c->l == l && c->name == name && (c->f ? value_named(c->f, c->parent, name) : !strcmp(c->text, name)))
+		return c;
+	c->l = l;
+	c->name = strlen(name) < sizeof(c->text) ? name : NULL;
+	c->f = NULL;
+	snprintf(c->text, sizeof(c->text), "%s", name);
+	struct fw_layout_step st;
+	fw_layout_step_start(&st, l);
+	size_t off;
+	for (const struct fw_field *f; (f = fw_layout_step_next(&st, SIZE_MAX, &off));) {
+		const struct fw_layout_frame *fr = &st.frame[st.depth - 1];
+		if (f->type == FW_FT_STRUCT || !value_named(f, fr->parent, name))
+			continue;
+		if (st.depth > 2) /* deeper than one nested structure: walked to each time */
+			break;
+		c->f = f;
+		c->parent = fr->parent;
+		c->off = (uint32_t)off;
+		c->parent_end = fr->parent ? fr->off + (uint32_t)fw_field_width(fr->parent) : 0;
+		break;
+	}
+	return c;
+}
+
 const struct fw_acpi_value *fw_acpi_part_value(const struct fw_acpi_part *p, const char *name, struct fw_acpi_value *room)
 {
-	const char *dot = strchr(name, '.');
-	size_t outer = dot ? (size_t)(dot - name) : 0;
-	struct fw_acpi_values it = fw_acpi_values_of(p);
-	while (fw_acpi_values_next(&it, room)) {
-		const struct fw_acpi_value *v = room;
-		if (dot ? v->parent && strlen(v->parent->name) == outer && !strncmp(v->parent->name, name, outer) &&
-				  !strcmp(v->field->name, dot + 1)
-			: !v->parent && !strcmp(v->field->name, name))
-			return v;
+	if (!p->layout)
+		return NULL;
+	const struct field_place *c = field_place(p->layout, name);
+	if (c->f && c->off + fw_field_width(c->f) <= p->length && c->parent_end <= p->length) {
+		room->field = c->f;
+		room->parent = c->parent;
+		room->offset = p->offset + c->off;
+		room->p = p->bytes + c->off;
+		room->u = fw_field_int(c->f, room->p);
+		return room;
 	}
+	/* the first field of that name that the part reaches (a later one of the same name, if any) */
+	struct fw_acpi_values it = fw_acpi_values_of(p);
+	while (fw_acpi_values_next(&it, room))
+		if (value_named(room->field, room->parent, name))
+			return room;
 	return NULL;
 }
 
@@ -340,7 +396,7 @@ bool fw_acpi_show_value(const struct fw_acpi_table *t, size_t part, const struct
 		return true;
 	}
 	for (size_t i = 0; i < sh->nshow; i++)
-		if (sh->show[i].derive && sh->show[i].name[0] == name[0] && !strcmp(sh->show[i].name, name))
+		if (sh->show[i].derive && (sh->show[i].name == name || (sh->show[i].name[0] == name[0] && !strcmp(sh->show[i].name, name))))
 			return sh->show[i].derive(t, part, name, out);
 	if (!t->doc || part >= t->doc->nparts || !(*v = fw_acpi_part_value(&t->doc->parts[part], name, &out->value)))
 		return false;

@@ -711,6 +711,39 @@ void fw_json_emit_key(struct fw_json_emit *e, const char *key)
 	e->klen = key ? strlen(key) : 0;
 }
 
+/* The separator, line break, indentation and key (one needing no escapes) written straight
+ * into the writer's buffer when they fit: most of what JSON adds to text is these bytes. False:
+ * nothing written, the general path does it. */
+static bool em_place_fast(struct fw_json_emit *e, bool comma, bool object)
+{
+	struct fw_json_writer *w = e->w;
+	size_t indent = (size_t)(w->flags & JSON_MAX_INDENT) * (e->base + e->depth);
+	if (!indent || (object && e->klen > 64) || w->cap - w->len < indent + e->klen + 8)
+		return false;
+	char *o = w->buf + w->len;
+	if (comma)
+		*o++ = ',';
+	*o++ = '\n';
+	memset(o, ' ', indent);
+	o += indent;
+	if (object) {
+		unsigned char bit = w->flags & JSON_ESCAPE_SLASH ? 2 : 1;
+		*o++ = '"';
+		for (size_t i = 0; i < e->klen; i++) {
+			unsigned char c = (unsigned char)e->key[i];
+			if (!(plain[c] & bit))
+				return false; /* w->len unchanged: the bytes above are not kept */
+			*o++ = (char)c;
+		}
+		*o++ = '"';
+		*o++ = ':';
+		if (!(w->flags & JSON_COMPACT))
+			*o++ = ' ';
+	}
+	w->len = (size_t)(o - w->buf);
+	return true;
+}
+
 /* The separator and key before a value, or false when no value may stand here (a member
  * without a key, an item with one, a second outermost value). */
 static bool em_place(struct fw_json_emit *e)
@@ -729,6 +762,10 @@ static bool em_place(struct fw_json_emit *e)
 	if (top->object != (e->key != NULL)) {
 		e->failed = true;
 		return false;
+	}
+	if (e->w && em_place_fast(e, top->any, top->object)) {
+		top->any = true;
+		return true;
 	}
 	if (e->w) {
 		if (top->any)

@@ -275,7 +275,7 @@ static void show_json(struct fw_json_emit *e, const struct fw_acpi_show *w, cons
  * its address range's length. Known once per shape. */
 static uint64_t repeated_keys(const struct fw_acpi_shape *sh)
 {
-	static struct {
+	static _Thread_local struct {
 		const struct fw_acpi_shape *sh;
 		uint64_t mask;
 	} seen[128];
