@@ -269,29 +269,32 @@ static void show_json(struct fw_json_emit *e, const struct fw_acpi_show *w, cons
 	}
 }
 
-/* Shows of a shape whose key an earlier show has too (bit i: show i). A document built as a
- * json_t kept such a key where the first show that had a value put it, with the value of the
- * last one (json_object_set replaced it): a SRAT memory entry's "length" is its bytes, then
- * its address range's length. Known once per shape. */
-static uint64_t repeated_keys(const struct fw_acpi_shape *sh)
+/* Shows of a shape whose key an earlier show has too (bit i of *repeated: show i), and shows
+ * whose key a later one has (*later). A document built as a json_t kept such a key where the
+ * first show that had a value put it, with the value of the last one (json_object_set replaced
+ * it): a SRAT memory entry's "length" is its bytes, then its address range's length. Known once
+ * per shape. */
+static void repeated_keys(const struct fw_acpi_shape *sh, uint64_t *repeated, uint64_t *later)
 {
 	static _Thread_local struct {
 		const struct fw_acpi_shape *sh;
-		uint64_t mask;
+		uint64_t repeated, later;
 	} seen[128];
 	size_t h = ((uintptr_t)sh / sizeof(*sh)) % 128;
-	if (seen[h].sh == sh)
-		return seen[h].mask;
-	uint64_t mask = 0;
-	for (size_t i = 1; i < sh->nshow && i < 64; i++)
-		for (size_t j = 0; j < i; j++)
-			if (sh->show[i].key && sh->show[j].key && !strcmp(sh->show[i].key, sh->show[j].key)) {
-				mask |= 1ull << i;
-				break;
-			}
-	seen[h].sh = sh;
-	seen[h].mask = mask;
-	return mask;
+	if (seen[h].sh != sh) {
+		uint64_t r = 0, l = 0;
+		for (size_t i = 1; i < sh->nshow && i < 64; i++)
+			for (size_t j = 0; j < i; j++)
+				if (sh->show[i].key && sh->show[j].key && !strcmp(sh->show[i].key, sh->show[j].key)) {
+					r |= 1ull << i;
+					l |= 1ull << j;
+				}
+		seen[h].sh = sh;
+		seen[h].repeated = r;
+		seen[h].later = l;
+	}
+	*repeated = seen[h].repeated;
+	*later = seen[h].later;
 }
 
 /* Show i has a value (or is written null): the show that gives its key's value, the last
@@ -323,7 +326,8 @@ static void shape_json(struct fw_json_emit *e, const struct fw_acpi_table *t, si
 {
 	const char *outer = NULL; /* the open "outer" object's key, up to its dot */
 	size_t outer_len = 0;
-	uint64_t repeated = repeated_keys(sh), done = 0;
+	uint64_t repeated, later, done = 0;
+	repeated_keys(sh, &repeated, &later);
 	for (size_t i = 0; i < sh->nshow; i++) {
 		const struct fw_acpi_show *w = &sh->show[i];
 		if (!w->key || (i < 64 && (done >> i & 1)))
@@ -336,7 +340,7 @@ static void shape_json(struct fw_json_emit *e, const struct fw_acpi_table *t, si
 			has = fw_acpi_show_value(t, part, sh, w->name, &v, &dv);
 			if (!has && !w->null_if_absent)
 				continue;
-			if (i + 1 < 64 && (repeated >> (i + 1))) /* a later show may give this key's value */
+			if (i < 64 && (later >> i & 1)) /* a later show may give this key's value */
 				w = show_source(t, part, sh, i, repeated, &done, &v, &dv, &has);
 			dot = strchr(key, '.');
 		}
