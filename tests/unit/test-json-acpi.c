@@ -78,8 +78,8 @@ TEST(acpi_json_written_as_walked_equals_the_tree)
 		const char *d = fw_test_build(dir);
 		DIR *h = d ? opendir(d) : NULL;
 		if (!h) {
-			fw_test_skip("%s: not built (make samples)", dir);
-			return;
+			printf("# acpi json: %s not built (make samples)\n", dir);
+			continue;
 		}
 		char base[512];
 		snprintf(base, sizeof(base), "%s", d);
@@ -115,9 +115,12 @@ TEST(acpi_json_written_as_walked_equals_the_tree)
 			return;
 		corpus++;
 	}
-	if (!corpus)
-		printf("# acpi json: the corpus is absent; sample tables only\n");
-	printf("# acpi json: %u tables of %u files and %u dumps, written and built alike\n", tables, files, corpus);
-	CHECK(files >= 27);
-	CHECK(tables >= files);
+	if (!files && !corpus) {
+		fw_test_skip("no sample tables (make samples) and no corpus");
+		return;
+	}
+	printf("# acpi json: %u tables of %u sample files and %u corpus dumps, written and built alike\n", tables, files,
+	       corpus);
+	CHECK(files == 0 || files >= 27);
+	CHECK(tables >= files + 10 * corpus);
 }
