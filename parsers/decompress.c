@@ -23,6 +23,15 @@ static void *alloc_out(uint64_t size)
 	return fw_xmalloc(size ? (size_t)size : 1);
 }
 
+/* An output of unknown size was given a guess (4x the input, then doubled): hand the unused tail
+ * back, or it stays in the process while the tree holds the bytes (2 MB over 1,660 zlib drivers). */
+static uint8_t *fit_out(uint8_t *buf, uint64_t have, size_t used)
+{
+	if (have - used < 4096)
+		return buf;
+	return fw_xrealloc(buf, used ? used : 1);
+}
+
 /* The libraries' allocators, through fw_xmalloc (decompress.h). */
 static void *checked_alloc_n(size_t nmemb, size_t size)
 {
@@ -114,14 +123,19 @@ static bool lzma_try(const uint8_t *in, size_t n, bool x86, uint64_t cap, uint8_
 	filters[k++] = (lzma_filter){.id = LZMA_FILTER_LZMA1EXT, .options = opt};
 	filters[k] = (lzma_filter){.id = LZMA_VLI_UNKNOWN, .options = NULL};
 
+	/* The output before the decoder's dictionary: the dictionary is freed first, from the top of
+	 * the heap, and leaves no hole between outputs the tree keeps (5.7 MB of them over the 1,823
+	 * drivers of a dense image when it came first) */
+	uint64_t have = known ? size : (n * 4 < cap ? (n * 4 > 65536 ? n * 4 : 65536) : cap);
+	uint8_t *buf = alloc_out(have);
 	lzma_stream strm = LZMA_STREAM_INIT;
 	strm.allocator = &lzma_checked;
 	lzma_ret ret = lzma_raw_decoder(&strm, filters);
 	free(opt);
-	if (ret != LZMA_OK)
+	if (ret != LZMA_OK) {
+		free(buf);
 		return fw_error_set(err, FW_E_INVALID, "%s stream: decoder set-up failed (%d)", what, (int)ret);
-	uint64_t have = known ? size : (n * 4 < cap ? (n * 4 > 65536 ? n * 4 : 65536) : cap);
-	uint8_t *buf = alloc_out(have);
+	}
 	strm.next_in = in + FW_LZMA_HEADER_SIZE;
 	strm.avail_in = n - FW_LZMA_HEADER_SIZE;
 	strm.next_out = buf;
@@ -164,7 +178,7 @@ static bool lzma_try(const uint8_t *in, size_t n, bool x86, uint64_t cap, uint8_
 		return fw_error_set(err, FW_E_INVALID, "%s stream: produced 0x%zx bytes, the header declares 0x%llx", what,
 				    produced, (unsigned long long)size);
 	}
-	*out = buf;
+	*out = fit_out(buf, have, produced);
 	*out_len = produced;
 	if (info) {
 		info->declared_size = size;
@@ -261,7 +275,7 @@ static bool inflate_grow(const char *what, const uint8_t *in, size_t n, int wind
 				    "%s stream: corrupt compressed data (%s after 0x%zx of 0x%zx input bytes)", what,
 				    ended ? "input ends" : why, n - left, n);
 	}
-	*out = buf;
+	*out = fit_out(buf, have, (size_t)total);
 	*out_len = (size_t)total;
 	if (consumed)
 		*consumed = n - left;
