@@ -292,28 +292,33 @@ static bool value_named(const struct fw_field *f, const struct fw_field *parent,
 	return !strncmp(parent->name, name, outer) && name[outer] == '.' && !strcmp(f->name, name + outer + 1);
 }
 
-/* Where a layout's field of a name is (names are literals of the views and derive functions:
- * found once, then read where it lies instead of walked to). */
+/* Where a layout's field of a name is: found once per layout and name, then read where it lies
+ * instead of walked to. Names come from the views and derive functions, some through a buffer of
+ * the caller's (a text template's placeholder), so entries are known by their text. */
 struct field_place {
 	const struct fw_layout *l;
-	const char *name;
 	const struct fw_field *f, *parent; /* f NULL: no field of that name */
 	uint32_t off, parent_end;          /* f's offset in the part; the end of its nested structure */
-	char text[48];                     /* the name, for f NULL */
+	char name[48];
 };
 
 static const struct field_place *field_place(const struct fw_layout *l, const char *name)
 {
 	/* per thread: sources are opened (and their tables decoded) two at a time */
 	static _Thread_local struct field_place seen[512];
-	struct field_place *c = &seen[(((uintptr_t)l >> 4) ^ ((uintptr_t)name >> 1) * 31) % 512];
-	/* the name's pointer may be a caller's buffer: its text is compared too */
-	if (c->l == l && c->name == name && (c->f ? value_named(c->f, c->parent, name) : !strcmp(c->text, name)))
+	uint32_t h = (uint32_t)((uintptr_t)l >> 4);
+	size_t n = 0;
+	for (; name[n]; n++)
+		h = (h ^ (unsigned char)name[n]) * 16777619u;
+	struct field_place *c = &seen[h % 512];
+	if (c->l == l && !strcmp(c->name, name))
 		return c;
-	c->l = l;
-	c->name = strlen(name) < sizeof(c->text) ? name : NULL;
+	c->l = n < sizeof(c->name) ? l : NULL; /* a longer name is looked for each time */
+	if (c->l)
+		memcpy(c->name, name, n + 1);
+	else
+		c->name[0] = '\0';
 	c->f = NULL;
-	snprintf(c->text, sizeof(c->text), "%s", name);
 	struct fw_layout_step st;
 	fw_layout_step_start(&st, l);
 	size_t off;
