@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -258,41 +259,22 @@ struct fw_acpi_doc *fw_acpi_fields_decode(struct fw_acpi_table *t, const struct 
 
 struct fw_acpi_values fw_acpi_values_of(const struct fw_acpi_part *p)
 {
-	struct fw_acpi_values it = {.p = p, .depth = 1};
-	it.at[0].l = p->layout;
+	struct fw_acpi_values it = {.p = p};
+	if (p->layout)
+		fw_layout_step_start(&it.step, p->layout);
 	return it;
 }
 
 bool fw_acpi_values_next(struct fw_acpi_values *it, struct fw_acpi_value *out)
 {
 	const struct fw_acpi_part *p = it->p;
-	if (!p->layout)
-		return false;
-	while (it->depth) {
-		unsigned k = it->depth - 1;
-		const struct fw_layout *l = it->at[k].l;
-		if (it->at[k].i >= l->nfields) {
-			it->depth--;
-			continue;
-		}
-		const struct fw_field *f = &l->fields[it->at[k].i++];
-		if (f->flags & FW_FF_HIDDEN)
-			continue;
-		size_t off = it->at[k].base + f->offset;
-		if (off + fw_field_width(f) > p->length)
-			continue;
-		if (f->type == FW_FT_STRUCT) {
-			if (it->depth < FW_ACPI_VALUES_DEPTH) { /* layouts nest one deep (generic addresses) */
-				k = it->depth++;
-				it->at[k].l = fw_field_sub(f);
-				it->at[k].parent = f;
-				it->at[k].base = (uint32_t)off;
-				it->at[k].i = 0;
-			}
-			continue;
-		}
+	const struct fw_field *f;
+	size_t off;
+	while ((f = fw_layout_step_next(&it->step, p->length, &off))) {
+		if (f->type == FW_FT_STRUCT)
+			continue; /* its fields follow */
 		out->field = f;
-		out->parent = it->at[k].parent;
+		out->parent = it->step.frame[it->step.depth - 1].parent;
 		out->offset = (uint32_t)(p->offset + off);
 		out->p = p->bytes + off;
 		out->u = fw_field_int(f, out->p);
@@ -301,18 +283,78 @@ bool fw_acpi_values_next(struct fw_acpi_values *it, struct fw_acpi_value *out)
 	return false;
 }
 
+/* v is the field `name` ("Outer.Inner" for a field of a nested structure) */
+static bool value_named(const struct fw_field *f, const struct fw_field *parent, const char *name)
+{
+	if (!parent)
+		return !strcmp(f->name, name);
+	size_t outer = strlen(parent->name);
+	return !strncmp(parent->name, name, outer) && name[outer] == '.' && !strcmp(f->name, name + outer + 1);
+}
+
+/* Where a layout's field of a name is: found once per layout and name, then read where it lies
+ * instead of walked to. Names come from the views and derive functions, some through a buffer of
+ * the caller's (a text template's placeholder), so entries are known by their text. */
+struct field_place {
+	const struct fw_layout *l;
+	const struct fw_field *f, *parent; /* f NULL: no field of that name */
+	uint32_t off, parent_end;          /* f's offset in the part; the end of its nested structure */
+	char name[48];
+};
+
+static const struct field_place *field_place(const struct fw_layout *l, const char *name)
+{
+	/* per thread: sources are opened (and their tables decoded) two at a time */
+	static _Thread_local struct field_place seen[512];
+	uint32_t h = (uint32_t)((uintptr_t)l >> 4);
+	size_t n = 0;
+	for (; name[n]; n++)
+		h = (h ^ (unsigned char)name[n]) * 16777619u;
+	struct field_place *c = &seen[h % 512];
+	if (c->l == l && !strcmp(c->name, name))
+		return c;
+	c->l = n < sizeof(c->name) ? l : NULL; /* a longer name is looked for each time */
+	if (c->l)
+		memcpy(c->name, name, n + 1);
+	else
+		c->name[0] = '\0';
+	c->f = NULL;
+	struct fw_layout_step st;
+	fw_layout_step_start(&st, l);
+	size_t off;
+	for (const struct fw_field *f; (f = fw_layout_step_next(&st, SIZE_MAX, &off));) {
+		const struct fw_layout_frame *fr = &st.frame[st.depth - 1];
+		if (f->type == FW_FT_STRUCT || !value_named(f, fr->parent, name))
+			continue;
+		if (st.depth > 2) /* deeper than one nested structure: walked to each time */
+			break;
+		c->f = f;
+		c->parent = fr->parent;
+		c->off = (uint32_t)off;
+		c->parent_end = fr->parent ? fr->off + (uint32_t)fw_field_width(fr->parent) : 0;
+		break;
+	}
+	return c;
+}
+
 const struct fw_acpi_value *fw_acpi_part_value(const struct fw_acpi_part *p, const char *name, struct fw_acpi_value *room)
 {
-	const char *dot = strchr(name, '.');
-	size_t outer = dot ? (size_t)(dot - name) : 0;
-	struct fw_acpi_values it = fw_acpi_values_of(p);
-	while (fw_acpi_values_next(&it, room)) {
-		const struct fw_acpi_value *v = room;
-		if (dot ? v->parent && strlen(v->parent->name) == outer && !strncmp(v->parent->name, name, outer) &&
-				  !strcmp(v->field->name, dot + 1)
-			: !v->parent && !strcmp(v->field->name, name))
-			return v;
+	if (!p->layout)
+		return NULL;
+	const struct field_place *c = field_place(p->layout, name);
+	if (c->f && c->off + fw_field_width(c->f) <= p->length && c->parent_end <= p->length) {
+		room->field = c->f;
+		room->parent = c->parent;
+		room->offset = p->offset + c->off;
+		room->p = p->bytes + c->off;
+		room->u = fw_field_int(c->f, room->p);
+		return room;
 	}
+	/* the first field of that name that the part reaches (a later one of the same name, if any) */
+	struct fw_acpi_values it = fw_acpi_values_of(p);
+	while (fw_acpi_values_next(&it, room))
+		if (value_named(room->field, room->parent, name))
+			return room;
 	return NULL;
 }
 
@@ -359,7 +401,7 @@ bool fw_acpi_show_value(const struct fw_acpi_table *t, size_t part, const struct
 		return true;
 	}
 	for (size_t i = 0; i < sh->nshow; i++)
-		if (sh->show[i].derive && sh->show[i].name[0] == name[0] && !strcmp(sh->show[i].name, name))
+		if (sh->show[i].derive && (sh->show[i].name == name || (sh->show[i].name[0] == name[0] && !strcmp(sh->show[i].name, name))))
 			return sh->show[i].derive(t, part, name, out);
 	if (!t->doc || part >= t->doc->nparts || !(*v = fw_acpi_part_value(&t->doc->parts[part], name, &out->value)))
 		return false;

@@ -100,16 +100,9 @@ static inline const char *fw_acpi_part_what(const struct fw_acpi_part *p)
  * fields that end past the part's length left out):
  *   struct fw_acpi_values it = fw_acpi_values_of(p); struct fw_acpi_value v;
  *   while (fw_acpi_values_next(&it, &v)) ... */
-#define FW_ACPI_VALUES_DEPTH 4
 struct fw_acpi_values {
 	const struct fw_acpi_part *p;
-	unsigned depth;
-	struct {
-		const struct fw_layout *l;
-		const struct fw_field *parent;
-		uint32_t base; /* in the part */
-		uint32_t i;
-	} at[FW_ACPI_VALUES_DEPTH];
+	struct fw_layout_step step; /* parsers/layout.h: the layout's frames */
 };
 struct fw_acpi_values fw_acpi_values_of(const struct fw_acpi_part *p);
 bool fw_acpi_values_next(struct fw_acpi_values *it, struct fw_acpi_value *out);

@@ -408,9 +408,9 @@ static int key_cmp(const void *a, const void *b)
 	return r ? r : (x->len > y->len) - (x->len < y->len);
 }
 
-/* One member: key, separator, value (or put's), and its NAME_hex sibling. */
-static bool jw_member(struct fw_json_writer *w, json_t *o, const char *k, size_t klen, json_t *v, unsigned depth,
-		      const char *member, fw_json_member_fn put, void *ctx)
+/* A member's key and the separator after it; false for a key that is not UTF-8 (set with a
+ * _nocheck call): jansson would write a broken string. */
+static bool jw_key(struct fw_json_writer *w, const char *k, size_t klen)
 {
 	size_t sep = w->flags & JSON_COMPACT ? 1 : 2, i = 0;
 	unsigned char bit = w->flags & JSON_ESCAPE_SLASH ? 2 : 1;
@@ -422,13 +422,20 @@ static bool jw_member(struct fw_json_writer *w, json_t *o, const char *k, size_t
 		memcpy(q + 1, k, klen);
 		memcpy(q + 1 + klen, "\": ", 1 + sep);
 		jw_put(w, q, klen + 2 + sep);
-	} else if (jw_string(w, k, klen, false, NULL)) {
-		jw_put(w, ": ", sep);
-	} else {
-		/* a key that is not UTF-8 (set with a _nocheck call) is refused; jansson would write
-		 * a broken string */
-		return false;
+		return true;
 	}
+	if (!jw_string(w, k, klen, false, NULL))
+		return false;
+	jw_put(w, ": ", sep);
+	return true;
+}
+
+/* One member: key, separator, value (or put's), and its NAME_hex sibling. */
+static bool jw_member(struct fw_json_writer *w, json_t *o, const char *k, size_t klen, json_t *v, unsigned depth,
+		      const char *member, fw_json_member_fn put, void *ctx)
+{
+	if (!jw_key(w, k, klen))
+		return false;
 	if (put && strcmp(k, member) == 0)
 		return put(w, ctx, v, depth + 1);
 	bool invalid = false;
@@ -680,4 +687,310 @@ int fw_json_stream_dumpf(const struct fw_json_stream *s, FILE *f, size_t flags)
 	bool ok = json_is_object(head) && jw_object(&w, head, 0, false, s->list, stream_items, &at);
 	json_decref(head);
 	return fw_json_writer_end(&w) == 0 && ok ? 0 : -1;
+}
+
+/* --- the emitter: a document written token by token (json-text.h), in the writer's layout:
+ * a value in a container `depth` levels in goes after the break of base + depth, a closing
+ * bracket after the break of its own level, "{}" and "[]" when nothing was put in. */
+
+void fw_json_emit_init(struct fw_json_emit *e, struct fw_json_writer *w, unsigned depth)
+{
+	e->w = w;
+	e->base = depth;
+	e->depth = 0;
+	e->failed = w && (w->flags & (JSON_SORT_KEYS | JSON_EMBED)); /* the order is the caller's */
+	e->given = false;
+	e->key = NULL;
+	e->klen = 0;
+	e->root = NULL;
+}
+
+void fw_json_emit_key(struct fw_json_emit *e, const char *key)
+{
+	e->key = key;
+	e->klen = key ? strlen(key) : 0;
+}
+
+/* The separator, line break, indentation and key (one needing no escapes) written straight
+ * into the writer's buffer when they fit: most of what JSON adds to text is these bytes. False:
+ * nothing written, the general path does it. */
+static bool em_place_fast(struct fw_json_emit *e, bool comma, bool object)
+{
+	struct fw_json_writer *w = e->w;
+	size_t indent = (size_t)(w->flags & JSON_MAX_INDENT) * (e->base + e->depth);
+	if (!indent || (object && e->klen > 64) || w->cap - w->len < indent + e->klen + 8)
+		return false;
+	char *o = w->buf + w->len;
+	if (comma)
+		*o++ = ',';
+	*o++ = '\n';
+	memset(o, ' ', indent);
+	o += indent;
+	if (object) {
+		unsigned char bit = w->flags & JSON_ESCAPE_SLASH ? 2 : 1;
+		*o++ = '"';
+		for (size_t i = 0; i < e->klen; i++) {
+			unsigned char c = (unsigned char)e->key[i];
+			if (!(plain[c] & bit))
+				return false; /* w->len unchanged: the bytes above are not kept */
+			*o++ = (char)c;
+		}
+		*o++ = '"';
+		*o++ = ':';
+		if (!(w->flags & JSON_COMPACT))
+			*o++ = ' ';
+	}
+	w->len = (size_t)(o - w->buf);
+	return true;
+}
+
+/* The separator and key before a value, or false when no value may stand here (a member
+ * without a key, an item with one, a second outermost value). */
+static bool em_place(struct fw_json_emit *e)
+{
+	if (e->failed)
+		return false;
+	if (e->depth == 0) {
+		if (e->key || e->given) {
+			e->failed = true;
+			return false;
+		}
+		e->given = true; /* the outermost value: one */
+		return true;
+	}
+	struct fw_json_emit_level *top = &e->open[e->depth - 1];
+	if (top->object != (e->key != NULL)) {
+		e->failed = true;
+		return false;
+	}
+	if (e->w && em_place_fast(e, top->any, top->object)) {
+		top->any = true;
+		return true;
+	}
+	if (e->w) {
+		if (top->any)
+			jw_putc(e->w, ',');
+		fw_json_write_break(e->w, e->base + e->depth, top->any);
+		if (top->object && !jw_key(e->w, e->key, e->klen)) {
+			e->failed = true;
+			return false;
+		}
+	}
+	top->any = true;
+	return true;
+}
+
+/* tree: the value into its container (or as the root) */
+static void em_attach(struct fw_json_emit *e, json_t *v)
+{
+	if (e->depth == 0)
+		e->root = v;
+	else if (e->open[e->depth - 1].object)
+		json_object_set_new(e->open[e->depth - 1].c, e->key, v);
+	else
+		json_array_append_new(e->open[e->depth - 1].c, v);
+	e->key = NULL;
+}
+
+static void em_open(struct fw_json_emit *e, bool object)
+{
+	if (e->depth == FW_JSON_EMIT_DEPTH) {
+		e->failed = true;
+		return;
+	}
+	if (!em_place(e))
+		return;
+	json_t *c = NULL;
+	if (e->w)
+		jw_putc(e->w, object ? '{' : '[');
+	else
+		em_attach(e, c = object ? json_object() : json_array());
+	e->key = NULL;
+	e->depth++;
+	e->open[e->depth - 1].c = c;
+	e->open[e->depth - 1].object = object;
+	e->open[e->depth - 1].any = false;
+}
+
+void fw_json_emit_object(struct fw_json_emit *e)
+{
+	em_open(e, true);
+}
+
+void fw_json_emit_array(struct fw_json_emit *e)
+{
+	em_open(e, false);
+}
+
+void fw_json_emit_end(struct fw_json_emit *e)
+{
+	if (e->failed || e->depth == 0) {
+		e->failed = true;
+		return;
+	}
+	struct fw_json_emit_level *top = &e->open[e->depth - 1];
+	if (e->w) {
+		if (top->any)
+			fw_json_write_break(e->w, e->base + e->depth - 1, false);
+		jw_putc(e->w, top->object ? '}' : ']');
+	}
+	e->depth--;
+}
+
+/* A value written as these bytes (w), or the json_t v (tree); v is taken. */
+static void em_scalar(struct fw_json_emit *e, const char *bytes, size_t n, json_t *v)
+{
+	if (!em_place(e)) {
+		json_decref(v);
+		return;
+	}
+	if (e->w) {
+		jw_put(e->w, bytes, n);
+		json_decref(v);
+		e->key = NULL;
+	} else {
+		em_attach(e, v);
+	}
+}
+
+void fw_json_emit_int(struct fw_json_emit *e, json_int_t v)
+{
+	if (!e->w) {
+		em_scalar(e, NULL, 0, json_integer(v));
+		return;
+	}
+	if (!em_place(e))
+		return;
+	jw_integer(e->w, v);
+	e->key = NULL;
+}
+
+void fw_json_emit_hex(struct fw_json_emit *e, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char b[24], *p = b + sizeof(b);
+	*--p = '"';
+	do
+		*--p = digits[v & 15];
+	while (v >>= 4);
+	*--p = 'x';
+	*--p = '0';
+	*--p = '"';
+	size_t n = (size_t)(b + sizeof(b) - p);
+	em_scalar(e, p, n, e->w ? NULL : json_stringn_nocheck(p + 1, n - 2));
+}
+
+void fw_json_emit_bool(struct fw_json_emit *e, bool v)
+{
+	em_scalar(e, v ? "true" : "false", v ? 4 : 5, e->w ? NULL : json_boolean(v));
+}
+
+void fw_json_emit_null(struct fw_json_emit *e)
+{
+	em_scalar(e, "null", 4, e->w ? NULL : json_null());
+}
+
+/* "6869" for "hi", quoted */
+static void jw_hex_string(struct fw_json_writer *w, const char *s, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+	char b[128];
+	size_t k = 0;
+	jw_putc(w, '"');
+	for (size_t i = 0; i < n; i++) {
+		b[k++] = digits[(unsigned char)s[i] >> 4];
+		b[k++] = digits[(unsigned char)s[i] & 15];
+		if (k == sizeof(b)) {
+			jw_put(w, b, k);
+			k = 0;
+		}
+	}
+	jw_put(w, b, k);
+	jw_putc(w, '"');
+}
+
+/* One string; *invalid set when it was not UTF-8 (written with U+FFFD). */
+static void em_string(struct fw_json_emit *e, const char *s, size_t n, bool *invalid)
+{
+	if (!em_place(e))
+		return;
+	if (e->w) {
+		jw_string(e->w, s, n, true, invalid);
+		e->key = NULL;
+	} else {
+		em_attach(e, fw_json_stringn(s, n));
+	}
+}
+
+/* The name of the NAME_hex sibling of the member just written, or false when it has none (no
+ * key, or a name too long). */
+static bool em_hex_key(const struct fw_json_emit *e, const char *key, char *name)
+{
+	return key && e->depth && e->open[e->depth - 1].object && hex_name(key, name, 256);
+}
+
+void fw_json_emit_stringn(struct fw_json_emit *e, const char *s, size_t n)
+{
+	if (!s) {
+		fw_json_emit_null(e);
+		return;
+	}
+	const char *key = e->key;
+	bool invalid = false;
+	em_string(e, s, n, &invalid);
+	char name[256];
+	if (invalid && !e->failed && em_hex_key(e, key, name)) {
+		/* the member's bytes beside it, as fw_json_make_utf8 places them */
+		e->key = name;
+		e->klen = strlen(name);
+		if (em_place(e))
+			jw_hex_string(e->w, s, n);
+		e->key = NULL;
+	}
+}
+
+void fw_json_emit_string(struct fw_json_emit *e, const char *s)
+{
+	fw_json_emit_stringn(e, s, s ? strlen(s) : 0);
+}
+
+void fw_json_emit_strings(struct fw_json_emit *e, const char *const *s, size_t n)
+{
+	const char *key = e->key;
+	bool any = false;
+	fw_json_emit_array(e);
+	for (size_t i = 0; i < n; i++) {
+		bool invalid = false;
+		if (s[i])
+			em_string(e, s[i], strlen(s[i]), &invalid);
+		else
+			fw_json_emit_null(e);
+		any |= invalid;
+	}
+	fw_json_emit_end(e);
+	char name[256];
+	if (!any || e->failed || !em_hex_key(e, key, name))
+		return;
+	/* NAME_hex: null for the items that were UTF-8 (and null ones), the bytes of the others */
+	fw_json_emit_key(e, name);
+	fw_json_emit_array(e);
+	for (size_t i = 0; i < n; i++) {
+		if (!s[i] || fw_utf8_valid(s[i], strlen(s[i]))) {
+			fw_json_emit_null(e);
+		} else if (em_place(e)) {
+			jw_hex_string(e->w, s[i], strlen(s[i]));
+		}
+	}
+	fw_json_emit_end(e);
+}
+
+json_t *fw_json_emit_done(struct fw_json_emit *e)
+{
+	json_t *root = e->root;
+	e->root = NULL;
+	if (e->failed || e->depth || e->w) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
 }

@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* A JSON string holding these bytes, valid UTF-8 or not; NULL for NULL, as json_string gives. */
@@ -77,5 +78,48 @@ struct fw_json_stream {
 /* The bytes fw_json_dumpf gives for the whole document (same flags), memory that of the head
  * and one item; -1 when writing fails. */
 int fw_json_stream_dumpf(const struct fw_json_stream *s, FILE *f, size_t flags);
+
+/* A document written as it is walked, one call per token, without a json_t per value: into a
+ * writer (the bytes fw_json_dumpf gives for the document the same calls build, dump flags but
+ * JSON_SORT_KEYS and JSON_EMBED), or with w NULL into a json_t tree (for XML, diff, tests):
+ * one walk serves both. Members come in the order written; a key must not repeat in an object
+ * (the writer cannot replace what it wrote). A string member that is not UTF-8 leaves as U+FFFD
+ * with its NAME_hex sibling right after it (fw_json_make_utf8's rule); an array of strings is
+ * written with fw_json_emit_strings for its NAME_hex array, other strings in arrays get U+FFFD
+ * only. Deeper than FW_JSON_EMIT_DEPTH open containers, or a value where none may stand, sets
+ * `failed` and writes nothing more.
+ *   struct fw_json_emit e; fw_json_emit_init(&e, w, depth);
+ *   fw_json_emit_object(&e); fw_json_emit_key(&e, "a"); fw_json_emit_int(&e, 1); fw_json_emit_end(&e); */
+#define FW_JSON_EMIT_DEPTH 64
+struct fw_json_emit {
+	struct fw_json_writer *w; /* NULL: build a tree */
+	unsigned base;            /* the writer's depth of the outermost value */
+	unsigned depth;           /* open containers */
+	bool failed;
+	bool given;               /* the outermost value is (being) written */
+	const char *key;          /* the member whose value comes next (lives until it is given) */
+	size_t klen;
+	json_t *root;             /* tree: the outermost value */
+	struct fw_json_emit_level {
+		json_t *c;         /* tree: the container */
+		bool object, any;  /* an object; it has a member or item already */
+	} open[FW_JSON_EMIT_DEPTH];
+};
+/* w: the writer, and the depth of indentation the outermost value is written at. */
+void fw_json_emit_init(struct fw_json_emit *e, struct fw_json_writer *w, unsigned depth);
+void fw_json_emit_key(struct fw_json_emit *e, const char *key);
+void fw_json_emit_object(struct fw_json_emit *e);
+void fw_json_emit_array(struct fw_json_emit *e);
+void fw_json_emit_end(struct fw_json_emit *e); /* closes the innermost container */
+void fw_json_emit_int(struct fw_json_emit *e, json_int_t v);
+void fw_json_emit_hex(struct fw_json_emit *e, uint64_t v); /* "0x1f" */
+void fw_json_emit_bool(struct fw_json_emit *e, bool v);
+void fw_json_emit_null(struct fw_json_emit *e);
+void fw_json_emit_string(struct fw_json_emit *e, const char *s); /* NULL: null */
+void fw_json_emit_stringn(struct fw_json_emit *e, const char *s, size_t n);
+/* An array of n strings (NULL items: null), with its NAME_hex array when one is not UTF-8. */
+void fw_json_emit_strings(struct fw_json_emit *e, const char *const *s, size_t n);
+/* The tree built (a new reference; NULL when writing or after a failure). */
+json_t *fw_json_emit_done(struct fw_json_emit *e);
 
 #endif

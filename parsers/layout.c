@@ -1,5 +1,6 @@
 #include "layout.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,14 +55,47 @@ const uint8_t *fw_layout_ptr(const struct fw_layout *l, const struct fw_view *v,
 	return v->p + off + l->fields[idx].offset;
 }
 
+void fw_layout_step_start(struct fw_layout_step *s, const struct fw_layout *l)
+{
+	s->depth = 1;
+	s->frame[0].l = l;
+	s->frame[0].parent = NULL;
+	s->frame[0].off = 0;
+	s->frame[0].next = 0;
+}
+
+const struct fw_field *fw_layout_step_next(struct fw_layout_step *s, size_t limit, size_t *off)
+{
+	while (s->depth) {
+		struct fw_layout_frame *fr = &s->frame[s->depth - 1];
+		if (fr->next >= fr->l->nfields) {
+			s->depth--;
+			continue;
+		}
+		const struct fw_field *f = &fr->l->fields[fr->next++];
+		if (f->flags & FW_FF_HIDDEN)
+			continue;
+		size_t at = fr->off + f->offset;
+		if (at + fw_field_width(f) > limit)
+			continue;
+		if (f->type == FW_FT_STRUCT && s->depth < FW_LAYOUT_STEP_DEPTH) {
+			struct fw_layout_frame *in = &s->frame[s->depth++];
+			in->l = fw_field_sub(f);
+			in->parent = f;
+			in->off = (uint32_t)at;
+			in->next = 0;
+		}
+		*off = at;
+		return f;
+	}
+	return NULL;
+}
+
 void fw_layout_walk_start(struct fw_layout_walk *w, const struct fw_layout *l, const uint8_t *p)
 {
 	w->p = p;
-	w->depth = 1;
-	w->frame[0].l = l;
-	w->frame[0].next = 0;
-	w->frame[0].off = 0;
-	w->frame[0].key_len = 0;
+	fw_layout_step_start(&w->step, l);
+	w->key_len[0] = 0;
 	w->pending_f = NULL;
 	w->key[0] = '\0';
 }
@@ -83,7 +117,7 @@ bool fw_layout_walk_next(struct fw_layout_walk *w, struct fw_field_value *out)
 		/* the text after an enum, flag set or bit field value */
 		const struct fw_field *f = w->pending_f;
 		w->pending_f = NULL;
-		size_t prefix = w->frame[w->depth - 1].key_len;
+		size_t prefix = w->key_len[w->step.depth - 1];
 		out->type = FW_VAL_STR;
 		if (f->flags & FW_FF_ENUM) {
 			out->v.s = fw_named_value_name(f->names, w->pending);
@@ -97,32 +131,24 @@ bool fw_layout_walk_next(struct fw_layout_walk *w, struct fw_field_value *out)
 		}
 		return true;
 	}
-	while (w->depth) {
-		size_t d = w->depth - 1;
-		const struct fw_layout *l = w->frame[d].l;
-		if (w->frame[d].next >= l->nfields) {
-			w->depth--;
-			continue;
-		}
-		const struct fw_field *f = &l->fields[w->frame[d].next++];
-		if (f->flags & FW_FF_HIDDEN)
-			continue;
-		size_t off = w->frame[d].off;
-		size_t prefix = w->frame[d].key_len;
-		const uint8_t *p = w->p + off + f->offset;
-		switch ((enum fw_ftype)f->type) {
-		case FW_FT_STRUCT: {
+	const struct fw_field *f;
+	size_t off;
+	while ((f = fw_layout_step_next(&w->step, SIZE_MAX, &off))) {
+		unsigned d = w->step.depth - 1;
+		const uint8_t *p = w->p + off;
+		if (f->type == FW_FT_STRUCT) {
 			/* its fields are named "Outer.Inner" */
+			if (w->step.frame[d].parent != f)
+				abort(); /* the tables nest two levels */
+			size_t prefix = w->key_len[d - 1];
 			int k = snprintf(w->key + prefix, sizeof(w->key) - prefix, "%s.", f->name);
-			if (d + 1 >= FW_LAYOUT_WALK_DEPTH || k < 0 || prefix + (size_t)k >= sizeof(w->key))
-				abort(); /* the tables nest two levels with short names */
-			w->frame[d + 1].l = fw_field_sub(f);
-			w->frame[d + 1].next = 0;
-			w->frame[d + 1].off = off + f->offset;
-			w->frame[d + 1].key_len = prefix + (size_t)k;
-			w->depth++;
+			if (k < 0 || prefix + (size_t)k >= sizeof(w->key))
+				abort(); /* with short names */
+			w->key_len[d] = prefix + (size_t)k;
 			continue;
 		}
+		size_t prefix = w->key_len[d];
+		switch ((enum fw_ftype)f->type) {
 		case FW_FT_GUID:
 			out->type = FW_VAL_GUID;
 			memcpy(out->v.g.b, p, 16);
@@ -137,8 +163,7 @@ bool fw_layout_walk_next(struct fw_layout_walk *w, struct fw_field_value *out)
 			out->v.bytes.n = f->len;
 			break;
 		default: {
-			struct fw_view v = fw_view_make(w->p, off + l->size, FW_OFFSET_UNKNOWN);
-			uint64_t val = fw_layout_get(l, &v, off, (unsigned)(f - l->fields));
+			uint64_t val = fw_field_int(f, p);
 			out->type = FW_VAL_UINT;
 			out->fmt = (f->flags & (FW_FF_HEX | FW_FF_FLAGS | FW_FF_BITS)) ? FW_FMT_HEX : FW_FMT_DEC;
 			out->v.u = val;

@@ -18,6 +18,7 @@
 #include "bits.h"
 #include "error.h"
 #include "guid.h"
+#include "layout-step.h"
 #include "node.h"
 #include "view.h"
 
@@ -89,6 +90,8 @@ char *fw_field_chars(const uint8_t *p, size_t width, char *buf, size_t len);
 /* Put every visible field on the node, in table order. */
 void fw_layout_emit(struct fw_tree *t, struct fw_node *n, const struct fw_layout *l, const struct fw_view *v,
 		    size_t off);
+
+/* fw_layout_step_start / fw_layout_step_next: layout-step.h (node.h includes it) */
 
 /* Encoder side (sample builder, tests). */
 void fw_layout_put(const struct fw_layout *l, uint8_t *buf, unsigned idx, uint64_t value);

@@ -17,6 +17,7 @@
 #include "arena.h"
 #include "error.h"
 #include "guid.h"
+#include "layout-step.h"
 #include "view.h"
 
 struct fw_layout;
@@ -179,16 +180,10 @@ bool fw_tree_holds(const struct fw_tree *t, const uint8_t *p, size_t len);
 /* Walking a layout's visible fields in table order (layout.c), as fw_field_next reads them.
  * Nested structures are named "Outer.Inner"; an enum, flag set or bit field value is followed by
  * its "NAME name", "NAME flags" or "NAME bits" text. */
-#define FW_LAYOUT_WALK_DEPTH 6
 struct fw_layout_walk {
 	const uint8_t *p; /* the structure's first byte */
-	unsigned depth;   /* frames in use; 0 when done */
-	struct {
-		const struct fw_layout *l;
-		size_t next;    /* the next field index */
-		size_t off;     /* of this structure from p */
-		size_t key_len; /* of its "Outer." prefix in key */
-	} frame[FW_LAYOUT_WALK_DEPTH];
+	struct fw_layout_step step;
+	size_t key_len[FW_LAYOUT_STEP_DEPTH]; /* of each frame's "Outer." prefix in key */
 	uint64_t pending;           /* the value whose text comes next */
 	const struct fw_field *pending_f;
 	char key[256];

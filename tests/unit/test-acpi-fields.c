@@ -738,3 +738,84 @@ TEST(acpi_numa_tables_match_iasl)
 	CHECK(per[1] >= 40);
 	fw_acpi_set_free(s);
 }
+
+/* The frame stepper both field walks share (parsers/layout-step.h), and the values read by name
+ * where the field lies (fw_acpi_part_value) against the walk over every value. */
+enum { IN_A, IN_B };
+static const struct fw_field inner_fields[] = {
+	[IN_A] = {"A", FW_FT_U8, 0, 0, 0, NULL},
+	[IN_B] = {"B", FW_FT_U16, 1, 0, 0, NULL},
+};
+static const struct fw_layout inner_layout = FW_LAYOUT("inner", 3, inner_fields);
+enum { OUT_X, OUT_HIDDEN, OUT_IN, OUT_Y };
+static const struct fw_field outer_fields[] = {
+	[OUT_X] = {"X", FW_FT_U32, 0, 0, FW_FF_HEX, NULL},
+	[OUT_HIDDEN] = {"Reserved", FW_FT_U8, 4, 0, FW_FF_HIDDEN, NULL},
+	[OUT_IN] = {"In", FW_FT_STRUCT, 5, 3, 0, .names = &inner_layout},
+	[OUT_Y] = {"Y", FW_FT_U8, 8, 0, 0, NULL},
+};
+static const struct fw_layout outer_layout = FW_LAYOUT("outer", 9, outer_fields);
+
+TEST(layout_step_one_stack_for_both_walks)
+{
+	/* in order, the nested structure given as it is entered, the hidden field left out */
+	struct fw_layout_step s;
+	fw_layout_step_start(&s, &outer_layout);
+	const struct fw_field *f;
+	size_t off, seen = 0;
+	const char *want[] = {"X", "In", "A", "B", "Y"};
+	const size_t want_off[] = {0, 5, 5, 6, 8};
+	while ((f = fw_layout_step_next(&s, 9, &off))) {
+		CHECK(seen < 5);
+		CHECK_STR(f->name, want[seen]);
+		CHECK_EQ(off, want_off[seen]);
+		if (f->type == FW_FT_STRUCT)
+			CHECK(s.frame[s.depth - 1].parent == f && s.depth == 2);
+		seen++;
+	}
+	CHECK_EQ(seen, 5);
+	/* 7 bytes: the structure ending at 8 is left out with its fields, so is Y */
+	fw_layout_step_start(&s, &outer_layout);
+	seen = 0;
+	while ((f = fw_layout_step_next(&s, 7, &off)))
+		seen++;
+	CHECK_EQ(seen, 1);
+
+	/* the same through a part: its values, and each read by name */
+	uint8_t bytes[9] = {0x78, 0x56, 0x34, 0x12, 0xEE, 0x0A, 0x0B, 0x0C, 0x0D};
+	for (uint32_t len = 0; len <= 9; len++) {
+		struct fw_acpi_part p = {&outer_layout, bytes, -1, 0x40, len, 0, true};
+		struct fw_acpi_values it = fw_acpi_values_of(&p);
+		struct fw_acpi_value v, room;
+		size_t n = 0;
+		while (fw_acpi_values_next(&it, &v)) {
+			char name[16];
+			snprintf(name, sizeof(name), "%s%s%s", v.parent ? v.parent->name : "", v.parent ? "." : "", v.field->name);
+			const struct fw_acpi_value *r = fw_acpi_part_value(&p, name, &room);
+			CHECK(r && r->field == v.field && r->parent == v.parent && r->u == v.u && r->offset == v.offset);
+			n++;
+		}
+		CHECK_EQ(n, len < 4 ? 0 : len < 8 ? 1 : len < 9 ? 3 : 4);
+		CHECK_EQ(fw_acpi_part_value(&p, "In.B", &room) != NULL, len >= 8);
+		CHECK(fw_acpi_part_value(&p, "Reserved", &room) == NULL);
+		CHECK(fw_acpi_part_value(&p, "B", &room) == NULL); /* not at the top */
+		CHECK(fw_acpi_part_value(&p, "In.C", &room) == NULL);
+		if (len == 9) {
+			CHECK_EQ(fw_acpi_part_value(&p, "X", &room)->u, 0x12345678);
+			CHECK_EQ(fw_acpi_part_value(&p, "In.B", &room)->u, 0x0C0B);
+			CHECK_EQ(fw_acpi_part_value(&p, "In.B", &room)->offset, 0x46);
+			CHECK_EQ(fw_acpi_part_value(&p, "Y", &room)->u, 0x0D);
+		}
+	}
+	/* a name in a buffer of the caller's, its text changed between calls */
+	struct fw_acpi_part p = {&outer_layout, bytes, -1, 0, 9, 0, true};
+	struct fw_acpi_value room;
+	char name[8] = "X";
+	CHECK_EQ(fw_acpi_part_value(&p, name, &room)->u, 0x12345678);
+	strcpy(name, "Y");
+	CHECK_EQ(fw_acpi_part_value(&p, name, &room)->u, 0x0D);
+	strcpy(name, "Z");
+	CHECK(fw_acpi_part_value(&p, name, &room) == NULL);
+	strcpy(name, "X");
+	CHECK_EQ(fw_acpi_part_value(&p, name, &room)->u, 0x12345678);
+}

@@ -1,7 +1,10 @@
 /* The JSON writer (parsers/json-text.c): byte for byte what jansson's json_dumps writes for the
  * same document after fw_json_make_utf8, for every dump flag, over many generated documents
  * (hostile strings, bytes that are not UTF-8, extreme integers, reals, deep nesting, empty
- * containers, output larger than the writer's buffer); and the document left as it was. */
+ * containers, output larger than the writer's buffer); and the document left as it was. The
+ * emitter (struct fw_json_emit): the writer's bytes for the document its calls build, every dump
+ * flag it takes, the tree it builds equal to that document, exact bytes, calls out of place
+ * refused. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +38,8 @@ static const struct {
 	{"_hex", 4}, {" ", 1}, {"0123456789abcdef", 16},
 };
 
-static json_t *gen_string(bool valid_only)
+/* c_string: no NUL piece (the emitter takes C strings) */
+static json_t *gen_pieces(bool valid_only, bool c_string)
 {
 	char buf[512];
 	size_t n = 0, parts = rnd(6);
@@ -43,11 +47,16 @@ static json_t *gen_string(bool valid_only)
 		size_t k;
 		do
 			k = rnd(sizeof(pieces) / sizeof(pieces[0]));
-		while (valid_only && (k >= 11 && k <= 16));
+		while ((valid_only && (k >= 11 && k <= 16)) || (c_string && pieces[k].s[0] == '\0'));
 		memcpy(buf + n, pieces[k].s, pieces[k].n);
 		n += pieces[k].n;
 	}
 	return json_stringn_nocheck(buf, n);
+}
+
+static json_t *gen_string(bool valid_only)
+{
+	return gen_pieces(valid_only, false);
 }
 
 static json_t *gen(unsigned depth);
@@ -230,4 +239,264 @@ TEST(json_writer_large_and_deep_documents)
 	json_array_clear(inner);
 	json_decref(inner);
 	json_decref(loop);
+}
+
+/* --- the emitter ---------------------------------------------------------------------------------- */
+
+static json_t *emit_gen_string(bool valid_only)
+{
+	return gen_pieces(valid_only, true);
+}
+
+static json_t *emit_gen_scalar(bool valid_only)
+{
+	static const json_int_t ints[] = {0, 1, -1, 10, INT64_MAX, INT64_MIN, 4294967296LL};
+	switch (rnd(6)) {
+	case 0: return json_null();
+	case 1: return json_boolean(rnd(2));
+	case 2: return json_integer(ints[rnd(sizeof(ints) / sizeof(ints[0]))]);
+	case 3: return json_integer((json_int_t)rnd(1u << 31) - (1 << 30));
+	default: return emit_gen_string(valid_only);
+	}
+}
+
+/* Documents for the emitter (parsers/json-text.h: struct fw_json_emit), whose keys are unique and never NAME_hex of another (the emitter writes members in
+ * order and cannot look ahead); arrays are all strings, or hold none that is not UTF-8. */
+static json_t *emit_gen(unsigned depth, bool item)
+{
+	uint32_t kind = depth > 5 ? 9 : rnd(10);
+	if (kind < 2) {
+		json_t *a = json_array();
+		for (uint32_t i = 0, n = rnd(5); i < n; i++)
+			json_array_append_new(a, emit_gen_string(false));
+		return a;
+	}
+	if (kind < 4) {
+		json_t *a = json_array();
+		for (uint32_t i = 0, n = rnd(5); i < n; i++)
+			json_array_append_new(a, rnd(3) ? emit_gen_scalar(true) : emit_gen(depth + 1, true));
+		return a;
+	}
+	if (kind < 8) {
+		json_t *o = json_object();
+		for (uint32_t i = 0, n = rnd(6); i < n; i++) {
+			char key[32];
+			snprintf(key, sizeof(key), "%s%u", rnd(3) ? "k" : "\xC3\xA9/\"", i);
+			json_object_set_new(o, key, rnd(2) ? emit_gen_scalar(false) : emit_gen(depth + 1, false));
+		}
+		return o;
+	}
+	return emit_gen_scalar(item);
+}
+
+static bool all_strings(json_t *a)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach(a, i, v) if (!json_is_string(v)) return false;
+	return json_array_size(a) > 0;
+}
+
+/* the calls that write v */
+static void replay(struct fw_json_emit *e, json_t *v)
+{
+	size_t i;
+	const char *k;
+	json_t *x;
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		fw_json_emit_object(e);
+		json_object_foreach(v, k, x) {
+			fw_json_emit_key(e, k);
+			replay(e, x);
+		}
+		fw_json_emit_end(e);
+		break;
+	case JSON_ARRAY:
+		if (all_strings(v)) {
+			const char *s[8];
+			json_array_foreach(v, i, x) s[i] = json_string_value(x);
+			fw_json_emit_strings(e, s, json_array_size(v));
+			break;
+		}
+		fw_json_emit_array(e);
+		json_array_foreach(v, i, x) replay(e, x);
+		fw_json_emit_end(e);
+		break;
+	case JSON_STRING: fw_json_emit_stringn(e, json_string_value(v), json_string_length(v)); break;
+	case JSON_INTEGER: fw_json_emit_int(e, json_integer_value(v)); break;
+	case JSON_TRUE:
+	case JSON_FALSE: fw_json_emit_bool(e, json_is_true(v)); break;
+	default: fw_json_emit_null(e); break;
+	}
+}
+
+/* v's calls through a writer into memory, at depth 0 */
+static char *emitted(json_t *v, size_t flags, bool *failed)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct fw_json_writer w;
+	fw_json_writer_init(&w, f, flags);
+	struct fw_json_emit e;
+	fw_json_emit_init(&e, &w, 0);
+	replay(&e, v);
+	bool ok = fw_json_writer_end(&w) == 0 && !e.failed && !e.depth;
+	fclose(f);
+	*failed = !ok;
+	return buf;
+}
+
+/* document `seed`: an object or an array */
+static json_t *emit_doc(unsigned seed)
+{
+	rng_state = seed;
+	json_t *doc = seed % 3 ? emit_gen(0, false) : json_pack("{s:o}", "top", emit_gen(1, false));
+	return json_is_object(doc) || json_is_array(doc) ? doc : json_pack("{s:o}", "v", doc);
+}
+
+TEST(json_emit_writes_the_writers_bytes_for_generated_documents)
+{
+	unsigned compared = 0, seed = 0;
+	while (++seed <= 2000) {
+		json_t *doc = emit_doc(seed);
+		for (size_t f = 0; f < sizeof(flag_sets) / sizeof(flag_sets[0]); f++) {
+			if (flag_sets[f] & (JSON_SORT_KEYS | JSON_EMBED))
+				continue; /* the order and brackets are the caller's */
+			bool failed;
+			char *want = fw_json_dumps(doc, flag_sets[f]), *got = emitted(doc, flag_sets[f], &failed);
+			bool same = want && got && !failed && strcmp(want, got) == 0;
+			if (!same)
+				fw_test_fail(__FILE__, __LINE__, "document %u, flags 0x%zx:\nwriter:  %s\nemitter: %s%s", seed, flag_sets[f],
+					     want ? want : "(failed)", got ? got : "(none)", failed ? " (failed)" : "");
+			free(want);
+			free(got);
+			if (!same) {
+				json_decref(doc);
+				return;
+			}
+			compared++;
+		}
+		/* the same calls build the document itself (its raw bytes: made UTF-8 on the way out) */
+		struct fw_json_emit e;
+		fw_json_emit_init(&e, NULL, 0);
+		replay(&e, doc);
+		json_t *tree = fw_json_emit_done(&e);
+		bool equal = tree && json_equal(tree, doc);
+		json_decref(tree);
+		json_decref(doc);
+		CHECK_MSG(equal, "document %u: the tree differs", seed);
+	}
+	CHECK_EQ(compared, 2000 * 10); /* 10 of the flag sets: not JSON_SORT_KEYS, JSON_EMBED */
+}
+
+TEST(json_emit_exact_bytes)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct fw_json_writer w;
+	fw_json_writer_init(&w, f, JSON_INDENT(2));
+	struct fw_json_emit e;
+	fw_json_emit_init(&e, &w, 1); /* as a member's value one level in */
+	fw_json_emit_object(&e);
+	fw_json_emit_key(&e, "oem_id");
+	fw_json_emit_string(&e, "A\xFF\"\n");
+	fw_json_emit_key(&e, "n");
+	fw_json_emit_int(&e, INT64_MIN);
+	fw_json_emit_key(&e, "address");
+	fw_json_emit_hex(&e, 0xFEDC0000u);
+	fw_json_emit_key(&e, "zero");
+	fw_json_emit_hex(&e, 0);
+	fw_json_emit_key(&e, "lines");
+	const char *lines[] = {"ok", "\xC3", NULL};
+	fw_json_emit_strings(&e, lines, 3);
+	fw_json_emit_key(&e, "empty");
+	fw_json_emit_array(&e);
+	fw_json_emit_end(&e);
+	fw_json_emit_key(&e, "nested");
+	fw_json_emit_object(&e);
+	fw_json_emit_key(&e, "t");
+	fw_json_emit_bool(&e, true);
+	fw_json_emit_key(&e, "none");
+	fw_json_emit_string(&e, NULL);
+	fw_json_emit_end(&e);
+	fw_json_emit_key(&e, "k\xC3\xA9y/");
+	fw_json_emit_object(&e);
+	fw_json_emit_end(&e);
+	fw_json_emit_end(&e);
+	CHECK(!e.failed && e.depth == 0);
+	CHECK_EQ(fw_json_writer_end(&w), 0);
+	fclose(f);
+	CHECK_STR(buf, "{\n"
+		       "    \"oem_id\": \"A\xEF\xBF\xBD\\\"\\n\",\n"
+		       "    \"oem_id_hex\": \"41ff220a\",\n"
+		       "    \"n\": -9223372036854775808,\n"
+		       "    \"address\": \"0xfedc0000\",\n"
+		       "    \"zero\": \"0x0\",\n"
+		       "    \"lines\": [\n"
+		       "      \"ok\",\n"
+		       "      \"\xEF\xBF\xBD\",\n"
+		       "      null\n"
+		       "    ],\n"
+		       "    \"lines_hex\": [\n"
+		       "      null,\n"
+		       "      \"c3\",\n"
+		       "      null\n"
+		       "    ],\n"
+		       "    \"empty\": [],\n"
+		       "    \"nested\": {\n"
+		       "      \"t\": true,\n"
+		       "      \"none\": null\n"
+		       "    },\n"
+		       "    \"k\xC3\xA9y/\": {}\n"
+		       "  }");
+	free(buf);
+}
+
+/* calls out of place: nothing more is written, `failed` says so, a tree is not given */
+TEST(json_emit_refuses_calls_out_of_place)
+{
+	struct fw_json_emit e;
+	fw_json_emit_init(&e, NULL, 0);
+	fw_json_emit_object(&e);
+	fw_json_emit_int(&e, 1); /* a member without a key */
+	CHECK(e.failed);
+	CHECK(fw_json_emit_done(&e) == NULL);
+
+	fw_json_emit_init(&e, NULL, 0);
+	fw_json_emit_array(&e);
+	fw_json_emit_key(&e, "k"); /* an item with a key */
+	fw_json_emit_int(&e, 1);
+	CHECK(e.failed);
+	fw_json_emit_done(&e);
+
+	fw_json_emit_init(&e, NULL, 0);
+	fw_json_emit_int(&e, 1);
+	fw_json_emit_int(&e, 2); /* a second outermost value */
+	CHECK(e.failed);
+	fw_json_emit_done(&e);
+
+	fw_json_emit_init(&e, NULL, 0);
+	fw_json_emit_end(&e); /* nothing to close */
+	CHECK(e.failed);
+
+	fw_json_emit_init(&e, NULL, 0);
+	for (int i = 0; i < FW_JSON_EMIT_DEPTH + 1; i++)
+		fw_json_emit_array(&e);
+	CHECK(e.failed);
+	CHECK(fw_json_emit_done(&e) == NULL);
+
+	fw_json_emit_init(&e, NULL, 0);
+	fw_json_emit_object(&e);
+	CHECK(fw_json_emit_done(&e) == NULL); /* left open */
+
+	struct fw_json_writer w;
+	fw_json_writer_init(&w, stdout, JSON_INDENT(2) | JSON_SORT_KEYS); /* the order is the caller's */
+	fw_json_emit_init(&e, &w, 0);
+	CHECK(e.failed);
+	fw_json_emit_object(&e);
+	CHECK_EQ(w.len, 0);
+	fw_json_writer_end(&w);
 }

@@ -24,6 +24,9 @@ json_t *fw_acpi_json_set(const struct fw_acpi_set *s, const struct fw_acpi_filte
 json_t *fw_acpi_json_set_head(const struct fw_acpi_set *s);
 json_t *fw_acpi_json_set_next(const struct fw_acpi_set *s, const struct fw_acpi_filter *f, size_t *pos);
 json_t *fw_acpi_json_table(const struct fw_acpi_table *t);
+/* The same table given to an emitter: `--format json` writes it as it walks the parts, without
+ * a json_t per value (fw_acpi_json_table is this into a tree). */
+void fw_acpi_emit_table(struct fw_json_emit *e, const struct fw_acpi_table *t);
 void fw_acpi_text_set(struct fw_cli *cli, const struct fw_acpi_set *s, const struct fw_acpi_filter *f);
 
 json_t *fw_acpi_json_topo(const struct fw_acpi_topo *topo);

@@ -95,6 +95,38 @@ static json_t *tables_next(const void *ctx, size_t *pos)
 
 static const struct fw_emit_stream tables_stream = {.head = tables_head, .list = "tables", .next = tables_next};
 
+/* "tables": each table written while its parts are walked (no json_t per value) */
+static bool tables_put(struct fw_json_writer *w, void *ctx, json_t *value, unsigned depth)
+{
+	(void)value;
+	const struct tables *t = ctx;
+	struct fw_json_emit e;
+	fw_json_emit_init(&e, w, depth);
+	fw_json_emit_array(&e);
+	for (size_t i = 0; i < t->set->ntables; i++)
+		if (fw_acpi_filter_match(t->filter, t->set->tables[i]))
+			fw_acpi_emit_table(&e, t->set->tables[i]);
+	fw_json_emit_end(&e);
+	return !e.failed;
+}
+
+/* json: the head's members as the stream writes them, the tables through tables_put; the
+ * bytes of the whole document (xml still goes through tables_stream) */
+static int tables_json(struct fw_cli *cli, const void *ctx)
+{
+	FILE *f = fw_cli_out(cli);
+	struct fw_json_writer w;
+	fw_json_writer_init(&w, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_t *head = tables_head(ctx);
+	fw_json_write_object(&w, head, 0, "tables", tables_put, (void *)ctx);
+	json_decref(head);
+	fw_json_writer_end(&w);
+	fputc('\n', f);
+	return 0;
+}
+
+static const struct fw_emit_writer tables_writers[] = {{"json", tables_json}, {NULL, NULL}};
+
 static void tables_text(struct fw_cli *cli, const void *ctx)
 {
 	const struct tables *t = ctx;
@@ -194,7 +226,7 @@ static int run_acpi(struct fw_cli *cli)
 		}
 	}
 	struct tables shown = {set, &filter};
-	fw_cli_emit_stream(cli, &(struct fw_emit){"acpi", NULL, tables_text, NULL, NULL, &shown, NULL}, &tables_stream);
+	fw_cli_emit_stream(cli, &(struct fw_emit){"acpi", NULL, tables_text, NULL, NULL, &shown, tables_writers}, &tables_stream);
 out:
 	if (snapshot)
 		fw_source_close(&machine); /* owns the set */
