@@ -89,6 +89,19 @@ t_need_cmd() {
 	return 1
 }
 
+# t_cache_image NAME: the sample 1104 capsule as the cache tests use it: CAP, its copy
+# $T_DIR/images/BIOS-1104.CAP (what --image-ref snapshots name), and SHA and RULES, the halves of its
+# cache entry's name forms-SHA-RULES.bin (the image's SHA-256, the built-in rules' SHA-256); skips
+# NAME when the samples are not built
+t_cache_image() {
+	CAP="$SAMPLES/ESC8000A-E13-ASUS-1104.CAP"
+	t_need_file "$1" "$CAP" "the sample capsules are built by make samples" || return 1
+	mkdir -p "$T_DIR/images"
+	cp "$CAP" "$T_DIR/images/BIOS-1104.CAP"
+	SHA=$(sha256sum "$CAP" | cut -d' ' -f1)
+	RULES=$(sha256sum "$FWLENS_SRCDIR/tools/query/rules/topics.xml" | cut -d' ' -f1)
+}
+
 t_in_dir() {
 	d=$1
 	shift

@@ -8,15 +8,9 @@
 # rebuilt.
 . "$(dirname "$0")/lib.sh"
 
-CAP="$SAMPLES/ESC8000A-E13-ASUS-1104.CAP"
-t_need_file cache-trust "$CAP" "the sample capsules are built by make samples" || exit 0
+t_cache_image cache-trust || exit 0
 t_need_cmd cache-trust jq || exit 0
 t_need_cmd cache-trust openssl || exit 0
-
-mkdir -p "$T_DIR/images"
-cp "$CAP" "$T_DIR/images/BIOS-1104.CAP"
-SHA=$(sha256sum "$CAP" | cut -d' ' -f1)
-RULES=$(sha256sum "$FWLENS_SRCDIR/tools/query/rules/topics.xml" | cut -d' ' -f1)
 NAME="forms-$SHA-$RULES.bin"
 fwlens snapshot capture -q --root "$SAMPLES/sysroot-1104" --image "$CAP" -o "$T_DIR/full.fwsnap"
 fwlens snapshot capture -q --root "$SAMPLES/sysroot-1104" --image-ref "$T_DIR/images/BIOS-1104.CAP" -o "$T_DIR/ref.fwsnap"
