@@ -134,4 +134,20 @@ done
 	printf '\n]\n'
 } >"$OUT/report.json"
 [ "$status" = 0 ] || echo "fuzz: findings in $OUT/findings/ (logs in $OUT/*.log)" >&2
+# A finding in CI must be reproducible from CI's log alone (its build folder does not outlive it):
+# for each target that found something, the sanitizer's summary lines and each input, in
+# base64 (`base64 -d >crash; build/libfuzzer/fuzz-NAME crash` replays it).
+for t in $targets; do
+	rc=$(cat "$OUT/$t.rc" 2>/dev/null || echo 1)
+	found=$(ls "$OUT/findings/$t" 2>/dev/null | wc -l)
+	[ "$found" -gt 0 ] || [ "$rc" -ne 0 ] || continue
+	echo "== fuzz-$t: exit $rc, $found finding(s); from $OUT/$t.log:" >&2
+	grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error|ALARM|.*Timeout|.*out-of-memory|.*Direct leak|    #[0-9] )' "$OUT/$t.log" | head -n 40 >&2
+	for f in "$OUT/findings/$t"/*; do
+		[ -f "$f" ] || continue
+		size=$(wc -c <"$f")
+		echo "-- $(basename "$f") ($size bytes)$([ "$size" -gt 65536 ] && echo ', first 64 KiB'), base64:" >&2
+		head -c 65536 "$f" | base64 >&2
+	done
+done
 exit "$status"
