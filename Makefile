@@ -61,7 +61,7 @@ CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)
 SAMPLE_OBJS := $(SAMPLE_SRCS:%.c=$(BUILD)/obj/%.o)
 FUZZ_REPLAY_OBJ := $(BUILD)/obj/tests/fuzz/replay-main.o
-FUZZ_TARGETS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_REPLAYS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 
 # Linked top layer first: a lower layer that calls up (base into acpi, ifr into acpi) fails to link.
 LIB := $(foreach l,query host acpi ifr capsule base,$(BUILD)/libfwlens-$(l).a)
@@ -169,7 +169,7 @@ demo: deps
 
 # --- tests --------------------------------------------------------------------------------------
 check: deps
-	@$(MAKE) --no-print-directory all $(UNIT) samples $(FUZZ_TARGETS) $(MUTATE)
+	@$(MAKE) --no-print-directory all $(UNIT) samples $(FUZZ_REPLAYS) $(MUTATE)
 	@FWLENS_BUILD=$(BUILD) tests/run.sh
 
 test: check

@@ -180,13 +180,19 @@ const char *fw_machine_path(const struct fw_machine *m)
 
 bool fw_machine_open(const char *path, struct fw_machine **out, struct fw_error *err)
 {
+	return fw_machine_open_watched(path, NULL, out, err);
+}
+
+bool fw_machine_open_watched(const char *path, const struct fw_machine_watch *watch, struct fw_machine **out,
+			     struct fw_error *err)
+{
 	struct stat st;
 	if (strcmp(path, "-") == 0)
-		return fw_snapshot_load(path, out, err);
+		return fw_snapshot_load_watched(path, watch, out, err);
 	if (stat(path, &st) != 0)
 		return fw_error_errno(err, "%s: cannot open", path);
 	if (!S_ISDIR(st.st_mode))
-		return fw_snapshot_load(path, out, err);
+		return fw_snapshot_load_watched(path, watch, out, err);
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return fw_error_errno(err, "%s: cannot open the folder", path);

@@ -922,24 +922,39 @@ static bool gunzip_member(const uint8_t *in, size_t len, uint64_t member_cap, ui
 	return true;
 }
 
-bool fw_snapshot_load(const char *path, struct fw_machine **out, struct fw_error *err)
+static bool load_buffer(const uint8_t *bytes, size_t n, const char *path, uint64_t max_total,
+			const struct fw_machine_watch *watch, struct fw_machine **out, struct fw_error *err_out);
+
+bool fw_snapshot_load_watched(const char *path, const struct fw_machine_watch *watch, struct fw_machine **out,
+			      struct fw_error *err)
 {
 	struct fw_file f;
 	if (!fw_file_open(path, &f, err))
 		return false;
-	bool ok = fw_snapshot_load_buffer(f.data, f.len, path, out, err);
+	bool ok = load_buffer(f.data, f.len, path, FW_SNAPSHOT_MAX_TOTAL, watch, out, err);
 	fw_file_close(&f);
 	return ok;
+}
+
+bool fw_snapshot_load(const char *path, struct fw_machine **out, struct fw_error *err)
+{
+	return fw_snapshot_load_watched(path, NULL, out, err);
 }
 
 bool fw_snapshot_load_buffer(const uint8_t *bytes, size_t n, const char *path, struct fw_machine **out,
 			     struct fw_error *err_out)
 {
-	return fw_snapshot_load_buffer_capped(bytes, n, path, FW_SNAPSHOT_MAX_TOTAL, out, err_out);
+	return load_buffer(bytes, n, path, FW_SNAPSHOT_MAX_TOTAL, NULL, out, err_out);
 }
 
 bool fw_snapshot_load_buffer_capped(const uint8_t *bytes, size_t n, const char *path, uint64_t max_total,
 				    struct fw_machine **out, struct fw_error *err_out)
+{
+	return load_buffer(bytes, n, path, max_total, NULL, out, err_out);
+}
+
+static bool load_buffer(const uint8_t *bytes, size_t n, const char *path, uint64_t max_total,
+			const struct fw_machine_watch *watch, struct fw_machine **out, struct fw_error *err_out)
 {
 	const struct budget budget = snapshot_budget();
 	if (max_total > budget.bytes)
@@ -1031,7 +1046,10 @@ bool fw_snapshot_load_buffer_capped(const uint8_t *bytes, size_t n, const char *
 			free(plain);
 		} else {
 			total += e.data.len;
-			fw_machine_add_file(m, rel, fw_tar_take_data(&r), e.data.len);
+			uint8_t *data = fw_tar_take_data(&r);
+			fw_machine_add_file(m, rel, data, e.data.len);
+			if (watch && strcmp(rel, watch->rel) == 0 && total <= max_total)
+				watch->seen(watch->ctx, data, e.data.len);
 		}
 		if (total > max_total) {
 			ok = fw_error_set(err, FW_E_LIMIT, "%s: member %s at 0x%llx: members add up to more than %llu bytes",
