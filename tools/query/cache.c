@@ -205,40 +205,20 @@ static int open_dir(const struct fw_cache *c, bool create, bool *refused)
 	return fd;
 }
 
-/* Read `name` in the folder (open_own), at most cap bytes. False with errno ENOENT when absent,
- * EFBIG when longer than cap (not read), EPERM when refused (said), else the read's. */
-static bool read_own(const struct fw_cache *c, int dfd, const char *name, bool secret, size_t cap, uint8_t **data,
-		     size_t *n)
+/* Read `name` in the folder (open_own) in one piece, the length fstat gives and at most cap bytes,
+ * into memory from `arena` (an entry is megabytes: an arena block that large comes in huge pages,
+ * not 4 KiB faults as a buffer grown by doubling) or, arena NULL, malloc'd for the caller to free.
+ * A file another run appends to while it is read (an index) is taken to the length stated (a torn
+ * last line does not verify); `whole` (an entry, only ever replaced by a rename) refuses it
+ * instead. False with errno ENOENT when absent, EFBIG when longer than cap, EPERM when refused
+ * (said), EAGAIN when its length changed and `whole`, or shrank, else the read's. */
+static bool read_own(const struct fw_cache *c, int dfd, const char *name, bool secret, size_t cap,
+		     struct fw_arena *arena, bool whole, uint8_t **data, size_t *n)
 {
 	*data = NULL;
 	*n = 0;
 	struct stat st;
 	int fd = open_own(c, dfd, name, false, secret, &st);
-	if (fd < 0)
-		return false;
-	bool over = (uint64_t)st.st_size > cap, ok = false;
-	struct fw_error err;
-	fw_error_clear(&err);
-	if (!over)
-		ok = fw_file_read_fd(fd, name, cap, data, n, &over, &err);
-	int e = over ? EFBIG : errno;
-	close(fd);
-	errno = e;
-	return ok;
-}
-
-/* Read `name` in the folder (open_own) into memory from `arena`: the size fstat gives, at most
- * cap bytes, read in one piece (an entry is megabytes: an arena block that large comes in huge
- * pages, not 4 KiB faults as a buffer grown by doubling). False with errno ENOENT when absent,
- * EFBIG when longer than cap, EPERM when refused (said), EAGAIN when its length changed while it
- * was read, else the read's. */
-static bool read_own_sized(const struct fw_cache *c, int dfd, const char *name, size_t cap, struct fw_arena *arena,
-			   uint8_t **data, size_t *n)
-{
-	*data = NULL;
-	*n = 0;
-	struct stat st;
-	int fd = open_own(c, dfd, name, false, false, &st);
 	if (fd < 0)
 		return false;
 	if ((uint64_t)st.st_size > cap) {
@@ -247,9 +227,9 @@ static bool read_own_sized(const struct fw_cache *c, int dfd, const char *name, 
 		return false;
 	}
 	size_t want = (size_t)st.st_size, got = 0;
-	uint8_t *p = fw_arena_alloc(arena, want + 1);
+	uint8_t *p = arena ? fw_arena_alloc(arena, want + 1) : fw_xmalloc(want + 1);
 	int e = 0;
-	for (;;) { /* one byte more than stated: a file that grew is not taken */
+	for (;;) { /* one byte more than stated: tells a file that grew */
 		ssize_t r = read(fd, p + got, want + 1 - got);
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -262,11 +242,17 @@ static bool read_own_sized(const struct fw_cache *c, int dfd, const char *name, 
 			break;
 	}
 	close(fd);
+	if (!e && got > want && !whole)
+		got = want;
 	if (!e && got != want)
 		e = EAGAIN;
-	errno = e;
-	if (e)
+	if (e) {
+		if (!arena)
+			free(p);
+		errno = e;
 		return false;
+	}
+	p[got] = 0;
 	*data = p;
 	*n = got;
 	return true;
@@ -324,7 +310,7 @@ static bool get_key(const struct fw_cache *c, int dfd, bool create, uint8_t key[
 	for (int tries = 0; tries < 2; tries++) {
 		uint8_t *data;
 		size_t n;
-		if (read_own(c, dfd, KEY_FILE, true, FW_CACHE_KEY_LEN, &data, &n)) {
+		if (read_own(c, dfd, KEY_FILE, true, FW_CACHE_KEY_LEN, NULL, true, &data, &n)) {
 			bool ok = n == FW_CACHE_KEY_LEN;
 			if (ok)
 				memcpy(key, data, FW_CACHE_KEY_LEN);
@@ -882,7 +868,7 @@ static bool read_entry(const struct fw_cache *c, const char *sha, struct fw_cach
 	}
 	char *name = entry_name(c, sha);
 	uint8_t *data;
-	bool ok = read_own_sized(c, *dfd, name, FW_CACHE_MAX_ENTRY, &out->arena, &data, &out->len);
+	bool ok = read_own(c, *dfd, name, false, FW_CACHE_MAX_ENTRY, &out->arena, true, &data, &out->len);
 	out->data = data;
 	if (!ok)
 		snprintf(why, whylen, "%s/%s: %s", c->dir, name,
@@ -1068,7 +1054,8 @@ static bool idx_lookup(const struct fw_cache *c, const char *key, const struct s
 		return false;
 	uint8_t k[FW_CACHE_KEY_LEN], *data = NULL;
 	size_t n = 0;
-	if (get_key(c, dfd, false, k, &refused) && read_own(c, dfd, INDEX_FILE, false, FW_CACHE_MAX_INDEX, &data, &n)) {
+	if (get_key(c, dfd, false, k, &refused) &&
+	    read_own(c, dfd, INDEX_FILE, false, FW_CACHE_MAX_INDEX, NULL, false, &data, &n)) {
 		struct idx_line *l = fw_xmalloc(sizeof(*l));
 		const char *line;
 		size_t at = 0, len;
@@ -1109,7 +1096,7 @@ static void idx_rebuild(const struct fw_cache *c, int dfd, const uint8_t key[FW_
 	uint8_t *data = NULL;
 	size_t n = 0, nkept = 0, kept = strlen(line);
 	struct range *v = NULL;
-	if (read_own(c, dfd, INDEX_FILE, false, FW_CACHE_MAX_INDEX, &data, &n)) {
+	if (read_own(c, dfd, INDEX_FILE, false, FW_CACHE_MAX_INDEX, NULL, false, &data, &n)) {
 		struct idx_line *l = fw_xmalloc(sizeof(*l));
 		const char *p;
 		size_t at = 0, len, cap = 0;
@@ -1254,7 +1241,7 @@ static void names_read(struct fw_cache_names *n)
 	uint8_t *data = NULL;
 	size_t len = 0;
 	n->keyed = get_key(n->cache, dfd, false, n->key, &refused);
-	if (n->keyed && read_own(n->cache, dfd, NAMES_FILE, false, FW_CACHE_MAX_INDEX, &data, &len)) {
+	if (n->keyed && read_own(n->cache, dfd, NAMES_FILE, false, FW_CACHE_MAX_INDEX, NULL, false, &data, &len)) {
 		n->text = (char *)data;
 		n->len = len;
 	} else {
