@@ -331,12 +331,20 @@ void *fw_acpi_hmat_decode(struct fw_acpi_table *t, struct fw_arena *a)
 			e->initiators = (uint32_t)fw_layout_get(l, v, off, HMAT_LOC_INITIATORS);
 			e->targets = (uint32_t)fw_layout_get(l, v, off, HMAT_LOC_TARGETS);
 			e->base_unit = fw_layout_get(l, v, off, HMAT_LOC_BASE_UNIT);
-			/* 4 bytes per initiator and target, 2 per matrix entry. */
-			uint64_t need = (uint64_t)l->size + 4ull * e->initiators + 4ull * e->targets +
-					2ull * (uint64_t)e->initiators * e->targets;
-			if (need > e->length) {
-				fw_acpi_diag(t, a, FW_DIAG_ERROR, off, "locality structure at 0x%zx: %u x %u domains need %llu bytes, Length is %u",
-					     off, e->initiators, e->targets, (unsigned long long)need, e->length);
+			/* 4 bytes per initiator and target, 2 per matrix entry; counts over Length / 4 are
+			 * too many already (and their 2 x initiators x targets would wrap 64 bits) */
+			bool counts_fit = e->initiators <= e->length / 4 && e->targets <= e->length / 4;
+			uint64_t need = counts_fit ? (uint64_t)l->size + 4ull * e->initiators + 4ull * e->targets +
+							     2ull * (uint64_t)e->initiators * e->targets
+						   : 0;
+			if (!counts_fit || need > e->length) {
+				char needs[48];
+				if (counts_fit)
+					snprintf(needs, sizeof(needs), "%llu bytes", (unsigned long long)need);
+				else
+					snprintf(needs, sizeof(needs), "more than %u bytes", e->length);
+				fw_acpi_diag(t, a, FW_DIAG_ERROR, off, "locality structure at 0x%zx: %u x %u domains need %s, Length is %u",
+					     off, e->initiators, e->targets, needs, e->length);
 				continue;
 			}
 			e->initiator_list = v->p + off + l->size;

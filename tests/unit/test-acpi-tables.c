@@ -1450,6 +1450,20 @@ TEST(acpi_numa_tables_malformed)
 	CHECK(h && h->n == 1 && !h->entries[0].matrix);
 	CHECK(has_diag(fw_acpi_set_find(s, "HMAT", 0), FW_DIAG_ERROR, "1000 x 1000 domains need"));
 	fw_acpi_set_free(s);
+	/* counts whose 2 x initiators x targets wraps 64 bits (0xfffffffd x 0xffffffff: 2^65 and a
+	 * little, 0x...1e8 after the wrap): refused from the counts, nothing sized by them */
+	header(&t, "HMAT", 2);
+	u32(&t, 0);
+	u16(&t, 1), u16(&t, 0), u32(&t, 40), u8(&t, 0), u8(&t, 0), u8(&t, 0), u8(&t, 0), u32(&t, 0xfffffffd),
+		u32(&t, 0xffffffff), u32(&t, 0), u64(&t, 1), u64(&t, 0);
+	finish(&t);
+	s = load(t.b, t.n);
+	CHECK(s);
+	h = fw_acpi_set_model(s, FW_ACPI_MODEL_HMAT);
+	CHECK(h && h->n == 1 && !h->entries[0].matrix);
+	CHECK(has_diag(fw_acpi_set_find(s, "HMAT", 0), FW_DIAG_ERROR,
+		       "4294967293 x 4294967295 domains need more than 40 bytes, Length is 40"));
+	fw_acpi_set_free(s);
 	/* CEDT: a CXIMS claiming 200 maps in 16 bytes, an RDPAS one byte short */
 	header(&t, "CEDT", 1);
 	u8(&t, 2), u8(&t, 0), u16(&t, 16), u16(&t, 0), u8(&t, 9), u8(&t, 200), u64(&t, 0x100);
