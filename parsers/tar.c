@@ -84,6 +84,8 @@ const char *fw_tar_probe_compressed(const struct fw_view *v)
 void fw_tar_reader_init(struct fw_tar_reader *r, const struct fw_view *v, const struct fw_tar_limits *lim)
 {
 	memset(r, 0, sizeof(*r));
+	r->in = v->p;
+	r->in_len = v->len;
 	if (lim)
 		r->lim = *lim;
 	else
@@ -198,6 +200,19 @@ bool fw_tar_next(struct fw_tar_reader *r, struct fw_tar_entry *e, struct fw_erro
 		if ((uint64_t)size > r->lim.total - r->total)
 			return READ_FAIL(FW_E_LIMIT, "tar member at 0x%llx: %s takes the members past their total limit", (unsigned long long)(at), name);
 		uint64_t data_at = (uint64_t)archive_filter_bytes(a, 0);
+		/* a plain tar holds a regular member's bytes right after its headers, where the walk is */
+		if (r->in_place && archive_filter_code(a, 0) == ARCHIVE_FILTER_NONE && archive_entry_sparse_count(ae) == 0 &&
+		    data_at <= r->in_len && (uint64_t)size <= r->in_len - data_at) {
+			if (archive_read_data_skip(a) != ARCHIVE_OK) {
+				const char *why = archive_error_string(a);
+				return READ_FAIL(FW_E_TRUNCATED, "tar member at 0x%llx: %.200s: %s", (unsigned long long)(at), name,
+						 why ? why : "unreadable data");
+			}
+			r->total += (uint64_t)size;
+			*e = (struct fw_tar_entry){name, "", '0', (uint64_t)size, (uint64_t)archive_entry_mtime(ae),
+						   fw_view_make(r->in + data_at, (size_t)size, data_at), at};
+			return true;
+		}
 		/* out of memory is exit 4 naming the member (and the archive, when the caller named it) */
 		char was[512], reading[512];
 		snprintf(was, sizeof(was), "%s", fw_file_reading());

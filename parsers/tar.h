@@ -40,6 +40,11 @@ struct fw_tar_reader {
 	struct fw_tar_limits lim;
 	uint64_t count, total;
 	uint8_t *data;       /* the current member's bytes, freed by the next call unless taken */
+	/* set by a caller that keeps the archive's bytes as long as its members: a plain tar's
+	 * members (not sparse) are then given in place, not copied (a snapshot is a thousand files) */
+	bool in_place;
+	const uint8_t *in;   /* the archive's bytes */
+	size_t in_len;
 	bool done;
 };
 
@@ -59,7 +64,8 @@ void fw_tar_reader_init(struct fw_tar_reader *r, const struct fw_view *v, const 
  * untouched, code FW_OK) or on a malformed archive, an absolute name, a name with a ".." component
  * or a limit (err set, naming the offset). */
 bool fw_tar_next(struct fw_tar_reader *r, struct fw_tar_entry *e, struct fw_error *err);
-/* The current member's bytes, now the caller's to free (so views into them may outlive the walk). */
+/* The current member's bytes, now the caller's to free (so views into them may outlive the walk);
+ * NULL when they were given in place (in_place: they are the archive's). */
 uint8_t *fw_tar_take_data(struct fw_tar_reader *r);
 void fw_tar_reader_free(struct fw_tar_reader *r);
 

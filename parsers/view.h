@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "error.h"
 
@@ -88,6 +89,18 @@ static inline bool fw_align_up(size_t v, size_t align, size_t *out)
 	if (v > SIZE_MAX - mask)
 		return false;
 	*out = (v + mask) & ~mask;
+	return true;
+}
+
+/* The next line of p[*at..n) in place: its start and length (without the newline); false at the end. */
+static inline bool fw_next_line(const char *p, size_t n, size_t *at, const char **line, size_t *len)
+{
+	if (*at >= n)
+		return false;
+	const char *nl = memchr(p + *at, '\n', n - *at);
+	*line = p + *at;
+	*len = nl ? (size_t)(nl - *line) : n - *at;
+	*at += *len + 1;
 	return true;
 }
 

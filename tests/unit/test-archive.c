@@ -340,3 +340,92 @@ TEST(tar_compressed_is_read_as_the_plain_tar)
 	free(raw);
 	free(plain);
 }
+
+/* A reader's members, copied or in place: names, offsets and bytes; "ERR code: message" at the end
+ * when the walk stopped on an error. */
+static char *walk_tar(const uint8_t *p, size_t len, bool in_place, bool *all_in_place)
+{
+	struct fw_view v = fw_view_make(p, len, 0);
+	struct fw_tar_reader r;
+	struct fw_tar_entry e;
+	struct fw_error err;
+	fw_error_clear(&err);
+	const struct fw_tar_limits lim = {100, 1 << 20, 1 << 20}; /* a gzip'd tar inflates past its own length */
+	fw_tar_reader_init(&r, &v, &lim);
+	r.in_place = in_place;
+	char *out = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&out, &n);
+	*all_in_place = true;
+	while (fw_tar_next(&r, &e, &err)) {
+		uint32_t sum = 0;
+		for (size_t i = 0; i < e.data.len; i++)
+			sum = sum * 31 + e.data.p[i];
+		fprintf(f, "%s %llu %llu %zu %08x\n", e.name, (unsigned long long)e.header_offset,
+			(unsigned long long)e.data.base, e.data.len, sum);
+		bool inside = e.data.len && e.data.p >= p && e.data.p + e.data.len <= p + len;
+		uint8_t *taken = fw_tar_take_data(&r);
+		if (e.data.len && (!inside || taken))
+			*all_in_place = false;
+		if (inside && taken)
+			fprintf(f, "taken although in place\n");
+		free(taken);
+	}
+	if (err.code != FW_OK)
+		fprintf(f, "ERR %d: %s\n", err.code, err.msg);
+	fw_tar_reader_free(&r);
+	fclose(f);
+	return out;
+}
+
+TEST(tar_members_in_place_are_the_members_copied)
+{
+	char *longname = malloc(3001);
+	for (int i = 0; i < 3000; i++)
+		longname[i] = i % 50 == 49 && i < 2999 ? '/' : (char)('a' + i % 26);
+	longname[3000] = '\0';
+	uint8_t *big = malloc(70000);
+	for (size_t i = 0; i < 70000; i++)
+		big[i] = (uint8_t)(i * 7 + i / 251);
+	const struct file fl[] = {{"manifest.json", (const uint8_t *)"{}", 2}, {"files/empty", (const uint8_t *)"", 0},
+				  {"files/one", (const uint8_t *)"1", 1},	  {longname, big, 70000},
+				  {"files/last", big + 5, 511}};
+	static const struct {
+		int format, filter;
+		bool in_place; /* every member is given in place */
+	} forms[] = {
+		{ARCHIVE_FORMAT_TAR_USTAR, ARCHIVE_FILTER_NONE, true},	   {ARCHIVE_FORMAT_TAR_PAX_RESTRICTED, ARCHIVE_FILTER_NONE, true},
+		{ARCHIVE_FORMAT_TAR_PAX_INTERCHANGE, ARCHIVE_FILTER_NONE, true}, {ARCHIVE_FORMAT_TAR_GNUTAR, ARCHIVE_FILTER_NONE, true},
+		{ARCHIVE_FORMAT_TAR_PAX_RESTRICTED, ARCHIVE_FILTER_GZIP, false},
+	};
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		/* ustar cannot hold the long name: the others without it */
+		const struct file short_names[] = {fl[0], fl[1], fl[2], fl[4]};
+		bool ustar = forms[i].format == ARCHIVE_FORMAT_TAR_USTAR;
+		size_t len;
+		uint8_t *p = write_archive(forms[i].format, forms[i].filter, ustar ? short_names : fl, ustar ? 4 : 5, &len);
+		bool all;
+		char *copied = walk_tar(p, len, false, &all);
+		CHECK_MSG(!all && !strstr(copied, "ERR"), "form %zu: %s", i, copied);
+		char *in_place = walk_tar(p, len, true, &all);
+		CHECK_MSG(strcmp(copied, in_place) == 0, "form %zu:\n%s---\n%s", i, copied, in_place);
+		CHECK_MSG(all == forms[i].in_place, "form %zu", i);
+		CHECK_MSG(strstr(copied, "files/last ") && strstr(copied, "files/empty "), "form %zu: %s", i, copied);
+		free(copied);
+		free(in_place);
+		/* cut inside the last member's bytes and inside its header: the same members and error */
+		if (forms[i].filter == ARCHIVE_FILTER_NONE) {
+			for (size_t cut = 1024 + 300; cut <= 1024 + 900; cut += 600) {
+				copied = walk_tar(p, len - cut, false, &all);
+				in_place = walk_tar(p, len - cut, true, &all);
+				CHECK_MSG(strcmp(copied, in_place) == 0 && strstr(copied, "ERR"), "form %zu cut %zu:\n%s---\n%s", i,
+					  cut, copied, in_place);
+				free(copied);
+				free(in_place);
+			}
+		}
+		free(p);
+	}
+	free(big);
+	free(longname);
+}

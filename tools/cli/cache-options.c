@@ -2,7 +2,6 @@
 #include "cache-options.h"
 
 #include <stdarg.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,11 +30,8 @@ static void say_once(char ***items, size_t *n, const char *fmt, ...)
  * control characters shows them as '?'). */
 static void cache_warn(void *ctx, const char *msg)
 {
-	/* a snapshot's forms are read from the cache while the main thread reads PCI names from it */
-	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 	static char **said;
 	static size_t nsaid;
-	pthread_mutex_lock(&mu);
 	size_t before = nsaid;
 	char line[1024];
 	snprintf(line, sizeof(line), "%s", msg);
@@ -45,7 +41,6 @@ static void cache_warn(void *ctx, const char *msg)
 	say_once(&said, &nsaid, "%s", line);
 	if (nsaid > before)
 		fw_log_warn(ctx, "%s", line);
-	pthread_mutex_unlock(&mu);
 }
 
 int fw_cli_cache_setup(struct fw_cli *cli, struct fw_source_options *so)

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parsers/view.h"
+
 bool fw_parse_bdf(const char *s, unsigned *seg, unsigned *bus, unsigned *dev, unsigned *fn)
 {
 	unsigned a, b, c, d;
@@ -338,18 +340,23 @@ static void parse_faults(struct fw_host *h)
 	}
 }
 
-static char *first_flags(const char *cpuinfo)
+/* The first "flags" line's value in /proc/cpuinfo, read in place to its first NUL. */
+static char *first_flags(const struct fw_blob *b)
 {
-	const char *p = strstr(cpuinfo, "\nflags");
-	if (!p)
-		return NULL;
-	p = strchr(p, ':');
-	if (!p)
-		return NULL;
-	p++;
-	while (*p == ' ')
-		p++;
-	return fw_xstrndup(p, strcspn(p, "\n"));
+	const char *text = (const char *)b->data, *line;
+	size_t n = strnlen(text, b->len), at = 0, len;
+	while (fw_next_line(text, n, &at, &line, &len)) {
+		if (len < 5 || memcmp(line, "flags", 5) != 0)
+			continue;
+		const char *colon = memchr(line, ':', len);
+		if (!colon)
+			return NULL;
+		const char *v = colon + 1, *end = line + len;
+		while (v < end && *v == ' ')
+			v++;
+		return fw_xstrndup(v, (size_t)(end - v));
+	}
+	return NULL;
 }
 
 /* DMI names of hypervisors' virtual hardware (sys_vendor or product_name). */
@@ -585,16 +592,8 @@ bool fw_host_load(struct fw_machine *m, struct fw_host *h, struct fw_error *err)
 	h->kvm_sev_snp = fw_machine_read_text(m, "sys/module/kvm_amd/parameters/sev_snp");
 	h->dev_sev = fw_machine_exists(m, "dev/sev");
 	struct fw_blob b;
-	if (fw_machine_read(m, "proc/cpuinfo", &b, NULL)) {
-		/* "\n" and the text up to its first NUL */
-		size_t n = strnlen((const char *)b.data, b.len);
-		char *with_nl = fw_xmalloc(n + 2);
-		with_nl[0] = '\n';
-		memcpy(with_nl + 1, b.data, n);
-		with_nl[n + 1] = '\0';
-		h->cpu_flags = first_flags(with_nl);
-		free(with_nl);
-	}
+	if (fw_machine_read(m, "proc/cpuinfo", &b, NULL))
+		h->cpu_flags = first_flags(&b);
 	h->dev_sev_guest = fw_machine_exists(m, "dev/sev-guest");
 	h->nvidia_version = fw_machine_read_text(m, "proc/driver/nvidia/version");
 	if (h->nvidia_version)

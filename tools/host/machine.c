@@ -23,6 +23,7 @@
 struct machine_file {
 	uint8_t *data;
 	size_t len;
+	bool in_place; /* the snapshot file's bytes, not the machine's to free */
 	int err_code; /* errno when unreadable (folder) */
 };
 
@@ -36,9 +37,11 @@ struct fw_machine {
 	json_t *manifest_doc;
 	char *manifest_src; /* the manifest as stored, parsed into manifest_doc when first asked for */
 	size_t manifest_src_len;
+	bool manifest_src_in_place; /* in the snapshot's file: not freed */
 	char *created;      /* the manifest's "created", read with its links while manifest_src waits */
 	char *manifest; /* its text, made on demand */
 	const char *kernel_log_from; /* where fw_machine_kernel_log read it: "/dev/kmsg", "dmesg", "var/log/dmesg" */
+	struct fw_file archive; /* the snapshot's file, when its members are read in place */
 };
 
 void fw_strlist_push(struct fw_strlist *l, const char *s)
@@ -99,17 +102,32 @@ static void add_parents(struct fw_machine *m, const char *rel)
 	}
 }
 
-void fw_machine_add_file(struct fw_machine *m, const char *rel, uint8_t *data_taken, size_t len)
+static void free_file(void *v);
+
+static void add_file(struct fw_machine *m, const char *rel, uint8_t *data, size_t len, bool in_place)
 {
 	struct machine_file *f = fw_xcalloc(1, sizeof(*f));
-	f->data = data_taken;
+	f->data = data;
 	f->len = len;
-	struct machine_file *old = fw_strmap_put(&m->files, rel, f);
-	if (old) {
-		free(old->data);
-		free(old);
-	}
+	f->in_place = in_place;
+	free_file(fw_strmap_put(&m->files, rel, f));
 	add_parents(m, rel);
+}
+
+void fw_machine_add_file(struct fw_machine *m, const char *rel, uint8_t *data_taken, size_t len)
+{
+	add_file(m, rel, data_taken, len, false);
+}
+
+void fw_machine_add_file_in_place(struct fw_machine *m, const char *rel, const uint8_t *data, size_t len)
+{
+	add_file(m, rel, (uint8_t *)data, len, true); /* never written through: fw_machine_read gives const bytes */
+}
+
+void fw_machine_keep_archive(struct fw_machine *m, struct fw_file *taken)
+{
+	m->archive = *taken;
+	memset(taken, 0, sizeof(*taken));
 }
 
 void fw_machine_add_link(struct fw_machine *m, const char *rel, const char *target)
@@ -124,21 +142,31 @@ void fw_machine_add_node(struct fw_machine *m, const char *rel)
 	add_parents(m, rel);
 }
 
+/* the stored text, freed unless it is the snapshot file's */
+static void drop_manifest_src(struct fw_machine *m)
+{
+	if (!m->manifest_src_in_place)
+		free(m->manifest_src);
+	m->manifest_src = NULL;
+	m->manifest_src_in_place = false;
+}
+
 void fw_machine_set_manifest(struct fw_machine *m, json_t *doc_taken)
 {
 	json_decref(m->manifest_doc);
 	free(m->manifest);
-	free(m->manifest_src);
+	drop_manifest_src(m);
 	free(m->created);
 	m->manifest_doc = doc_taken;
 	m->manifest = m->manifest_src = m->created = NULL;
 }
 
-void fw_machine_set_manifest_text(struct fw_machine *m, char *text_taken, size_t len, const char *created)
+void fw_machine_set_manifest_text(struct fw_machine *m, const char *text, size_t len, bool in_place, const char *created)
 {
 	fw_machine_set_manifest(m, NULL);
-	m->manifest_src = text_taken;
+	m->manifest_src = (char *)text; /* only read, never written */
 	m->manifest_src_len = len;
+	m->manifest_src_in_place = in_place;
 	m->created = created ? fw_xstrdup(created) : NULL;
 }
 
@@ -154,8 +182,7 @@ const json_t *fw_machine_manifest(const struct fw_machine *m)
 	struct fw_machine *w = (struct fw_machine *)m; /* parsed once, on demand */
 	if (!w->manifest_doc && w->manifest_src) {
 		w->manifest_doc = json_loadb(w->manifest_src, w->manifest_src_len, 0, NULL);
-		free(w->manifest_src);
-		w->manifest_src = NULL;
+		drop_manifest_src(w);
 	}
 	return w->manifest_doc;
 }
@@ -180,19 +207,13 @@ const char *fw_machine_path(const struct fw_machine *m)
 
 bool fw_machine_open(const char *path, struct fw_machine **out, struct fw_error *err)
 {
-	return fw_machine_open_watched(path, NULL, out, err);
-}
-
-bool fw_machine_open_watched(const char *path, const struct fw_machine_watch *watch, struct fw_machine **out,
-			     struct fw_error *err)
-{
 	struct stat st;
 	if (strcmp(path, "-") == 0)
-		return fw_snapshot_load_watched(path, watch, out, err);
+		return fw_snapshot_load(path, out, err);
 	if (stat(path, &st) != 0)
 		return fw_error_errno(err, "%s: cannot open", path);
 	if (!S_ISDIR(st.st_mode))
-		return fw_snapshot_load_watched(path, watch, out, err);
+		return fw_snapshot_load(path, out, err);
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return fw_error_errno(err, "%s: cannot open the folder", path);
@@ -206,7 +227,8 @@ static void free_file(void *v)
 {
 	struct machine_file *f = v;
 	if (f) {
-		free(f->data);
+		if (!f->in_place)
+			free(f->data);
 		free(f);
 	}
 }
@@ -227,7 +249,8 @@ void fw_machine_close(struct fw_machine *m)
 	if (m->root_fd >= 0)
 		close(m->root_fd);
 	free(m->manifest);
-	free(m->manifest_src);
+	drop_manifest_src(m);
+	fw_file_close(&m->archive); /* after everything read in place from it */
 	free(m->created);
 	json_decref(m->manifest_doc);
 	free(m->path);

@@ -38,18 +38,6 @@ void fw_strlist_free(struct fw_strlist *l);
 
 /* A folder (live root or sysroot) or a snapshot file. */
 bool fw_machine_open(const char *path, struct fw_machine **out, struct fw_error *err);
-/* One member watched for while a snapshot loads, so that work it names can start before the rest
- * is read (the forms an --image-ref capture names are read from the cache meanwhile): seen(ctx,
- * bytes, len) is called when the member files/REL has been read, on the loading thread; the bytes
- * may be replaced by a later member of the same name, so they are valid only during the call. */
-struct fw_machine_watch {
-	const char *rel;
-	void (*seen)(void *ctx, const uint8_t *p, size_t n);
-	void *ctx;
-};
-/* fw_machine_open, telling `watch` (NULL: none) of its member; a folder is not watched. */
-bool fw_machine_open_watched(const char *path, const struct fw_machine_watch *watch, struct fw_machine **out,
-			     struct fw_error *err);
 void fw_machine_close(struct fw_machine *m);
 enum fw_machine_kind fw_machine_kind(const struct fw_machine *m);
 const char *fw_machine_path(const struct fw_machine *m);
@@ -91,16 +79,19 @@ const char *fw_machine_created(const struct fw_machine *m);
  * as "taken" are owned by the machine afterwards. */
 struct fw_machine *fw_machine_new_snapshot(const char *path);
 void fw_machine_add_file(struct fw_machine *m, const char *rel, uint8_t *data_taken, size_t len);
+/* A member read in place from the snapshot's file, which the machine keeps (fw_machine_keep_archive). */
+void fw_machine_add_file_in_place(struct fw_machine *m, const char *rel, const uint8_t *data, size_t len);
+struct fw_file;
+void fw_machine_keep_archive(struct fw_machine *m, struct fw_file *taken);
 void fw_machine_add_link(struct fw_machine *m, const char *rel, const char *target);
 void fw_machine_add_node(struct fw_machine *m, const char *rel); /* exists, not a regular file (dev/sev) */
 void fw_machine_set_manifest(struct fw_machine *m, struct json_t *doc_taken);
 /* The manifest as stored, certainly a JSON object (fw_json_skim_object), and its "created" string
- * (NULL: none): the whole document is parsed when a command asks for it. */
-void fw_machine_set_manifest_text(struct fw_machine *m, char *text_taken, size_t len, const char *created);
+ * (NULL: none): the whole document is parsed when a command asks for it. The text is taken
+ * (malloc'd), or in_place: bytes of the snapshot's file, which the machine keeps. */
+void fw_machine_set_manifest_text(struct fw_machine *m, const char *text, size_t len, bool in_place, const char *created);
 /* Loader of snapshot archives, implemented in snapshot.c. */
 bool fw_snapshot_load(const char *path, struct fw_machine **out, struct fw_error *err);
-bool fw_snapshot_load_watched(const char *path, const struct fw_machine_watch *watch, struct fw_machine **out,
-			      struct fw_error *err);
 /* The same over bytes in memory (fuzzing); members are copied, `name` names it in messages. */
 bool fw_snapshot_load_buffer(const uint8_t *p, size_t n, const char *name, struct fw_machine **out,
 			     struct fw_error *err);

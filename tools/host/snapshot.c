@@ -923,38 +923,36 @@ static bool gunzip_member(const uint8_t *in, size_t len, uint64_t member_cap, ui
 }
 
 static bool load_buffer(const uint8_t *bytes, size_t n, const char *path, uint64_t max_total,
-			const struct fw_machine_watch *watch, struct fw_machine **out, struct fw_error *err_out);
+			bool in_place, struct fw_machine **out, struct fw_error *err_out);
 
-bool fw_snapshot_load_watched(const char *path, const struct fw_machine_watch *watch, struct fw_machine **out,
-			      struct fw_error *err)
+bool fw_snapshot_load(const char *path, struct fw_machine **out, struct fw_error *err)
 {
 	struct fw_file f;
 	if (!fw_file_open(path, &f, err))
 		return false;
-	bool ok = load_buffer(f.data, f.len, path, FW_SNAPSHOT_MAX_TOTAL, watch, out, err);
+	/* the members are read in place: the machine keeps the file */
+	bool ok = load_buffer(f.data, f.len, path, FW_SNAPSHOT_MAX_TOTAL, true, out, err);
+	if (ok)
+		fw_machine_keep_archive(*out, &f);
 	fw_file_close(&f);
 	return ok;
-}
-
-bool fw_snapshot_load(const char *path, struct fw_machine **out, struct fw_error *err)
-{
-	return fw_snapshot_load_watched(path, NULL, out, err);
 }
 
 bool fw_snapshot_load_buffer(const uint8_t *bytes, size_t n, const char *path, struct fw_machine **out,
 			     struct fw_error *err_out)
 {
-	return load_buffer(bytes, n, path, FW_SNAPSHOT_MAX_TOTAL, NULL, out, err_out);
+	return load_buffer(bytes, n, path, FW_SNAPSHOT_MAX_TOTAL, false, out, err_out);
 }
 
 bool fw_snapshot_load_buffer_capped(const uint8_t *bytes, size_t n, const char *path, uint64_t max_total,
 				    struct fw_machine **out, struct fw_error *err_out)
 {
-	return load_buffer(bytes, n, path, max_total, NULL, out, err_out);
+	return load_buffer(bytes, n, path, max_total, false, out, err_out);
 }
 
+/* in_place: the members are left in `bytes`, which the caller hands to the machine when it is made */
 static bool load_buffer(const uint8_t *bytes, size_t n, const char *path, uint64_t max_total,
-			const struct fw_machine_watch *watch, struct fw_machine **out, struct fw_error *err_out)
+			bool in_place, struct fw_machine **out, struct fw_error *err_out)
 {
 	const struct budget budget = snapshot_budget();
 	if (max_total > budget.bytes)
@@ -968,11 +966,13 @@ static bool load_buffer(const uint8_t *bytes, size_t n, const char *path, uint64
 	struct fw_tar_reader r;
 	fw_tar_reader_init(&r, &v, &lim);
 	r.name = path; /* out of memory names the member and the snapshot */
+	r.in_place = in_place;
 	struct fw_tar_entry e;
 	struct fw_machine *m = fw_machine_new_snapshot(path);
 	/* the manifest: its links and device nodes now, the whole document when a command asks */
 	json_t *manifest = NULL, *links = NULL, *nodes = NULL, *created = NULL;
-	char *manifest_text = NULL; /* taken from the reader */
+	const char *manifest_text = NULL; /* in place, or manifest_owned: taken from the reader */
+	uint8_t *manifest_owned = NULL;
 	size_t manifest_len = 0;
 	bool have_manifest = false;
 	uint64_t total = 0, inflated = 0;
@@ -996,7 +996,8 @@ static bool load_buffer(const uint8_t *bytes, size_t n, const char *path, uint64
 				for (int k = 0; k < 4; k++)
 					*vals[k] = sp[k].value_len ? json_loadb(text + sp[k].value, sp[k].value_len, JSON_DECODE_ANY, NULL)
 								   : NULL;
-				manifest_text = (char *)fw_tar_take_data(&r);
+				manifest_owned = fw_tar_take_data(&r);
+				manifest_text = text;
 				manifest_len = e.data.len;
 			} else {
 				json_error_t je;
@@ -1047,9 +1048,10 @@ static bool load_buffer(const uint8_t *bytes, size_t n, const char *path, uint64
 		} else {
 			total += e.data.len;
 			uint8_t *data = fw_tar_take_data(&r);
-			fw_machine_add_file(m, rel, data, e.data.len);
-			if (watch && strcmp(rel, watch->rel) == 0 && total <= max_total)
-				watch->seen(watch->ctx, data, e.data.len);
+			if (data)
+				fw_machine_add_file(m, rel, data, e.data.len);
+			else
+				fw_machine_add_file_in_place(m, rel, e.data.p, e.data.len);
 		}
 		if (total > max_total) {
 			ok = fw_error_set(err, FW_E_LIMIT, "%s: member %s at 0x%llx: members add up to more than %llu bytes",
@@ -1085,10 +1087,10 @@ static bool load_buffer(const uint8_t *bytes, size_t n, const char *path, uint64
 		if (manifest)
 			fw_machine_set_manifest(m, json_incref(manifest));
 		else
-			fw_machine_set_manifest_text(m, manifest_text, manifest_len, json_string_value(created));
-		manifest_text = NULL;
+			fw_machine_set_manifest_text(m, manifest_text, manifest_len, !manifest_owned, json_string_value(created));
+		manifest_owned = NULL;
 	}
-	free(manifest_text);
+	free(manifest_owned);
 	json_decref(manifest);
 	json_decref(links);
 	json_decref(nodes);

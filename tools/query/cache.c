@@ -1028,18 +1028,6 @@ static bool idx_verified(const struct idx_line *l, const uint8_t key[FW_CACHE_KE
 	return idx_mac(key, l->sha, l->size, l->mtime, l->ino, l->path, want) && CRYPTO_memcmp(want, l->mac, 64) == 0;
 }
 
-/* The next line of p[*at..n): its start and length; false at the end. */
-static bool next_line(const char *p, size_t n, size_t *at, const char **line, size_t *len)
-{
-	if (*at >= n)
-		return false;
-	const char *nl = memchr(p + *at, '\n', n - *at);
-	*line = p + *at;
-	*len = nl ? (size_t)(nl - *line) : n - *at;
-	*at += *len + 1;
-	return true;
-}
-
 /* The hash remembered for `key` (a path) when the file it names still has the size, mtime and inode
  * of `st`, from a line whose MAC verifies. The index is read only when it is the user's own and at
  * most FW_CACHE_MAX_INDEX bytes (longer: not read, and rebuilt when a line is next remembered); a
@@ -1059,7 +1047,7 @@ static bool idx_lookup(const struct fw_cache *c, const char *key, const struct s
 		struct idx_line *l = fw_xmalloc(sizeof(*l));
 		const char *line;
 		size_t at = 0, len;
-		while (!found && next_line((const char *)data, n, &at, &line, &len))
+		while (!found && fw_next_line((const char *)data, n, &at, &line, &len))
 			found = idx_parse(line, len, l) && strcmp(l->path, key) == 0 &&
 				l->size == (unsigned long long)st->st_size && l->mtime == mtime_ns(st) &&
 				l->ino == (unsigned long long)st->st_ino && idx_verified(l, k);
@@ -1100,7 +1088,7 @@ static void idx_rebuild(const struct fw_cache *c, int dfd, const uint8_t key[FW_
 		struct idx_line *l = fw_xmalloc(sizeof(*l));
 		const char *p;
 		size_t at = 0, len, cap = 0;
-		while (next_line((const char *)data, n, &at, &p, &len))
+		while (fw_next_line((const char *)data, n, &at, &p, &len))
 			if (idx_parse(p, len, l) && idx_verified(l, key)) {
 				if (nkept == cap) {
 					cap = cap ? cap * 2 : 64;
@@ -1262,7 +1250,7 @@ static bool names_recall(void *ctx, const char *db, uint16_t vendor, uint16_t de
 	const size_t dblen = strlen(db), at_db = 10 + 64 + 1; /* "VVVV DDDD " HMAC ' ' */
 	const char *line;
 	size_t at = 0, ll;
-	while (next_line(n->text, n->len, &at, &line, &ll)) {
+	while (fw_next_line(n->text, n->len, &at, &line, &ll)) {
 		if (ll < at_db + dblen + 1 || memcmp(line, head, 10) != 0 || !hex_run(line + 10, 64) ||
 		    line[74] != ' ' || memcmp(line + at_db, db, dblen) != 0 || line[at_db + dblen] != '\t')
 			continue;

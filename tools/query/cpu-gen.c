@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parsers/view.h"
+
 /* AMD's model ranges per family (processor programming references and revision guides):
  * 17h 00-2Fh Zen/Zen+, 30h-AFh Zen 2; 19h 00-0Fh Milan, 20h-2Fh Vermeer, 40h-5Fh Rembrandt and
  * Cezanne (Zen 3), 10h-1Fh Genoa and Storm Peak, 60h-7Fh Raphael and Phoenix, A0h-AFh Bergamo
@@ -31,17 +33,22 @@ const char *fw_cpu_gen_name(unsigned family, unsigned model)
 bool fw_cpu_read(struct fw_machine *m, uint32_t minimum, struct fw_cpu_gen *out)
 {
 	memset(out, 0, sizeof(*out));
-	char *text = m ? fw_machine_read_text(m, "proc/cpuinfo") : NULL;
-	if (!text)
+	struct fw_blob b;
+	if (!m || !fw_machine_read(m, "proc/cpuinfo", &b, NULL))
 		return false;
+	/* read in place, to its first NUL (a machine of 256 CPUs has some 7,000 lines: no copy of them) */
+	const char *text = (const char *)b.data;
+	size_t n = strnlen(text, b.len), at = 0, len;
+	const char *l;
 	bool have_model = false, first = true;
-	for (char *l = text; *l;) {
-		size_t n = strcspn(l, "\n");
-		char line[256]; /* a copy, not snprintf: a machine of 256 CPUs has some 7,000 lines */
-		size_t c = n < 255 ? n : 255;
+	while (fw_next_line(text, n, &at, &l, &len)) {
+		char line[256];
+		size_t c = len < 255 ? len : 255;
 		memcpy(line, l, c);
 		line[c] = '\0';
-		l += n + (l[n] ? 1 : 0);
+		for (char *p = line; *p; p++) /* as fw_machine_read_text: control characters are spaces */
+			if ((unsigned char)*p < 0x20 && *p != '\t')
+				*p = ' ';
 		char *colon = strchr(line, ':');
 		if (!colon)
 			continue;
@@ -78,7 +85,6 @@ bool fw_cpu_read(struct fw_machine *m, uint32_t minimum, struct fw_cpu_gen *out)
 		}
 #undef KEY
 	}
-	free(text);
 	if (out->known && have_model)
 		out->gen = fw_cpu_gen_name(out->family, out->model);
 	return out->known;

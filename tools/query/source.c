@@ -77,134 +77,23 @@ static void image_bytes_of_hii(struct fw_source *src)
 	src->image_len = f->len;
 }
 
-/* The forms of the image with this SHA-256 from the cache into *hii and *cached (the entry they
- * point into); false on a miss. Touches nothing else: it also runs beside a snapshot's loading. */
-static bool cached_forms(const struct fw_source_options *opt, const char *sha, struct fw_hii_input *hii,
-			 struct fw_cache_entry *cached)
+/* The forms and version facts of the image with this SHA-256 and size from the cache; false on a miss. */
+static bool forms_from_cache(struct fw_source *src, const char *sha, uint64_t size, const char *name)
 {
 	char why[256];
-	struct fw_hii_options ho;
-	memset(&ho, 0, sizeof(ho));
-	ho.lang = opt->lang;
-	memset(hii, 0, sizeof(*hii));
-	fw_hii_db_init(&hii->db, &ho);
-	if (!fw_cache_load_hii(opt->cache, sha, cached, &hii->db, why, sizeof(why))) {
-		fw_hii_close(hii);
+	struct fw_hii_options ho = hii_options(src);
+	memset(&src->hii, 0, sizeof(src->hii));
+	fw_hii_db_init(&src->hii.db, &ho);
+	if (!fw_cache_load_hii(src->opt.cache, sha, &src->cached, &src->hii.db, why, sizeof(why))) {
+		fw_hii_close(&src->hii);
 		return false;
 	}
-	hii->how = "modules of the firmware tree (from the cache)";
-	return true;
-}
-
-/* The source's forms are now these, read from the cache for the image with this SHA-256, size and name. */
-static void forms_are_cached(struct fw_source *src, const char *sha, uint64_t size, const char *name)
-{
+	src->hii.how = "modules of the firmware tree (from the cache)";
 	src->have_hii = src->from_cache = true;
 	src->image_len = (size_t)size;
 	snprintf(src->image_sha256, sizeof(src->image_sha256), "%s", sha);
 	if (!src->image_name)
 		src->image_name = fw_xstrdup(name);
-}
-
-/* The forms and version facts of the image with this SHA-256 and size from the cache; false on a miss. */
-static bool forms_from_cache(struct fw_source *src, const char *sha, uint64_t size, const char *name)
-{
-	if (!cached_forms(&src->opt, sha, &src->hii, &src->cached))
-		return false;
-	forms_are_cached(src, sha, size, name);
-	return true;
-}
-
-/* ---- the forms an --image-ref snapshot names, read from the cache while the snapshot loads ----
- * fwlens/image-ref.json is among a snapshot's first members (capture writes them sorted), so a
- * second thread decodes the cached forms while the main one reads the other thousand members and
- * the host's facts. The result is used only if the snapshot, once read whole, names the same image. */
-struct forms_ahead {
-	struct fw_source_options opt;
-	char sha[FW_SHA256_HEX_LEN];
-	uint64_t size;
-	char *name;
-	pthread_t thread;
-	bool ok;
-	/* the source's own: decoded in place (strings decoded later point into the db's arena), and
-	 * left alone by the main thread until the join */
-	struct fw_hii_input *hii;
-	struct fw_cache_entry *cached;
-};
-
-/* An image-ref.json: the image's SHA-256 (64 hex digits), size and name; false when it names none. */
-static bool image_ref_parse(const uint8_t *p, size_t n, char sha[FW_SHA256_HEX_LEN], uint64_t *size, char **name)
-{
-	json_t *doc = n <= 4096 ? json_loadb((const char *)p, n, 0, NULL) : NULL;
-	const char *s = json_string_value(json_object_get(doc, "sha256"));
-	const char *nm = json_string_value(json_object_get(doc, "name"));
-	json_int_t sz = json_integer_value(json_object_get(doc, "size"));
-	bool ok = s && strlen(s) == 64 && nm && sz > 0;
-	if (ok) {
-		snprintf(sha, FW_SHA256_HEX_LEN, "%s", s);
-		*size = (uint64_t)sz;
-		*name = fw_xstrdup(nm);
-	}
-	json_decref(doc);
-	return ok;
-}
-
-static void *forms_ahead_run(void *arg)
-{
-	struct forms_ahead *a = arg;
-	a->ok = cached_forms(&a->opt, a->sha, a->hii, a->cached);
-	return NULL;
-}
-
-/* The loader has read fwlens/image-ref.json: start reading the forms it names (the first such member only). */
-static void image_ref_seen(void *ctx, const uint8_t *p, size_t n)
-{
-	struct fw_source *src = ctx;
-	if (src->ahead)
-		return;
-	struct forms_ahead *a = fw_xcalloc(1, sizeof(*a));
-	a->opt = src->opt;
-	a->hii = &src->hii;
-	a->cached = &src->cached;
-	if (!image_ref_parse(p, n, a->sha, &a->size, &a->name) || pthread_create(&a->thread, NULL, forms_ahead_run, a) != 0) {
-		free(a->name);
-		free(a);
-		return;
-	}
-	src->ahead = a;
-}
-
-/* The forms read ahead, their thread ended, taken from the source (NULL: none were). */
-static struct forms_ahead *forms_ahead_take(struct fw_source *src)
-{
-	struct forms_ahead *a = src->ahead;
-	src->ahead = NULL;
-	if (a)
-		pthread_join(a->thread, NULL);
-	return a;
-}
-
-static void forms_ahead_free(struct forms_ahead *a)
-{
-	if (!a)
-		return;
-	if (a->ok) { /* read, not used */
-		fw_hii_close(a->hii);
-		fw_cache_entry_free(a->cached);
-		memset(a->hii, 0, sizeof(*a->hii));
-	}
-	free(a->name);
-	free(a);
-}
-
-/* The forms read ahead become the source's when they are of the image the snapshot names. */
-static bool forms_ahead_use(struct fw_source *src, struct forms_ahead *a, const char *sha, uint64_t size,
-			    const char *name)
-{
-	if (!a || !a->ok || strcmp(a->sha, sha) != 0 || a->size != size || strcmp(a->name, name) != 0)
-		return false;
-	a->ok = false; /* the source's forms now */
-	forms_are_cached(src, sha, size, name);
 	return true;
 }
 
@@ -273,27 +162,27 @@ static void inventory_then_release(void *ctx, struct fw_firmware *fw)
 	fw_file_drop_resident(&fw->file);
 }
 
-/* A snapshot captured with --image-ref names its image by SHA-256, size and name: the forms read
- * ahead (`ahead`, taken), the cache, or the file with that hash in --image-dir. */
-static bool open_image_ref(struct fw_source *src, struct forms_ahead *ahead, struct fw_error *err)
+/* A snapshot captured with --image-ref names its image by SHA-256, size and name: the cache, or
+ * the file with that hash in --image-dir. */
+static bool open_image_ref(struct fw_source *src, struct fw_error *err)
 {
 	struct fw_blob b;
-	char want[FW_SHA256_HEX_LEN];
-	uint64_t size;
-	char *name;
-	if (!fw_machine_read(src->machine, "fwlens/image-ref.json", &b, NULL)) {
-		forms_ahead_free(ahead);
+	if (!fw_machine_read(src->machine, "fwlens/image-ref.json", &b, NULL))
 		return false;
-	}
-	if (!image_ref_parse(b.data, b.len, want, &size, &name)) {
+	json_t *doc = b.len <= 4096 ? json_loadb((const char *)b.data, b.len, 0, NULL) : NULL;
+	const char *sha = json_string_value(json_object_get(doc, "sha256"));
+	const char *name = json_string_value(json_object_get(doc, "name"));
+	json_int_t size = json_integer_value(json_object_get(doc, "size"));
+	if (!sha || strlen(sha) != 64 || !name || size <= 0) {
 		fw_source_warn(src, "fwlens/image-ref.json in %s does not name an image (sha256, size, name)", src->path);
-		forms_ahead_free(ahead);
+		json_decref(doc);
 		return false;
 	}
-	src->image_name = name;
-	bool used = forms_ahead_use(src, ahead, want, size, name);
-	forms_ahead_free(ahead);
-	if (used || forms_from_cache(src, want, size, name))
+	char want[FW_SHA256_HEX_LEN];
+	snprintf(want, sizeof(want), "%s", sha);
+	src->image_name = fw_xstrdup(name);
+	json_decref(doc);
+	if (forms_from_cache(src, want, (uint64_t)size, name))
 		return true;
 	if (!src->opt.image_dir) {
 		fw_source_warn(src, "%s names its BIOS image %s (sha256 %s) without its bytes: give --image-dir DIR", src->path,
@@ -315,14 +204,10 @@ static bool open_image_ref(struct fw_source *src, struct forms_ahead *ahead, str
 static bool open_forms(struct fw_source *src, struct fw_error *err)
 {
 	struct fw_hii_options ho = hii_options(src);
-	struct forms_ahead *ahead = forms_ahead_take(src);
-	if (src->opt.image) {
-		forms_ahead_free(ahead);
+	if (src->opt.image)
 		return open_image_file(src, src->opt.image, "--image: ", err);
-	}
 	struct fw_blob blob;
 	if (src->kind == FW_SOURCE_MACHINE && snapshot_image(src, &blob)) {
-		forms_ahead_free(ahead); /* an image stored whole comes first */
 		char sha[FW_SHA256_HEX_LEN] = "";
 		bool cache = src->opt.cache && src->opt.cache->dir;
 		if (cache) {
@@ -347,9 +232,7 @@ static bool open_forms(struct fw_source *src, struct fw_error *err)
 		return true;
 	}
 	if (src->kind == FW_SOURCE_MACHINE)
-		open_image_ref(src, ahead, err);
-	else
-		forms_ahead_free(ahead);
+		open_image_ref(src, err);
 	return true;
 }
 
@@ -569,19 +452,14 @@ bool fw_source_open(const char *path, const struct fw_source_options *o, struct 
 		src->list.current_source = fw_arena_strdup(&src->list.arena, fw_source_current_text(src));
 		return true;
 	case FW_INPUT_MACHINE_ROOT:
-	case FW_INPUT_SNAPSHOT: {
+	case FW_INPUT_SNAPSHOT:
 		src->kind = FW_SOURCE_MACHINE;
-		/* the forms an --image-ref names are read from the cache while the snapshot loads */
-		const struct fw_machine_watch watch = {"fwlens/image-ref.json", image_ref_seen, src};
-		bool ahead = kind == FW_INPUT_SNAPSHOT && !src->opt.image && src->opt.cache && src->opt.cache->dir &&
-			     fw_prefetch_threads(FW_PREFETCH_MIN_INPUT) > 1;
-		if (!fw_machine_open_watched(path, ahead ? &watch : NULL, &src->machine, err) || !(src->have_host = fw_host_load(src->machine, &src->host, err)) ||
+		if (!fw_machine_open(path, &src->machine, err) || !(src->have_host = fw_host_load(src->machine, &src->host, err)) ||
 		    !open_forms(src, err) || (src->opt.vars && !vars_given(src, err))) {
 			fw_source_close(src);
 			return false;
 		}
 		return true;
-	}
 	case FW_INPUT_FOLDER:
 		fw_error_set(err, FW_E_UNSUPPORTED, "%s: a folder that is not laid out like a Linux root (no sys/ or proc/)",
 			     path);
@@ -1158,7 +1036,6 @@ bool fw_source_open_pair(const char *const paths[2], const struct fw_source_opti
 
 void fw_source_close(struct fw_source *src)
 {
-	forms_ahead_free(forms_ahead_take(src)); /* the machine failed to load: its thread still ends first */
 	if (src->acpi)
 		fw_acpi_set_free(src->acpi);
 	if (src->have_list)

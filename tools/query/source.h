@@ -70,7 +70,6 @@ struct fw_source {
 	char image_sha256[FW_SHA256_HEX_LEN]; /* "" until known: the cache key, or hashed on first use */
 	bool from_cache;        /* forms and image version facts read from the cache */
 	struct fw_cache_entry cached;
-	struct forms_ahead *ahead; /* forms an --image-ref names, read from the cache while the snapshot loads */
 	bool have_hii;
 	struct fw_hii_input hii;
 	/* variables: the machine's efivars, or the firmware's NVRAM stores */
