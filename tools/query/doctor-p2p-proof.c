@@ -15,7 +15,7 @@
 #define FASTER 1.05 /* enabled must beat disabled by this factor to count as faster */
 
 struct proof_set {
-	struct fw_p2p_proof files[FILES_MAX];
+	struct fw_p2p_proof *files[FILES_MAX]; /* each some 10 KiB: made only for the files there are */
 	size_t n;
 	const struct fw_p2p_proof *gpu_list; /* nvidia-smi's index -> address, for topo files */
 };
@@ -25,11 +25,13 @@ static void load_all(const struct fw_doctor_ctx *ctx, struct fw_check_result *r,
 	struct fw_error err;
 	for (size_t i = 0; i < ctx->src.np2p_evidence && s->n < FILES_MAX; i++) {
 		fw_error_clear(&err);
-		if (fw_p2p_load(ctx->src.p2p_evidence[i], &s->files[s->n], &err))
-			s->n++;
-		else {
+		struct fw_p2p_proof *f = fw_xcalloc(1, sizeof(*f));
+		if (fw_p2p_load(ctx->src.p2p_evidence[i], f, &err)) {
+			s->files[s->n++] = f;
+		} else {
 			fw_check_evidence(r, FW_EVIDENCE_ABSENT, ctx->src.p2p_evidence[i], "not read: %s", err.msg);
-			fw_p2p_free(&s->files[s->n]);
+			fw_p2p_free(f);
+			free(f);
 		}
 	}
 	struct fw_strlist names = {0};
@@ -44,19 +46,21 @@ static void load_all(const struct fw_doctor_ctx *ctx, struct fw_check_result *r,
 			char *text = fw_xmalloc(b.len + 1);
 			memcpy(text, b.data, b.len);
 			text[b.len] = '\0';
-			if (fw_p2p_parse(rel, text, b.len, &s->files[s->n], &err))
-				s->n++;
-			else {
+			struct fw_p2p_proof *f = fw_xcalloc(1, sizeof(*f));
+			if (fw_p2p_parse(rel, text, b.len, f, &err)) {
+				s->files[s->n++] = f;
+			} else {
 				fw_check_evidence(r, FW_EVIDENCE_ABSENT, rel, "not read: %s", err.msg);
-				fw_p2p_free(&s->files[s->n]);
+				fw_p2p_free(f);
+				free(f);
 			}
 			free(text);
 		}
 		fw_strlist_free(&names);
 	}
 	for (size_t i = 0; i < s->n && !s->gpu_list; i++)
-		if (s->files[i].kind == FW_P2P_GPU_LIST)
-			s->gpu_list = &s->files[i];
+		if (s->files[i]->kind == FW_P2P_GPU_LIST)
+			s->gpu_list = s->files[i];
 }
 
 /* "GPU1 (0000:24:00.0)": the address the file gives, nvidia-smi's list for topo files, the host's
@@ -116,7 +120,7 @@ void fw_check_p2p_proof(const struct fw_doctor_ctx *ctx, struct fw_check_result 
 	char not_ok[1024] = "", slow[1024] = "", no_access[1024] = "", nccl[1024] = "", addr_note[256] = "";
 	bool nccl_no_p2p = false, nccl_p2p = false;
 	for (size_t fi = 0; fi < s->n; fi++) {
-		const struct fw_p2p_proof *f = &s->files[fi];
+		const struct fw_p2p_proof *f = s->files[fi];
 		char from[300], a[96], b[96];
 		if (f->kind == FW_P2P_TOPO_P2P || f->kind == FW_P2P_TOPO_MATRIX) {
 			if (!s->gpu_list && !f->bdf[0][0])
@@ -203,8 +207,10 @@ void fw_check_p2p_proof(const struct fw_doctor_ctx *ctx, struct fw_check_result 
 	if (addr_note[0])
 		fw_check_evidence(r, FW_EVIDENCE_ABSENT, "nvidia-smi topo", "%s", addr_note);
 	size_t files = s->n;
-	for (size_t i = 0; i < s->n; i++)
-		fw_p2p_free(&s->files[i]);
+	for (size_t i = 0; i < s->n; i++) {
+		fw_p2p_free(s->files[i]);
+		free(s->files[i]);
+	}
 	free(s);
 	if (!files) {
 		fw_check_skip(r, FW_P2P_CAPTURE_DIR, "No P2P evidence: give --p2p-evidence FILE (saved output of nvidia-smi "
