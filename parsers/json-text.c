@@ -7,9 +7,11 @@
 #include "error.h"
 #include "utf8.h"
 
-/* jansson's own constructors, which refuse strings that are not UTF-8 */
+/* jansson's own constructors and setters, which refuse strings and keys that are not UTF-8 */
 #undef json_string
 #undef json_stringn
+#undef json_object_set_new
+#undef json_object_set
 
 json_t *fw_json_stringn(const char *s, size_t n)
 {
@@ -49,13 +51,11 @@ static json_t *hex_of(const json_t *v)
 	return j;
 }
 
-/* Replace the string's bytes by their valid form: each invalid sequence one U+FFFD, and a NUL
- * byte (json_stringn keeps them) stays a NUL, which JSON writes as \u0000. */
-static void make_valid(json_t *v)
+/* p[0..n) made valid into out (room for 3n bytes): each invalid byte one U+FFFD; a NUL byte (json_stringn
+ * keeps them) stays a NUL, which JSON writes as \u0000. The length written. */
+static size_t utf8_clean(const unsigned char *p, size_t n, char *out)
 {
-	const unsigned char *p = (const unsigned char *)json_string_value(v);
-	size_t n = json_string_length(v), o = 0;
-	char *out = fw_xmalloc(3 * n + 1);
+	size_t o = 0;
 	for (size_t i = 0; i < n;) {
 		uint32_t cp;
 		size_t k = fw_utf8_seq(p + i, n - i, &cp);
@@ -69,8 +69,29 @@ static void make_valid(json_t *v)
 		o += k;
 		i += k;
 	}
+	return o;
+}
+
+/* Replace the string's bytes by their valid form (utf8_clean). */
+static void make_valid(json_t *v)
+{
+	size_t n = json_string_length(v);
+	char *out = fw_xmalloc(3 * n + 1);
+	size_t o = utf8_clean((const unsigned char *)json_string_value(v), n, out);
 	json_string_setn_nocheck(v, out, o);
 	free(out);
+}
+
+int fw_json_object_set_new(json_t *o, const char *key, json_t *v)
+{
+	size_t n = key ? strlen(key) : 0;
+	if (!key || fw_utf8_valid(key, n))
+		return json_object_set_new(o, key, v);
+	char *valid = fw_xmalloc(3 * n + 1);
+	valid[utf8_clean((const unsigned char *)key, n, valid)] = '\0';
+	int rc = json_object_set_new(o, valid, v);
+	free(valid);
+	return rc;
 }
 
 /* The NAME_hex array for an array with strings that are not UTF-8, or NULL when all are. */
@@ -424,7 +445,7 @@ static bool jw_key(struct fw_json_writer *w, const char *k, size_t klen)
 		jw_put(w, q, klen + 2 + sep);
 		return true;
 	}
-	if (!jw_string(w, k, klen, false, NULL))
+	if (!jw_string(w, k, klen, true, NULL)) /* a key that is not UTF-8: U+FFFD, as it is set in a tree */
 		return false;
 	jw_put(w, ": ", sep);
 	return true;

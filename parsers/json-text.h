@@ -22,14 +22,21 @@ json_t *fw_json_stringn(const char *s, size_t n);
 #define json_string(s) fw_json_string(s)
 #define json_stringn(s, n) fw_json_stringn(s, n)
 
+/* A member named by bytes that are not UTF-8 (a name read from firmware or a machine) is set under
+ * the name made valid, each invalid byte U+FFFD as a writer of ours writes such a key, instead of
+ * being refused (and lost) as jansson's own calls refuse it. */
+int fw_json_object_set_new(json_t *o, const char *key, json_t *v);
+#define json_object_set_new(o, k, v) fw_json_object_set_new(o, k, v)
+#define json_object_set(o, k, v) fw_json_object_set_new(o, k, json_incref(v))
+
 /* Every string of the document valid UTF-8, with NAME_hex siblings for the ones that were not
  * (in place; objects keep their member order, each NAME_hex right after NAME). */
 void fw_json_make_utf8(json_t *doc);
 /* The bytes jansson's json_dumps/json_dumpf give for the document after fw_json_make_utf8, for
  * every JSON_* dump flag, written by a writer of our own (parsers/json-text.c says why) without
  * changing the document. fw_json_dumps' string is free()d by the caller; NULL or -1 where jansson
- * fails too (a value that is no container without JSON_ENCODE_ANY, a loop), and for a key that is
- * not UTF-8. */
+ * fails too (a value that is no container without JSON_ENCODE_ANY, a loop). A key that is not UTF-8
+ * (set with jansson's _nocheck calls; fw_json_object_set_new makes none) is written with U+FFFD. */
 char *fw_json_dumps(json_t *doc, size_t flags);
 int fw_json_dumpf(json_t *doc, FILE *f, size_t flags);
 

@@ -500,3 +500,36 @@ TEST(json_emit_refuses_calls_out_of_place)
 	CHECK_EQ(w.len, 0);
 	fw_json_writer_end(&w);
 }
+
+/* A key that is not UTF-8 (a name read from firmware): set in a tree and written as it is walked,
+ * the same member, its invalid bytes U+FFFD each, not dropped (a tree) nor failing (a stream). */
+TEST(json_keys_not_utf8_kept_as_u_fffd)
+{
+	json_t *o = json_object();
+	CHECK_EQ(json_object_set_new(o, "a\xFF\xFE" "b", json_integer(1)), 0);
+	CHECK_EQ(json_object_set(o, "\xC3", json_true()), 0);
+	CHECK_EQ(json_object_size(o), 2);
+	CHECK(json_object_get(o, "a\xEF\xBF\xBD\xEF\xBF\xBD" "b") && json_object_get(o, "\xEF\xBF\xBD"));
+	char *tree = fw_json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	CHECK_STR(tree, "{\"a\xEF\xBF\xBD\xEF\xBF\xBD" "b\":1,\"\xEF\xBF\xBD\":true}");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct fw_json_writer w;
+	fw_json_writer_init(&w, f, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	struct fw_json_emit e;
+	fw_json_emit_init(&e, &w, 0);
+	fw_json_emit_object(&e);
+	fw_json_emit_key(&e, "a\xFF\xFE" "b");
+	fw_json_emit_int(&e, 1);
+	fw_json_emit_key(&e, "\xC3");
+	fw_json_emit_bool(&e, true);
+	fw_json_emit_end(&e);
+	CHECK(!e.failed);
+	CHECK_EQ(fw_json_writer_end(&w), 0);
+	fclose(f);
+	CHECK_STR(buf, tree);
+	free(buf);
+	free(tree);
+	json_decref(o);
+}
