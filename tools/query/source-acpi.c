@@ -2,10 +2,13 @@
  * (FW_ACCEPT_ACPI), and the ACPI layer builds the set from bytes, a firmware tree or the files of
  * a folder seen through callbacks (the file system here). */
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "source.h"
 #include "tools/host/machine-topo.h"
@@ -64,26 +67,53 @@ static char *confined(const struct disk *dk, const char *path, bool *outside)
 	return NULL;
 }
 
+/* A name that is no link, opened without following one: no path to resolve (a folder of tables is
+ * thousands of files, and resolving each name is a system call per component). -1 with errno ELOOP
+ * for a link, which the caller confines. */
+static int open_no_link(const char *path)
+{
+	return open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+}
+
 static bool disk_read(void *ctx, const char *path, const uint8_t **data, size_t *len, struct fw_error *err)
 {
 	struct disk *dk = ctx;
 	if (dk->open)
 		fw_file_close(&dk->file);
 	dk->open = false;
-	bool outside;
-	char *real = confined(dk, path, &outside);
-	if (outside)
-		return fw_error_set(err, FW_E_UNSUPPORTED, "a link out of the folder, not followed");
 	struct stat st;
-	/* the resolved name is read: no link is met between the check and the read */
-	if (!real || stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
+	int fd = open_no_link(path);
+	if (fd >= 0) {
+		uint8_t *bytes = NULL;
+		size_t n = 0;
+		bool over, ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+		if (!ok)
+			fw_error_set(err, FW_E_NOT_FOUND, "%s: not a regular file", path);
+		else {
+			fw_file_note_reading(path); /* named by an out-of-memory exit */
+			ok = fw_file_read_fd(fd, path, FOLDER_FILE_CAP, &bytes, &n, &over, err);
+		}
+		close(fd);
+		if (!ok)
+			return false;
+		dk->file = (struct fw_file){.data = bytes, .len = n, .path = fw_xstrdup(path)};
+	} else {
+		if (errno != ELOOP)
+			return fw_error_set(err, FW_E_NOT_FOUND, "%s: not a regular file", path);
+		bool outside;
+		char *real = confined(dk, path, &outside);
+		if (outside)
+			return fw_error_set(err, FW_E_UNSUPPORTED, "a link out of the folder, not followed");
+		/* the resolved name is read: no link is met between the check and the read */
+		if (!real || stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
+			free(real);
+			return fw_error_set(err, FW_E_NOT_FOUND, "%s: not a regular file", path);
+		}
+		bool ok = fw_file_read(real, FOLDER_FILE_CAP, &dk->file, err);
 		free(real);
-		return fw_error_set(err, FW_E_NOT_FOUND, "%s: not a regular file", path);
+		if (!ok)
+			return false;
 	}
-	bool ok = fw_file_read(real, FOLDER_FILE_CAP, &dk->file, err);
-	free(real);
-	if (!ok)
-		return false;
 	dk->open = true;
 	*data = dk->file.data;
 	*len = dk->file.len;
@@ -92,6 +122,9 @@ static bool disk_read(void *ctx, const char *path, const uint8_t **data, size_t 
 
 static bool disk_is_dir(void *ctx, const char *dir)
 {
+	struct stat st;
+	if (lstat(dir, &st) == 0 && !S_ISLNK(st.st_mode))
+		return S_ISDIR(st.st_mode);
 	bool outside;
 	char *real = confined(ctx, dir, &outside);
 	bool is = real && fw_is_directory(real);
