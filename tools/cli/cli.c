@@ -14,6 +14,7 @@
 
 #include "parsers/utf8.h"
 #include "term-escape.h"
+#include "tools/query/xml-init.h"
 
 /* --- logging --------------------------------------------------------------------------------- */
 
@@ -203,6 +204,7 @@ static void json_to_xml(xmlNodePtr parent, const char *key, json_t *v)
 
 void fw_cli_print_json_as_xml(struct fw_cli *cli, json_t *doc, const char *root_name)
 {
+	fw_xml_init();
 	fw_json_make_utf8(doc); /* NAME_hex members for strings that are not UTF-8, as in JSON */
 	xmlDocPtr x = xmlNewDoc(BAD_CAST "1.0");
 	xmlNodePtr root = xmlNewNode(NULL, BAD_CAST root_name);
@@ -353,6 +355,7 @@ static void xml_stream_element(struct xml_stream *x, xmlNodePtr el, int level, x
 
 void fw_cli_print_json_stream_as_xml(struct fw_cli *cli, const struct fw_json_stream *s, const char *root_name)
 {
+	fw_xml_init();
 	json_t *head = s->head;
 	fw_json_make_utf8(head);
 	xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");

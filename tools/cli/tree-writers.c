@@ -11,6 +11,7 @@
 #include "parsers/utf8.h"
 #include "tools/cli/tree-json.h"
 #include "tools/query/source.h"
+#include "tools/query/xml-init.h"
 
 bool fw_cli_open_firmware(struct fw_cli *cli, const char *path, unsigned flags, struct fw_firmware *fw, int *rc)
 {
@@ -212,6 +213,7 @@ static void xml_node(xmlTextWriterPtr w, const struct fw_node *n, bool crc)
 
 bool fw_tree_write_xml(FILE *f, const struct fw_tree *t, const char *kind, bool crc)
 {
+	fw_xml_init();
 	xmlOutputBufferPtr out = xmlOutputBufferCreateFile(f, NULL);
 	if (!out)
 		return false;

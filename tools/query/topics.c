@@ -14,6 +14,7 @@
 #include "parsers/file.h"
 #include "parsers/nearest.h"
 #include "user-regex.h"
+#include "xml-init.h"
 
 static const char builtin_rules[] =
 #include "rules-topics.xml.inc"
@@ -227,6 +228,7 @@ bool fw_topics_load_buffer(const char *xml, size_t len, const char *name, struct
 	memset(out, 0, sizeof(*out));
 	if (len > 16u << 20)
 		return fw_error_set(err, FW_E_LIMIT, "%s: rules file larger than 16 MiB", name);
+	fw_xml_init();
 	/* no network, no entity expansion from outside, no DTD loading */
 	xmlDocPtr doc = xmlReadMemory(xml, (int)len, name, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
 	if (!doc) {
