@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fuzz-cli.h"
+#include "parsers/error.h"
 
 #define MAX_ARGS 10
 static const char *const commands[][MAX_ARGS] = {
@@ -73,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		alen = (size_t)(sep - a);
 	}
 	int rc = fw_fuzz_command2(a, alen, b, blen, args, nargs);
-	if (rc == 2 || rc > 4)
-		abort(); /* a valid command line never gives a usage error; no exit code past 4 exists */
+	if (rc == FW_EXIT_USAGE || rc > FW_EXIT_PENDING)
+		abort(); /* a valid command line never gives a usage error; no exit code past the last exists */
 	return 0;
 }
