@@ -136,7 +136,7 @@ done
 [ "$status" = 0 ] || echo "fuzz: findings in $OUT/findings/ (logs in $OUT/*.log)" >&2
 # A finding in CI must be reproducible from CI's log alone (its build folder does not outlive it):
 # for each target that found something, the sanitizer's summary lines and each input, in
-# base64 (`base64 -d >crash; build/libfuzzer/fuzz-NAME crash` replays it).
+# base64 (`base64 -d >crash; build/fuzz/fuzz-NAME crash` replays it, or build/libfuzzer/fuzz-NAME).
 for t in $targets; do
 	rc=$(cat "$OUT/$t.rc" 2>/dev/null || echo 1)
 	found=$(ls "$OUT/findings/$t" 2>/dev/null | wc -l)
