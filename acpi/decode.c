@@ -120,6 +120,11 @@ static const struct fw_acpi_decoder decoders[] = {
 	LAYOUT("WSMT", "Windows SMM Security Mitigations Table", fw_acpi_wsmt_table),
 };
 
+const struct fw_acpi_decoder *fw_acpi_decoder_at(size_t i)
+{
+	return i < sizeof(decoders) / sizeof(decoders[0]) ? &decoders[i] : NULL;
+}
+
 const struct fw_acpi_decoder *fw_acpi_decoder_find(const char *signature)
 {
 	for (size_t i = 0; i < sizeof(decoders) / sizeof(decoders[0]); i++)

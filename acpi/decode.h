@@ -57,6 +57,8 @@ struct fw_acpi_decoder {
 /* The row for a signature (known tables without a decoder have a row too, for their name);
  * NULL for a signature nobody has described. */
 const struct fw_acpi_decoder *fw_acpi_decoder_find(const char *signature);
+/* Row i of the table of decoders, NULL past its end (to check every layout). */
+const struct fw_acpi_decoder *fw_acpi_decoder_at(size_t i);
 /* Decode one table in place: sets t->decoder and t->model (NULL when the signature has no
  * decoder or the table is truncated). */
 void fw_acpi_table_decode(struct fw_acpi_table *t, struct fw_arena *a);

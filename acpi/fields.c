@@ -377,8 +377,9 @@ const struct fw_acpi_shape *fw_acpi_listed_shape(const struct fw_acpi_table *t, 
 	return sh;
 }
 
-bool fw_acpi_show_value(const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh, const char *name,
-			const struct fw_acpi_value **v, struct fw_acpi_derived *out)
+/* The value of `name` with its derive function found (NULL: a field of the part). */
+static inline bool show_value(const struct fw_acpi_table *t, size_t part, const char *name, fw_acpi_derive_fn derive,
+		       const struct fw_acpi_value **v, struct fw_acpi_derived *out)
 {
 	*v = NULL;
 	out->u = 0;
@@ -400,15 +401,29 @@ bool fw_acpi_show_value(const struct fw_acpi_table *t, size_t part, const struct
 		out->u = !strcmp(name, "@offset") ? p->offset : !strcmp(name, "@type") ? (uint64_t)p->type : p->length;
 		return true;
 	}
-	for (size_t i = 0; i < sh->nshow; i++)
-		if (sh->show[i].derive && (sh->show[i].name == name || (sh->show[i].name[0] == name[0] && !strcmp(sh->show[i].name, name))))
-			return sh->show[i].derive(t, part, name, out);
+	if (derive)
+		return derive(t, part, name, out);
 	if (!t->doc || part >= t->doc->nparts || !(*v = fw_acpi_part_value(&t->doc->parts[part], name, &out->value)))
 		return false;
 	out->u = (*v)->u;
 	if ((*v)->field->flags & FW_FF_BITS)
 		out->bits = fw_field_bits((*v)->field);
 	return true;
+}
+
+bool fw_acpi_show_value(const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh, const char *name,
+			const struct fw_acpi_value **v, struct fw_acpi_derived *out)
+{
+	for (size_t i = 0; i < sh->nshow; i++)
+		if (sh->show[i].derive && (sh->show[i].name == name || (sh->show[i].name[0] == name[0] && !strcmp(sh->show[i].name, name))))
+			return show_value(t, part, name, sh->show[i].derive, v, out);
+	return show_value(t, part, name, NULL, v, out);
+}
+
+bool fw_acpi_show_value_at(const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh, size_t i,
+			   const struct fw_acpi_value **v, struct fw_acpi_derived *out)
+{
+	return show_value(t, part, sh->show[i].name, sh->show[i].derive, v, out);
 }
 
 /* --- values as text -------------------------------------------------------------------------- */

@@ -252,6 +252,10 @@ const struct fw_acpi_shape *fw_acpi_listed_shape(const struct fw_acpi_table *t, 
  * field's value is read into out->value and *v points at it. */
 bool fw_acpi_show_value(const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh, const char *name,
 			const struct fw_acpi_value **v, struct fw_acpi_derived *out);
+/* The same for show i of the shape without looking its name up: the shows of one name in a
+ * shape have one derive function or none (tests/unit/test-acpi-fields.c checks every view). */
+bool fw_acpi_show_value_at(const struct fw_acpi_table *t, size_t part, const struct fw_acpi_shape *sh, size_t i,
+			   const struct fw_acpi_value **v, struct fw_acpi_derived *out);
 
 /* Generic-address fields for a layout: a 12-byte FW_FT_STRUCT (acpi/gas.h). */
 #define FW_ACPI_GAS(name, off) {name, FW_FT_STRUCT, off, 12, 0, .names = &fw_gas_layout}

@@ -380,11 +380,22 @@ static bool jw_string(struct fw_json_writer *w, const char *s, size_t n, bool cl
 
 static void jw_integer(struct fw_json_writer *w, json_int_t v)
 {
+	/* two digits a step: "00" to "99" */
+	static const char pairs[] = "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
+				    "5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
 	char b[24], *p = b + sizeof(b);
 	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-	do
-		*--p = (char)('0' + u % 10);
-	while (u /= 10);
+	while (u >= 100) {
+		p -= 2;
+		memcpy(p, pairs + 2 * (u % 100), 2);
+		u /= 100;
+	}
+	if (u >= 10) {
+		p -= 2;
+		memcpy(p, pairs + 2 * u, 2);
+	} else {
+		*--p = (char)('0' + u);
+	}
 	if (v < 0)
 		*--p = '-';
 	jw_put(w, p, (size_t)(b + sizeof(b) - p));
@@ -739,23 +750,28 @@ static bool em_place_fast(struct fw_json_emit *e, bool comma, bool object)
 {
 	struct fw_json_writer *w = e->w;
 	size_t indent = (size_t)(w->flags & JSON_MAX_INDENT) * (e->base + e->depth);
-	if (!indent || (object && e->klen > 64) || w->cap - w->len < indent + e->klen + 8)
+	/* room for 64 spaces whatever the indentation: one fixed-size copy writes them */
+	static const char spaces[64] = "                                                                ";
+	if (!indent || indent > sizeof(spaces) || (object && e->klen > 64) ||
+	    w->cap - w->len < sizeof(spaces) + e->klen + 8)
 		return false;
 	char *o = w->buf + w->len;
 	if (comma)
 		*o++ = ',';
 	*o++ = '\n';
-	memset(o, ' ', indent);
+	memcpy(o, spaces, sizeof(spaces));
 	o += indent;
 	if (object) {
 		unsigned char bit = w->flags & JSON_ESCAPE_SLASH ? 2 : 1;
+		const unsigned char *k = (const unsigned char *)e->key;
+		size_t i = 0, n = e->klen;
+		while (i < n && (plain[k[i]] & bit))
+			i++;
+		if (i < n)
+			return false; /* w->len unchanged: the bytes above are not kept */
 		*o++ = '"';
-		for (size_t i = 0; i < e->klen; i++) {
-			unsigned char c = (unsigned char)e->key[i];
-			if (!(plain[c] & bit))
-				return false; /* w->len unchanged: the bytes above are not kept */
-			*o++ = (char)c;
-		}
+		memcpy(o, k, n);
+		o += n;
 		*o++ = '"';
 		*o++ = ':';
 		if (!(w->flags & JSON_COMPACT))

@@ -739,6 +739,31 @@ TEST(acpi_numa_tables_match_iasl)
 	fw_acpi_set_free(s);
 }
 
+/* fw_acpi_show_value_at takes show i's derive function for its name: that holds when the shows
+ * of one name in a shape share one (or none), in every view. */
+TEST(acpi_views_one_derive_per_shown_name)
+{
+	size_t shapes = 0, pairs = 0;
+	const struct fw_acpi_decoder *d;
+	for (size_t n = 0; (d = fw_acpi_decoder_at(n)); n++) {
+		const struct fw_acpi_view *view = d->layout ? d->layout->view : NULL;
+		for (size_t s = 0; view && s < view->nshapes; s++, shapes++) {
+			const struct fw_acpi_shape *sh = &view->shapes[s];
+			for (size_t i = 0; i < sh->nshow; i++)
+				for (size_t j = 0; j < i; j++)
+					if (!strcmp(sh->show[i].name, sh->show[j].name)) {
+						pairs++;
+						if (sh->show[i].derive != sh->show[j].derive)
+							fprintf(stderr, "  %s shape %zu: show %zu and %zu (%s) differ in derive\n",
+								d->signature, s, j, i, sh->show[i].name);
+						CHECK(sh->show[i].derive == sh->show[j].derive);
+					}
+		}
+	}
+	fprintf(stderr, "  %zu shapes, %zu shows sharing a name\n", shapes, pairs);
+	CHECK(shapes >= 40);
+}
+
 /* The frame stepper both field walks share (parsers/layout-step.h), and the values read by name
  * where the field lies (fw_acpi_part_value) against the walk over every value. */
 enum { IN_A, IN_B };

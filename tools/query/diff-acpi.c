@@ -68,7 +68,7 @@ static void derived_values(struct fw_arena *ar, const struct fw_acpi_table *t, s
 		const struct fw_acpi_show *w = &sh->show[i];
 		const struct fw_acpi_value *v;
 		struct fw_acpi_derived dv;
-		if (!w->derive || !w->key || !fw_acpi_show_value(t, k, sh, w->name, &v, &dv) || !dv.compared)
+		if (!w->derive || !w->key || !fw_acpi_show_value_at(t, k, sh, i, &v, &dv) || !dv.compared)
 			continue;
 		size_t more = w->as == FW_AS_ROWS ? dv.nrows : 1;
 		*order = fw_acpi_grow(ar, *order, cap, *n + more + 2, sizeof(char *));
