@@ -10,12 +10,12 @@
 # Figures: total wall time, CPU time (user + system, to the microsecond: wait4's rusage) and peak
 # RSS of each pass, and the machine's load average before and after. Goals, ratios from the same
 # run: the cold-cache total <= 0.15 x the --no-cache total; one warm doctor <= 0.08 x one cold
-# one, the median of 5 rounds of (the first snapshot with an empty cache, then the same snapshot
+# one, the median of 9 rounds of (the first snapshot with an empty cache, then the same snapshot
 # warm), interleaved so that other work on the machine weighs on both alike. Each ratio is given
 # in wall time and in CPU time, which other work on the machine inflates far less; the warm/cold
 # ratio is the median of the per-round ratios, with their spread (largest over smallest; over 1.20
 # is flagged "not reproducible at this load") and the load average before and after the rounds
-# (tools/bench-lib.sh). FWLENS_BENCH_RUNS sets the rounds (default 5, at least 5).
+# (tools/bench-lib.sh). FWLENS_BENCH_RUNS sets the rounds (default 9, at least 5).
 # Start-up is measured on its own: `fwlens version` (loading the libraries, nothing decoded) beside
 # /bin/true, the median of 21 runs each, and as a share of a warm doctor.
 # The table goes to stdout, the figures to build/bench/bench-fleet.json, the ratios to
@@ -24,7 +24,7 @@
 set -u
 BUILD=${1:-build}
 N=${FWLENS_BENCH_FLEET_N:-100}
-RUNS=${FWLENS_BENCH_RUNS:-5}
+RUNS=${FWLENS_BENCH_RUNS:-9}
 [ "$RUNS" -ge 5 ] 2>/dev/null || RUNS=5
 SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck disable=SC1091 # tools/bench-lib.sh, checked on its own
@@ -111,7 +111,7 @@ pass cold --cache-dir "$TMP/cache" --image-dir "$TMP/images"
 pass warm --cache-dir "$TMP/cache" --image-dir "$TMP/images"
 load_passes=$(load)
 
-# one cold and one warm doctor, 5 rounds: the first snapshot with an empty cache, then again
+# one cold and one warm doctor, $RUNS rounds: the first snapshot with an empty cache, then again
 head -n 1 "$TMP/snaps.list" >"$TMP/first.list"
 : >"$TMP/rcold"
 : >"$TMP/rwarm"
@@ -154,7 +154,7 @@ printf '%-12s | %10s | %10s | %10s | %10s | %10s\n' pass "total wall" "total CPU
 printf '%-12s | %9ss | %9ss | %9ss | %9ss | %9sK\n' "--no-cache" "$nc_total" "$(cpu nocache)" "$(med nocache 1)" "$(med nocache 3)" "$(peak nocache)"
 printf '%-12s | %9ss | %9ss | %9ss | %9ss | %9sK\n' "cold cache" "$cold_total" "$(cpu cold)" "$cold_wall" "$cold_cpu" "$(peak cold)"
 printf '%-12s | %9ss | %9ss | %9ss | %9ss | %9sK\n' "warm cache" "$warm_total" "$(cpu warm)" "$warm_wall" "$warm_cpu" "$(peak warm)"
-echo "(per snapshot: the median of the pass for --no-cache; cold and warm: the median of 5 rounds of one cold, then one warm doctor)"
+echo "(per snapshot: the median of the pass for --no-cache; cold and warm: the median of $RUNS rounds of one cold, then one warm doctor)"
 echo "start-up: fwlens version ${su_wall}s wall, ${su_cpu}s CPU; /bin/true ${true_wall}s, ${true_cpu}s (median of 21);" \
 	"fwlens version is $(ratio "$su_cpu" "$warm_cpu")x of a warm doctor's CPU"
 echo "load average before: $load_before; after: $load_after ($(nproc) CPUs)"

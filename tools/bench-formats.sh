@@ -9,7 +9,7 @@
 # JSON and XML are written while they are built (a node, formset, setting or table at a time),
 # so their peak RSS stays that of text and their CPU time that of text plus the writing.
 # One case at a time, its formats alternating run after run (text json xml text json xml ...), so
-# a busy machine slows them alike; every figure is the median of FWLENS_BENCH_RUNS (default 5, at
+# a busy machine slows them alike; every figure is the median of FWLENS_BENCH_RUNS (default 9, at
 # least 5) runs. The table gives ratios to text: the median of the per-run ratios, their spread
 # (largest over smallest; over 1.20 is flagged "not reproducible at this load") and the machine's
 # load average before and after the case (tools/bench-lib.sh).
@@ -21,7 +21,7 @@
 # such as IVRS before and after the layout walk).
 set -u
 BUILD=${1:-build}
-RUNS=${FWLENS_BENCH_RUNS:-5}
+RUNS=${FWLENS_BENCH_RUNS:-9}
 [ "$RUNS" -ge 5 ] 2>/dev/null || RUNS=5
 SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck disable=SC1091 # tools/bench-lib.sh, checked on its own

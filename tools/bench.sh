@@ -16,7 +16,7 @@
 #   floor     the bare liblzma/zlib time to inflate the image's compressed sections
 #             (build/bench/inflate-floor)
 #
-# Every figure is the median of FWLENS_BENCH_RUNS (default 5, at least 5) runs; within a run the
+# Every figure is the median of FWLENS_BENCH_RUNS (default 9, at least 5) runs; within a run the
 # programs alternate, so a busy machine slows them alike and the ratios hold. Each ratio is the
 # median of the per-run ratios, with their spread (largest over smallest) and the load average
 # before and after its image; a spread over 1.20 is flagged "not reproducible at this load"
@@ -32,12 +32,13 @@
 # build/bench/bench.json, the ratios to build/bench/ratios-images.tsv. The output formats (tools/bench-formats.sh: JSON and XML beside text)
 # and the fleet case (tools/bench-fleet.sh) follow.
 # FWLENS_BENCH_IMAGES="aavmf wrx90e dense-lzma" picks images;
-# FWLENS_BENCH_OUT=DIR writes the figures there instead of build/bench (two runs side by side);
+# FWLENS_BENCH_OUT=DIR writes the figures there instead of build/bench (two runs side by side:
+# tools/bench-compare.sh DIR_A DIR_B says which ratios moved more than 20% between them);
 # FWLENS_BENCH_BASELINE=/path/to/an/older/fwlens adds its figures to the same alternating runs,
 # for before/after comparisons.
 set -u
 BUILD=${1:-build}
-RUNS=${FWLENS_BENCH_RUNS:-5}
+RUNS=${FWLENS_BENCH_RUNS:-9}
 [ "$RUNS" -ge 5 ] 2>/dev/null || RUNS=5
 SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck disable=SC1091 # tools/bench-lib.sh, checked on its own
