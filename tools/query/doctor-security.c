@@ -785,8 +785,9 @@ void fw_check_sec_dbx(const struct fw_doctor_ctx *ctx, struct fw_check_result *r
 			release_list_add(held, sizeof(held), rel, "", false);
 		} else {
 			nlacking++;
-			char note[48];
-			snprintf(note, sizeof(note), n ? ", %zu of %zu markers" : "", n, markers);
+			char note[48] = "";
+			if (n)
+				snprintf(note, sizeof(note), ", %zu of %zu markers", n, markers);
 			release_list_add(lacking, sizeof(lacking), rel, note, true);
 			if (rel->critical && !critical_lacking)
 				critical_lacking = rel;
