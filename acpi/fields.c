@@ -379,7 +379,7 @@ const struct fw_acpi_shape *fw_acpi_listed_shape(const struct fw_acpi_table *t, 
 
 /* The value of `name` with its derive function found (NULL: a field of the part). */
 static inline bool show_value(const struct fw_acpi_table *t, size_t part, const char *name, fw_acpi_derive_fn derive,
-		       const struct fw_acpi_value **v, struct fw_acpi_derived *out)
+			      const struct fw_acpi_value **v, struct fw_acpi_derived *out)
 {
 	*v = NULL;
 	out->u = 0;

@@ -316,6 +316,15 @@ static const unsigned char plain[256] = {
 	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
 };
 
+/* Whether the n bytes of a key are all written as they are (bit as in plain[]). */
+static inline bool key_plain(const char *k, size_t n, unsigned char bit)
+{
+	size_t i = 0;
+	while (i < n && (plain[(unsigned char)k[i]] & bit))
+		i++;
+	return i == n;
+}
+
 /* The string quoted and escaped. Bytes that are not UTF-8: with `clean` each invalid sequence
  * is written as U+FFFD (fw_json_make_utf8's make_valid) and *invalid set, else the string is
  * refused (jansson's dump fails on them). */
@@ -444,12 +453,10 @@ static int key_cmp(const void *a, const void *b)
  * _nocheck call): jansson would write a broken string. */
 static bool jw_key(struct fw_json_writer *w, const char *k, size_t klen)
 {
-	size_t sep = w->flags & JSON_COMPACT ? 1 : 2, i = 0;
+	size_t sep = w->flags & JSON_COMPACT ? 1 : 2;
 	unsigned char bit = w->flags & JSON_ESCAPE_SLASH ? 2 : 1;
-	if (klen <= 64) /* most keys: nothing to escape, quoted with the separator in one copy */
-		while (i < klen && (plain[(unsigned char)k[i]] & bit))
-			i++;
-	if (klen <= 64 && i == klen) {
+	/* most keys: nothing to escape, quoted with the separator in one copy */
+	if (klen <= 64 && key_plain(k, klen, bit)) {
 		char q[64 + 4] = {'"'};
 		memcpy(q + 1, k, klen);
 		memcpy(q + 1 + klen, "\": ", 1 + sep);
@@ -763,15 +770,11 @@ static bool em_place_fast(struct fw_json_emit *e, bool comma, bool object)
 	o += indent;
 	if (object) {
 		unsigned char bit = w->flags & JSON_ESCAPE_SLASH ? 2 : 1;
-		const unsigned char *k = (const unsigned char *)e->key;
-		size_t i = 0, n = e->klen;
-		while (i < n && (plain[k[i]] & bit))
-			i++;
-		if (i < n)
+		if (!key_plain(e->key, e->klen, bit))
 			return false; /* w->len unchanged: the bytes above are not kept */
 		*o++ = '"';
-		memcpy(o, k, n);
-		o += n;
+		memcpy(o, e->key, e->klen);
+		o += e->klen;
 		*o++ = '"';
 		*o++ = ':';
 		if (!(w->flags & JSON_COMPACT))

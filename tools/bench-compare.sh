@@ -20,9 +20,10 @@ for d in "$1" "$2"; do
 		exit 2
 	fi
 done
-cat "$1"/ratios*.tsv >"${TMPDIR:-/tmp}/bench-compare.$$.a"
-cat "$2"/ratios*.tsv >"${TMPDIR:-/tmp}/bench-compare.$$.b"
-trap 'rm -f "${TMPDIR:-/tmp}/bench-compare.$$".*' EXIT
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/bench-compare.XXXXXX") || exit 2
+trap 'rm -rf "$TMP"' EXIT
+cat "$1"/ratios*.tsv >"$TMP/a"
+cat "$2"/ratios*.tsv >"$TMP/b"
 awk -F'\t' -v limit=1.20 '
 	FNR == NR { a[$1] = $2; la[$1] = $5; order[++n] = $1; next }
 	{ b[$1] = $2; lb[$1] = $5; if (!($1 in a)) order[++n] = $1 }
@@ -43,4 +44,4 @@ awk -F'\t' -v limit=1.20 '
 		}
 		printf "%d of %d ratios within 20%% from run A to run B\n", within, both
 		exit both == 0 ? 2 : (within < both ? 1 : 0)
-	}' "${TMPDIR:-/tmp}/bench-compare.$$.a" "${TMPDIR:-/tmp}/bench-compare.$$.b"
+	}' "$TMP/a" "$TMP/b"
